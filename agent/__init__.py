@@ -1,0 +1,3 @@
+"""The assistant (placeholder until the agent issue): depends on mirror only."""
+
+__all__: list[str] = []

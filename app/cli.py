@@ -1,0 +1,18 @@
+"""`fda-explorer`: the program's entry point; until the app exists it offers the mirror commands."""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["main"]
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if args[:1] == ["mirror"]:
+        from mirror.cli import cli
+        cli(args=args[1:], prog_name="fda-explorer mirror")
+        return
+    print("fda-explorer: the assistant and desktop app are not built yet; use `fda-explorer mirror ...` "
+          "(for example `fda-explorer mirror status`).", file=sys.stderr)
+    sys.exit(2)

@@ -1,0 +1,213 @@
+"""The `mirror` command line: thin commands over the library; MirrorError becomes one line and exit 1."""
+
+from __future__ import annotations
+
+import sys
+from functools import wraps
+from pathlib import Path
+
+import click
+import orjson
+from pydantic import ValidationError
+
+from .bundle import export as export_bundle
+from .errors import MirrorError
+from .manifest import ENDPOINTS
+from .settings import Settings
+from .status import status as mirror_status, verify as mirror_verify
+from .store import Store
+from .sync import SAMPLE_DIR, SyncOptions, sync as run_sync
+
+__all__ = ["main", "cli"]
+
+
+def _settings(data_dir: Path | None) -> Settings:
+    try:
+        s = Settings()
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise click.ClickException(f"setting FDAX_{str(err['loc'][0]).upper()}: {err['msg']}; fix the environment variable")
+    return s.model_copy(update={"data_dir": data_dir}) if data_dir else s
+
+
+def _edge(fn):
+    """Turn library errors into one clear line and a non-zero exit."""
+    @wraps(fn)
+    def wrapper(*a, **kw):
+        try:
+            return fn(*a, **kw)
+        except MirrorError as e:
+            click.echo(f"Error: {e}", err=True)
+            sys.exit(1)
+        except KeyboardInterrupt:
+            click.echo("Interrupted: the mirror keeps its previous data; run the command again to resume.", err=True)
+            sys.exit(130)
+    return wrapper
+
+
+def _json(obj) -> None:
+    click.echo(orjson.dumps(obj, option=orjson.OPT_INDENT_2, default=str).decode())
+
+
+data_dir_option = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
+                               help="Data folder (default: FDAX_DATA_DIR or the user data dir).")
+
+
+def _only(value: str | None) -> list[str] | None:
+    if not value:
+        return None
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    bad = [n for n in names if n not in (*ENDPOINTS, "gudid")]
+    if bad:
+        raise click.BadParameter(f"unknown dataset {', '.join(bad)}; choose from {', '.join(ENDPOINTS)}, gudid",
+                                 param_hint="--only")
+    return names
+
+
+@click.group()
+@click.version_option(package_name="fda-explorer-offline")
+def cli() -> None:
+    """FDA device data mirrored from openFDA and AccessGUDID into local DuckDB files.
+
+    Example: mirror sync --sample && mirror status
+    """
+
+
+@cli.command()
+@click.option("--manifest", help="download.json URL or path (default: FDAX_MANIFEST_URL).")
+@click.option("--only", help="Comma-separated datasets: " + ",".join(ENDPOINTS) + ",gudid.")
+@click.option("--since", type=click.IntRange(1991, 2100), help="Event quarters from this year on.")
+@click.option("--from", "source_dir", type=click.Path(path_type=Path),
+              help="Offline folder laid out like the download site, or a bundle made by `mirror export`.")
+@click.option("--sample", is_flag=True, help="Sync the sample source shipped with the program.")
+@click.option("--gudid", help="AccessGUDID listing page, RSS feed, release zip (URL or path), or folder.")
+@data_dir_option
+@click.option("--dry-run", is_flag=True, help="Print the plan (files, records, bytes); download nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the final report as JSON on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+@_edge
+def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, as_json, quiet) -> None:
+    """Download and load the openFDA device datasets and AccessGUDID.
+
+    Example: mirror sync --only event,recall --since 2020
+    """
+    settings = _settings(data_dir)
+    opts = SyncOptions(manifest=manifest, only=_only(only), since=since,
+                       source_dir=SAMPLE_DIR if sample else source_dir, gudid=gudid, dry_run=dry_run,
+                       quiet=quiet or as_json)
+    report = run_sync(settings, opts)
+    if as_json:
+        _json(report.to_dict())
+    else:
+        _print_report(report)
+    if not report.ok:
+        for e in report.errors:
+            click.echo(f"Error: {e}", err=True)
+        sys.exit(1)
+
+
+def _print_report(report) -> None:
+    head = "plan" if report.dry_run else "sync"
+    click.echo(f"{head}: {report.manifest} -> {report.data_dir}")
+    for name, r in report.datasets.items():
+        extra = f"  to fetch {r.files_to_fetch} of {r.files} files" if report.dry_run else ""
+        click.echo(f"  {name:20} {r.status:11} as of {r.export_date or '-':10}  {r.records:>12,} records  "
+                   f"{r.files:>4} files  {r.bytes_planned / 1e6:>10,.1f} MB{extra}")
+    if report.dry_run:
+        click.echo(f"  total: {sum(r.files for r in report.datasets.values())} files, "
+                   f"{sum(r.records for r in report.datasets.values()):,} records, "
+                   f"{sum(r.bytes_planned for r in report.datasets.values()) / 1e6:,.1f} MB")
+    else:
+        click.echo(f"  done in {report.seconds:.1f} s")
+
+
+@cli.command()
+@data_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_edge
+def status(data_dir, as_json) -> None:
+    """Records, data-as-of date, sync time and size per dataset, with a staleness warning.
+
+    Example: mirror status --json
+    """
+    settings = _settings(data_dir)
+    st = mirror_status(Store(settings.data_dir), settings.stale_days)
+    if as_json:
+        _json(st)
+        return
+    click.echo(f"mirror: {st['database']}")
+    rows = dict(st["endpoints"])
+    if "gudid" in st:
+        rows["gudid"] = st["gudid"]
+    for name, d in rows.items():
+        warn = f"  STALE: data older than {st['stale_days']} days" if d["stale"] else ""
+        click.echo(f"  {name:20} {d['records']:>12,} records  as of {d['export_date'] or '-':10}  "
+                   f"synced {d['synced_at'] or '-':25} {d['bytes_on_disk'] / 1e6:>9,.1f} MB{warn}")
+    if st.get("unfinished_sync"):
+        click.echo("  an unfinished sync will resume on the next `mirror sync`")
+
+
+@cli.command()
+@data_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_edge
+def verify(data_dir, as_json) -> None:
+    """Re-check loaded counts against the recorded manifest and read every table.
+
+    Example: mirror verify --json
+    """
+    result = mirror_verify(Store(_settings(data_dir).data_dir))
+    if as_json:
+        _json(result)
+    else:
+        for name, d in result["datasets"].items():
+            click.echo(f"  {name:20} {'ok' if d['ok'] else 'FAILED'}")
+            for p in d["problems"]:
+                click.echo(f"      {p}")
+    if not result["ok"]:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("dest", type=click.Path(path_type=Path))
+@click.option("--only", help="Comma-separated datasets to export.")
+@data_dir_option
+@_edge
+def export(dest, only, data_dir) -> None:
+    """Write an air-gap bundle (files, download.json, bundle.json, NOTICE) to DEST.
+
+    Example: mirror export /media/usb/fda-bundle && mirror sync --from /media/usb/fda-bundle
+    """
+    out = export_bundle(Store(_settings(data_dir).data_dir), dest, _only(only))
+    click.echo(f"exported {out['files']} files ({out['bytes'] / 1e6:,.1f} MB) of {', '.join(out['datasets'])} "
+               f"to {out['dir']}")
+
+
+@cli.command()
+@click.argument("query")
+@data_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print rows as JSON objects.")
+@_edge
+def sql(query, data_dir, as_json) -> None:
+    """Run a read-only SQL query on the mirror (tables device_event, device_510k, gudid_device, ...).
+
+    Example: mirror sql "SELECT product_code, device_name FROM device_classification LIMIT 5"
+    """
+    import duckdb
+    con = Store(_settings(data_dir).data_dir).connect()
+    try:
+        cur = con.execute(query)
+    except duckdb.Error as e:
+        raise click.ClickException(f"query failed: {str(e).splitlines()[0]}")
+    names = [d[0] for d in cur.description]
+    rows = cur.fetchall()
+    if as_json:
+        _json([dict(zip(names, r)) for r in rows])
+    else:
+        click.echo("\t".join(names))
+        for r in rows:
+            click.echo("\t".join("" if v is None else str(v) for v in r))
+
+
+def main() -> None:
+    cli(prog_name="mirror")

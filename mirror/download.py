@@ -1,0 +1,150 @@
+"""Fetch one file over HTTP into a `.part` file: streamed, resumed with Range, retried with backoff."""
+
+from __future__ import annotations
+
+import email.utils
+import errno
+import hashlib
+import os
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from .errors import DiskFullError, DownloadError
+
+__all__ = ["RetryPolicy", "download", "fetch_bytes", "make_client"]
+
+RETRY_STATUS = {429, 500, 502, 503, 504}
+
+
+class RetryPolicy:
+    def __init__(self, retries: int = 6, backoff: float = 1.0, max_wait: float = 60.0,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.retries, self.backoff, self.max_wait, self.sleep = retries, backoff, max_wait, sleep
+
+    def wait(self, attempt: int, retry_after: str | None = None) -> None:
+        delay = _retry_after(retry_after)
+        if delay is None:
+            delay = self.backoff * (2 ** attempt) * (0.5 + random.random())  # exponential with jitter
+        self.sleep(min(delay, self.max_wait))
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    if value.strip().isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def make_client(timeout: float = 60.0) -> httpx.Client:
+    """The one HTTP client of a sync; tests hand in their own."""
+    return httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 15.0)), follow_redirects=True,
+                        headers={"User-Agent": "fda-explorer-offline-mirror"})
+
+
+def _hash_existing(part: Path) -> tuple[int, "hashlib._Hash"]:
+    h = hashlib.sha256()
+    size = 0
+    if part.exists():
+        with open(part, "rb") as f:
+            while block := f.read(1 << 20):
+                h.update(block)
+                size += len(block)
+    return size, h
+
+
+def _disk_full(dest: Path) -> DiskFullError:
+    return DiskFullError(f"{dest.parent}: disk full while downloading {dest.name}; free space and rerun `mirror sync` "
+                         "(the partial file is kept and resumed)")
+
+
+def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
+             progress: Callable[[int, int | None], None] = lambda n, total: None) -> tuple[int, str]:
+    """Download `url` to `dest` (via dest.part, renamed when complete); returns (bytes, sha256).
+
+    `progress(n, total)` is called with bytes added (n may be negative after a restart) and the total size."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    part = dest.with_name(dest.name + ".part")
+    last = "no attempt"
+    for attempt in range(policy.retries + 1):
+        size, h = _hash_existing(part)
+        headers = {"Range": f"bytes={size}-"} if size else {}
+        try:
+            with client.stream("GET", url, headers=headers) as r:
+                if r.status_code == 416 and size:
+                    part.unlink()
+                    progress(-size, None)
+                    last = "HTTP 416"
+                    continue
+                if r.status_code in RETRY_STATUS:
+                    last = f"HTTP {r.status_code}"
+                    policy.wait(attempt, r.headers.get("Retry-After"))
+                    continue
+                if r.status_code not in (200, 206):
+                    raise DownloadError(f"{url}: HTTP {r.status_code}; check the URL or the manifest "
+                                        "(a stale manifest lists files that are gone: rerun `mirror sync`)")
+                if r.status_code == 200 and size:  # server ignored the Range: start over
+                    progress(-size, None)
+                    size, h = 0, hashlib.sha256()
+                total = _total(r, size)
+                progress(size, total) if attempt == 0 and size else None
+                with open(part, "ab" if size else "wb") as f:
+                    for block in r.iter_bytes(1 << 20):
+                        f.write(block)
+                        h.update(block)
+                        size += len(block)
+                        progress(len(block), total)
+                    f.flush()
+                    os.fsync(f.fileno())
+            if total is not None and size != total:
+                last = f"connection closed at {size} of {total} bytes"
+                policy.wait(attempt)
+                continue
+            os.replace(part, dest)
+            return size, h.hexdigest()
+        except httpx.TransportError as e:
+            last = f"{type(e).__name__}: {e}"
+            policy.wait(attempt)
+        except OSError as e:
+            if e.errno == errno.ENOSPC:
+                raise _disk_full(dest) from None
+            raise
+    raise DownloadError(f"{url}: failed after {policy.retries + 1} attempts ({last}); "
+                        "check the network or use `mirror sync --from DIR` with a carried-in bundle")
+
+
+def _total(r: httpx.Response, start: int) -> int | None:
+    cr = r.headers.get("Content-Range")
+    if r.status_code == 206 and cr and "/" in cr and not cr.endswith("/*"):
+        return int(cr.rsplit("/", 1)[1])
+    cl = r.headers.get("Content-Length")
+    return start + int(cl) if cl and cl.isdigit() and r.status_code == 206 else (int(cl) if cl and cl.isdigit() else None)
+
+
+def fetch_bytes(client: httpx.Client, url: str, policy: RetryPolicy) -> bytes:
+    """A small document (manifest, listing page) in memory, with the same retry rules."""
+    last = "no attempt"
+    for attempt in range(policy.retries + 1):
+        try:
+            r = client.get(url)
+        except httpx.TransportError as e:
+            last = f"{type(e).__name__}: {e}"
+            policy.wait(attempt)
+            continue
+        if r.status_code in RETRY_STATUS:
+            last = f"HTTP {r.status_code}"
+            policy.wait(attempt, r.headers.get("Retry-After"))
+            continue
+        if r.status_code != 200:
+            raise DownloadError(f"{url}: HTTP {r.status_code}; check the URL")
+        return r.content
+    raise DownloadError(f"{url}: unreachable after {policy.retries + 1} attempts ({last}); "
+                        "check the network, or sync offline with `mirror sync --from DIR`")

@@ -1,0 +1,76 @@
+"""The mirror's exception tree: one base, one subclass per condition.
+
+MirrorError
+ +-- ConfigError          bad setting or option value
+ +-- ManifestError        download.json unreadable or without a device section
+ +-- SourceError          a URL or folder that cannot be reached or read
+ |    +-- DownloadError   HTTP failure after retries
+ +-- BundleError          a bundle whose checksum or listing does not match
+ +-- PartitionError       a file that fails verification or loading
+ |    +-- CorruptFileError     truncated or corrupt zip, unexpected member
+ |    +-- InvalidJSONError     a file whose JSON cannot be parsed
+ |    +-- RecordCountError     loaded records differ from the manifest
+ +-- DiskFullError        no space left while writing
+ +-- MirrorMissingError   no mirror in the data folder yet
+ +-- LockedError          another sync holds the data folder
+
+Every message names the thing (file, URL, folder) and the next step.
+"""
+
+__all__ = [
+    "MirrorError", "ConfigError", "ManifestError", "SourceError", "DownloadError",
+    "BundleError", "PartitionError", "CorruptFileError", "InvalidJSONError",
+    "RecordCountError", "DiskFullError", "MirrorMissingError", "LockedError",
+]
+
+
+class MirrorError(Exception):
+    """Base of every error the mirror raises on purpose."""
+
+
+class ConfigError(MirrorError):
+    pass
+
+
+class ManifestError(MirrorError):
+    pass
+
+
+class SourceError(MirrorError):
+    pass
+
+
+class DownloadError(SourceError):
+    pass
+
+
+class BundleError(MirrorError):
+    pass
+
+
+class PartitionError(MirrorError):
+    pass
+
+
+class CorruptFileError(PartitionError):
+    pass
+
+
+class InvalidJSONError(PartitionError):
+    pass
+
+
+class RecordCountError(PartitionError):
+    pass
+
+
+class DiskFullError(MirrorError):
+    pass
+
+
+class MirrorMissingError(MirrorError):
+    pass
+
+
+class LockedError(MirrorError):
+    pass

@@ -1,0 +1,147 @@
+"""AccessGUDID releases: find them in a listing, load the delimited full release, apply XML deltas."""
+
+from __future__ import annotations
+
+import errno
+import html
+import re
+import zipfile
+import zlib
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import urljoin
+
+import duckdb
+
+from .errors import ConfigError, DiskFullError, SourceError
+from .gudid_xml import apply_delta, corrupt, open_zip, quote_ident, table_name, zip_members
+
+__all__ = ["GudidRelease", "parse_release_name", "discover", "load_full_release", "apply_delta", "table_name"]
+
+_RELEASE = r"(?:AccessGUDID_Delimited_Full_Release|gudid_(?:daily|weekly|monthly)_update)_(\d{8})\.zip"
+_NAME_RE = re.compile(_RELEASE, re.IGNORECASE)
+# A release file name plus whatever URL or path precedes it in an attribute, element text or plain text.
+_URL_CHARS = r"[^\s\"'<>\[\](){}]"
+_TOKEN_RE = re.compile(_URL_CHARS + r"*?(?P<name>" + _RELEASE + r")(?:[?#]" + _URL_CHARS + r"*)?(?![\w-]|\.\w)",
+                       re.IGNORECASE)
+_DELTA_RANK = {"daily": 0, "weekly": 1, "monthly": 2}  # same date: prefer the update covering the longest span
+_CHUNK = 4 << 20
+# Delimited files: no quoting at all (a '"' is data), UTF-8 BOM and CRLF are handled by DuckDB,
+# empty fields become NULL, short rows are NULL-padded, fields beyond the header's count are dropped.
+_CSV_OPTIONS = ("delim='|', header=true, all_varchar=true, quote='', escape='', strict_mode=false,"
+                " null_padding=true, max_line_size=67108864")
+
+
+@dataclass(frozen=True)
+class GudidRelease:
+    name: str  # file name, e.g. AccessGUDID_Delimited_Full_Release_20251001.zip
+    url: str   # absolute URL or filesystem path
+    kind: str  # "full" (delimited full release) or "delta" (XML daily/weekly/monthly update)
+    date: str  # "YYYY-MM-DD" parsed from the name
+
+
+def parse_release_name(name: str, url: str) -> GudidRelease | None:
+    """A GudidRelease for a delimited full release or XML update file name, else None."""
+    name = name.rsplit("/", 1)[-1]
+    m = _NAME_RE.fullmatch(name)
+    if not m:
+        return None
+    try:
+        date = datetime.strptime(m.group(1), "%Y%m%d").date().isoformat()
+    except ValueError:
+        return None
+    kind = "full" if name.lower().startswith("accessgudid") else "delta"
+    return GudidRelease(name=name, url=url, kind=kind, date=date)
+
+
+def _frequency(release: GudidRelease) -> str:
+    return release.name.lower().split("_")[1]
+
+
+def discover(listing: str, base_url: str, applied_through: str | None = None) -> list[GudidRelease]:
+    """The plan: [latest full release] + newer deltas in date order, or only deltas after applied_through."""
+    if applied_through is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", applied_through):
+        raise ConfigError(f"applied_through {applied_through!r} is not YYYY-MM-DD; fix the GUDID sync state")
+    found: dict[str, GudidRelease] = {}
+    for m in _TOKEN_RE.finditer(listing):
+        href = re.sub(r"^[A-Za-z_:][-\w:.]*=", "", html.unescape(m.group(0)))  # unquoted href=...
+        release = parse_release_name(m.group("name"), urljoin(base_url, href))
+        if release:
+            found.setdefault(release.name.lower(), release)
+    fulls = sorted((r for r in found.values() if r.kind == "full"), key=lambda r: r.date)
+    deltas: dict[str, GudidRelease] = {}
+    for r in found.values():
+        if r.kind == "delta":
+            other = deltas.get(r.date)
+            if other is None or _DELTA_RANK[_frequency(r)] > _DELTA_RANK[_frequency(other)]:
+                deltas[r.date] = r
+    latest = fulls[-1] if fulls else None
+    if applied_through and (latest is None or applied_through >= latest.date):
+        return [deltas[d] for d in sorted(deltas) if d > applied_through]
+    if latest is None:
+        raise SourceError(f"{base_url}: no AccessGUDID_Delimited_Full_Release_YYYYMMDD.zip listed;"
+                          " point FDAX_GUDID_URL at the AccessGUDID delimited download page or feed")
+    return [latest] + [deltas[d] for d in sorted(deltas) if d > latest.date]
+
+
+def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> int:
+    """Stream one member to target; return its non-empty lines (\\n, \\r\\n or \\r ends a line, as in DuckDB)."""
+    nonempty, open_line = 0, False
+    with zf.open(info) as src, open(target, "wb") as dst:
+        while chunk := src.read(_CHUNK):
+            dst.write(chunk)
+            flags = [bool(part) for part in chunk.splitlines()]
+            flags[0] = flags[0] or open_line  # the first piece continues the previous chunk's last line
+            if chunk.endswith((b"\n", b"\r")):
+                nonempty, open_line = nonempty + sum(flags), False
+            else:
+                nonempty, open_line = nonempty + sum(flags[:-1]), flags[-1]
+    return nonempty + open_line
+
+
+def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.ZipFile,
+                 info: zipfile.ZipInfo, table: str, work_dir: Path) -> int:
+    target = work_dir / f"{table}.txt"
+    try:
+        lines = _extract(zf, info, target)
+        if lines == 0:
+            raise corrupt(zip_path, f"{info.filename} is empty (no header line)")
+        try:
+            con.execute(f"CREATE OR REPLACE TABLE {quote_ident(table)} AS SELECT * FROM read_csv(?, {_CSV_OPTIONS})",
+                        [str(target)])
+        except duckdb.InvalidInputError as e:
+            raise corrupt(zip_path, f"{info.filename} cannot be read as pipe-delimited UTF-8 ({str(e).splitlines()[0]})") from e
+        rows = con.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0]
+    finally:
+        target.unlink(missing_ok=True)
+    if rows != lines - 1:
+        raise corrupt(zip_path, f"{info.filename} has {lines - 1} data lines but {rows} rows loaded")
+    return rows
+
+
+def load_full_release(con: duckdb.DuckDBPyConnection, zip_path: Path, work_dir: Path) -> dict[str, int]:
+    """Load every *.txt of a delimited full release into gudid_<snake_case stem>; return {table: rows}."""
+    work_dir.mkdir(parents=True, exist_ok=True)
+    counts: dict[str, int] = {}
+    with open_zip(zip_path) as zf:
+        members = zip_members(zf, ".txt")
+        if not any(Path(i.filename).name.lower() == "device.txt" for i in members):
+            raise corrupt(zip_path, "no device.txt in this GUDID full release")
+        tables = [table_name(Path(i.filename).stem) for i in members]
+        if len(set(tables)) != len(tables):
+            raise corrupt(zip_path, f"two members map to the same table ({', '.join(tables)})")
+        for info, table in zip(members, tables):
+            try:
+                counts[table] = _load_member(con, zip_path, zf, info, table, work_dir)
+            except (zipfile.BadZipFile, zlib.error, EOFError) as e:
+                raise corrupt(zip_path, f"damaged member {info.filename} ({e})") from e
+            except NotImplementedError as e:
+                raise corrupt(zip_path, f"member {info.filename} uses an unsupported compression ({e})") from e
+            except OSError as e:
+                if e.errno == errno.ENOSPC:
+                    raise DiskFullError(f"{work_dir}: no space left extracting {info.filename};"
+                                        " free disk space and run `mirror sync` again") from e
+                raise
+    return counts
+

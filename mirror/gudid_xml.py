@@ -1,0 +1,287 @@
+"""AccessGUDID XML delta releases (daily/weekly/monthly updates) applied to the gudid_* DuckDB tables."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+import zipfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import duckdb
+
+from .errors import CorruptFileError, SourceError
+
+__all__ = ["apply_delta", "table_name", "quote_ident", "open_zip", "zip_members", "corrupt"]
+
+GUDID_NS = "http://www.fda.gov/cdrh/gudid"
+BATCH_DEVICES = 5000
+DEVICE_TABLE = "gudid_device"
+KEY, DI, VERSION = "publicDeviceRecordKey", "PrimaryDI", "publicVersionNumber"
+# Device-level containers: each child element is one row of gudid_<snake_case container>.
+# "sterilization" is special: its leaves go on gudid_device, methodTypes -> gudid_sterilization_method_types.
+_CONTAINERS = {"identifiers", "contacts", "gmdnTerms", "productCodes", "deviceSizes",
+               "environmentalConditions", "premarketSubmissions", "feis", "sterilization"}
+_IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+
+Row = dict[str, str | None]
+
+
+def table_name(stem: str) -> str:
+    """'productCodes' -> 'gudid_product_codes', 'MRISafety' -> 'gudid_mri_safety'."""
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", stem)
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
+    s = re.sub(r"[^0-9A-Za-z]+", "_", s).strip("_").lower()
+    return "gudid_" + (s or "file")
+
+
+def quote_ident(name: str) -> str:
+    if not _IDENT.match(name):
+        raise CorruptFileError(f"unsafe SQL identifier {name!r}; report this file and run `mirror sync` again")
+    return f'"{name}"'
+
+
+def corrupt(path: Path | str, detail: object) -> CorruptFileError:
+    one_line = " ".join(str(detail).split())
+    return CorruptFileError(f"{path}: {one_line}; remove it and run `mirror sync` again")
+
+
+def open_zip(path: Path) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(path)
+    except FileNotFoundError as e:
+        raise SourceError(f"{path}: file not found; run `mirror sync` again") from e
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as e:
+        raise corrupt(path, f"not a valid zip ({e})") from e
+
+
+def zip_members(zf: zipfile.ZipFile, suffix: str) -> list[zipfile.ZipInfo]:
+    """Members ending in suffix, in zip order, without folders and macOS resource forks."""
+    return [i for i in zf.infolist()
+            if not i.is_dir() and i.filename.lower().endswith(suffix)
+            and not i.filename.startswith("__MACOSX/") and not Path(i.filename).name.startswith("._")]
+
+
+@dataclass
+class _Device:
+    key: str
+    delete: bool
+    version: int | None
+    primary_di: str | None
+    fields: Row
+    children: dict[str, list[Row]]
+
+
+def _local(tag: object) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _col(elem: ET.Element) -> str:
+    name = re.sub(r"[^A-Za-z0-9_]", "_", _local(elem.tag))
+    return name if _IDENT.match(name) else "x_" + name
+
+
+def _text(elem: ET.Element) -> str | None:
+    text = (elem.text or "").strip()
+    return text or None  # empty element -> NULL, as an empty delimited field
+
+
+def _flatten(elem: ET.Element, prefix: str, row: Row) -> None:
+    """size/unit,value -> sizeUnit,sizeValue; leaves keep their own name."""
+    for sub in elem:
+        name = _col(sub)
+        key = prefix + name[0].upper() + name[1:] if prefix else name
+        if len(sub):
+            _flatten(sub, key, row)
+        else:
+            row[key] = _text(sub)
+
+
+def _add_rows(children: dict[str, list[Row]], container: str, elem: ET.Element) -> None:
+    rows = children.setdefault(table_name(container), [])
+    for item in elem:
+        row: Row = {}
+        if len(item):
+            _flatten(item, "", row)
+        else:
+            row[_col(item)] = _text(item)
+        rows.append(row)
+
+
+def _parse_device(elem: ET.Element, where: str) -> _Device:
+    fields: Row = {}
+    children: dict[str, list[Row]] = {}
+    fallback_di = elem.get("deviceid")
+    for child in elem:
+        name = _col(child)
+        if name == "sterilization":
+            for sub in child:
+                if len(sub) or _col(sub) == "methodTypes":
+                    _add_rows(children, "sterilization" + _col(sub)[0].upper() + _col(sub)[1:], sub)
+                else:
+                    fields[_col(sub)] = _text(sub)
+        elif len(child) or name in _CONTAINERS:
+            _add_rows(children, name, child)
+        elif name == "deviceId":  # openFDA copy of the primary DI, like the deviceid attribute
+            fallback_di = fallback_di or _text(child)
+        else:
+            fields[name] = _text(child)
+    key = fields.get(KEY)
+    if not key:
+        raise corrupt(where, "a <device> has no publicDeviceRecordKey")
+    primary = next((r.get("deviceId") for r in children.get("gudid_identifiers", [])
+                    if (r.get("deviceIdType") or "").lower() == "primary" and r.get("deviceId")), fallback_di)
+    delete = (fields.get("publicVersionStatus") or "").strip().lower() == "delete"
+    if not primary and not delete:
+        raise corrupt(where, f"device {key} has no Primary deviceId")
+    try:
+        version = int(fields.get(VERSION) or "")
+    except ValueError:
+        version = None
+    return _Device(key, delete, version, primary, fields, children)
+
+
+def _iter_devices(fp: IO[bytes], where: str) -> Iterator[_Device]:
+    """Yield top-level <device> elements one at a time, clearing parsed elements (bounded memory)."""
+    stack: list[ET.Element] = []
+    depth = 0
+    for event, elem in ET.iterparse(fp, events=("start", "end")):
+        is_device = _local(elem.tag) == "device"
+        if event == "start":
+            stack.append(elem)
+            depth += is_device
+            continue
+        stack.pop()
+        if is_device:
+            depth -= 1
+            if depth == 0:
+                yield _parse_device(elem, where)
+                elem.clear()
+                if stack:
+                    stack[-1].clear()  # drop processed devices from the wrapper
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    """{lower-case name: name} of a table in the current schema; {} if it does not exist."""
+    rows = con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database()"
+        " AND schema_name = current_schema() AND table_name = ? ORDER BY column_index", [table]).fetchall()
+    return {r[0].lower(): r[0] for r in rows}
+
+
+def _ensure_columns(con: duckdb.DuckDBPyConnection, table: str, names: list[str]) -> dict[str, str]:
+    """Create the table or add missing VARCHAR columns; return {lower-case name: stored name}.
+
+    Columns are added by rebuilding the table (CREATE OR REPLACE ... AS SELECT *, NULL AS col):
+    DuckDB 1.5 refuses to commit a transaction that DELETEs from a table and then ALTERs it.
+    """
+    cols = _columns(con, table)
+    missing = [n for n in dict.fromkeys(names) if n.lower() not in cols]
+    if not cols:
+        con.execute(f"CREATE TABLE {quote_ident(table)} ({', '.join(quote_ident(n) + ' VARCHAR' for n in missing)})")
+    elif missing:
+        extra = ", ".join(f"CAST(NULL AS VARCHAR) AS {quote_ident(n)}" for n in missing)
+        con.execute(f"CREATE OR REPLACE TABLE {quote_ident(table)} AS SELECT *, {extra} FROM {quote_ident(table)}")
+    cols.update({n.lower(): n for n in missing})
+    return cols
+
+
+def _child_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    rows = con.execute(
+        "SELECT DISTINCT c.table_name FROM duckdb_columns() c JOIN duckdb_tables() t"
+        " ON t.database_name = c.database_name AND t.schema_name = c.schema_name AND t.table_name = c.table_name"
+        " WHERE c.database_name = current_database() AND c.schema_name = current_schema()"
+        " AND lower(c.column_name) = 'primarydi' AND starts_with(c.table_name, 'gudid_')"
+        " AND c.table_name <> ? ORDER BY 1", [DEVICE_TABLE]).fetchall()
+    return [r[0] for r in rows if _IDENT.match(r[0])]
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[Row]) -> None:
+    """One INSERT per table and batch: each column is a list parameter, unnested side by side."""
+    if not rows:
+        return
+    first_spelling: dict[str, str] = {}
+    for r in rows:
+        for k in r:
+            first_spelling.setdefault(k.lower(), k)
+    names = list(first_spelling.values())
+    cols = _ensure_columns(con, table, names)
+    lowered = [{k.lower(): v for k, v in r.items()} for r in rows]
+    target = ", ".join(quote_ident(cols[n.lower()]) for n in names)
+    values = ", ".join("unnest(?::VARCHAR[])" for _ in names)
+    con.execute(f"INSERT INTO {quote_ident(table)} ({target}) SELECT {values}",
+                [[r.get(n.lower()) for r in lowered] for n in names])
+
+
+def _apply_batch(con: duckdb.DuckDBPyConnection, batch: list[_Device], counts: dict[str, int]) -> None:
+    cols = _ensure_columns(con, DEVICE_TABLE, [DI, KEY])
+    version_col = cols.get(VERSION.lower())
+    version_sql = f"TRY_CAST({quote_ident(version_col)} AS BIGINT)" if version_col else "NULL"
+    keys = list(dict.fromkeys(d.key for d in batch))
+    stored = con.execute(f'SELECT "{KEY}", "{DI}", {version_sql} FROM {DEVICE_TABLE}'
+                         f' WHERE "{KEY}" IN (SELECT unnest(?::VARCHAR[]))', [keys]).fetchall()
+    state: dict[str, tuple[bool, int | None]] = {}
+    for key, _, version in stored:  # several rows per key should not happen; keep the highest version
+        prev = state.get(key, (True, None))[1]
+        state[key] = (True, max((v for v in (prev, version) if v is not None), default=None))
+    final: dict[str, _Device] = {}
+    for dev in batch:  # file order; the version check runs against the state left by earlier records
+        exists, stored_version = state.get(dev.key, (False, None))
+        if version_col and stored_version is not None and dev.version is not None and dev.version < stored_version:
+            counts["skipped"] += 1
+            continue
+        if dev.delete:
+            counts["deleted"] += 1
+        else:
+            counts["updated" if exists else "new"] += 1
+        state[dev.key] = (not dev.delete, None if dev.delete else dev.version)
+        final[dev.key] = dev
+    if not final:
+        return
+    touched = list(final)
+    old_dis = {di for key, di, _ in stored if di and key in final}
+    dis = sorted(old_dis | {d.primary_di for d in final.values() if d.primary_di})
+    con.execute(f'DELETE FROM {DEVICE_TABLE} WHERE "{KEY}" IN (SELECT unnest(?::VARCHAR[]))', [touched])
+    if dis:
+        for table in _child_tables(con):
+            con.execute(f'DELETE FROM {quote_ident(table)} WHERE "{DI}" IN (SELECT unnest(?::VARCHAR[]))', [dis])
+    inserts: dict[str, list[Row]] = {DEVICE_TABLE: []}
+    for dev in final.values():
+        if dev.delete:
+            continue
+        inserts[DEVICE_TABLE].append({DI: dev.primary_di, **{k: v for k, v in dev.fields.items() if k.lower() != "primarydi"}})
+        for table, rows in dev.children.items():
+            inserts.setdefault(table, []).extend({DI: dev.primary_di, **r} for r in rows)
+    for table, rows in inserts.items():
+        _insert(con, table, rows)
+
+
+def apply_delta(con: duckdb.DuckDBPyConnection, zip_path: Path) -> dict[str, int]:
+    """Apply one XML delta zip inside the caller's transaction; return {"new", "updated", "deleted", "skipped"}."""
+    counts = {"new": 0, "updated": 0, "deleted": 0, "skipped": 0}
+    with open_zip(zip_path) as zf:
+        members = zip_members(zf, ".xml")
+        if not members:
+            raise corrupt(zip_path, "no .xml member in this GUDID delta zip")
+        for info in members:
+            where = f"{zip_path}!{info.filename}"
+            try:
+                with zf.open(info) as fp:
+                    batch: list[_Device] = []
+                    for dev in _iter_devices(fp, where):
+                        batch.append(dev)
+                        if len(batch) >= BATCH_DEVICES:
+                            _apply_batch(con, batch, counts)
+                            batch = []
+                    if batch:
+                        _apply_batch(con, batch, counts)
+            except (zipfile.BadZipFile, zlib.error, EOFError) as e:
+                raise corrupt(where, f"damaged zip member ({e})") from e
+            except ET.ParseError as e:
+                raise corrupt(where, f"invalid XML ({e})") from e
+            except NotImplementedError as e:
+                raise corrupt(where, f"unsupported zip compression ({e})") from e
+    return counts

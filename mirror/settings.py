@@ -1,0 +1,39 @@
+"""Settings read once at the edge (environment, prefix FDAX_) and passed down as values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import platformdirs
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings", "DEFAULT_MANIFEST_URL", "DEFAULT_GUDID_URL"]
+
+DEFAULT_MANIFEST_URL = "https://api.fda.gov/download.json"
+DEFAULT_GUDID_URL = "https://accessgudid.nlm.nih.gov/download/delimited"
+
+
+def _default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("fda-explorer", appauthor=False))
+
+
+class Settings(BaseSettings):
+    """Every setting has a default, a description and a line in README.md."""
+
+    model_config = SettingsConfigDict(env_prefix="FDAX_", extra="ignore")
+
+    data_dir: Path = Field(default_factory=_default_data_dir,
+                           description="Folder holding the DuckDB files, downloads and sync state.")
+    manifest_url: str = Field(DEFAULT_MANIFEST_URL,
+                              description="openFDA download.json manifest: URL or local path.")
+    gudid_url: str = Field(DEFAULT_GUDID_URL,
+                           description="AccessGUDID release listing page, RSS feed, release zip URL or path.")
+    concurrency: int = Field(3, ge=1, le=16, description="Files downloaded at once.")
+    timeout: float = Field(60.0, gt=0, description="Seconds before a stalled HTTP read is retried.")
+    retries: int = Field(6, ge=0, description="Retries per file on timeouts, 429 and 5xx.")
+    backoff: float = Field(1.0, ge=0, description="Base seconds of the exponential backoff (with jitter).")
+    stale_days: int = Field(14, ge=1, description="Age in days after which `mirror status` warns that data is stale.")
+    keep_downloads: bool = Field(True, description="Keep downloaded zips after loading (needed by `mirror export`).")
+    chunk_mb: int = Field(32, ge=1, description="Size of the decompressed chunks streamed into DuckDB.")
+    duckdb_memory_limit: str = Field("1GB", description="DuckDB memory_limit while loading.")

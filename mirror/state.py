@@ -1,0 +1,57 @@
+"""Sync state kept inside each dataset file: `_sync_meta` (key/value) and `_sync_state` (one row per partition)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from .store import Connection, Store
+
+__all__ = ["DatasetState", "dataset_state", "read_state", "set_meta"]
+
+
+@dataclass
+class DatasetState:
+    path: Path
+    meta: dict[str, str]
+    partitions: dict[str, int] = field(default_factory=dict)   # partition path -> records
+    rows: list[dict] = field(default_factory=list)
+
+    @property
+    def export_date(self) -> str:
+        return self.meta.get("export_date", "")
+
+    @property
+    def complete(self) -> bool:
+        return self.meta.get("status") == "complete"
+
+
+def read_state(con: Connection, path: Path) -> DatasetState:
+    meta = dict(con.execute("SELECT key, value FROM _sync_meta").fetchall())
+    cur = con.execute("SELECT * FROM _sync_state ORDER BY partition")
+    names = [d[0] for d in cur.description]
+    rows = [dict(zip(names, r)) for r in cur.fetchall()]
+    return DatasetState(path, meta, {r["partition"]: r["records"] for r in rows}, rows)
+
+
+def dataset_state(store: Store, path: Path, writable: bool = False) -> DatasetState | None:
+    """The state recorded in a dataset file, or None if the file is missing or unreadable."""
+    if not path.exists():
+        return None
+    try:
+        con = store.open_file(path, read_only=not writable)
+    except duckdb.Error:
+        return None
+    try:
+        return read_state(con, path)
+    except duckdb.Error:
+        return None
+    finally:
+        con.close()
+
+
+def set_meta(con: Connection, **values: str) -> None:
+    for k, v in values.items():
+        con.execute("INSERT OR REPLACE INTO _sync_meta VALUES (?, ?)", [k, str(v)])

@@ -1,0 +1,105 @@
+"""`mirror status` and `mirror verify`: what the mirror holds, how fresh it is, and whether it is intact."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+import duckdb
+
+from .datasets import DATASETS
+from .errors import MirrorMissingError
+from .state import read_state
+from .store import Store
+
+__all__ = ["status", "verify"]
+
+
+def _age_days(export_date: str, today: date) -> int | None:
+    try:
+        return (today - date.fromisoformat(export_date)).days
+    except ValueError:
+        return None
+
+
+def _tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    return [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT starts_with(table_name, '_') "
+                                      "ORDER BY table_name").fetchall()]
+
+
+def _dataset_status(store: Store, name: str, path: Path, stale_days: int, today: date) -> dict:
+    con = store.open_file(path)
+    try:
+        st = read_state(con, path)
+        tables = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in _tables(con)}
+    finally:
+        con.close()
+    main = "gudid_device" if name == "gudid" else DATASETS[name].table if name in DATASETS else None
+    age = _age_days(st.export_date, today)
+    out = {"records": tables.get(main, 0), "export_date": st.export_date, "synced_at": st.meta.get("synced_at", ""),
+           "files": len(st.rows), "bytes_on_disk": path.stat().st_size, "file": str(path),
+           "age_days": age, "stale": age is not None and age > stale_days, "tables": tables}
+    if st.meta.get("status") != "complete":
+        out["warning"] = "incomplete dataset file"
+    return out
+
+
+def status(store: Store, stale_days: int = 14, today: date | None = None) -> dict:
+    """Per dataset: records, export date, sync time, size and staleness."""
+    today = today or datetime.now(timezone.utc).date()
+    files = store.published()
+    if not files:
+        raise MirrorMissingError(f"{store.data_dir}: no mirror here yet; run `mirror sync` "
+                                 "(or `mirror sync --sample` for the sample data)")
+    endpoints = {n: _dataset_status(store, n, p, stale_days, today) for n, p in files.items() if n != "gudid"}
+    out = {"data_dir": str(store.data_dir), "database": str(store.db_dir), "open_sql": str(store.data_dir / "open.sql"),
+           "endpoints": endpoints, "stale_days": stale_days}
+    if "gudid" in files:
+        out["gudid"] = _dataset_status(store, "gudid", files["gudid"], stale_days, today)
+    out["bytes_on_disk"] = sum(p.stat().st_size for p in files.values())
+    staging = sorted(str(p) for p in store.db_dir.glob("*.staging.duckdb"))
+    if staging:
+        out["unfinished_sync"] = staging
+    return out
+
+
+@dataclass
+class Problem:
+    dataset: str
+    message: str
+
+
+def _verify_dataset(store: Store, name: str, path: Path) -> list[str]:
+    problems = []
+    con = store.open_file(path)
+    try:
+        st = read_state(con, path)
+        if not st.complete:
+            problems.append("dataset file is marked incomplete")
+        if name in DATASETS:
+            ds = DATASETS[name]
+            got = dict(con.execute(f'SELECT _partition, count(*) FROM "{ds.table}" GROUP BY 1').fetchall())
+            for part, records in st.partitions.items():
+                if got.get(part, 0) != records:
+                    problems.append(f"{part}: {got.get(part, 0)} rows, manifest says {records}")
+            for part in set(got) - set(st.partitions):
+                problems.append(f"{part}: rows with no sync state")
+            for ch in ds.children:
+                con.execute(f'SELECT count(*) FROM "{ds.table}_{ch.suffix}"').fetchone()
+        for t in _tables(con):  # reads every block: DuckDB checks block checksums as it reads
+            con.execute(f'SELECT count(*), sum(hash(COLUMNS(*))) FROM "{t}"').fetchall()
+    except duckdb.Error as e:
+        problems.append(f"database error: {str(e).splitlines()[0]}")
+    finally:
+        con.close()
+    return problems
+
+
+def verify(store: Store) -> dict:
+    """Re-check recorded counts and read every table; `ok` is False on any mismatch."""
+    files = store.published()
+    if not files:
+        raise MirrorMissingError(f"{store.data_dir}: no mirror to verify; run `mirror sync` first")
+    results = {n: _verify_dataset(store, n, p) for n, p in files.items()}
+    return {"ok": not any(results.values()), "datasets": {n: {"ok": not p, "problems": p} for n, p in results.items()}}

@@ -1,0 +1,163 @@
+"""The one owner of DuckDB: per-dataset database files, staging builds, atomic swap, read-only views.
+
+Layout under the data folder:
+  db/<dataset>.duckdb          the published, consistent copy (device_event, device_510k, ..., gudid)
+  db/<dataset>.staging.duckdb  a build in progress (resumed by the next sync after a crash)
+A sync writes only staging files and publishes one by `os.replace`, so readers (who attach the
+published files read-only) never see a half-loaded dataset and never meet DuckDB's writer lock.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+
+from .errors import LockedError, MirrorMissingError
+
+__all__ = ["Store", "dataset_file_stem", "Connection"]
+
+Connection = duckdb.DuckDBPyConnection
+
+_META_DDL = """
+CREATE TABLE IF NOT EXISTS _sync_meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+CREATE TABLE IF NOT EXISTS _sync_state (
+    partition VARCHAR PRIMARY KEY, url VARCHAR, export_date VARCHAR, records BIGINT,
+    bytes BIGINT, sha256 VARCHAR, loaded_at TIMESTAMP);
+"""
+
+
+def dataset_file_stem(dataset: str) -> str:
+    return "gudid" if dataset == "gudid" else f"device_{dataset}"
+
+
+class Store:
+    def __init__(self, data_dir: Path, memory_limit: str = "1GB") -> None:
+        self.data_dir = Path(data_dir)
+        self.db_dir = self.data_dir / "db"
+        self.tmp_dir = self.data_dir / "tmp"
+        self.memory_limit = memory_limit
+
+    # paths -----------------------------------------------------------------
+    def current(self, dataset: str) -> Path:
+        return self.db_dir / f"{dataset_file_stem(dataset)}.duckdb"
+
+    def staging(self, dataset: str) -> Path:
+        return self.db_dir / f"{dataset_file_stem(dataset)}.staging.duckdb"
+
+    def published(self) -> dict[str, Path]:
+        """Published dataset files by dataset name."""
+        out = {}
+        for p in sorted(self.db_dir.glob("*.duckdb")):
+            if p.name.endswith(".staging.duckdb"):
+                continue
+            stem = p.stem
+            out["gudid" if stem == "gudid" else stem.removeprefix("device_")] = p
+        return out
+
+    # locking ---------------------------------------------------------------
+    @contextmanager
+    def sync_lock(self):
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.data_dir / "sync.lock", "a+") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise LockedError(f"{self.data_dir}: another `mirror sync` is running; wait for it to finish") from None
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    # writing ---------------------------------------------------------------
+    def open_staging(self, dataset: str, copy_current: bool = False) -> Connection:
+        """Open (creating or resuming) the staging file; optionally start it as a copy of the published file."""
+        self.db_dir.mkdir(parents=True, exist_ok=True)
+        self.tmp_dir.mkdir(parents=True, exist_ok=True)
+        path = self.staging(dataset)
+        if copy_current and not path.exists() and self.current(dataset).exists():
+            tmp = path.with_name(path.name + ".copy")
+            shutil.copyfile(self.current(dataset), tmp)
+            os.replace(tmp, path)
+        con = duckdb.connect(str(path))
+        con.execute(f"SET memory_limit='{self.memory_limit}'")
+        con.execute(f"SET temp_directory='{_q(str(self.tmp_dir))}'")
+        con.execute("SET preserve_insertion_order=false")
+        con.execute(_META_DDL)
+        return con
+
+    def discard_staging(self, dataset: str) -> None:
+        for suffix in ("", ".wal", ".copy"):
+            p = Path(str(self.staging(dataset)) + suffix)
+            p.unlink(missing_ok=True)
+
+    def publish(self, dataset: str, con: Connection) -> Path:
+        """Checkpoint and close the staging connection, then swap the file in atomically."""
+        con.execute("CHECKPOINT")
+        con.close()
+        staging, current = self.staging(dataset), self.current(dataset)
+        Path(str(staging) + ".wal").unlink(missing_ok=True)
+        os.replace(staging, current)
+        _fsync_dir(self.db_dir)
+        self.write_open_sql()
+        return current
+
+    # reading ---------------------------------------------------------------
+    def connect(self, required: bool = True) -> Connection:
+        """An in-memory connection with every published dataset attached read-only and exposed as views."""
+        files = self.published()
+        if required and not files:
+            raise MirrorMissingError(f"{self.data_dir}: no mirror here yet; run `mirror sync` "
+                                     "(or `mirror sync --sample` for the sample data)")
+        con = duckdb.connect(":memory:")
+        for dataset, path in files.items():
+            alias = _alias(dataset)
+            con.execute(f"ATTACH '{_q(str(path))}' AS {alias} (READ_ONLY)")
+            for (table,) in con.execute(
+                    "SELECT table_name FROM duckdb_tables() WHERE database_name=? AND NOT starts_with(table_name, '_')",
+                    [alias]).fetchall():
+                con.execute(f'CREATE VIEW "{table}" AS SELECT * FROM {alias}.main."{table}"')
+        return con
+
+    def open_dataset(self, dataset: str) -> Connection:
+        """Read-only connection to one published dataset file (for state and verification)."""
+        path = self.current(dataset)
+        if not path.exists():
+            raise MirrorMissingError(f"{path}: dataset {dataset} is not mirrored; run `mirror sync --only {dataset}`")
+        return duckdb.connect(str(path), read_only=True)
+
+    def open_file(self, path: Path, read_only: bool = True) -> Connection:
+        """A connection to one dataset file (published or staging), for its state."""
+        return duckdb.connect(str(path), read_only=read_only)
+
+    def write_open_sql(self) -> Path:
+        """A script for a user's own duckdb CLI: `duckdb -init <data_dir>/open.sql`."""
+        lines = ["-- FDA Explorer Offline mirror: attach every dataset read-only (written by mirror sync)"]
+        for dataset, path in self.published().items():
+            lines.append(f"ATTACH '{_q(str(path))}' AS {_alias(dataset)} (READ_ONLY);")
+        lines.append("-- tables: ds_event.device_event, ds_510k.device_510k, ds_gudid.gudid_device, ...")
+        target = self.data_dir / "open.sql"
+        tmp = target.with_suffix(".sql.tmp")
+        tmp.write_text("\n".join(lines) + "\n")
+        os.replace(tmp, target)
+        return target
+
+
+def _alias(dataset: str) -> str:
+    return f"ds_{dataset}"
+
+
+def _q(s: str) -> str:
+    return s.replace("'", "''")
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,255 @@
+"""`mirror sync`: plan from the manifest, fetch in parallel, load into staging, publish each dataset atomically."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import httpx
+
+from . import gudid_sync
+from .datasets import DATASETS
+from .download import RetryPolicy, make_client
+from .errors import DiskFullError, MirrorError, PartitionError
+from .load import Fetched, drop_partition, ensure_tables, load_partition
+from .manifest import ENDPOINTS, Manifest, Partition, parse_manifest, plan
+from .progress import Progress
+from .settings import Settings
+from .source import FolderSource, HttpSource, Source, read_location
+from .state import dataset_state, set_meta
+from .store import Store
+
+__all__ = ["SyncOptions", "SyncReport", "DatasetReport", "sync", "SAMPLE_DIR"]
+
+SAMPLE_DIR = Path(__file__).parent / "sample"
+
+
+@dataclass
+class SyncOptions:
+    manifest: str | None = None
+    only: list[str] | None = None
+    since: int | None = None
+    source_dir: Path | None = None
+    gudid: str | None = None
+    dry_run: bool = False
+    quiet: bool = False
+
+
+@dataclass
+class DatasetReport:
+    dataset: str
+    status: str = "planned"          # planned | up-to-date | updated | failed | skipped
+    export_date: str = ""
+    records: int = 0
+    files: int = 0
+    files_to_fetch: int = 0
+    bytes_planned: int = 0
+    bytes_fetched: int = 0
+    seconds: float = 0.0
+    error: str = ""
+
+
+@dataclass
+class SyncReport:
+    data_dir: str
+    manifest: str
+    dry_run: bool
+    datasets: dict[str, DatasetReport] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["ok"] = self.ok
+        return d
+
+
+@dataclass
+class _Work:
+    dataset: str
+    export_date: str
+    planned: list[Partition]
+    to_load: list[Partition]
+    to_drop: list[str]
+    base: str                        # fresh | copy | resume
+
+
+def _source(settings: Settings, options: SyncOptions, client: httpx.Client | None) -> Source:
+    if options.source_dir is not None:
+        src: Source = FolderSource(options.source_dir)
+    else:
+        src = HttpSource(client, _policy(settings), settings.manifest_url, settings.gudid_url)
+    if options.manifest:
+        src.manifest_location = options.manifest
+    if options.gudid:
+        src.gudid_location = options.gudid
+    return src
+
+
+def _policy(settings: Settings) -> RetryPolicy:
+    return RetryPolicy(settings.retries, settings.backoff)
+
+
+def _decide(store: Store, dataset: str, export_date: str, planned: list[Partition], dry_run: bool) -> _Work | None:
+    cur = dataset_state(store, store.current(dataset))
+    want = {(p.path, p.records) for p in planned}
+    if cur and cur.export_date == export_date and cur.complete and set(cur.partitions.items()) == want:
+        return None
+    base, loaded = "fresh", {}
+    stg = None if dry_run else dataset_state(store, store.staging(dataset), writable=True)
+    if stg and stg.export_date == export_date:
+        base, loaded = "resume", stg.partitions
+    else:
+        if not dry_run:
+            store.discard_staging(dataset)
+        if cur and cur.export_date == export_date:
+            base, loaded = "copy", cur.partitions
+    to_load = [p for p in planned if loaded.get(p.path) != p.records]
+    to_drop = [path for path in loaded if path not in {p.path for p in planned}]
+    return _Work(dataset, export_date, planned, to_load, to_drop, base)
+
+
+def sync(settings: Settings, options: SyncOptions, client: httpx.Client | None = None) -> SyncReport:
+    """Bring the mirror in `settings.data_dir` up to the manifest; the report says what happened."""
+    started = time.monotonic()
+    store = Store(settings.data_dir, settings.duckdb_memory_limit)
+    own_client = client is None and options.source_dir is None
+    client = make_client(settings.timeout) if own_client else client
+    try:
+        with store.sync_lock():
+            report = _run(settings, options, store, client)
+    finally:
+        if own_client and client is not None:
+            client.close()
+    report.seconds = round(time.monotonic() - started, 3)
+    return report
+
+
+def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.Client | None) -> SyncReport:
+    source = _source(settings, options, client)
+    where = source.manifest_location
+    manifest = parse_manifest(read_location(where, client, _policy(settings)), where)
+    report = SyncReport(str(settings.data_dir), where, options.dry_run)
+    selected = options.only or [*ENDPOINTS, "gudid"]
+    works = _plan_device(store, manifest, options, report)
+    gwork = gudid_sync.plan(store, source, client, _policy(settings), report) if "gudid" in selected else None
+    if options.dry_run:
+        return report
+    source.verify([p.path for w in works for p in w.to_load])
+    total = sum(p.bytes for w in works for p in w.to_load)
+    progress = Progress(total, quiet=options.quiet)
+    try:
+        with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="fetch") as pool:
+            futures = {p.path: pool.submit(_fetch, store, source, p, progress)
+                       for w in works for p in w.to_load}
+            for w in works:
+                if isinstance(_build(store, settings, w, futures, report, progress), DiskFullError):
+                    for f in futures.values():
+                        f.cancel()
+                    break
+        if gwork is not None:
+            gudid_sync.build(store, settings, source, gwork, report, progress)
+    finally:
+        progress.close()
+    return report
+
+
+def _plan_device(store: Store, manifest: Manifest, options: SyncOptions, report: SyncReport) -> list[_Work]:
+    works = []
+    for name, parts in plan(manifest, options.only, options.since).items():
+        entry = manifest.endpoints[name]
+        r = report.datasets[name] = DatasetReport(name, export_date=entry.export_date, files=len(parts),
+                                                  records=sum(p.records for p in parts),
+                                                  bytes_planned=sum(p.bytes for p in parts))
+        w = _decide(store, name, entry.export_date, parts, options.dry_run)
+        if w is None:
+            r.status = "up-to-date"
+            continue
+        r.files_to_fetch = len(w.to_load)
+        works.append(w)
+    return works
+
+
+def download_path(store: Store, p: Partition) -> Path:
+    return store.data_dir / "downloads" / p.export_date / p.path
+
+
+def _fetch(store: Store, source: Source, p: Partition, progress: Progress) -> Fetched:
+    dest = download_path(store, p)
+    if dest.is_file():
+        return Fetched(dest, dest.stat().st_size, _sha256(dest))
+    bar = progress.file(p.path)
+    try:
+        return source.fetch(p.file, dest, bar)
+    finally:
+        bar.close()
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future], report: SyncReport,
+           progress: Progress) -> MirrorError | None:
+    r = report.datasets[w.dataset]
+    started = time.monotonic()
+    ds = DATASETS[w.dataset]
+    con = store.open_staging(w.dataset, copy_current=(w.base == "copy"))
+    published = False
+    try:
+        ensure_tables(con, ds)
+        set_meta(con, export_date=w.export_date, status="building", dataset=w.dataset)
+        for p in w.to_load:
+            fetched = futures[p.path].result()
+            r.bytes_fetched += fetched.bytes
+            try:
+                load_partition(con, ds, p, fetched, store.tmp_dir / w.dataset, settings.chunk_mb << 20)
+            except PartitionError:
+                fetched.path.unlink(missing_ok=True)  # a bad file is fetched anew next time
+                raise
+            progress.note(f"loaded {p.path}: {p.records:,} records")
+        con.execute("BEGIN TRANSACTION")
+        for path in w.to_drop:
+            drop_partition(con, ds, path)
+        set_meta(con, status="complete", synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        con.execute("COMMIT")
+        store.publish(w.dataset, con)
+        published = True
+        r.status = "updated"
+        _prune_downloads(store, w, settings.keep_downloads)
+        return None
+    except MirrorError as e:
+        r.status, r.error = "failed", str(e)
+        report.errors.append(str(e))
+        return e
+    finally:
+        if not published:
+            con.close()
+        r.seconds = round(time.monotonic() - started, 3)
+
+
+def _prune_downloads(store: Store, w: _Work, keep: bool) -> None:
+    """Drop downloads of other export dates for this endpoint (or all of them when not kept)."""
+    root = store.data_dir / "downloads"
+    if not root.exists():
+        return
+    endpoint_dir = Path(w.planned[0].path).parent if w.planned else None
+    for dated in root.iterdir():
+        if endpoint_dir is None:
+            continue
+        if dated.name != w.export_date or not keep:
+            target = dated / "device" / w.dataset
+            shutil.rmtree(target, ignore_errors=True)

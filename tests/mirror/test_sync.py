@@ -1,0 +1,143 @@
+"""mirror sync end to end: real DuckDB files, the sample source over a folder and over real HTTP."""
+
+from __future__ import annotations
+
+import time
+import zipfile
+
+import orjson
+import pytest
+
+from mirror import SAMPLE_DIR, Store, SyncOptions, status, sync
+from mirror.manifest import parse_manifest
+
+DEVICE = ["event", "recall", "enforcement", "510k", "pma", "classification", "udi",
+          "registrationlisting", "covid19serology"]
+
+
+def _manifest(path=SAMPLE_DIR / "download.json"):
+    return parse_manifest(path.read_bytes())
+
+
+def _zip_records(path, member):
+    with zipfile.ZipFile(path) as zf:
+        return orjson.loads(zf.read(member))["results"]
+
+
+def test_sample_folder_sync_loads_every_record(settings):
+    report = sync(settings, SyncOptions(source_dir=SAMPLE_DIR, quiet=True))
+    assert report.ok, report.errors
+    man = _manifest()
+    st = status(Store(settings.data_dir))
+    for name in DEVICE:
+        assert st["endpoints"][name]["records"] == man.endpoints[name].total_records
+        assert st["endpoints"][name]["export_date"] == man.endpoints[name].export_date
+    assert st["endpoints"]["classification"]["records"] == 6530
+    assert st["gudid"]["records"] == 5
+
+
+def test_records_come_back_with_the_same_keys_and_values(settings):
+    sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=DEVICE, quiet=True))
+    con = Store(settings.data_dir).connect()
+    man = _manifest()
+    for name in DEVICE:
+        originals = []
+        for p in man.endpoints[name].partitions:
+            originals += _zip_records(SAMPLE_DIR / p.path, p.member)
+        got = [orjson.loads(r) for (r,) in con.execute(f"SELECT record FROM device_{name}").fetchall()]
+        key = lambda r: orjson.dumps(r, option=orjson.OPT_SORT_KEYS)  # noqa: E731
+        assert sorted(map(key, got)) == sorted(map(key, originals)), name
+        # key order too
+        assert {tuple(r) for r in got} == {tuple(r) for r in originals}, name
+
+
+def test_typed_columns_and_child_tables(settings):
+    sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=["event", "udi", "registrationlisting", "510k",
+                                                            "covid19serology"], quiet=True))
+    con = Store(settings.data_dir).connect()
+    # dates parsed per endpoint format
+    (n_bad,) = con.execute("SELECT count(*) FROM device_event WHERE date_received IS NULL").fetchone()
+    assert n_bad == 0
+    d = con.execute("SELECT date_received::VARCHAR, record->>'date_received' FROM device_event LIMIT 1").fetchone()
+    assert d[0].replace("-", "") == d[1]
+    d = con.execute("SELECT decision_date::VARCHAR, record->>'decision_date' FROM device_510k LIMIT 1").fetchone()
+    assert d[0] == d[1]
+    m, d, y = con.execute("SELECT month(date_performed), day(date_performed), year(date_performed), "
+                          "record->>'date_performed' FROM device_covid19serology LIMIT 1").fetchone()[:3], None, None
+    raw = con.execute("SELECT record->>'date_performed' FROM device_covid19serology LIMIT 1").fetchone()[0]
+    assert raw.split("/") == [str(m[0]), str(m[1]), str(m[2])] or [int(x) for x in raw.split("/")] == list(m)
+    # event devices: one row per device element, with product codes
+    (devices,) = con.execute("SELECT sum(json_array_length(record->'device')) FROM device_event").fetchone()
+    (rows,) = con.execute("SELECT count(*) FROM device_event_device").fetchone()
+    assert rows == devices and rows > 0
+    codes = {c for (c,) in con.execute("SELECT device_report_product_code FROM device_event_device").fetchall()}
+    assert all(len(c) == 3 for c in codes)
+    (texts,) = con.execute("SELECT count(*) FROM device_event_text WHERE length(text) > 0").fetchone()
+    assert texts > 0
+    # udi identifiers and product codes
+    (prim,) = con.execute("SELECT count(*) FROM device_udi_identifier WHERE type = 'Primary'").fetchone()
+    assert prim >= 5
+    (pc,) = con.execute("SELECT count(*) FROM device_udi_product_code").fetchone()
+    assert pc == con.execute("SELECT sum(coalesce(json_array_length(record->'product_codes'), 0)) "
+                             "FROM device_udi").fetchone()[0]
+    (prods,) = con.execute("SELECT count(*) FROM device_registrationlisting_product").fetchone()
+    assert prods == con.execute("SELECT sum(json_array_length(record->'products')) "
+                                "FROM device_registrationlisting").fetchone()[0]
+
+
+def test_second_sync_fetches_nothing(settings, http_source):
+    srv, manifest = http_source
+    first = sync(settings, SyncOptions(manifest=manifest, only=DEVICE, quiet=True))
+    assert first.ok, first.errors
+    zips_before = sum(1 for p, _ in srv.requests if p.endswith(".zip"))
+    assert zips_before == sum(len(e.partitions) for e in _manifest().endpoints.values())
+    t = time.monotonic()
+    second = sync(settings, SyncOptions(manifest=manifest, only=DEVICE, quiet=True))
+    assert time.monotonic() - t < 5
+    assert {r.status for r in second.datasets.values()} == {"up-to-date"}
+    assert sum(1 for p, _ in srv.requests if p.endswith(".zip")) == zips_before
+
+
+def test_changed_export_date_refetches_that_endpoint_only(settings, http_source, sample_copy):
+    srv, manifest = http_source
+    assert sync(settings, SyncOptions(manifest=manifest, only=DEVICE, quiet=True)).ok
+    path = sample_copy / "download.local.json"
+    doc = orjson.loads(path.read_bytes())
+    doc["results"]["device"]["pma"]["export_date"] = "2025-12-01"
+    path.write_bytes(orjson.dumps(doc))
+    srv.requests.clear()
+    report = sync(settings, SyncOptions(manifest=manifest, only=DEVICE, quiet=True))
+    assert report.ok
+    assert report.datasets["pma"].status == "updated"
+    assert [p for p, _ in srv.requests if p.endswith(".zip")] == ["device/pma/device-pma-0001-of-0001.json.zip"]
+    st = status(Store(settings.data_dir))
+    assert st["endpoints"]["pma"]["export_date"] == "2025-12-01"
+    assert st["endpoints"]["pma"]["records"] == 6
+
+
+def test_since_limits_event_quarters_and_drops_older_ones(settings):
+    sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=["event"], quiet=True))
+    con = Store(settings.data_dir).connect()
+    assert con.execute("SELECT count(*) FROM device_event").fetchone()[0] == 7
+    con.close()
+    sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=["event"], since=2020, quiet=True))
+    con = Store(settings.data_dir).connect()
+    years = {y for (y,) in con.execute("SELECT DISTINCT year(date_received) FROM device_event").fetchall()}
+    assert min(years) >= 2020
+    assert con.execute("SELECT count(*) FROM device_event_device WHERE mdr_report_key NOT IN "
+                       "(SELECT mdr_report_key FROM device_event)").fetchone()[0] == 0
+
+
+def test_dry_run_plans_real_manifest_event_quarters(tmp_path, settings):
+    real = tmp_path / "download.json"
+    real.write_bytes((SAMPLE_DIR.parent.parent / "tests/data/fixtures/openfda/download.json").read_bytes())
+    report = sync(settings, SyncOptions(manifest=str(real), only=["event"], since=2020, dry_run=True, quiet=True))
+    doc = orjson.loads(real.read_bytes())
+    expected = [p for p in doc["results"]["device"]["event"]["partitions"]
+                if int(p["file"].split("/")[-2][:4]) >= 2020]
+    r = report.datasets["event"]
+    assert r.files == r.files_to_fetch == len(expected) == 82
+    assert r.records == sum(p["records"] for p in expected)
+    assert not (settings.data_dir / "db").exists() or not any((settings.data_dir / "db").iterdir())
+    full = sync(settings, SyncOptions(manifest=str(real), only=["event"], dry_run=True, quiet=True))
+    assert full.datasets["event"].files == 253 and full.datasets["event"].records == 16_938_964
