@@ -91,13 +91,18 @@ def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
                 if r.status_code not in (200, 206):
                     raise DownloadError(f"{url}: HTTP {r.status_code}; check the URL or the manifest "
                                         "(a stale manifest lists files that are gone: rerun `mirror sync`)")
+                if r.status_code == 206 and _range_start(r) != size:  # not the range we asked for
+                    part.unlink()
+                    progress(-size, None)
+                    last = "Content-Range does not match the partial file"
+                    continue
                 if r.status_code == 200 and size:  # server ignored the Range: start over
                     progress(-size, None)
                     size, h = 0, hashlib.sha256()
                 total = _total(r, size)
                 progress(size, total) if attempt == 0 and size else None
                 with open(part, "ab" if size else "wb") as f:
-                    for block in r.iter_bytes(1 << 20):
+                    for block in r.iter_bytes():  # as it arrives: a cut keeps what came
                         f.write(block)
                         h.update(block)
                         size += len(block)
@@ -119,6 +124,14 @@ def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
             raise
     raise DownloadError(f"{url}: failed after {policy.retries + 1} attempts ({last}); "
                         "check the network or use `mirror sync --from DIR` with a carried-in bundle")
+
+
+def _range_start(r: httpx.Response) -> int | None:
+    cr = r.headers.get("Content-Range", "")
+    try:
+        return int(cr.split()[1].split("-")[0])
+    except (IndexError, ValueError):
+        return None
 
 
 def _total(r: httpx.Response, start: int) -> int | None:

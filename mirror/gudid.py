@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import html
+import logging
 import re
 import zipfile
 import zlib
@@ -27,6 +28,7 @@ _TOKEN_RE = re.compile(_URL_CHARS + r"*?(?P<name>" + _RELEASE + r")(?:[?#]" + _U
                        re.IGNORECASE)
 _DELTA_RANK = {"daily": 0, "weekly": 1, "monthly": 2}  # same date: prefer the update covering the longest span
 _CHUNK = 4 << 20
+_log = logging.getLogger(__name__)
 # Delimited files: no quoting at all (a '"' is data), UTF-8 BOM and CRLF are handled by DuckDB,
 # empty fields become NULL, short rows are NULL-padded, fields beyond the header's count are dropped.
 _CSV_OPTIONS = ("delim='|', header=true, all_varchar=true, quote='', escape='', strict_mode=false,"
@@ -85,26 +87,35 @@ def discover(listing: str, base_url: str, applied_through: str | None = None) ->
     return [latest] + [deltas[d] for d in sorted(deltas) if d > latest.date]
 
 
-def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> int:
-    """Stream one member to target; return its non-empty lines (\\n, \\r\\n or \\r ends a line, as in DuckDB)."""
-    nonempty, open_line = 0, False
+def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> tuple[int, bool]:
+    """Stream one member to target; return (non-empty lines, whether every line has the header's '|' count).
+
+    A line ends at \\n, \\r\\n or \\r, as in DuckDB's reader. The '|' check compares totals only.
+    """
+    nonempty, open_line, pipes, header_pipes, in_header = 0, False, 0, 0, True
     with zf.open(info) as src, open(target, "wb") as dst:
         while chunk := src.read(_CHUNK):
             dst.write(chunk)
-            flags = [bool(part) for part in chunk.splitlines()]
+            parts = chunk.splitlines()
+            if in_header:
+                header_pipes += parts[0].count(b"|")
+                in_header = len(parts) == 1 and not chunk.endswith((b"\n", b"\r"))
+            pipes += chunk.count(b"|")
+            flags = [bool(part) for part in parts]
             flags[0] = flags[0] or open_line  # the first piece continues the previous chunk's last line
             if chunk.endswith((b"\n", b"\r")):
                 nonempty, open_line = nonempty + sum(flags), False
             else:
                 nonempty, open_line = nonempty + sum(flags[:-1]), flags[-1]
-    return nonempty + open_line
+    nonempty += open_line
+    return nonempty, pipes == header_pipes * nonempty
 
 
 def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.ZipFile,
                  info: zipfile.ZipInfo, table: str, work_dir: Path) -> int:
     target = work_dir / f"{table}.txt"
     try:
-        lines = _extract(zf, info, target)
+        lines, regular = _extract(zf, info, target)
         if lines == 0:
             raise corrupt(zip_path, f"{info.filename} is empty (no header line)")
         try:
@@ -117,6 +128,9 @@ def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.Zip
         target.unlink(missing_ok=True)
     if rows != lines - 1:
         raise corrupt(zip_path, f"{info.filename} has {lines - 1} data lines but {rows} rows loaded")
+    if not regular:
+        _log.warning("%s: %s has lines with more or fewer '|' than its header (a '|' or line break inside a value?);"
+                     " those rows were split, NULL-padded or truncated", zip_path, info.filename)
     return rows
 
 

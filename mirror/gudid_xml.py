@@ -217,7 +217,7 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[Row]) -> None
 
 
 def _apply_batch(con: duckdb.DuckDBPyConnection, batch: list[_Device], counts: dict[str, int]) -> None:
-    cols = _ensure_columns(con, DEVICE_TABLE, [DI, KEY])
+    cols = _ensure_columns(con, DEVICE_TABLE, [DI, KEY] + ([VERSION] if any(VERSION in d.fields for d in batch) else []))
     version_col = cols.get(VERSION.lower())
     version_sql = f"TRY_CAST({quote_ident(version_col)} AS BIGINT)" if version_col else "NULL"
     keys = list(dict.fromkeys(d.key for d in batch))

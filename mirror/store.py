@@ -9,6 +9,7 @@ published files read-only) never see a half-loaded dataset and never meet DuckDB
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import shutil
@@ -17,9 +18,9 @@ from pathlib import Path
 
 import duckdb
 
-from .errors import LockedError, MirrorMissingError
+from .errors import DiskFullError, LockedError, MirrorError, MirrorMissingError
 
-__all__ = ["Store", "dataset_file_stem", "Connection"]
+__all__ = ["Store", "dataset_file_stem", "Connection", "db_error"]
 
 Connection = duckdb.DuckDBPyConnection
 
@@ -145,6 +146,18 @@ class Store:
         tmp.write_text("\n".join(lines) + "\n")
         os.replace(tmp, target)
         return target
+
+
+def db_error(e: BaseException, where: Path) -> MirrorError | None:
+    """A DuckDB or OS error met while writing `where`, as a MirrorError (None if it is neither)."""
+    text = str(e)
+    if "No space left" in text or getattr(e, "errno", None) == errno.ENOSPC:
+        return DiskFullError(f"{where}: disk full; free space in {where.parent} and rerun `mirror sync` "
+                             "(the previous mirror is untouched)")
+    if isinstance(e, duckdb.Error):
+        return MirrorError(f"{where}: database error ({text.strip().splitlines()[0][:200]}); rerun `mirror sync`, "
+                           "and if it persists delete this file (the published mirror is untouched)")
+    return None
 
 
 def _alias(dataset: str) -> str:

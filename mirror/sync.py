@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+import duckdb
 import httpx
 
 from . import gudid_sync
@@ -21,7 +22,7 @@ from .progress import Progress
 from .settings import Settings
 from .source import FolderSource, HttpSource, Source, read_location
 from .state import dataset_state, set_meta
-from .store import Store
+from .store import Store, db_error
 
 __all__ = ["SyncOptions", "SyncReport", "DatasetReport", "sync", "SAMPLE_DIR"]
 
@@ -207,9 +208,10 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
     r = report.datasets[w.dataset]
     started = time.monotonic()
     ds = DATASETS[w.dataset]
-    con = store.open_staging(w.dataset, copy_current=(w.base == "copy"))
     published = False
+    con = None
     try:
+        con = store.open_staging(w.dataset, copy_current=(w.base == "copy"))
         ensure_tables(con, ds)
         set_meta(con, export_date=w.export_date, status="building", dataset=w.dataset)
         for p in w.to_load:
@@ -231,12 +233,15 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         r.status = "updated"
         _prune_downloads(store, w, settings.keep_downloads)
         return None
-    except MirrorError as e:
-        r.status, r.error = "failed", str(e)
-        report.errors.append(str(e))
-        return e
+    except (MirrorError, OSError, duckdb.Error) as e:
+        err = e if isinstance(e, MirrorError) else db_error(e, store.staging(w.dataset))
+        if err is None:
+            raise
+        r.status, r.error = "failed", str(err)
+        report.errors.append(str(err))
+        return err
     finally:
-        if not published:
+        if not published and con is not None:
             con.close()
         r.seconds = round(time.monotonic() - started, 3)
 

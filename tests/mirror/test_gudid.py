@@ -34,7 +34,7 @@ PRODUCT_CODES_HEADER = "productCodeName|PrimaryDI|vendorNote|productCode".split(
 # The five real openFDA UDI records (pacemaker query) the synthetic releases below are built from.
 A, B, C, D, E = UDI
 QUOTED = 'Cable, V1-MPC 10" lead – "Phillips" twist lock'  # synthetic: a '"' inside a field
-LONG = (D["device_description"] + " ") * 4600  # synthetic: ~3 MB, beyond DuckDB's default 2 MB line limit
+LONG = (D["device_description"].replace("\n", " ") + " ") * 4600  # synthetic: ~3 MB, beyond DuckDB's default 2 MB line limit
 
 
 def primary_di(rec: dict) -> str:
@@ -44,6 +44,9 @@ def primary_di(rec: dict) -> str:
 def device_values(rec: dict) -> dict[str, str | None]:
     """openFDA UDI field -> delimited device.txt column (synthetic mapping for the test release)."""
     s = rec.get("sterilization", {})
+    # Two real descriptions contain '\n'; whether the delimited release keeps, quotes or flattens line
+    # breaks is unverified, so the synthetic file flattens them (see test_irregular_lines_are_reported).
+    description = " ".join(rec["device_description"].split("\n"))
     return {
         "PrimaryDI": primary_di(rec), "publicDeviceRecordKey": rec["public_device_record_key"],
         "publicVersionStatus": rec["public_version_status"], "deviceRecordStatus": rec["record_status"],
@@ -53,7 +56,7 @@ def device_values(rec: dict) -> dict[str, str | None]:
         "catalogNumber": rec.get("catalog_number"), "dunsNumber": rec["labeler_duns_number"],
         "companyName": rec["company_name"], "deviceCount": rec["device_count_in_base_package"],
         "deviceDescription": {E["public_device_record_key"]: QUOTED, D["public_device_record_key"]: LONG}.get(
-            rec["public_device_record_key"], rec["device_description"]),
+            rec["public_device_record_key"], description),
         "DMExempt": rec["is_direct_marking_exempt"], "premarketExempt": rec["is_pm_exempt"],
         "deviceHCTP": rec["is_hct_p"], "deviceKit": rec["is_kit"],
         "deviceCombinationProduct": rec["is_combination_product"], "singleUse": rec["is_single_use"],
@@ -234,7 +237,7 @@ def test_load_full_release(con, loaded, tmp_path):
     assert one(con, 'SELECT "deviceDescription" FROM gudid_device WHERE "PrimaryDI" = ?', primary_di(E)) == (QUOTED,)
     assert one(con, 'SELECT "deviceDescription" FROM gudid_device WHERE "PrimaryDI" = ?', primary_di(D)) == (LONG,)
     assert one(con, 'SELECT "catalogNumber", "versionModelNumber" FROM gudid_device WHERE "PrimaryDI" = ?',
-               "B3359500") == ("950", "950")
+               "B3359500") == ("950", C["version_or_model_number"])
     g = one(con, 'SELECT "gmdnCode", "gmdnCodeStatus", "implantable" FROM gudid_gmdn_terms WHERE "PrimaryDI" = ?',
             primary_di(A))
     assert g == ("66727", "Active", "false")
@@ -278,7 +281,7 @@ def test_corrupt_zips(con, tmp_path):
 
 def test_row_count_mismatch_is_corrupt(con, tmp_path, monkeypatch):
     real = gudid._extract
-    monkeypatch.setattr(gudid, "_extract", lambda *a: real(*a) + 1)
+    monkeypatch.setattr(gudid, "_extract", lambda *a: (real(*a)[0] + 1, True))
     with pytest.raises(CorruptFileError, match="device.txt has 6 data lines but 5 rows loaded"):
         load_full_release(con, full_release(tmp_path), tmp_path / "work")
 
@@ -288,8 +291,20 @@ def test_line_counting_across_chunks(tmp_path, monkeypatch):
     data = b"\xef\xbb\xbfH|x\r\n1|a\r\n\r\n22|bb\n\n333|c\r4|d"
     z = write_zip(tmp_path / "z.zip", {"t.txt": data})
     with zipfile.ZipFile(z) as zf:
-        assert gudid._extract(zf, zf.infolist()[0], tmp_path / "t.txt") == 5
+        assert gudid._extract(zf, zf.infolist()[0], tmp_path / "t.txt") == (5, True)
     assert (tmp_path / "t.txt").read_bytes() == data
+
+
+def test_irregular_lines_are_reported(con, tmp_path, caplog):
+    # synthetic: a raw line break inside a description (as in the real openFDA record C) and a '|' in a brand
+    body = delimited(DEVICE_HEADER, [device_values(r) for r in (A, B)]).replace(
+        A["brand_name"].encode(), b"Cable|V1").replace(b"Kit, Pacemaker Drape", b"Kit,\nPacemaker Drape", 1)
+    z = write_zip(tmp_path / "AccessGUDID_Delimited_Full_Release_20251001.zip", {"device.txt": body})
+    assert load_full_release(con, z, tmp_path / "work") == {"gudid_device": 3}  # loaded as DuckDB reads it
+    assert "device.txt has lines with more or fewer '|' than its header" in caplog.text
+    caplog.clear()
+    load_full_release(con, full_release(tmp_path), tmp_path / "work")
+    assert caplog.text == ""
 
 
 # --- XML deltas ----------------------------------------------------------------------------------

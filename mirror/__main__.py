@@ -1,0 +1,5 @@
+"""`python -m mirror` runs the mirror command line."""
+
+from .cli import main
+
+main()

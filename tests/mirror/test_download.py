@@ -1,0 +1,128 @@
+"""Downloads over real HTTP on 127.0.0.1: Range resume, 429/503 with Retry-After, a connection cut mid-file."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+
+import pytest
+
+from mirror import Store, SyncOptions, status, sync
+from mirror.download import RetryPolicy, download, make_client
+from mirror.errors import DownloadError
+
+CLS = "device/classification/device-classification-0001-of-0001.json.zip"
+
+
+def sha(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class Sleeps:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, s):
+        self.calls.append(s)
+
+
+def test_resume_with_range_after_a_partial_file(http_source, sample_copy, tmp_path):
+    srv, _ = http_source
+    src = sample_copy / CLS
+    dest = tmp_path / "out.zip"
+    part = tmp_path / "out.zip.part"
+    part.write_bytes(src.read_bytes()[:100_000])
+    with make_client(10) as client:
+        size, digest = download(client, f"{srv.url}/{CLS}", dest, RetryPolicy(2, 0.01))
+    assert srv.requests == [(CLS, "bytes=100000-")]
+    assert size == src.stat().st_size and digest == sha(src) == sha(dest)
+    assert not part.exists()
+
+
+def test_server_ignoring_range_restarts_cleanly(http_source, sample_copy, tmp_path):
+    srv, _ = http_source
+    src = sample_copy / CLS
+    dest = tmp_path / "out.zip"
+    (tmp_path / "out.zip.part").write_bytes(b"garbage that is not the start of the file")
+    srv.fault(CLS)  # no fault; but make the part longer than the file to force a 416
+    (tmp_path / "out.zip.part").write_bytes(b"x" * (src.stat().st_size + 10))
+    with make_client(10) as client:
+        download(client, f"{srv.url}/{CLS}", dest, RetryPolicy(3, 0.01))
+    assert sha(dest) == sha(src)
+    assert srv.requests[0][1] is not None and srv.requests[-1][1] is None
+
+
+def test_429_and_503_are_retried_honouring_retry_after(http_source, sample_copy, tmp_path):
+    srv, _ = http_source
+    srv.fault(CLS, ("status", 429, 7), ("status", 503, None), ("status", 503, 2))
+    sleeps = Sleeps()
+    with make_client(10) as client:
+        download(client, f"{srv.url}/{CLS}", tmp_path / "o.zip", RetryPolicy(5, 0.5, sleep=sleeps))
+    assert len(srv.requests) == 4
+    assert sleeps.calls[0] == 7 and sleeps.calls[2] == 2
+    assert 0.25 <= sleeps.calls[1] <= 1.5  # backoff 0.5 * 2**1 with jitter in [0.5, 1.5)
+    assert sha(tmp_path / "o.zip") == sha(sample_copy / CLS)
+
+
+def test_connection_cut_mid_file_resumes(http_source, sample_copy, tmp_path):
+    srv, _ = http_source
+    srv.fault(CLS, ("cut", 50_000), ("cut", 30_000))
+    with make_client(10) as client:
+        download(client, f"{srv.url}/{CLS}", tmp_path / "o.zip", RetryPolicy(5, 0.01))
+    ranges = [r for _, r in srv.requests]
+    assert ranges == [None, "bytes=50000-", "bytes=80000-"]
+    assert sha(tmp_path / "o.zip") == sha(sample_copy / CLS)
+
+
+def test_gives_up_after_retries_with_a_clear_error(http_source, tmp_path):
+    srv, _ = http_source
+    srv.fault(CLS, *[("status", 503, 0)] * 10)
+    with make_client(10) as client, pytest.raises(DownloadError) as e:
+        download(client, f"{srv.url}/{CLS}", tmp_path / "o.zip", RetryPolicy(2, 0.01))
+    assert CLS in str(e.value) and "3 attempts" in str(e.value) and "HTTP 503" in str(e.value)
+
+
+def test_404_is_not_retried(http_source, tmp_path):
+    srv, _ = http_source
+    with make_client(10) as client, pytest.raises(DownloadError) as e:
+        download(client, f"{srv.url}/device/nope.zip", tmp_path / "o.zip", RetryPolicy(5, 0.01))
+    assert len(srv.requests) == 1 and "HTTP 404" in str(e.value)
+
+
+def test_sync_over_http_with_faults_and_several_files_in_flight(http_source, settings):
+    srv, manifest = http_source
+    srv.fault(CLS, ("cut", 40_000), ("status", 429, 0))
+    srv.fault("device/event/2023q1/device-event-0001-of-0001.json.zip", ("status", 500, None))
+    report = sync(settings, SyncOptions(manifest=manifest, only=["classification", "event", "510k"], quiet=True))
+    assert report.ok, report.errors
+    st = status(Store(settings.data_dir))
+    assert st["endpoints"]["classification"]["records"] == 6530
+    assert st["endpoints"]["event"]["records"] == 7
+
+
+def test_downloads_run_concurrently(http_source, settings):
+    """With concurrency 3 and a slow server, three files are in flight at once."""
+    srv, manifest = http_source
+    in_flight, peak = [0], [0]
+    lock = threading.Lock()
+    orig = type(srv).next_fault
+
+    def tracking(self, path):
+        if path.endswith(".zip"):
+            with lock:
+                in_flight[0] += 1
+                peak[0] = max(peak[0], in_flight[0])
+            time.sleep(0.3)
+            with lock:
+                in_flight[0] -= 1
+        return orig(self, path)
+
+    type(srv).next_fault = tracking
+    try:
+        report = sync(settings.model_copy(update={"concurrency": 3}),
+                      SyncOptions(manifest=manifest, only=["event", "udi", "pma"], quiet=True))
+    finally:
+        type(srv).next_fault = orig
+    assert report.ok
+    assert peak[0] == 3
