@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import json
 import queue
 import threading
 from dataclasses import dataclass
@@ -70,13 +71,29 @@ def _insert_sql(ds: Dataset, ndjson: Path) -> str:
             f"FROM read_ndjson_objects('{path}'))")
 
 
+def _schema(columns: tuple[Column, ...]) -> str:
+    """A from_json structure holding just these columns' paths (nested objects as nested structs)."""
+    root: dict = {}
+    for c in columns:
+        d = root
+        parts = c.path.removeprefix("$.").split(".")
+        for part in parts[:-1]:
+            d = d.setdefault(part, {})
+        d[parts[-1]] = ["VARCHAR"] if c.kind == "list" else "VARCHAR"
+    return json.dumps([root]).replace("'", "''")
+
+
 def _child_sql(ds: Dataset, ch: Child) -> str:
-    exprs = ", ".join(_exprs(ch.columns, ds.date_format, "e", "v"))
+    """One row per array element: from_json with a struct schema parses each record's array once."""
+    cols = []
+    for c in ch.columns:
+        ref = "e." + ".".join(f'"{p}"' for p in c.path.removeprefix("$.").split("."))
+        cols.append((_DATE_SQL[ds.date_format].format(v=ref) if c.kind == "date" else ref) + f' AS "{c.name}"')
     keys = ", ".join(f'"{k}"' for k in ch.parent_keys)
-    return (f'INSERT INTO "{ds.table}_{ch.suffix}" BY NAME SELECT _partition, {keys}, {exprs} FROM '
-            f"(SELECT _partition, {keys}, e, json_extract_string(e, {_paths(ch.columns)}) AS v FROM "
-            f"(SELECT _partition, {keys}, unnest(json_extract(record, '{ch.array}')) AS e "
-            f'FROM "{ds.table}" WHERE _partition = $part))')
+    array = ch.array.removesuffix("[*]")
+    return (f'INSERT INTO "{ds.table}_{ch.suffix}" BY NAME SELECT _partition, {keys}, {", ".join(cols)} FROM '
+            f"(SELECT _partition, {keys}, unnest(from_json(json_extract(record, '{array}'), '{_schema(ch.columns)}')) AS e "
+            f'FROM "{ds.table}" WHERE _partition = $part)')
 
 
 def drop_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, partition: str) -> None:

@@ -141,3 +141,44 @@ def test_dry_run_plans_real_manifest_event_quarters(tmp_path, settings):
     assert not (settings.data_dir / "db").exists() or not any((settings.data_dir / "db").iterdir())
     full = sync(settings, SyncOptions(manifest=str(real), only=["event"], dry_run=True, quiet=True))
     assert full.datasets["event"].files == 253 and full.datasets["event"].records == 16_938_964
+
+
+def test_unknown_missing_and_empty_fields_do_not_break_a_load(tmp_path, settings):
+    """SYNTHETIC records (copies of real ones) with an unknown nested field, empty dates, a missing array."""
+    from tests.mirror.synth import write_event_site
+    site = tmp_path / "site"
+    write_event_site(site, ["2024q1"], 5, extra={"suppl_dates_mfr_received": ["02/20/2023"],
+                                                 "brand_new_field": {"nested": [1, 2.5, None, True]},
+                                                 "date_of_event": "", "mdr_text": None, "patient": ""})
+    report = sync(settings, SyncOptions(source_dir=site, only=["event"], quiet=True))
+    assert report.ok, report.errors
+    con = Store(settings.data_dir).connect()
+    rows = con.execute("SELECT record, date_of_event, date_received FROM device_event").fetchall()
+    assert len(rows) == 5
+    for rec, doe, dr in rows:
+        r = orjson.loads(rec)
+        assert r["brand_new_field"] == {"nested": [1, 2.5, None, True]}
+        assert r["suppl_dates_mfr_received"] == ["02/20/2023"] and r["date_of_event"] == "" and doe is None
+        assert dr.year == 2024
+    assert con.execute("SELECT count(*) FROM device_event_text").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM device_event_device").fetchone()[0] >= 5
+
+
+def test_compact_json_layout_goes_through_the_streaming_parser(tmp_path, settings):
+    """A file not pretty-printed like openFDA's (compact JSON, meta after results) loads the same records."""
+    import json
+    from tests.mirror.synth import real_event_records
+    recs = real_event_records()
+    site = tmp_path / "site"
+    path = site / "device/event/2023q1/device-event-0001-of-0001.json.zip"
+    path.parent.mkdir(parents=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("device-event-0001-of-0001.json", json.dumps({"results": recs, "meta": {"last_updated": "x"}}))
+    man = {"results": {"device": {"event": {"export_date": "2025-01-01", "total_records": len(recs), "partitions": [
+        {"display_name": "x", "file": "https://download.open.fda.gov/device/event/2023q1/device-event-0001-of-0001.json.zip",
+         "size_mb": "0.01", "records": len(recs)}]}}}}
+    (site / "download.json").write_bytes(orjson.dumps(man))
+    assert sync(settings, SyncOptions(source_dir=site, only=["event"], quiet=True)).ok
+    con = Store(settings.data_dir).connect()
+    got = sorted(orjson.loads(r)["mdr_report_key"] for (r,) in con.execute("SELECT record FROM device_event").fetchall())
+    assert got == sorted(r["mdr_report_key"] for r in recs)

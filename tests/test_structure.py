@@ -1,0 +1,73 @@
+"""The public surface, the import direction app -> agent -> mirror, SQL only in mirror, and the docs."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import click
+
+import mirror
+from mirror.cli import cli
+from mirror.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def imports_of(package: str) -> set[str]:
+    found = set()
+    for path in (ROOT / package).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module.split(".")[0])
+    return found
+
+
+def test_import_direction():
+    assert not imports_of("mirror") & {"agent", "app"}
+    assert "app" not in imports_of("agent")
+
+
+def test_duckdb_only_in_mirror():
+    for pkg in ("agent", "app"):
+        assert "duckdb" not in imports_of(pkg)
+
+
+def test_public_surface_is_declared():
+    for name in mirror.__all__:
+        assert hasattr(mirror, name), name
+    assert {"sync", "status", "verify", "export", "Store", "Settings", "MirrorError"} <= set(mirror.__all__)
+
+
+def test_every_module_opens_with_a_docstring_line():
+    for pkg in ("mirror", "agent", "app"):
+        for path in (ROOT / pkg).glob("*.py"):
+            doc = ast.get_docstring(ast.parse(path.read_text()))
+            assert doc, path
+
+
+def test_every_command_is_documented_with_an_example():
+    for name, cmd in cli.commands.items():
+        assert f"mirror {name}" in README, name
+        assert "Example:" in (cmd.help or ""), name
+        for p in cmd.params:
+            if isinstance(p, click.Option) and p.name not in ("help",):
+                flag = max(p.opts, key=len)
+                assert flag in README or name in ("sql",) and flag == "--json", (name, flag)
+
+
+def test_every_setting_is_documented():
+    for name, field in Settings.model_fields.items():
+        assert f"FDAX_{name.upper()}" in README, name
+        assert field.description, name
+
+
+def test_readme_starts_with_the_two_commands():
+    block = re.search(r"```bash\n(.*?)```", README, re.S).group(1)
+    cmds = [ln.split("#")[0].strip() for ln in block.splitlines() if ln.strip()]
+    assert cmds == ["bash .ci/demo", "bash .ci/test"]
+    assert "bash .ci/test" in (ROOT / ".ci" / "run").read_text()
