@@ -31,8 +31,9 @@ _CHUNK = 4 << 20
 _log = logging.getLogger(__name__)
 # Delimited files: no quoting at all (a '"' is data), UTF-8 BOM and CRLF are handled by DuckDB,
 # empty fields become NULL, short rows are NULL-padded, fields beyond the header's count are dropped.
+# Lines up to 8 MB (DuckDB's default is 2 MB); buffers stay 32 MB so a 1 GB memory_limit is enough.
 _CSV_OPTIONS = ("delim='|', header=true, all_varchar=true, quote='', escape='', strict_mode=false,"
-                " null_padding=true, max_line_size=67108864")
+                " null_padding=true, max_line_size=8388608, buffer_size=33554432")
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def _frequency(release: GudidRelease) -> str:
 
 def discover(listing: str, base_url: str, applied_through: str | None = None) -> list[GudidRelease]:
     """The plan: [latest full release] + newer deltas in date order, or only deltas after applied_through."""
-    if applied_through is not None and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", applied_through):
+    if applied_through and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", applied_through):
         raise ConfigError(f"applied_through {applied_through!r} is not YYYY-MM-DD; fix the GUDID sync state")
     found: dict[str, GudidRelease] = {}
     for m in _TOKEN_RE.finditer(listing):
@@ -83,7 +84,7 @@ def discover(listing: str, base_url: str, applied_through: str | None = None) ->
         return [deltas[d] for d in sorted(deltas) if d > applied_through]
     if latest is None:
         raise SourceError(f"{base_url}: no AccessGUDID_Delimited_Full_Release_YYYYMMDD.zip listed;"
-                          " point FDAX_GUDID_URL at the AccessGUDID delimited download page or feed")
+                          " point --gudid (FDAX_GUDID_URL) at the AccessGUDID delimited download page or feed")
     return [latest] + [deltas[d] for d in sorted(deltas) if d > latest.date]
 
 
@@ -119,10 +120,11 @@ def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.Zip
         if lines == 0:
             raise corrupt(zip_path, f"{info.filename} is empty (no header line)")
         try:
-            con.execute(f"CREATE OR REPLACE TABLE {quote_ident(table)} AS SELECT * FROM read_csv(?, {_CSV_OPTIONS})",
-                        [str(target)])
-        except duckdb.InvalidInputError as e:
-            raise corrupt(zip_path, f"{info.filename} cannot be read as pipe-delimited UTF-8 ({str(e).splitlines()[0]})") from e
+            sql = f"CREATE OR REPLACE TABLE {quote_ident(table)} AS SELECT * FROM read_csv(?, {_CSV_OPTIONS})"
+            con.execute(sql, [str(target)])
+        except duckdb.InvalidInputException as e:
+            detail = str(e).splitlines()[0]
+            raise corrupt(zip_path, f"{info.filename} cannot be read as pipe-delimited UTF-8 ({detail})") from e
         rows = con.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0]
     finally:
         target.unlink(missing_ok=True)

@@ -85,6 +85,10 @@ def _verify_dataset(store: Store, name: str, path: Path) -> list[str]:
                     problems.append(f"{part}: {got.get(part, 0)} rows, manifest says {records}")
             for part in set(got) - set(st.partitions):
                 problems.append(f"{part}: rows with no sync state")
+            total = sum(st.partitions.values())
+            expected = st.meta.get("manifest_total_records") if not st.meta.get("since") else st.meta.get("planned_records")
+            if expected and int(expected) != total:
+                problems.append(f"{total} records loaded, the manifest says {expected}")
             for ch in ds.children:
                 con.execute(f'SELECT count(*) FROM "{ds.table}_{ch.suffix}"').fetchone()
         for t in _tables(con):  # reads every block: DuckDB checks block checksums as it reads

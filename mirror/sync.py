@@ -81,6 +81,8 @@ class _Work:
     to_load: list[Partition]
     to_drop: list[str]
     base: str                        # fresh | copy | resume
+    manifest_total: int = 0          # the endpoint's total_records in the manifest
+    since: int | None = None
 
 
 def _source(settings: Settings, options: SyncOptions, client: httpx.Client | None) -> Source:
@@ -175,6 +177,7 @@ def _plan_device(store: Store, manifest: Manifest, options: SyncOptions, report:
             r.status = "up-to-date"
             continue
         r.files_to_fetch = len(w.to_load)
+        w.manifest_total, w.since = entry.total_records, options.since
         works.append(w)
     return works
 
@@ -226,7 +229,9 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         con.execute("BEGIN TRANSACTION")
         for path in w.to_drop:
             drop_partition(con, ds, path)
-        set_meta(con, status="complete", synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        set_meta(con, status="complete", synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                 manifest_total_records=w.manifest_total, since=w.since or "",
+                 planned_records=sum(p.records for p in w.planned))
         con.execute("COMMIT")
         store.publish(w.dataset, con)
         published = True

@@ -34,7 +34,8 @@ PRODUCT_CODES_HEADER = "productCodeName|PrimaryDI|vendorNote|productCode".split(
 # The five real openFDA UDI records (pacemaker query) the synthetic releases below are built from.
 A, B, C, D, E = UDI
 QUOTED = 'Cable, V1-MPC 10" lead – "Phillips" twist lock'  # synthetic: a '"' inside a field
-LONG = (D["device_description"].replace("\n", " ") + " ") * 4600  # synthetic: ~3 MB, beyond DuckDB's default 2 MB line limit
+# synthetic: ~3 MB, beyond DuckDB's default 2 MB line limit
+LONG = (D["device_description"].replace("\n", " ") + " ") * 4600
 
 
 def primary_di(rec: dict) -> str:
@@ -64,7 +65,8 @@ def device_values(rec: dict) -> dict[str, str | None]:
         "manufacturingDate": rec["has_manufacturing_date"], "expirationDate": rec["has_expiration_date"],
         "donationIdNumber": rec["has_donation_id_number"], "labeledContainsNRL": rec["is_labeled_as_nrl"],
         "labeledNoNRL": rec["is_labeled_as_no_nrl"], "MRISafetyStatus": rec["mri_safety"], "rx": rec["is_rx"],
-        "otc": rec["is_otc"], "deviceSterile": s.get("is_sterile"), "sterilizationPriorToUse": s.get("is_sterilization_prior_use"),
+        "otc": rec["is_otc"], "deviceSterile": s.get("is_sterile"),
+        "sterilizationPriorToUse": s.get("is_sterilization_prior_use"),
     }
 
 
@@ -106,6 +108,7 @@ def full_release(tmp_path: Path) -> Path:
 @pytest.fixture
 def con(tmp_path: Path):
     c = duckdb.connect(str(tmp_path / "mirror.duckdb"))
+    c.execute("SET memory_limit = '1GB'")  # the mirror's default duckdb_memory_limit
     yield c
     c.close()
 
@@ -202,7 +205,8 @@ https://accessgudid.nlm.nih.gov/release_files/download/gudid_daily_update_202510
 
 def test_discover_rss_feed():
     plan = discover(RSS_FEED, "https://accessgudid.nlm.nih.gov/download/rss")
-    assert [(r.kind, r.date) for r in plan] == [("full", "2025-10-01"), ("delta", "2025-10-02"), ("delta", "2025-10-04")]
+    assert [(r.kind, r.date) for r in plan] == [
+        ("full", "2025-10-01"), ("delta", "2025-10-02"), ("delta", "2025-10-04")]
     assert plan[0].url == DL + "AccessGUDID_Delimited_Full_Release_20251001.zip"
     assert plan[1].url == DL + "gudid_daily_update_20251002.zip"
     assert [r.date for r in discover(RSS_FEED, "x", applied_through="2025-10-02")] == ["2025-10-04"]
@@ -249,6 +253,16 @@ def test_headers_are_read_from_the_file(con, loaded):
                     ' ORDER BY "PrimaryDI"')
     want = sorted((primary_di(r), p["code"], p["name"], "x") for r in UDI for p in r.get("product_codes", []))
     assert got == want
+
+
+def test_unreadable_members(con, tmp_path):
+    latin1 = "PrimaryDI|brandName\n1|Kit, Pacemaker Drap\xe9\n".encode("latin-1")  # synthetic, not UTF-8
+    z = write_zip(tmp_path / "latin1.zip", {"device.txt": latin1})
+    with pytest.raises(CorruptFileError, match=re.escape(str(z)) + ": device.txt cannot be read as pipe-delimited"):
+        load_full_release(con, z, tmp_path / "work")
+    z = write_zip(tmp_path / "empty.zip", {"device.txt": ""})
+    with pytest.raises(CorruptFileError, match=re.escape(str(z)) + ": device.txt is empty"):
+        load_full_release(con, z, tmp_path / "work")
 
 
 def test_full_release_without_device_txt(con, tmp_path):
@@ -372,13 +386,13 @@ def test_apply_delta_new_update_delete(con, loaded, tmp_path, monkeypatch, batch
         for rec in (C, D, E):  # untouched devices keep their child rows (E shares A's product code DSA)
             assert count(con, "gudid_identifiers", primary_di(rec)) == 1
             assert count(con, "gudid_gmdn_terms", primary_di(rec)) == 1
-        assert rows(con, 'SELECT "productCode" FROM gudid_product_codes WHERE "PrimaryDI" = ?', primary_di(E)) == [("DSA",)]
+        codes = 'SELECT "productCode" FROM gudid_product_codes WHERE "PrimaryDI" = ?'
+        assert rows(con, codes, primary_di(E)) == [("DSA",)]
         for di in (NEW_DI_FOR_A, "00844588018923"):
             assert rows(con, 'SELECT "deviceId", "deviceIdType", "containsDINumber", "pkgQuantity", "pkgType"'
                              ' FROM gudid_identifiers WHERE "PrimaryDI" = ? ORDER BY "deviceIdType" DESC', di) == [
                 (di, "Primary", None, None, None), ("00844868017264", "Package", "00844868017288", "25", "case")]
-            assert {r[0] for r in rows(con, 'SELECT "productCode" FROM gudid_product_codes WHERE "PrimaryDI" = ?', di)} == {
-                "OQG", "MAX"}
+            assert {r[0] for r in rows(con, codes, di)} == {"OQG", "MAX"}
             assert rows(con, 'SELECT "gmdnCode", "implantable", "gmdnCodeStatus" FROM gudid_gmdn_terms'
                              ' WHERE "PrimaryDI" = ? ORDER BY 1', di) == [
                 ("43691", "true", "Active"), ("43692", "false", "Obsolete")]

@@ -182,3 +182,19 @@ def test_compact_json_layout_goes_through_the_streaming_parser(tmp_path, setting
     con = Store(settings.data_dir).connect()
     got = sorted(orjson.loads(r)["mdr_report_key"] for (r,) in con.execute("SELECT record FROM device_event").fetchall())
     assert got == sorted(r["mdr_report_key"] for r in recs)
+
+
+def test_verify_finds_a_tampered_dataset(settings, tmp_path):
+    import duckdb
+    from mirror import verify
+    sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=["pma", "510k"], quiet=True))
+    assert verify(Store(settings.data_dir))["ok"]
+    with duckdb.connect(str(settings.data_dir / "db" / "device_pma.duckdb")) as con:
+        con.execute("DELETE FROM device_pma WHERE rowid IN (SELECT min(rowid) FROM device_pma)")
+    res = verify(Store(settings.data_dir))
+    assert not res["ok"] and res["datasets"]["510k"]["ok"]
+    assert any("5 rows, manifest says 6" in p for p in res["datasets"]["pma"]["problems"])
+    from click.testing import CliRunner
+    from mirror.cli import cli
+    r = CliRunner().invoke(cli, ["verify", "--data-dir", str(settings.data_dir)])
+    assert r.exit_code == 1 and "FAILED" in r.stdout
