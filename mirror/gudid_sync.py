@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+import duckdb
 import httpx
 
 from . import gudid
@@ -15,7 +16,7 @@ from .errors import MirrorError, SourceError
 from .settings import Settings
 from .source import FolderSource, Source, is_url, read_location
 from .state import dataset_state, set_meta
-from .store import Store
+from .store import Store, db_error
 
 __all__ = ["GudidWork", "plan", "build"]
 
@@ -64,9 +65,10 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
     r = report.datasets["gudid"]
     started = time.monotonic()
     store.discard_staging("gudid")  # releases apply in order from the published copy; downloads are reused
-    con = store.open_staging("gudid", copy_current=not work.full)
     published = False
+    con = None
     try:
+        con = store.open_staging("gudid", copy_current=not work.full)
         for rel in work.releases:
             dest = store.data_dir / "downloads" / "gudid" / rel.name
             fetched = _fetch(source, rel, dest, progress)
@@ -91,11 +93,14 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
         store.publish("gudid", con)
         published = True
         r.status = "updated"
-    except MirrorError as e:
-        r.status, r.error = "failed", str(e)
-        report.errors.append(str(e))
+    except (MirrorError, OSError, duckdb.Error) as e:
+        err = e if isinstance(e, MirrorError) else db_error(e, store.staging("gudid"))
+        if err is None:
+            raise
+        r.status, r.error = "failed", str(err)
+        report.errors.append(str(err))
     finally:
-        if not published:
+        if not published and con is not None:
             con.close()
         r.seconds = round(time.monotonic() - started, 3)
 
