@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import urljoin
 
 import duckdb
 import httpx
@@ -27,17 +30,33 @@ class GudidWork:
     full: bool
 
 
-def _listing(source: Source, client: httpx.Client | None, policy: RetryPolicy) -> tuple[str, str] | None:
-    loc = source.gudid_location
+_NAMES = re.compile(r"""[^\s"'<>]*?((?:AccessGUDID_Delimited_Full_Release|gudid_(?:daily|weekly|monthly)_update)_\d{8}\.zip)""",
+                    re.IGNORECASE)
+
+
+def _one_listing(loc: str, source: Source, client: httpx.Client | None, policy: RetryPolicy) -> list[str] | None:
+    """Absolute URLs or paths of the releases one location lists (a page, a feed, a folder or a zip)."""
     if not is_url(loc):
         path = Path(loc).expanduser()
         if path.is_dir():
-            return "\n".join(p.name for p in sorted(path.glob("*.zip"))), str(path) + "/"
+            return [str(p) for p in sorted(path.glob("*.zip"))]
         if not path.exists():
             return None if isinstance(source, FolderSource) else _missing(path)
     if loc.lower().endswith(".zip"):
-        return loc.rsplit("/", 1)[-1], loc
-    return read_location(loc, client, policy).decode("utf-8", "replace"), loc
+        return [loc]
+    text = html.unescape(read_location(loc, client, policy).decode("utf-8", "replace"))
+    return [urljoin(loc, m.group(0).split("=", 1)[-1]) for m in _NAMES.finditer(text)]
+
+
+def _listing(source: Source, client: httpx.Client | None, policy: RetryPolicy) -> tuple[str, str] | None:
+    """All releases listed by the GUDID locations (whitespace-separated: e.g. the delimited page and a feed)."""
+    found, any_listing = [], False
+    for loc in source.gudid_location.split():
+        urls = _one_listing(loc, source, client, policy)
+        if urls is not None:
+            any_listing = True
+            found += urls
+    return ("\n".join(found), "") if any_listing else None
 
 
 def _missing(path: Path):

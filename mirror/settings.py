@@ -11,7 +11,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 __all__ = ["Settings", "DEFAULT_MANIFEST_URL", "DEFAULT_GUDID_URL"]
 
 DEFAULT_MANIFEST_URL = "https://api.fda.gov/download.json"
-DEFAULT_GUDID_URL = "https://accessgudid.nlm.nih.gov/download/delimited"
+# The delimited full releases are listed on the delimited download page; the XML daily updates in an RSS feed.
+DEFAULT_GUDID_URL = ("https://accessgudid.nlm.nih.gov/download/delimited "
+                     "https://accessgudid.nlm.nih.gov/download.rss?files=daily")
 
 
 def _default_data_dir() -> Path:
@@ -28,7 +30,7 @@ class Settings(BaseSettings):
     manifest_url: str = Field(DEFAULT_MANIFEST_URL,
                               description="openFDA download.json manifest: URL or local path.")
     gudid_url: str = Field(DEFAULT_GUDID_URL,
-                           description="AccessGUDID release listing page, RSS feed, release zip URL or path.")
+                           description="AccessGUDID listings (space-separated): pages, RSS feeds, release zips (URL or path) or folders.")
     concurrency: int = Field(3, ge=1, le=16, description="Files downloaded at once.")
     timeout: float = Field(60.0, gt=0, description="Seconds before a stalled HTTP read is retried.")
     retries: int = Field(6, ge=0, description="Retries per file on timeouts, 429 and 5xx.")

@@ -18,9 +18,12 @@ def test_listing_full_release_then_delta_then_nothing(http_source, sample_copy, 
     # a new daily update appears in the listing (SYNTHETIC device built from the XML structure fixture)
     delta_zip(sample_copy / "gudid" / "gudid_daily_update_20251002.zip",
               device_xml(NEW_KEY, "New", 1, "00844588018923", "Synthetic brand"))
-    page = sample_copy / "gudid" / "index.html"
-    page.write_text(page.read_text().replace(
-        "</body>", '<a href="gudid_daily_update_20251002.zip">daily</a></body>'))
+    # ... in an RSS feed of daily updates (absolute links), read beside the delimited listing page
+    (sample_copy / "gudid" / "daily.rss").write_text(
+        '<?xml version="1.0"?><rss version="2.0"><channel><title>AccessGUDID daily</title><item>'
+        f'<title>gudid_daily_update_20251002.zip</title><link>{srv.url}/gudid/gudid_daily_update_20251002.zip</link>'
+        '</item></channel></rss>')
+    listing = f"{listing} {srv.url}/gudid/daily.rss"
     srv.requests.clear()
     report = sync(settings, SyncOptions(manifest=manifest, only=["gudid"], gudid=listing, quiet=True))
     assert report.ok, report.errors
