@@ -13,6 +13,7 @@ MirrorError
  +-- DiskFullError        no space left while writing
  +-- MirrorMissingError   no mirror in the data folder yet
  +-- LockedError          another sync holds the data folder
+ +-- SyncCancelled        the user cancelled a sync (the next one resumes)
 
 Every message names the thing (file, URL, folder) and the next step.
 """
@@ -20,7 +21,7 @@ Every message names the thing (file, URL, folder) and the next step.
 __all__ = [
     "MirrorError", "ConfigError", "ManifestError", "SourceError", "DownloadError",
     "BundleError", "PartitionError", "CorruptFileError", "InvalidJSONError",
-    "RecordCountError", "DiskFullError", "MirrorMissingError", "LockedError",
+    "RecordCountError", "DiskFullError", "MirrorMissingError", "LockedError", "SyncCancelled",
 ]
 
 
@@ -73,4 +74,8 @@ class MirrorMissingError(MirrorError):
 
 
 class LockedError(MirrorError):
+    pass
+
+
+class SyncCancelled(MirrorError):
     pass

@@ -7,11 +7,15 @@ import threading
 
 from tqdm import tqdm
 
+from .errors import SyncCancelled
+
 __all__ = ["Progress"]
 
 
 class Progress:
-    def __init__(self, total_bytes: int, quiet: bool = False, stream=None) -> None:
+    def __init__(self, total_bytes: int, quiet: bool = False, stream=None,
+                 cancel: threading.Event | None = None) -> None:
+        self.cancel = cancel or threading.Event()
         self.stream = stream or sys.stderr
         self.quiet = quiet
         self.bars = not quiet and _isatty(self.stream)  # bars on a terminal; plain lines in logs
@@ -24,6 +28,11 @@ class Progress:
     def file(self, name: str):
         """A callback `cb(n, total)` for one file's bytes, plus `close()`."""
         return _FileBar(self, name)
+
+    def check(self) -> None:
+        """Raise SyncCancelled once the cancel event is set (called as bytes arrive and between files)."""
+        if self.cancel.is_set():
+            raise SyncCancelled("sync cancelled; the mirror keeps its previous data and the next sync resumes")
 
     def note(self, line: str) -> None:
         if not self.quiet:
@@ -62,6 +71,7 @@ class _FileBar:
         self.pos = 0
 
     def __call__(self, n: int, total: int | None) -> None:
+        self.p.check()
         if not self.p.bars:
             return
         if self.bar is None:

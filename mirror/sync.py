@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -15,7 +16,7 @@ import httpx
 from . import gudid_sync
 from .datasets import DATASETS
 from .download import RetryPolicy, make_client
-from .errors import DiskFullError, MirrorError, PartitionError
+from .errors import DiskFullError, MirrorError, PartitionError, SyncCancelled
 from .load import Fetched, drop_partition, ensure_tables, load_partition
 from .manifest import ENDPOINTS, Manifest, Partition, parse_manifest, plan
 from .progress import Progress
@@ -38,6 +39,8 @@ class SyncOptions:
     gudid: str | None = None
     dry_run: bool = False
     quiet: bool = False
+    cancel: threading.Event | None = None    # set it (from another thread) to stop the sync
+
 
 
 @dataclass
@@ -148,20 +151,28 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
         return report
     source.verify([p.path for w in works for p in w.to_load])
     total = sum(p.bytes for w in works for p in w.to_load)
-    progress = Progress(total, quiet=options.quiet)
+    progress = Progress(total, quiet=options.quiet, cancel=options.cancel)
+    pool = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="fetch")
     try:
-        with ThreadPoolExecutor(settings.concurrency, thread_name_prefix="fetch") as pool:
-            futures = {p.path: pool.submit(_fetch, store, source, p, progress)
-                       for w in works for p in w.to_load}
-            for w in works:
-                if isinstance(_build(store, settings, w, futures, report, progress), DiskFullError):
-                    for f in futures.values():
-                        f.cancel()
-                    break
-        if gwork is not None:
+        futures = {p.path: pool.submit(_fetch, store, source, p, progress) for w in works for p in w.to_load}
+        stop = False
+        for w in works:
+            progress.check()
+            if isinstance(_build(store, settings, w, futures, report, progress), (DiskFullError, SyncCancelled)):
+                stop = True
+                break
+        if gwork is not None and not stop:
+            progress.check()
             gudid_sync.build(store, settings, source, gwork, report, progress)
+    except BaseException:
+        progress.cancel.set()  # running downloads stop at their next block; .part files are kept
+        raise
     finally:
+        progress.cancel.set() if report.errors else None
+        pool.shutdown(wait=True, cancel_futures=True)
         progress.close()
+    if progress.cancel.is_set() and options.cancel is not None and options.cancel.is_set():
+        raise SyncCancelled("sync cancelled; the mirror keeps its previous data and the next sync resumes")
     return report
 
 

@@ -126,3 +126,27 @@ def test_downloads_run_concurrently(http_source, settings):
         type(srv).next_fault = orig
     assert report.ok
     assert peak[0] == 3
+
+
+def test_cancel_stops_a_running_sync_and_the_next_resumes(http_source, settings):
+    from mirror.errors import SyncCancelled
+    srv, manifest = http_source
+    srv.throttle[CLS] = 0.2
+    cancel = threading.Event()
+    part = settings.data_dir / "downloads" / "2019-07-04" / (CLS + ".part")
+    threading.Thread(target=lambda: (_wait_for(part), cancel.set()), daemon=True).start()
+    t = time.monotonic()
+    with pytest.raises(SyncCancelled):
+        sync(settings, SyncOptions(manifest=manifest, only=["classification"], quiet=True, cancel=cancel))
+    assert time.monotonic() - t < 10
+    assert part.exists() and not (settings.data_dir / "db" / "device_classification.duckdb").exists()
+    srv.throttle.clear()
+    srv.requests.clear()
+    assert sync(settings, SyncOptions(manifest=manifest, only=["classification"], quiet=True)).ok
+    assert [r for p, r in srv.requests if p == CLS][0] is not None  # resumed with Range
+
+
+def _wait_for(path, timeout=30):
+    end = time.monotonic() + timeout
+    while not (path.exists() and path.stat().st_size > 0) and time.monotonic() < end:
+        time.sleep(0.02)
