@@ -148,25 +148,31 @@ def json_record(rec: dict) -> str:
     return "    " + json.dumps(rec, indent=2).replace("\n", "\n    ")  # raw newlines never occur in JSON strings
 
 
-def stream_json(out, meta: dict, records) -> int:
-    """Write {"meta", "results"} like json.dumps(indent=2) + "\\n", record by record; return bytes written."""
-    n = out.write(json_head(meta).encode())
-    first = True
-    for rec in records:
-        n += out.write(((",\n" if not first else "") + json_record(rec)).encode())
-        first = False
-    return n + out.write(JSON_TAIL.encode())
+def stream_json(out, meta: dict, records, flush_bytes: int = 4 * MIB) -> int:
+    """Write {"meta", "results"} exactly like json.dumps(indent=2) + "\\n", record by record, in blocks of
+    about `flush_bytes` (memory stays bounded whatever the size); return the bytes written."""
+    buf, pending, written = [json_head(meta)], 0, 0
+    for j, rec in enumerate(records):
+        s = json_record(rec) if j == 0 else ",\n" + json_record(rec)
+        buf.append(s)
+        pending += len(s)
+        if pending > flush_bytes:
+            written += out.write("".join(buf).encode())
+            buf, pending = [], 0
+    buf.append(JSON_TAIL)
+    return written + out.write("".join(buf).encode())
 
 
 def check_format(templates: list[dict], devices: list[dict]) -> None:
     rng = random.Random(1)
     recs = [make_record(templates[i % len(templates)], KEY_BASE + i, rng, devices) for i in range(len(templates) + 2)]
     meta = bulk_meta(len(recs))
-    buf = io.BytesIO()
-    stream_json(buf, meta, recs)
     want = (json.dumps({"meta": meta, "results": recs}, indent=2) + "\n").encode()
-    if buf.getvalue() != want:
-        raise SystemExit("format check FAILED: the streamed writer differs from json.dumps(indent=2)")
+    for flush in (1, 10_000, 4 * MIB):        # every record its own block, a few blocks, one block
+        buf = io.BytesIO()
+        n = stream_json(buf, meta, iter(recs), flush)
+        if buf.getvalue() != want or n != len(want):
+            raise SystemExit("format check FAILED: the streamed writer differs from json.dumps(indent=2)")
 
 
 # --------------------------------------------------------------------------------------------- generation
@@ -192,24 +198,15 @@ def gen_file(site: str, ndjson_part: str, i: int, n_files: int, target: int, see
         order.append(t)
         size += TEMPLATE_BYTES[t] + 2
     n = len(order)
-    written = 0
     with zipfile.ZipFile(zpath, "w", zipfile.ZIP_DEFLATED) as zf, \
             zf.open(member_name(i, n_files), "w", force_zip64=True) as member, \
             open(ndjson_part, "w", encoding="utf-8") as nd:
-        buf: list[str] = [json_head(bulk_meta(n))]
-        pending = len(buf[0])
-        for j, t in enumerate(order):
-            rec = make_record(templates[t], KEY_BASE + i * 1_000_000 + j, rng, devices)
-            s = json_record(rec)
-            buf.append(s if j == 0 else ",\n" + s)
-            pending += len(s) + 2
-            nd.write(json.dumps(rec) + "\n")
-            if pending > 4 * MIB:
-                data = "".join(buf).encode()
-                written += member.write(data)
-                buf, pending = [], 0
-        buf.append(JSON_TAIL)
-        written += member.write("".join(buf).encode())
+        def records():
+            for j, t in enumerate(order):
+                rec = make_record(templates[t], KEY_BASE + i * 1_000_000 + j, rng, devices)
+                nd.write(json.dumps(rec) + "\n")      # the same record, one line, for (b)
+                yield rec
+        written = stream_json(member, bulk_meta(n), records())
     return {"i": i, "rel": rel, "records": n, "json_bytes": written, "zip_bytes": zpath.stat().st_size}
 
 

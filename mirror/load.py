@@ -165,10 +165,7 @@ def load_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, part: Partition,
         return rows
     except duckdb.Error as e:
         con.execute("ROLLBACK")
-        if "No space left" in str(e):
-            raise DiskFullError(f"{work}: disk full while loading {fetched.path.name}; free space and rerun") from None
-        raise InvalidJSONError(f"{fetched.path}: cannot be loaded ({_first_line(e)}); "
-                               "remove it and run `mirror sync` again to fetch it anew") from None
+        raise _classify(e, fetched.path, work) from None
     except OSError as e:
         con.execute("ROLLBACK")
         if e.errno == errno.ENOSPC:
@@ -177,6 +174,20 @@ def load_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, part: Partition,
     except (MirrorError, BaseException):
         con.execute("ROLLBACK")
         raise
+
+
+def _classify(e: duckdb.Error, path: Path, work: Path) -> MirrorError:
+    """Only a parse failure blames the file (which the caller then deletes); the rest keep it."""
+    msg = _first_line(e)
+    if "No space left" in str(e):
+        return DiskFullError(f"{work}: disk full while loading {path.name}; free space and rerun")
+    if isinstance(e, duckdb.OutOfMemoryException):
+        return MirrorError(f"{path}: DuckDB ran out of memory while loading ({msg}); raise FDAX_DUCKDB_MEMORY_LIMIT "
+                           "or lower FDAX_CHUNK_MB and rerun (the download is kept)")
+    if isinstance(e, duckdb.InvalidInputException) and "JSON" in str(e):
+        return InvalidJSONError(f"{path}: invalid JSON ({msg}); remove it and run `mirror sync` again "
+                                "to fetch it anew")
+    return MirrorError(f"{path}: cannot be loaded ({msg}); rerun `mirror sync` (the download is kept)")
 
 
 def _first_line(e: Exception) -> str:

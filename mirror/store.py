@@ -154,6 +154,9 @@ def db_error(e: BaseException, where: Path) -> MirrorError | None:
     if "No space left" in text or getattr(e, "errno", None) == errno.ENOSPC:
         return DiskFullError(f"{where}: disk full; free space in {where.parent} and rerun `mirror sync` "
                              "(the previous mirror is untouched)")
+    if isinstance(e, duckdb.OutOfMemoryException):
+        return MirrorError(f"{where}: DuckDB ran out of memory ({text.strip().splitlines()[0][:160]}); raise "
+                           "FDAX_DUCKDB_MEMORY_LIMIT or lower FDAX_CHUNK_MB and rerun (downloads are kept)")
     if isinstance(e, duckdb.Error):
         return MirrorError(f"{where}: database error ({text.strip().splitlines()[0][:200]}); rerun `mirror sync`, "
                            "and if it persists delete this file (the published mirror is untouched)")

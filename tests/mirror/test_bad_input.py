@@ -204,3 +204,16 @@ def test_disk_full_keeps_previous_data(tmp_path, sample_copy):
         assert after["endpoints"]["pma"] == before["endpoints"]["pma"] | {"age_days": after["endpoints"]["pma"]["age_days"]}
     finally:
         subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+def test_out_of_memory_keeps_the_download(sample_copy, tmp_path):
+    data = tmp_path / "data"
+    r = CliRunner().invoke(cli, ["sync", "--from", str(sample_copy), "--only", "classification", "--data-dir",
+                                 str(data), "--quiet"], env={"FDAX_DUCKDB_MEMORY_LIMIT": "3MB"})
+    assert r.exit_code == 1
+    assert "out of memory" in r.stderr and "FDAX_DUCKDB_MEMORY_LIMIT" in r.stderr
+    kept = list((data / "downloads").rglob("device-classification-0001-of-0001.json.zip"))
+    assert kept, "a good download must not be deleted for a memory problem"
+    r = CliRunner().invoke(cli, ["sync", "--from", str(sample_copy), "--only", "classification", "--data-dir",
+                                 str(data), "--quiet"])
+    assert r.exit_code == 0 and status(Store(data))["endpoints"]["classification"]["records"] == 6530
