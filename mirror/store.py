@@ -88,6 +88,7 @@ class Store:
         con.execute(f"SET memory_limit='{self.memory_limit}'")
         con.execute(f"SET temp_directory='{_q(str(self.tmp_dir))}'")
         con.execute("SET preserve_insertion_order=false")
+        con.execute("SET allocator_flush_threshold='4GB'")  # keep freed memory: page faults cost more than RSS
         con.execute(_META_DDL)
         return con
 

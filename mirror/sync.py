@@ -17,7 +17,8 @@ from . import gudid_sync
 from .datasets import DATASETS
 from .download import RetryPolicy, make_client
 from .errors import DiskFullError, MirrorError, PartitionError, SyncCancelled
-from .load import Fetched, drop_partition, ensure_tables, load_partition
+from .chunks import ChunkStream
+from .load import Fetched, drop_partition, ensure_tables, load_partition, open_stream
 from .manifest import ENDPOINTS, Manifest, Partition, parse_manifest, plan
 from .progress import Progress
 from .settings import Settings
@@ -228,15 +229,23 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         con = store.open_staging(w.dataset, copy_current=(w.base == "copy"))
         ensure_tables(con, ds)
         set_meta(con, export_date=w.export_date, status="building", dataset=w.dataset)
-        for p in w.to_load:
-            fetched = futures[p.path].result()
-            r.bytes_fetched += fetched.bytes
-            try:
-                load_partition(con, ds, p, fetched, store.tmp_dir / w.dataset, settings.chunk_mb << 20)
-            except PartitionError:
-                fetched.path.unlink(missing_ok=True)  # a bad file is fetched anew next time
-                raise
-            progress.note(f"loaded {p.path}: {p.records:,} records")
+        streams: dict[str, tuple[Fetched, ChunkStream]] = {}
+        try:
+            for i, p in enumerate(w.to_load):
+                fetched, stream = _stream(store, settings, w, i, futures, streams)
+                r.bytes_fetched += fetched.bytes
+                if i + 1 < len(w.to_load) and futures[w.to_load[i + 1].path].done():
+                    _prefetch(store, settings, w, i + 1, futures, streams, after=stream)
+                try:
+                    load_partition(con, ds, p, fetched, stream.work, stream=stream)
+                except PartitionError:
+                    fetched.path.unlink(missing_ok=True)  # a bad file is fetched anew next time
+                    raise
+                progress.note(f"loaded {p.path}: {p.records:,} records")
+        finally:
+            for _, s in streams.values():
+                if isinstance(s, ChunkStream):
+                    s.close()
         con.execute("BEGIN TRANSACTION")
         for path in w.to_drop:
             drop_partition(con, ds, path)
@@ -260,6 +269,38 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         if not published and con is not None:
             con.close()
         r.seconds = round(time.monotonic() - started, 3)
+
+
+def _open(store: Store, settings: Settings, w: _Work, i: int, futures: dict[str, Future], streams: dict,
+          after: ChunkStream | None = None) -> None:
+    """Start unzipping the i-th partition to load (once); a bad zip is kept as its error until its turn."""
+    p = w.to_load[i]
+    if p.path in streams:
+        return
+    fetched = futures[p.path].result()
+    try:
+        stream = open_stream(p, fetched, store.tmp_dir / w.dataset / str(i), settings.chunk_mb << 20, after=after)
+    except PartitionError as e:
+        stream = e
+    streams[p.path] = (fetched, stream)
+
+
+def _stream(store: Store, settings: Settings, w: _Work, i: int, futures: dict[str, Future],
+            streams: dict) -> tuple[Fetched, ChunkStream]:
+    _open(store, settings, w, i, futures, streams)
+    fetched, stream = streams[w.to_load[i].path]
+    if isinstance(stream, PartitionError):
+        fetched.path.unlink(missing_ok=True)  # a bad file is fetched anew next time
+        raise stream
+    return fetched, stream
+
+
+def _prefetch(store, settings, w, i, futures, streams, after) -> None:
+    """Start unzipping the next partition once the current one is unzipped (download errors wait their turn)."""
+    try:
+        _open(store, settings, w, i, futures, streams, after=after)
+    except MirrorError:
+        pass
 
 
 def _prune_downloads(store: Store, w: _Work, keep: bool) -> None:

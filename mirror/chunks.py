@@ -1,0 +1,71 @@
+"""A background producer of NDJSON chunk files for one partition, so unzipping overlaps loading."""
+
+from __future__ import annotations
+
+import queue
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from .bulkjson import BulkFile
+
+__all__ = ["ChunkStream"]
+
+
+class ChunkStream:
+    """Writes a bulk file's records as NDJSON chunk files under `work`, at most `ahead` files in advance.
+
+    `after` (another stream) delays the start until that stream has produced everything, so the next
+    partition is unzipped while the current one finishes its inserts and commit."""
+
+    def __init__(self, bulk: BulkFile, work: Path, chunk_bytes: int, ahead: int = 4,
+                 after: "ChunkStream | None" = None) -> None:
+        self.bulk, self.work, self.chunk_bytes = bulk, Path(work), chunk_bytes
+        self.produced = threading.Event()
+        self._q: queue.Queue = queue.Queue(maxsize=ahead)
+        self._stop = threading.Event()
+        self._after = after
+        self._thread = threading.Thread(target=self._run, name=f"unzip-{bulk.member}", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            if self._after is not None:
+                while not (self._after.produced.wait(0.1) or self._stop.is_set()):
+                    pass
+            self.work.mkdir(parents=True, exist_ok=True)
+            for n, block in enumerate(self.bulk.chunks(self.chunk_bytes)):
+                if self._stop.is_set():
+                    return
+                path = self.work / f"chunk-{n:05d}.ndjson"
+                path.write_bytes(block)
+                self._put(path)
+            self._put(None)
+        except BaseException as e:  # handed to the consumer, which raises it
+            self._put(e)
+        finally:
+            self.produced.set()
+
+    def _put(self, item) -> None:
+        while not self._stop.is_set():
+            try:
+                self._q.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def __iter__(self) -> Iterator[Path]:
+        """Chunk files in order; each is deleted once the consumer moves on."""
+        while (item := self._q.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            try:
+                yield item
+            finally:
+                item.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=30)
+        shutil.rmtree(self.work, ignore_errors=True)
