@@ -17,7 +17,7 @@ from . import gudid
 from .download import RetryPolicy
 from .errors import MirrorError, SourceError
 from .settings import Settings
-from .source import FolderSource, Source, is_url, read_location
+from .source import FolderSource, Source, fetch_cached, is_url, read_location
 from .state import dataset_state, set_meta
 from .store import Store, db_error
 
@@ -90,7 +90,7 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
         con = store.open_staging("gudid", copy_current=not work.full)
         for rel in work.releases:
             dest = store.data_dir / "downloads" / "gudid" / rel.name
-            fetched = _fetch(source, rel, dest, progress)
+            fetched = fetch_cached(source, rel.url, dest, progress, rel.name)
             r.bytes_fetched += fetched.bytes
             con.execute("BEGIN TRANSACTION")
             try:
@@ -122,15 +122,3 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
         if not published and con is not None:
             con.close()
         r.seconds = round(time.monotonic() - started, 3)
-
-
-def _fetch(source: Source, rel: gudid.GudidRelease, dest: Path, progress):
-    from .load import Fetched
-    from .sync import _sha256
-    if dest.is_file():
-        return Fetched(dest, dest.stat().st_size, _sha256(dest))
-    bar = progress.file(rel.name)
-    try:
-        return source.fetch(rel.url, dest, bar)
-    finally:
-        bar.close()

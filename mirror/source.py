@@ -16,7 +16,7 @@ from .download import RetryPolicy, download, fetch_bytes
 from .errors import BundleError, DiskFullError, SourceError
 from .load import Fetched
 
-__all__ = ["Source", "HttpSource", "FolderSource", "read_location", "is_url"]
+__all__ = ["Source", "HttpSource", "FolderSource", "read_location", "is_url", "fetch_cached", "sha256_file"]
 
 Progress = Callable[[int, int | None], None]
 
@@ -36,6 +36,25 @@ def read_location(loc: str, client: httpx.Client | None, policy: RetryPolicy) ->
         return path.read_bytes()
     except OSError as e:
         raise SourceError(f"{path}: cannot be read ({e.strerror}); check the path") from None
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def fetch_cached(source: "Source", url: str, dest: Path, progress, label: str) -> Fetched:
+    """A complete earlier download at `dest` is reused; otherwise fetch it with a progress bar."""
+    if dest.is_file():
+        return Fetched(dest, dest.stat().st_size, sha256_file(dest))
+    bar = progress.file(label)
+    try:
+        return source.fetch(url, dest, bar)
+    finally:
+        bar.close()
 
 
 class Source:

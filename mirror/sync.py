@@ -22,7 +22,7 @@ from .load import Fetched, drop_partition, ensure_tables, load_partition, open_s
 from .manifest import ENDPOINTS, Manifest, Partition, parse_manifest, plan
 from .progress import Progress
 from .settings import Settings
-from .source import FolderSource, HttpSource, Source, read_location
+from .source import FolderSource, HttpSource, Source, fetch_cached, read_location
 from .state import dataset_state, set_meta
 from .store import Store, db_error
 
@@ -199,23 +199,7 @@ def download_path(store: Store, p: Partition) -> Path:
 
 
 def _fetch(store: Store, source: Source, p: Partition, progress: Progress) -> Fetched:
-    dest = download_path(store, p)
-    if dest.is_file():
-        return Fetched(dest, dest.stat().st_size, _sha256(dest))
-    bar = progress.file(p.path)
-    try:
-        return source.fetch(p.file, dest, bar)
-    finally:
-        bar.close()
-
-
-def _sha256(path: Path) -> str:
-    import hashlib
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
+    return fetch_cached(source, p.file, download_path(store, p), progress, p.path)
 
 
 def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future], report: SyncReport,

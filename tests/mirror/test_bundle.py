@@ -60,3 +60,17 @@ def test_bundle_with_only(tmp_path):
     orig = orjson.loads((SAMPLE_DIR / "download.json").read_bytes())["results"]["device"]["pma"]
     assert man["results"]["device"]["pma"]["total_records"] == orig["total_records"]
     assert man["results"]["device"]["pma"]["partitions"][0]["file"] == orig["partitions"][0]["file"]
+
+
+def test_settings_come_from_the_environment(tmp_path):
+    data = tmp_path / "from-env"
+    r = CliRunner().invoke(cli, ["sync", "--sample", "--only", "pma", "--quiet"], env={"FDAX_DATA_DIR": str(data)})
+    assert r.exit_code == 0, r.stderr
+    assert (data / "db" / "device_pma.duckdb").is_file()
+    r = CliRunner().invoke(cli, ["status", "--json"], env={"FDAX_DATA_DIR": str(data), "FDAX_STALE_DAYS": "100000"})
+    st = orjson.loads(r.stdout)
+    assert st["database"] == str(data / "db") and st["endpoints"]["pma"]["stale"] is False
+    r = CliRunner().invoke(cli, ["status"], env={"FDAX_DATA_DIR": str(data), "FDAX_STALE_DAYS": "1"})
+    assert "STALE" in r.stdout
+    r = CliRunner().invoke(cli, ["status"], env={"FDAX_DATA_DIR": str(data), "FDAX_STALE_DAYS": "zero"})
+    assert r.exit_code == 1 and "FDAX_STALE_DAYS" in r.stderr and r.stderr.count("\n") == 1
