@@ -1,4 +1,4 @@
-"""Progress bars (tqdm, on stderr): one per file in flight and one overall; silent when quiet."""
+"""Progress bars (tqdm, on stderr): one per file in flight, bytes downloaded overall, records loaded; silent when quiet."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ __all__ = ["Progress"]
 
 class Progress:
     def __init__(self, total_bytes: int, quiet: bool = False, stream=None,
-                 cancel: threading.Event | None = None) -> None:
+                 cancel: threading.Event | None = None, total_records: int = 0) -> None:
         self.cancel = cancel or threading.Event()
         self.stream = stream or sys.stderr
         self.quiet = quiet
@@ -22,8 +22,11 @@ class Progress:
         self._lock = threading.Lock()
         self._slots: list[bool] = []
         self.overall = None if not self.bars else tqdm(total=total_bytes or None, unit="B", unit_scale=True,
-                                               unit_divisor=1024, desc="overall", position=0,
+                                               unit_divisor=1024, desc="download", position=0,
                                                file=self.stream, dynamic_ncols=True)
+        self.records = None if not self.bars or not total_records else tqdm(
+            total=total_records, unit=" rec", unit_scale=True, desc="load", position=1, file=self.stream,
+            dynamic_ncols=True)
 
     def file(self, name: str):
         """A callback `cb(n, total)` for one file's bytes, plus `close()`."""
@@ -43,17 +46,22 @@ class Progress:
             for i, used in enumerate(self._slots):
                 if not used:
                     self._slots[i] = True
-                    return i + 1
+                    return i + 2
             self._slots.append(True)
-            return len(self._slots)
+            return len(self._slots) + 1  # positions 0 and 1 are the overall bars
 
     def _free(self, pos: int) -> None:
         with self._lock:
-            self._slots[pos - 1] = False
+            self._slots[pos - 2] = False
+
+    def loaded(self, records: int) -> None:
+        if self.records is not None:
+            self.records.update(records)
 
     def close(self) -> None:
-        if self.overall is not None:
-            self.overall.close()
+        for bar in (self.overall, self.records):
+            if bar is not None:
+                bar.close()
 
 
 def _isatty(stream) -> bool:

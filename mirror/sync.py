@@ -152,7 +152,8 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
         return report
     source.verify([p.path for w in works for p in w.to_load])
     total = sum(p.bytes for w in works for p in w.to_load)
-    progress = Progress(total, quiet=options.quiet, cancel=options.cancel)
+    progress = Progress(total, quiet=options.quiet, cancel=options.cancel,
+                        total_records=sum(p.records for w in works for p in w.to_load))
     pool = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="fetch")
     try:
         futures = {p.path: pool.submit(_fetch, store, source, p, progress) for w in works for p in w.to_load}
@@ -226,6 +227,7 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
                     fetched.path.unlink(missing_ok=True)  # a bad file is fetched anew next time
                     raise
                 progress.note(f"loaded {p.path}: {p.records:,} records")
+                progress.loaded(p.records)
         finally:
             for _, s in streams.values():
                 if isinstance(s, ChunkStream):
