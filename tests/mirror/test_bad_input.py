@@ -67,21 +67,11 @@ def assert_failed_cleanly(source: Path, data: Path, before: dict, names: str, en
     return lines[0]
 
 
-def test_truncated_zip(sample_copy, tmp_path):
-    data = tmp_path / "data"
-    before = baseline(sample_copy, data)
-    bump(sample_copy, "event")
-    z = sample_copy / EVENT_2023
+def _truncate(z: Path) -> None:
     z.write_bytes(z.read_bytes()[: z.stat().st_size // 2])
-    line = assert_failed_cleanly(sample_copy, data, before, "device-event-0001-of-0001.json.zip")
-    assert "zip" in line and "run `mirror sync` again" in line
 
 
-def test_corrupt_zip_data_fails_crc(sample_copy, tmp_path):
-    data = tmp_path / "data"
-    before = baseline(sample_copy, data)
-    bump(sample_copy, "event")
-    z = sample_copy / EVENT_2023
+def _break_crc(z: Path) -> None:
     name, content = member_of(z)
     with zipfile.ZipFile(z, "w", zipfile.ZIP_STORED) as zf:
         zf.writestr(name, content)
@@ -89,32 +79,37 @@ def test_corrupt_zip_data_fails_crc(sample_copy, tmp_path):
     i = raw.index(b'"mdr_report_key"')
     raw[i + 1] = ord("M")  # flip one byte inside the stored data: the CRC no longer matches
     z.write_bytes(bytes(raw))
-    line = assert_failed_cleanly(sample_copy, data, before, "device-event-0001-of-0001.json.zip")
-    assert "CRC" in line or "corrupt" in line
 
 
-def test_unexpected_zip_member(sample_copy, tmp_path):
-    data = tmp_path / "data"
-    before = baseline(sample_copy, data)
-    bump(sample_copy, "event")
-    z = sample_copy / EVENT_2023
+def _add_member(z: Path) -> None:
     name, content = member_of(z)
     rewrite_zip(z, name, content, {"evil.sh": b"echo hi"})
-    line = assert_failed_cleanly(sample_copy, data, before, "device-event-0001-of-0001.json.zip")
-    assert "evil.sh" in line
 
 
-def test_invalid_json(sample_copy, tmp_path):
-    data = tmp_path / "data"
-    before = baseline(sample_copy, data)
-    bump(sample_copy, "event")
-    z = sample_copy / EVENT_2023
+def _break_json(z: Path) -> None:
     name, content = member_of(z)
     broken = content.replace(b'"event_type": ', b'"event_type" ', 1)
     assert broken != content
     rewrite_zip(z, name, broken)
+
+
+DAMAGE = [
+    ("truncated zip", _truncate, ("run `mirror sync` again", "zip")),
+    ("corrupt data, CRC", _break_crc, ("CRC",)),
+    ("unexpected member", _add_member, ("evil.sh",)),
+    ("invalid JSON", _break_json, ("invalid JSON",)),
+]
+
+
+@pytest.mark.parametrize("damage,expect", [d[1:] for d in DAMAGE], ids=[d[0] for d in DAMAGE])
+def test_damaged_file(sample_copy, tmp_path, damage, expect):
+    data = tmp_path / "data"
+    before = baseline(sample_copy, data)
+    bump(sample_copy, "event")
+    damage(sample_copy / EVENT_2023)
     line = assert_failed_cleanly(sample_copy, data, before, "device-event-0001-of-0001.json.zip")
-    assert "JSON" in line or "cannot be loaded" in line
+    for text in expect:
+        assert text in line
 
 
 def test_record_count_mismatch(sample_copy, tmp_path):

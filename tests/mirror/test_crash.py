@@ -76,12 +76,18 @@ def consistent(data: Path, manifests: dict[str, dict]) -> str:
     return st["export_date"]
 
 
-def test_kill_during_download_keeps_previous_data_and_resumes_the_part(sites, server, tmp_path):
+def synced_v1_serving_v2(sites, server, tmp_path):
+    """A mirror synced to export v1, and a server now offering v2."""
     root, v1, v2 = sites
     data = tmp_path / "data"
     _, m1 = server(root / "v1")
     run_sync(m1, data)
     srv, m2 = server(root / "v2")
+    return data, v1, v2, srv, m2
+
+
+def test_kill_during_download_keeps_previous_data_and_resumes_the_part(sites, server, tmp_path):
+    data, v1, v2, srv, m2 = synced_v1_serving_v2(sites, server, tmp_path)
     first = "device/event/2021q1/device-event-0001-of-0001.json.zip"
     srv.throttle[first] = 0.25
     p = start_sync(m2, data)
@@ -128,11 +134,7 @@ def test_kill_after_a_partition_loaded_resumes_the_staging_file(sites, server, t
 
 @pytest.mark.slow
 def test_kill_at_many_points_then_finish(sites, server, tmp_path):
-    root, v1, v2 = sites
-    data = tmp_path / "data"
-    _, m1 = server(root / "v1")
-    run_sync(m1, data)
-    srv, m2 = server(root / "v2")
+    data, v1, v2, srv, m2 = synced_v1_serving_v2(sites, server, tmp_path)
     for q in QUARTERS[::2]:
         srv.throttle[f"device/event/{q}/device-event-0001-of-0001.json.zip"] = 0.02
     seen = set()
@@ -152,11 +154,7 @@ def test_kill_at_many_points_then_finish(sites, server, tmp_path):
 
 
 def test_readers_keep_reading_while_a_sync_runs(sites, server, tmp_path):
-    root, v1, v2 = sites
-    data = tmp_path / "data"
-    _, m1 = server(root / "v1")
-    run_sync(m1, data)
-    srv, m2 = server(root / "v2")
+    data, v1, v2, srv, m2 = synced_v1_serving_v2(sites, server, tmp_path)
     srv.throttle["device/event/2022q2/device-event-0001-of-0001.json.zip"] = 0.3
     p = start_sync(m2, data)
     reader = Store(data).connect()  # an app-like reader with the old data attached
