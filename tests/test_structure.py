@@ -69,5 +69,6 @@ def test_every_setting_is_documented():
 def test_readme_starts_with_the_two_commands():
     block = re.search(r"```bash\n(.*?)```", README, re.S).group(1)
     cmds = [ln.split("#")[0].strip() for ln in block.splitlines() if ln.strip()]
-    assert cmds == ["bash .ci/demo", "bash .ci/test"]
-    assert "bash .ci/test" in (ROOT / ".ci" / "run").read_text()
+    assert cmds == ["bash .ci/demo", "bash .ci/setup && .venv/bin/python -m pytest -q"]
+    run = (ROOT / ".ci" / "run").read_text()
+    assert "bash .ci/setup" in run and "\n.venv/bin/python -m pytest -q\n" in run
