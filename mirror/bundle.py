@@ -53,9 +53,7 @@ def _source_file(store: Store, dataset: str, row: dict) -> Path:
 
 def export(store: Store, dest: Path, only: list[str] | None = None) -> dict:
     """Copy the files behind every published dataset (or `only` those) into `dest` with bundle.json."""
-    published = store.published()
-    if not published:
-        raise MirrorMissingError(f"{store.data_dir}: no mirror to export; run `mirror sync` first")
+    published = store.require_published()
     names = [n for n in (only or [*ENDPOINTS, "gudid"]) if n in published]
     dest = Path(dest).expanduser()
     (dest / "bundle.json").unlink(missing_ok=True)  # present only when the bundle is complete

@@ -164,6 +164,8 @@ def verify(data_dir, as_json) -> None:
             click.echo(f"  {name:20} {'ok' if d['ok'] else 'FAILED'}")
             for p in d["problems"]:
                 click.echo(f"      {p}")
+            if d["repair"]:
+                click.echo(f"      to repair: {d['repair']}")
     if not result["ok"]:
         sys.exit(1)
 

@@ -70,19 +70,24 @@ def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
              progress: Callable[[int, int | None], None] = lambda n, total: None) -> tuple[int, str]:
     """Download `url` to `dest` (via dest.part, renamed when complete); returns (bytes, sha256).
 
-    `progress(n, total)` is called with bytes added (n may be negative after a restart) and the total size."""
+    `progress(n, total)` is called with bytes added (n is negative after a restart) and the total size.
+    A partial file is hashed once; each retry resumes from where the last one stopped."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     part = dest.with_name(dest.name + ".part")
-    last = "no attempt"
+    size, h = _hash_existing(part)
+    reported, total, last = 0, None, "no attempt"
+
+    def restart(why: str) -> None:
+        nonlocal size, h, reported, last
+        part.unlink(missing_ok=True)
+        progress(-reported, None)
+        size, h, reported, last = 0, hashlib.sha256(), 0, why
+
     for attempt in range(policy.retries + 1):
-        size, h = _hash_existing(part)
-        headers = {"Range": f"bytes={size}-"} if size else {}
         try:
-            with client.stream("GET", url, headers=headers) as r:
+            with client.stream("GET", url, headers={"Range": f"bytes={size}-"} if size else {}) as r:
                 if r.status_code == 416 and size:
-                    part.unlink()
-                    progress(-size, None)
-                    last = "HTTP 416"
+                    restart("HTTP 416")
                     continue
                 if r.status_code in RETRY_STATUS:
                     last = f"HTTP {r.status_code}"
@@ -91,21 +96,20 @@ def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
                 if r.status_code not in (200, 206):
                     raise DownloadError(f"{url}: HTTP {r.status_code}; check the URL or the manifest "
                                         "(a stale manifest lists files that are gone: rerun `mirror sync`)")
-                if r.status_code == 206 and _range_start(r) != size:  # not the range we asked for
-                    part.unlink()
-                    progress(-size, None)
-                    last = "Content-Range does not match the partial file"
+                if size and r.status_code == 206 and _range_start(r) != size:  # not the range asked for
+                    restart("Content-Range does not match the partial file")
                     continue
-                if r.status_code == 200 and size:  # server ignored the Range: start over
-                    progress(-size, None)
-                    size, h = 0, hashlib.sha256()
+                if size and r.status_code == 200:  # the server ignored the Range: this body is the whole file
+                    restart("the server did not resume the partial file")
                 total = _total(r, size)
-                progress(size, total) if attempt == 0 and size else None
+                progress(size - reported, total)
+                reported = size
                 with open(part, "ab" if size else "wb") as f:
                     for block in r.iter_bytes():  # as it arrives: a cut keeps what came
                         f.write(block)
                         h.update(block)
                         size += len(block)
+                        reported += len(block)
                         progress(len(block), total)
                     f.flush()
                     os.fsync(f.fileno())
@@ -135,11 +139,14 @@ def _range_start(r: httpx.Response) -> int | None:
 
 
 def _total(r: httpx.Response, start: int) -> int | None:
-    cr = r.headers.get("Content-Range")
-    if r.status_code == 206 and cr and "/" in cr and not cr.endswith("/*"):
+    """The whole file's size: from Content-Range on a 206, else from Content-Length."""
+    cr = r.headers.get("Content-Range", "")
+    if r.status_code == 206 and "/" in cr and not cr.endswith("/*"):
         return int(cr.rsplit("/", 1)[1])
-    cl = r.headers.get("Content-Length")
-    return start + int(cl) if cl and cl.isdigit() and r.status_code == 206 else (int(cl) if cl and cl.isdigit() else None)
+    cl = r.headers.get("Content-Length", "")
+    if not cl.isdigit():
+        return None
+    return int(cl) + (start if r.status_code == 206 else 0)
 
 
 def fetch_bytes(client: httpx.Client, url: str, policy: RetryPolicy) -> bytes:

@@ -18,7 +18,7 @@ import duckdb
 from .errors import ConfigError, DiskFullError, SourceError
 from .gudid_xml import apply_delta, corrupt, open_zip, quote_ident, table_name, zip_members
 
-__all__ = ["GudidRelease", "parse_release_name", "discover", "load_full_release", "apply_delta", "table_name"]
+__all__ = ["GudidRelease", "parse_release_name", "list_releases", "choose", "discover", "load_full_release", "apply_delta", "table_name"]
 
 _RELEASE = r"(?:AccessGUDID_Delimited_Full_Release|gudid_(?:daily|weekly|monthly)_update)_(\d{8})\.zip"
 _NAME_RE = re.compile(_RELEASE, re.IGNORECASE)
@@ -62,19 +62,26 @@ def _frequency(release: GudidRelease) -> str:
     return release.name.lower().split("_")[1]
 
 
-def discover(listing: str, base_url: str, applied_through: str | None = None) -> list[GudidRelease]:
-    """The plan: [latest full release] + newer deltas in date order, or only deltas after applied_through."""
-    if applied_through and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", applied_through):
-        raise ConfigError(f"applied_through {applied_through!r} is not YYYY-MM-DD; fix the GUDID sync state")
+def list_releases(listing: str, base_url: str) -> list[GudidRelease]:
+    """Every release a listing (HTML page, RSS/Atom feed or plain text) names, links resolved against base_url."""
     found: dict[str, GudidRelease] = {}
     for m in _TOKEN_RE.finditer(listing):
         href = re.sub(r"^[A-Za-z_:][-\w:.]*=", "", html.unescape(m.group(0)))  # unquoted href=...
         release = parse_release_name(m.group("name"), urljoin(base_url, href))
         if release:
             found.setdefault(release.name.lower(), release)
-    fulls = sorted((r for r in found.values() if r.kind == "full"), key=lambda r: r.date)
+    return list(found.values())
+
+
+def choose(releases: list[GudidRelease], applied_through: str | None = None,
+           where: str = "the GUDID listing") -> list[GudidRelease]:
+    """The plan: [latest full release] + newer deltas in date order, or only deltas after applied_through."""
+    if applied_through and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", applied_through):
+        raise ConfigError(f"applied_through {applied_through!r} is not YYYY-MM-DD; fix the GUDID sync state")
+    unique = {r.name.lower(): r for r in releases}.values()
+    fulls = sorted((r for r in unique if r.kind == "full"), key=lambda r: r.date)
     deltas: dict[str, GudidRelease] = {}
-    for r in found.values():
+    for r in unique:
         if r.kind == "delta":
             other = deltas.get(r.date)
             if other is None or _DELTA_RANK[_frequency(r)] > _DELTA_RANK[_frequency(other)]:
@@ -83,9 +90,14 @@ def discover(listing: str, base_url: str, applied_through: str | None = None) ->
     if applied_through and (latest is None or applied_through >= latest.date):
         return [deltas[d] for d in sorted(deltas) if d > applied_through]
     if latest is None:
-        raise SourceError(f"{base_url}: no AccessGUDID_Delimited_Full_Release_YYYYMMDD.zip listed;"
+        raise SourceError(f"{where}: no AccessGUDID_Delimited_Full_Release_YYYYMMDD.zip listed;"
                           " point --gudid (FDAX_GUDID_URL) at the AccessGUDID delimited download page or feed")
     return [latest] + [deltas[d] for d in sorted(deltas) if d > latest.date]
+
+
+def discover(listing: str, base_url: str, applied_through: str | None = None) -> list[GudidRelease]:
+    """The plan for one listing: see `list_releases` and `choose`."""
+    return choose(list_releases(listing, base_url), applied_through, base_url)
 
 
 def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> tuple[int, bool]:

@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-import html
-import re
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import urljoin
 
-import duckdb
 import httpx
 
 from . import gudid
 from .download import RetryPolicy
-from .errors import MirrorError, SourceError
+from .errors import PartitionError, SourceError
 from .settings import Settings
 from .source import FolderSource, Source, fetch_cached, is_url, read_location
-from .state import dataset_state, set_meta
-from .store import Store, db_error
+from .report import FAILURES, DatasetReport, SyncReport
+from .state import dataset_state, record_loaded, set_meta
+from .store import Store
 
 __all__ = ["GudidWork", "plan", "build"]
 
@@ -30,49 +27,40 @@ class GudidWork:
     full: bool
 
 
-_NAMES = re.compile(r"""[^\s"'<>]*?((?:AccessGUDID_Delimited_Full_Release|gudid_(?:daily|weekly|monthly)_update)_\d{8}\.zip)""",
-                    re.IGNORECASE)
-
-
-def _one_listing(loc: str, source: Source, client: httpx.Client | None, policy: RetryPolicy) -> list[str] | None:
-    """Absolute URLs or paths of the releases one location lists (a page, a feed, a folder or a zip)."""
+def _releases_at(loc: str, source: Source, client: httpx.Client | None,
+                 policy: RetryPolicy) -> list[gudid.GudidRelease] | None:
+    """The releases one location offers: a folder, a release zip, or a listing page/feed (None: no such folder)."""
     if not is_url(loc):
         path = Path(loc).expanduser()
         if path.is_dir():
-            return [str(p) for p in sorted(path.glob("*.zip"))]
+            return [r for p in sorted(path.glob("*.zip")) if (r := gudid.parse_release_name(p.name, str(p)))]
         if not path.exists():
-            return None if isinstance(source, FolderSource) else _missing(path)
+            if isinstance(source, FolderSource):
+                return None  # a bundle or folder without GUDID
+            raise SourceError(f"{path}: no such GUDID release or folder; check --gudid (FDAX_GUDID_URL)")
     if loc.lower().endswith(".zip"):
-        return [loc]
-    text = html.unescape(read_location(loc, client, policy).decode("utf-8", "replace"))
-    return [urljoin(loc, m.group(0).split("=", 1)[-1]) for m in _NAMES.finditer(text)]
+        release = gudid.parse_release_name(loc.rsplit("/", 1)[-1], loc)
+        return [release] if release else []
+    return gudid.list_releases(read_location(loc, client, policy).decode("utf-8", "replace"), loc)
 
 
-def _listing(source: Source, client: httpx.Client | None, policy: RetryPolicy) -> tuple[str, str] | None:
-    """All releases listed by the GUDID locations (whitespace-separated: e.g. the delimited page and a feed)."""
-    found, any_listing = [], False
-    for loc in source.gudid_location.split():
-        urls = _one_listing(loc, source, client, policy)
-        if urls is not None:
-            any_listing = True
-            found += urls
-    return ("\n".join(found), "") if any_listing else None
+def _listed(source: Source, client: httpx.Client | None, policy: RetryPolicy) -> list[gudid.GudidRelease] | None:
+    """All releases the GUDID locations offer (space-separated: e.g. the delimited page and the daily feed)."""
+    found = [_releases_at(loc, source, client, policy) for loc in source.gudid_location.split()]
+    if all(f is None for f in found):
+        return None
+    return [r for f in found if f for r in f]
 
 
-def _missing(path: Path):
-    raise SourceError(f"{path}: no such GUDID release or folder; check --gudid")
-
-
-def plan(store: Store, source: Source, client, policy: RetryPolicy, report) -> GudidWork | None:
-    from .sync import DatasetReport
+def plan(store: Store, source: Source, client, policy: RetryPolicy, report: SyncReport) -> GudidWork | None:
     cur = dataset_state(store, store.current("gudid"))
     applied = cur.meta.get("applied_through") if cur and cur.complete else None
     r = report.datasets["gudid"] = DatasetReport("gudid", export_date=applied or "")
-    listing = _listing(source, client, policy)
-    if listing is None:
+    listed = _listed(source, client, policy)
+    if listed is None:
         r.status = "skipped"
         return None
-    releases = gudid.discover(listing[0], listing[1], applied)
+    releases = gudid.choose(listed, applied, source.gudid_location)
     if not releases:
         r.status = "up-to-date"
         return None
@@ -80,7 +68,8 @@ def plan(store: Store, source: Source, client, policy: RetryPolicy, report) -> G
     return GudidWork(releases, releases[0].kind == "full")
 
 
-def build(store: Store, settings: Settings, source: Source, work: GudidWork, report, progress) -> None:
+def build(store: Store, settings: Settings, source: Source, work: GudidWork, report: SyncReport,
+          progress) -> None:
     r = report.datasets["gudid"]
     started = time.monotonic()
     store.discard_staging("gudid")  # releases apply in order from the published copy; downloads are reused
@@ -97,27 +86,22 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
                 counts = (gudid.load_full_release(con, dest, store.tmp_dir / "gudid") if rel.kind == "full"
                           else gudid.apply_delta(con, dest))
                 rows = counts.get("gudid_device", sum(counts.values()))
-                con.execute("INSERT OR REPLACE INTO _sync_state VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            [f"gudid/{rel.name}", rel.url, rel.date, rows, fetched.bytes, fetched.sha256,
-                             datetime.now(timezone.utc).replace(tzinfo=None)])
+                record_loaded(con, f"gudid/{rel.name}", rel.url, rel.date, rows, fetched.bytes, fetched.sha256)
                 set_meta(con, dataset="gudid", export_date=rel.date, applied_through=rel.date, status="complete",
                          synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
                 con.execute("COMMIT")
-            except BaseException:
+            except BaseException as e:
                 con.execute("ROLLBACK")
-                dest.unlink(missing_ok=True)  # fetched anew next time
+                if isinstance(e, PartitionError):
+                    dest.unlink(missing_ok=True)  # a bad release is fetched anew next time; others are kept
                 raise
             progress.note(f"loaded gudid/{rel.name}")
         r.records = con.execute("SELECT count(*) FROM gudid_device").fetchone()[0]
         store.publish("gudid", con)
         published = True
         r.status = "updated"
-    except (MirrorError, OSError, duckdb.Error) as e:
-        err = e if isinstance(e, MirrorError) else db_error(e, store.staging("gudid"))
-        if err is None:
-            raise
-        r.status, r.error = "failed", str(err)
-        report.errors.append(str(err))
+    except FAILURES as e:
+        report.fail("gudid", e, store.staging("gudid"))
     finally:
         if not published and con is not None:
             con.close()

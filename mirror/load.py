@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 
 import duckdb
@@ -15,6 +14,7 @@ from .datasets import Dataset
 from .errors import DiskFullError, InvalidJSONError, MirrorError, RecordCountError
 from .loadsql import STAGE, STAGE_CLEAR, STAGE_DDL, child_sql, ddl, main_sql, stage_sql
 from .manifest import Partition
+from .state import record_loaded
 
 __all__ = ["ensure_tables", "load_partition", "open_stream", "drop_partition", "Fetched"]
 
@@ -67,9 +67,7 @@ def load_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, part: Partition,
             raise RecordCountError(f"{fetched.path}: holds {rows} records but the manifest says {part.records}; "
                                    "the file or the manifest is out of date: run `mirror sync` again")
         con.execute(f"DROP TABLE IF EXISTS {STAGE}")
-        con.execute("INSERT INTO _sync_state VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [part.path, part.file, part.export_date, rows, fetched.bytes, fetched.sha256,
-                     datetime.now(timezone.utc).replace(tzinfo=None)])
+        record_loaded(con, part.path, part.file, part.export_date, rows, fetched.bytes, fetched.sha256)
         con.execute("COMMIT")
         return rows
     except duckdb.Error as e:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
 import duckdb
 
 from .store import Connection, Store
 
-__all__ = ["DatasetState", "dataset_state", "read_state", "set_meta"]
+__all__ = ["DatasetState", "dataset_state", "read_state", "set_meta", "record_loaded"]
 
 
 @dataclass
@@ -55,3 +56,11 @@ def dataset_state(store: Store, path: Path, writable: bool = False) -> DatasetSt
 def set_meta(con: Connection, **values: str) -> None:
     for k, v in values.items():
         con.execute("INSERT OR REPLACE INTO _sync_meta VALUES (?, ?)", [k, str(v)])
+
+
+def record_loaded(con: Connection, partition: str, url: str, export_date: str, records: int, nbytes: int,
+                  sha256: str) -> None:
+    """The `_sync_state` row of a loaded partition or release (inside the caller's transaction)."""
+    con.execute("INSERT OR REPLACE INTO _sync_state VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [partition, url, export_date, records, nbytes, sha256,
+                 datetime.now(timezone.utc).replace(tzinfo=None)])

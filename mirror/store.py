@@ -60,6 +60,14 @@ class Store:
             out["gudid" if stem == "gudid" else stem.removeprefix("device_")] = p
         return out
 
+    def require_published(self) -> dict[str, Path]:
+        """The published dataset files; MirrorMissingError (saying how to make some) when there are none."""
+        files = self.published()
+        if not files:
+            raise MirrorMissingError(f"{self.data_dir}: no mirror here yet; run `mirror sync` "
+                                     "(or `mirror sync --sample` for the sample data)")
+        return files
+
     # locking ---------------------------------------------------------------
     @contextmanager
     def sync_lock(self):
@@ -111,10 +119,7 @@ class Store:
     # reading ---------------------------------------------------------------
     def connect(self, required: bool = True) -> Connection:
         """An in-memory connection with every published dataset attached read-only and exposed as views."""
-        files = self.published()
-        if required and not files:
-            raise MirrorMissingError(f"{self.data_dir}: no mirror here yet; run `mirror sync` "
-                                     "(or `mirror sync --sample` for the sample data)")
+        files = self.require_published() if required else self.published()
         con = duckdb.connect(":memory:")
         for dataset, path in files.items():
             alias = _alias(dataset)
@@ -124,13 +129,6 @@ class Store:
                     [alias]).fetchall():
                 con.execute(f'CREATE VIEW "{table}" AS SELECT * FROM {alias}.main."{table}"')
         return con
-
-    def open_dataset(self, dataset: str) -> Connection:
-        """Read-only connection to one published dataset file (for state and verification)."""
-        path = self.current(dataset)
-        if not path.exists():
-            raise MirrorMissingError(f"{path}: dataset {dataset} is not mirrored; run `mirror sync --only {dataset}`")
-        return duckdb.connect(str(path), read_only=True)
 
     def open_file(self, path: Path, read_only: bool = True) -> Connection:
         """A connection to one dataset file (published or staging), for its state."""

@@ -6,11 +6,10 @@ import shutil
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-import duckdb
 import httpx
 
 from . import gudid_sync
@@ -21,10 +20,11 @@ from .chunks import ChunkStream
 from .load import Fetched, drop_partition, ensure_tables, load_partition, open_stream
 from .manifest import ENDPOINTS, Manifest, Partition, parse_manifest, plan
 from .progress import Progress
+from .report import FAILURES, DatasetReport, SyncReport
 from .settings import Settings
 from .source import FolderSource, HttpSource, Source, fetch_cached, read_location
 from .state import dataset_state, set_meta
-from .store import Store, db_error
+from .store import Store
 
 __all__ = ["SyncOptions", "SyncReport", "DatasetReport", "sync", "SAMPLE_DIR"]
 
@@ -42,39 +42,6 @@ class SyncOptions:
     quiet: bool = False
     cancel: threading.Event | None = None    # set it (from another thread) to stop the sync
 
-
-
-@dataclass
-class DatasetReport:
-    dataset: str
-    status: str = "planned"          # planned | up-to-date | updated | failed | skipped
-    export_date: str = ""
-    records: int = 0
-    files: int = 0
-    files_to_fetch: int = 0
-    bytes_planned: int = 0
-    bytes_fetched: int = 0
-    seconds: float = 0.0
-    error: str = ""
-
-
-@dataclass
-class SyncReport:
-    data_dir: str
-    manifest: str
-    dry_run: bool
-    datasets: dict[str, DatasetReport] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["ok"] = self.ok
-        return d
 
 
 @dataclass
@@ -170,10 +137,11 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
         progress.cancel.set()  # running downloads stop at their next block; .part files are kept
         raise
     finally:
-        progress.cancel.set() if report.errors else None
+        if report.errors:
+            progress.cancel.set()  # stop downloads still running for failed datasets
         pool.shutdown(wait=True, cancel_futures=True)
         progress.close()
-    if progress.cancel.is_set() and options.cancel is not None and options.cancel.is_set():
+    if options.cancel is not None and options.cancel.is_set():
         raise SyncCancelled("sync cancelled; the mirror keeps its previous data and the next sync resumes")
     return report
 
@@ -214,14 +182,17 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         con = store.open_staging(w.dataset, copy_current=(w.base == "copy"))
         ensure_tables(con, ds)
         set_meta(con, export_date=w.export_date, status="building", dataset=w.dataset)
-        streams: dict[str, tuple[Fetched, ChunkStream]] = {}
+        streams: dict[str, tuple[Fetched, ChunkStream | PartitionError]] = {}
         try:
             for i, p in enumerate(w.to_load):
-                fetched, stream = _stream(store, settings, w, i, futures, streams)
+                _open(store, settings, w, i, futures, streams)
+                fetched, stream = streams[p.path]
                 r.bytes_fetched += fetched.bytes
-                if i + 1 < len(w.to_load) and futures[w.to_load[i + 1].path].done():
-                    _prefetch(store, settings, w, i + 1, futures, streams, after=stream)
                 try:
+                    if isinstance(stream, PartitionError):
+                        raise stream
+                    if i + 1 < len(w.to_load) and futures[w.to_load[i + 1].path].done():
+                        _prefetch(store, settings, w, i + 1, futures, streams, after=stream)
                     load_partition(con, ds, p, fetched, stream.work, stream=stream)
                 except PartitionError:
                     fetched.path.unlink(missing_ok=True)  # a bad file is fetched anew next time
@@ -244,13 +215,8 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         r.status = "updated"
         _prune_downloads(store, w, settings.keep_downloads)
         return None
-    except (MirrorError, OSError, duckdb.Error) as e:
-        err = e if isinstance(e, MirrorError) else db_error(e, store.staging(w.dataset))
-        if err is None:
-            raise
-        r.status, r.error = "failed", str(err)
-        report.errors.append(str(err))
-        return err
+    except FAILURES as e:
+        return report.fail(w.dataset, e, store.staging(w.dataset))
     finally:
         if not published and con is not None:
             con.close()
@@ -271,18 +237,8 @@ def _open(store: Store, settings: Settings, w: _Work, i: int, futures: dict[str,
     streams[p.path] = (fetched, stream)
 
 
-def _stream(store: Store, settings: Settings, w: _Work, i: int, futures: dict[str, Future],
-            streams: dict) -> tuple[Fetched, ChunkStream]:
-    _open(store, settings, w, i, futures, streams)
-    fetched, stream = streams[w.to_load[i].path]
-    if isinstance(stream, PartitionError):
-        fetched.path.unlink(missing_ok=True)  # a bad file is fetched anew next time
-        raise stream
-    return fetched, stream
-
-
 def _prefetch(store, settings, w, i, futures, streams, after) -> None:
-    """Start unzipping the next partition once the current one is unzipped (download errors wait their turn)."""
+    """Start unzipping the next partition once the current one is unzipped (errors wait for its turn)."""
     try:
         _open(store, settings, w, i, futures, streams, after=after)
     except MirrorError:
@@ -290,14 +246,8 @@ def _prefetch(store, settings, w, i, futures, streams, after) -> None:
 
 
 def _prune_downloads(store: Store, w: _Work, keep: bool) -> None:
-    """Drop downloads of other export dates for this endpoint (or all of them when not kept)."""
+    """Drop this endpoint's downloads of other export dates (or all of them when downloads are not kept)."""
     root = store.data_dir / "downloads"
-    if not root.exists():
-        return
-    endpoint_dir = Path(w.planned[0].path).parent if w.planned else None
-    for dated in root.iterdir():
-        if endpoint_dir is None:
-            continue
+    for dated in root.iterdir() if root.exists() else ():
         if dated.name != w.export_date or not keep:
-            target = dated / "device" / w.dataset
-            shutil.rmtree(target, ignore_errors=True)
+            shutil.rmtree(dated / "device" / w.dataset, ignore_errors=True)

@@ -34,7 +34,7 @@ class FileServer(ThreadingHTTPServer):
         return f"http://127.0.0.1:{self.server_address[1]}"
 
     def fault(self, path: str, *faults) -> None:
-        """Faults: ("status", code, retry_after) or ("cut", nbytes)."""
+        """Faults: ("status", code, retry_after), ("cut", nbytes) or ("norange",) (answer 200 with the whole file)."""
         self.faults.setdefault(path, []).extend(faults)
 
     def next_fault(self, path: str):
@@ -65,7 +65,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         data = file.read_bytes()
         start = 0
-        rng = self.headers.get("Range")
+        rng = None if fault == ("norange",) else self.headers.get("Range")
         if rng and rng.startswith("bytes="):
             start = int(rng[6:].split("-")[0])
             if start >= len(data):

@@ -40,17 +40,29 @@ def test_resume_with_range_after_a_partial_file(http_source, sample_copy, tmp_pa
     assert not part.exists()
 
 
-def test_server_ignoring_range_restarts_cleanly(http_source, sample_copy, tmp_path):
+def test_partial_file_longer_than_the_file_gets_416_and_restarts(http_source, sample_copy, tmp_path):
     srv, _ = http_source
     src = sample_copy / CLS
     dest = tmp_path / "out.zip"
-    (tmp_path / "out.zip.part").write_bytes(b"garbage that is not the start of the file")
-    srv.fault(CLS)  # no fault; but make the part longer than the file to force a 416
     (tmp_path / "out.zip.part").write_bytes(b"x" * (src.stat().st_size + 10))
     with make_client(10) as client:
         download(client, f"{srv.url}/{CLS}", dest, RetryPolicy(3, 0.01))
     assert sha(dest) == sha(src)
     assert srv.requests[0][1] is not None and srv.requests[-1][1] is None
+
+
+def test_server_ignoring_range_restarts_from_its_full_answer(http_source, sample_copy, tmp_path):
+    srv, _ = http_source
+    src = sample_copy / CLS
+    dest = tmp_path / "out.zip"
+    (tmp_path / "out.zip.part").write_bytes(b"garbage that is not the start of the file")
+    srv.fault(CLS, ("norange",))
+    seen = []
+    with make_client(10) as client:
+        download(client, f"{srv.url}/{CLS}", dest, RetryPolicy(3, 0.01), lambda n, total: seen.append(n))
+    assert sha(dest) == sha(src)
+    assert len(srv.requests) == 1 and srv.requests[0][1] is not None  # one request: its 200 body was used
+    assert sum(seen) == src.stat().st_size  # progress counted the discarded bytes back out
 
 
 def test_429_and_503_are_retried_honouring_retry_after(http_source, sample_copy, tmp_path):
