@@ -211,5 +211,53 @@ def sql(query, data_dir, as_json) -> None:
             click.echo("\t".join("" if v is None else str(v) for v in r))
 
 
+def _endpoint_path(endpoint: str) -> str:
+    """`device/event`, `event`, `/device/event.json` or `download` -> the API path."""
+    e = endpoint.strip().strip("/").removesuffix(".json")
+    if e in ("download", "download.json"):
+        return "/download.json"
+    return f"/device/{e.removeprefix('device/')}.json"
+
+
+@cli.command()
+@click.argument("endpoint")
+@click.argument("querystring", default="")
+@data_dir_option
+@_edge
+def query(endpoint, querystring, data_dir) -> None:
+    """Answer one openFDA API request from the mirror and print the JSON response.
+
+    ENDPOINT is device/event, device/510k, ... (or download); QUERYSTRING is what follows `?` in an
+    api.fda.gov URL. Exit code: 0 on 200, 1 on 404, 2 on 400, 3 on 500. A `Link` header goes to stderr.
+
+    Example: mirror query device/event 'search=device.device_report_product_code:DXY+AND+date_received:[20200101+TO+20201231]&limit=5'
+    """
+    from .api import Api
+    api = Api(_settings(data_dir))
+    try:
+        resp = api.get(_endpoint_path(endpoint), querystring.lstrip("?"))
+    finally:
+        api.close()
+    click.echo(resp.body.decode())
+    if "Link" in resp.headers:
+        click.echo(f"Link: {resp.headers['Link']}", err=True)
+    sys.exit({200: 0, 404: 1, 400: 2}.get(resp.status, 3))
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (loopback by default; 0.0.0.0 exposes the API to the network).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port (0: any free port).")
+@data_dir_option
+@_edge
+def serve(host, port, data_dir) -> None:
+    """Serve the openFDA device API from the mirror over HTTP (GET /device/<endpoint>.json, /download.json).
+
+    Example: mirror serve --port 8000 & curl 'http://127.0.0.1:8000/device/510k.json?search=product_code:LZG&limit=2'
+    """
+    from .api.server import serve as run_server
+    run_server(_settings(data_dir), host, port)
+
+
 def main() -> None:
     cli(prog_name="mirror")

@@ -39,3 +39,4 @@ class Settings(BaseSettings):
     keep_downloads: bool = Field(True, description="Keep downloaded zips after loading (needed by `mirror export`).")
     chunk_mb: int = Field(32, ge=1, description="Size of the decompressed chunks streamed into DuckDB.")
     duckdb_memory_limit: str = Field("1GB", description="DuckDB memory_limit while loading.")
+    api_max_skip: int = Field(25000, ge=0, description="Largest `skip` the local API accepts (openFDA: 25000); 0 means no limit.")

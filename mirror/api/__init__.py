@@ -1,5 +1,7 @@
-"""openFDA API semantics over the mirror (issue 3, in progress): the search-syntax parser so far."""
+"""openFDA device API semantics over the mirror: parse `search=`, translate to SQL, answer like api.fda.gov."""
 
+from .catalog import Catalog, FieldRef, catalog
+from .engine import Api, Response
 from .query import ParseError, parse
 
-__all__ = ["parse", "ParseError"]
+__all__ = ["Api", "Response", "Catalog", "FieldRef", "catalog", "parse", "ParseError"]

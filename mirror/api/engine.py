@@ -1,0 +1,381 @@
+"""The openFDA device API answered from the mirror: `Api.get(path, query_string)` -> `Response`.
+
+Behaviour follows api.fda.gov (DATA-FORMATS.md section C): parameters `search`, `count`, `limit`,
+`skip`, `sort`, `search_after`; the same meta block, error bodies and `Link` header. Every request ends
+in a JSON body: 200, or an error with code BAD_REQUEST (400), NOT_FOUND (404) or SERVER_ERROR (500).
+
+Beyond the live API: `skip` may exceed 25,000 when FDAX_API_MAX_SKIP allows, and `search_after` pages
+to the end of any result set (its token is opaque: `0=<rowid>` or `0=<null?>;1=<value>;2=<rowid>`).
+The mirror is re-attached when `mirror sync` publishes a new file, so a running server sees new data.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from datetime import date
+from urllib.parse import parse_qsl, quote, unquote, urlencode
+
+import duckdb
+import orjson
+
+from ..datasets import DATASETS
+from ..errors import MirrorError
+from ..settings import Settings
+from ..store import Store
+from .catalog import Catalog, FieldRef, catalog
+from .query import ParseError, parse
+from .sql import WORD, Translator
+
+__all__ = ["Api", "Response", "DISCLAIMER", "ENDPOINT_PATHS"]
+
+DISCLAIMER = ("Do not rely on openFDA to make decisions regarding medical care. While we make every effort to "
+              "ensure that data is accurate, you should assume all results are unvalidated. We may limit or "
+              "otherwise restrict your access to the API in line with our Terms of Service.")
+TERMS, LICENSE = "https://open.fda.gov/terms/", "https://open.fda.gov/license/"
+PARAMS = ("search", "count", "limit", "skip", "sort", "search_after")
+IGNORED = ("api_key",)
+MAX_LIMIT = 1000
+WORD_SQL = WORD.replace("'", "''")
+ENDPOINT_PATHS = {f"/device/{ep}.json": ep for ep in DATASETS}
+HEADERS = {"Content-Type": "application/json; charset=utf-8", "Server": "fda-explorer-offline",
+           "Cache-Control": "no-cache, no-store, must-revalidate", "X-Content-Type-Options": "nosniff"}
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def json(self):
+        return orjson.loads(self.body)
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, details: str | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.details = status, message, details
+
+    @property
+    def code(self) -> str:
+        return {400: "BAD_REQUEST", 404: "NOT_FOUND"}.get(self.status, "SERVER_ERROR")
+
+
+def _bad(message: str) -> ApiError:
+    return ApiError(400, message)
+
+
+def _not_found(message: str = "No matches found!") -> ApiError:
+    return ApiError(404, message)
+
+
+def _int(value: str, name: str) -> int:
+    """JavaScript parseInt, as openFDA reads limit and skip ("5x" is 5), but never negative."""
+    digits = value.strip()
+    sign = -1 if digits.startswith("-") else 1
+    digits = digits.lstrip("+-")
+    n = len(digits) - len(digits.lstrip("0123456789"))
+    if n == 0 or sign < 0:
+        raise _bad(f"Invalid {name} parameter value.")
+    return int(digits[:n])
+
+
+@dataclass
+class _Endpoint:
+    name: str
+    table: str                     # qualified: ds_event.main.device_event
+    columns: set[str]
+    children: dict[str, str]       # child suffix -> qualified table
+    child_columns: dict[str, set[str]]
+    export_date: str
+    state_rows: list[dict]
+
+
+class Api:
+    """Answers openFDA device API requests from the published mirror (read-only, thread-safe)."""
+
+    def __init__(self, settings: Settings | None = None, *, store: Store | None = None,
+                 fields: Catalog | None = None) -> None:
+        self.settings = settings or Settings()
+        self.store = store or Store(self.settings.data_dir)
+        self.catalog = fields or catalog()
+        self._lock = threading.Lock()
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._stamp: tuple = ()
+        self._endpoints: dict[str, _Endpoint] = {}
+        self.check()
+
+    # -- the mirror ------------------------------------------------------------
+    def check(self) -> None:
+        """Raise MirrorMissingError when there is no mirror (a clear message for `mirror serve`)."""
+        self.store.require_published()
+        self._attach()
+
+    def _files_stamp(self) -> tuple:
+        out = []
+        for name, path in self.store.published().items():
+            try:
+                st = os.stat(path)
+            except FileNotFoundError:
+                continue
+            out.append((name, st.st_ino, st.st_mtime_ns, st.st_size))
+        return tuple(out)
+
+    def _attach(self) -> duckdb.DuckDBPyConnection:
+        stamp = self._files_stamp()
+        with self._lock:
+            if self._con is not None and stamp == self._stamp:
+                return self._con
+            old = self._con
+            con = self.store.connect(required=False)
+            endpoints = {}
+            for name, path in self.store.published().items():
+                if name not in DATASETS:
+                    continue
+                ds, alias = DATASETS[name], f"ds_{name}"
+                cols = self._columns(con, alias)
+                if ds.table not in cols:
+                    continue
+                st = self._state(con, alias)
+                children = {ch.suffix: f'{alias}.main."{ds.table}_{ch.suffix}"' for ch in ds.children
+                            if f"{ds.table}_{ch.suffix}" in cols}
+                endpoints[name] = _Endpoint(
+                    name, f'{alias}.main."{ds.table}"', cols[ds.table], children,
+                    {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1])
+            self._con, self._stamp, self._endpoints = con, stamp, endpoints
+        if old is not None:
+            threading.Timer(60, old.close).start()   # let requests in flight on the old files finish
+        return con
+
+    @staticmethod
+    def _columns(con: duckdb.DuckDBPyConnection, alias: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for table, column in con.execute("SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = ?",
+                                         [alias]).fetchall():
+            out.setdefault(table, set()).add(column)
+        return out
+
+    @staticmethod
+    def _state(con: duckdb.DuckDBPyConnection, alias: str) -> tuple[str, list[dict]]:
+        meta = dict(con.execute(f"SELECT key, value FROM {alias}.main._sync_meta").fetchall())
+        cur = con.execute(f"SELECT * FROM {alias}.main._sync_state ORDER BY partition")
+        names = [d[0] for d in cur.description]
+        return meta.get("export_date", ""), [dict(zip(names, r)) for r in cur.fetchall()]
+
+    def close(self) -> None:
+        with self._lock:
+            if self._con is not None:
+                self._con.close()
+                self._con = None
+
+    # -- requests ----------------------------------------------------------------
+    def get(self, path: str, query: str = "", base_url: str = "") -> Response:
+        """Answer `GET path?query` (query exactly as after the `?`, `+` meaning space)."""
+        try:
+            status, body, extra = self._dispatch(path.split("?", 1)[0], query, base_url)
+        except ApiError as e:
+            status, extra = e.status, {}
+            err = {"code": e.code, "message": e.message}
+            if e.details:
+                err["details"] = e.details
+            body = {"error": err}
+        except MirrorError as e:
+            status, extra, body = 404, {}, {"error": {"code": "NOT_FOUND", "message": str(e)}}
+        except (duckdb.Error, ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as e:
+            status, extra = 500, {}
+            body = {"error": {"code": "SERVER_ERROR", "message": "Check your request and try again",
+                              "details": str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__}}
+        return Response(status, orjson.dumps(body, option=orjson.OPT_INDENT_2), {**HEADERS, **extra})
+
+    def _dispatch(self, path: str, query: str, base_url: str) -> tuple[int, dict, dict]:
+        path = "/" + path.strip().lstrip("/")
+        if path == "/download.json":
+            self._attach()
+            return 200, self._download(), {}
+        endpoint = ENDPOINT_PATHS.get(path)
+        if endpoint is None:
+            raise _not_found(f"No such endpoint: {path}; use /device/<endpoint>.json with one of "
+                             + ", ".join(DATASETS) + ", or /download.json")
+        pairs = parse_qsl(query.lstrip("?"), keep_blank_values=True)
+        params: dict[str, str] = {}
+        for k, v in pairs:
+            if k in IGNORED:
+                continue
+            if k not in PARAMS:
+                raise _bad(f"Invalid parameter: {k}")
+            params[k] = v.strip()
+        self._attach()
+        ep = self._endpoints.get(endpoint)
+        if ep is None:
+            raise _not_found(f"The mirror holds no device/{endpoint} data; run `mirror sync --only {endpoint}`")
+        count = params.get("count") or None
+        limit = _int(params["limit"], "limit") if params.get("limit") else (100 if count else 1)
+        skip = _int(params["skip"], "skip") if params.get("skip") else 0
+        if count and limit > MAX_LIMIT:
+            raise _bad("Limit cannot exceed 1000 results for count requests.")
+        if not count and limit > MAX_LIMIT:
+            raise _bad("Limit cannot exceed 1000 results for search requests. "
+                       "Use the skip or search_after param to get additional results.")
+        if count and skip:
+            raise _bad("Should not use skip param when using count.")
+        max_skip = self.settings.api_max_skip
+        if max_skip and skip > max_skip:
+            raise _bad(f"Skip value must {max_skip} or less.")
+        if skip and params.get("search_after"):
+            raise _bad("The skip parameter is not supported when using search_after.")
+        tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children)
+        where = "TRUE"
+        if params.get("search"):
+            try:
+                where = tr.translate(parse(params["search"]))
+            except ParseError as e:
+                raise _bad(str(e)) from None
+        con = self._con.cursor()
+        try:
+            meta = {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": ep.export_date}
+            if count:
+                return 200, {"meta": meta, "results": self._count(con, tr, ep, where, count, limit)}, {}
+            return self._search(con, tr, ep, where, params, limit, skip, meta, path, pairs, base_url)
+        finally:
+            con.close()
+
+    # -- search ------------------------------------------------------------------
+    def _sort(self, tr: Translator, spec: str) -> tuple[str | None, bool, bool]:
+        name, _, direction = spec.partition(":")
+        name, direction = name.strip(), (direction.strip().lower() or "asc")
+        f = self.catalog.resolve(tr.endpoint, name)
+        if f is None or not f.sortable or direction not in ("asc", "desc"):
+            raise _bad(f"Sorting allowed by non-analyzed fields only: {name}")
+        a = tr.access(f)
+        desc = direction == "desc"
+        is_date = f.type == "date" and not f.exact
+        if a.kind == "scalar":
+            return (a.expr if is_date or not a.is_date else f"CAST({a.expr} AS VARCHAR)"), desc, is_date
+        vals = a.expr if a.kind == "list" else tr.generic(f.path)
+        if is_date:
+            vals = f"list_transform({vals}, lambda v: try_strptime(v, ['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y'])::DATE)"
+        return f"{'list_max' if desc else 'list_min'}({vals})", desc, is_date
+
+    def _search(self, con, tr: Translator, ep: _Endpoint, where: str, params: dict, limit: int, skip: int,
+                meta: dict, path: str, pairs: list, base_url: str) -> tuple[int, dict, dict]:
+        sort_expr, desc, by_date = self._sort(tr, params["sort"]) if params.get("sort") else (None, False, False)
+        page_where = where
+        if params.get("search_after"):
+            page_where = f"({where}) AND {self._after(tr, params['search_after'], sort_expr, desc, by_date)}"
+        total = con.execute(f"SELECT count(*) FROM {ep.table} t WHERE {where}", tr.params).fetchone()[0]
+        if total == 0:
+            raise _not_found()
+        if sort_expr is None:
+            order, keys = "t.rowid", "NULL, NULL"
+        else:
+            order = f"({sort_expr}) IS NULL, {sort_expr} {'DESC' if desc else 'ASC'}, t.rowid"
+            keys = f"({sort_expr}) IS NULL, CAST({sort_expr} AS VARCHAR)"
+        rows = [] if limit == 0 else con.execute(
+            f"SELECT CAST(t.record AS VARCHAR), {keys}, t.rowid FROM {ep.table} t WHERE {page_where} "
+            f"ORDER BY {order} LIMIT {int(limit)} OFFSET {int(skip)}", tr.params).fetchall()
+        if not rows and limit != 0:
+            raise _not_found()
+        results = [orjson.Fragment(r[0]) for r in rows]
+        meta = {**meta, "results": {"skip": skip, "limit": limit, "total": total}}
+        headers = {}
+        nxt = self._next(rows, sort_expr, skip, limit, total, pairs)
+        if nxt:
+            headers["Link"] = f"<{base_url}{path}?{urlencode(nxt)}>; rel=\"next\""
+        return 200, {"meta": meta, "results": results}, headers
+
+    @staticmethod
+    def _next(rows, sort_expr, skip, limit, total, pairs) -> list[tuple[str, str]] | None:
+        """The next page's parameters, as openFDA's traversal builds them (skip, else search_after)."""
+        keep = [(k, v) for k, v in pairs if k not in ("skip", "search_after")]
+        if skip > 0:
+            return keep + [("skip", str(skip + limit))] if total > skip + limit else None
+        if rows and len(rows) >= limit and total != len(rows):
+            last = rows[-1]
+            token = (f"0={last[3]}" if sort_expr is None else
+                     f"0={int(bool(last[1]))};1={quote(last[2] or '', safe='')};2={last[3]}")
+            return [(k, v) for k, v in pairs if k != "search_after"] + [("search_after", token)]
+        return None
+
+    @staticmethod
+    def _after(tr: Translator, token: str, sort_expr: str | None, desc: bool, by_date: bool) -> str:
+        parts = {}
+        for piece in token.split(";"):
+            k, sep, v = piece.partition("=")
+            if not sep:
+                raise _bad(f"Invalid search_after value: {token}; use the value from the previous page's Link header")
+            parts[k.strip()] = unquote(v)
+        try:
+            if sort_expr is None:
+                if set(parts) != {"0"}:
+                    raise ValueError
+                return f"t.rowid > {tr.bind(int(parts['0']))}"
+            if set(parts) != {"0", "1", "2"} or parts["0"] not in ("0", "1"):
+                raise ValueError
+            rowid = tr.bind(int(parts["2"]))
+            value = date.fromisoformat(parts["1"]) if by_date and parts["0"] == "0" else parts["1"]
+        except ValueError:
+            raise _bad(f"Invalid search_after value: {token}; use the value from the previous page's Link header "
+                       "(and the same sort)") from None
+        if parts["0"] == "1":
+            return f"(({sort_expr}) IS NULL AND t.rowid > {rowid})"
+        v, op = tr.bind(value), "<" if desc else ">"
+        return (f"(({sort_expr}) IS NULL OR {sort_expr} {op} {v} "
+                f"OR ({sort_expr} = {v} AND t.rowid > {rowid}))")
+
+    # -- count --------------------------------------------------------------------
+    def _count(self, con, tr: Translator, ep: _Endpoint, where: str, name: str, limit: int) -> list[dict]:
+        f = self.catalog.resolve(tr.endpoint, name)
+        rows = self._buckets(con, tr, ep, where, f, limit) if f is not None else []
+        if not rows:
+            total = con.execute(f"SELECT count(*) FROM {ep.table} t WHERE {where}", tr.params).fetchone()[0]
+            raise _not_found("No matches found!" if total == 0 else "Nothing to count")
+        if f.type == "date" and not f.exact:
+            return [{"time": t, "count": n} for t, n in rows]
+        return [{"term": t, "count": n} for t, n in rows]
+
+    def _buckets(self, con, tr: Translator, ep: _Endpoint, where: str, f: FieldRef, limit: int) -> list[tuple]:
+        a = tr.access(f)
+        is_date = f.type == "date" and not f.exact
+        tokens = not f.whole_value
+
+        def values(x: str, scalar: bool, typed_date: bool) -> str:
+            """The distinct bucket keys of one record's value(s), as a list."""
+            lst = f"[{x}]" if scalar else x
+            if is_date:
+                if not typed_date:
+                    lst = f"list_transform({lst}, lambda v: try_strptime(v, ['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y'])::DATE)"
+                return f"list_distinct({lst})"
+            if tokens:
+                lst = f"flatten(list_transform({lst}, lambda v: regexp_extract_all(lower(v), '{WORD_SQL}')))"
+            return f"list_distinct({lst})"
+
+        if a.kind == "child":
+            keep = "" if where == "TRUE" else f'WHERE c."{a.key}" IN (SELECT t."{a.key}" FROM {ep.table} t WHERE {where})'
+            inner = (f'SELECT DISTINCT c."{a.key}" AS k, unnest({values(a.expr, not a.child_list, a.is_date)}) AS term '
+                     f"FROM {a.child} c {keep}")
+        elif a.kind == "scalar" and not tokens:
+            inner = f"SELECT {a.expr} AS term FROM {ep.table} t WHERE {where}"
+        else:
+            inner = (f"SELECT unnest({values(a.expr, a.kind == 'scalar', a.is_date)}) AS term "
+                     f"FROM {ep.table} t WHERE {where}")
+        if is_date:
+            sql = (f"SELECT strftime(term, '%Y%m%d'), count(*) FROM ({inner}) WHERE term IS NOT NULL "
+                   f"GROUP BY term ORDER BY term")
+        else:
+            sql = (f"SELECT CAST(term AS VARCHAR) AS term, count(*) AS n FROM ({inner}) WHERE term IS NOT NULL "
+                   f"GROUP BY 1 ORDER BY n DESC, term ASC LIMIT {int(limit)}")
+        return con.execute(sql, tr.params).fetchall()
+
+    # -- download.json ----------------------------------------------------------------
+    def _download(self) -> dict:
+        device = {}
+        for name, ep in sorted(self._endpoints.items()):
+            parts = [{"display_name": r["partition"], "file": r["url"], "records": r["records"],
+                      "size_mb": f"{(r['bytes'] or 0) / 2**20:.2f}"} for r in ep.state_rows]
+            device[name] = {"export_date": ep.export_date, "total_records": sum(p["records"] or 0 for p in parts),
+                            "partitions": parts}
+        last = max((ep.export_date for ep in self._endpoints.values()), default=str(date.today()))
+        return {"meta": {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": last},
+                "results": {"device": device}}

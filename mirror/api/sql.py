@@ -1,0 +1,218 @@
+"""Translate a parsed openFDA search into a parameterised DuckDB WHERE clause over one endpoint's tables.
+
+No user text ever becomes SQL: values are bound as named parameters, and field names are looked up in
+the catalog (only catalog paths, which match `SAFE_PATH`, are written into the SQL text).
+
+How a field is read, fastest first:
+  * a typed column of the endpoint's table (`device_event.date_received` as DATE, `event_type`, ...);
+  * a column of a child table keyed by a unique record key (`device.device_report_product_code` is
+    `device_event_device.device_report_product_code`), as a semi-join;
+  * otherwise the original record JSON: every value at that path, arrays flattened at any level.
+Text fields match words (case-insensitive, Unicode letters/digits/underscore make up words, `.` and `'`
+join them as in Lucene's standard tokenizer); keyword and `.exact` fields match whole values; dates
+compare as dates whichever way they are written (`20200101`, `2020-01-01`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from ..datasets import DATASETS
+from .catalog import ARRAYS, NUMERIC, SAFE_PATH, Catalog, FieldRef
+from .query import And, Exists, Node, Not, Or, ParseError, Range, Term
+
+__all__ = ["Access", "Translator", "WORD", "tokens", "parse_date"]
+
+WORD = r"[\pL\pN_]+(?:[.'][\pL\pN_]+)*"     # one token (RE2 syntax)
+_PY_WORD = re.compile(r"[^\W]+(?:[.'][^\W]+)*")
+_B, _E = r"(?:^|[^\pL\pN_])", r"(?:$|[^\pL\pN_])"
+_DATE_FORMATS = "['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y']"
+UNIQUE_KEY = {"event", "udi"}     # endpoints whose key identifies one record (child tables join on it)
+
+
+def tokens(text: str) -> list[str]:
+    """The lower-case words of a text, as the index would see them."""
+    return [t.lower() for t in _PY_WORD.findall(text)]
+
+
+def parse_date(value: str, field_name: str) -> date:
+    v = value.strip()
+    for fmt in ("%Y%m%d", "%Y-%m-%d", "%m/%d/%Y"):
+        try:
+            return datetime.strptime(v, fmt).date()
+        except ValueError:
+            continue
+    raise ParseError(f"Search not supported: {field_name} is a date; write {value!r} as YYYYMMDD or YYYY-MM-DD")
+
+
+@dataclass(frozen=True)
+class Access:
+    """How one field is read: `expr` is scalar or a list, over `t` (the record's row) or a child row `c`."""
+    kind: str                  # scalar | list | child
+    expr: str
+    is_date: bool = False      # expr is already DATE (typed column)
+    child: str | None = None   # child table (kind == child)
+    key: str | None = None     # join column (kind == child)
+    child_list: bool = False   # the child column is a list
+
+
+@dataclass
+class Translator:
+    endpoint: str
+    catalog: Catalog
+    table: str                              # qualified main table, e.g. ds_event.main.device_event
+    columns: set[str]                       # columns the published main table really has
+    child_columns: dict[str, set[str]] = field(default_factory=dict)   # qualified child table -> columns
+    child_names: dict[str, str] = field(default_factory=dict)          # child suffix -> qualified table
+    params: dict[str, object] = field(default_factory=dict)
+
+    # -- parameters --------------------------------------------------------
+    def bind(self, value: object) -> str:
+        name = f"p{len(self.params)}"
+        self.params[name] = value
+        return "$" + name
+
+    # -- field access --------------------------------------------------------
+    def access(self, f: FieldRef) -> Access:
+        ds = DATASETS.get(self.endpoint)
+        if ds is not None:
+            for c in ds.columns:
+                if c.path == f.json_path and c.name in self.columns:
+                    return Access("list" if c.kind == "list" else "scalar", f't."{c.name}"', c.kind == "date")
+            if self.endpoint in UNIQUE_KEY:
+                for ch in ds.children:
+                    base = ch.array.removeprefix("$.").removesuffix("[*]")
+                    table = self.child_names.get(ch.suffix)
+                    if table is None:
+                        continue
+                    for c in ch.columns:
+                        if f.path == base + "." + c.path.removeprefix("$.") and c.name in self.child_columns[table]:
+                            return Access("child", f'c."{c.name}"', c.kind == "date", table, ds.key[0],
+                                          c.kind == "list")
+        return Access("list", self.generic(f.path))
+
+    def generic(self, path: str, row: str = "t") -> str:
+        """Every non-null value at `path` in the record JSON, as VARCHAR[] (arrays flattened at any level)."""
+        assert SAFE_PATH.match(path)
+        arrays, parts, jp = ARRAYS.get(self.endpoint, ()), path.split("."), "$"
+        for i, part in enumerate(parts):
+            jp += "." + part
+            if i < len(parts) - 1 and ".".join(parts[: i + 1]) in arrays:
+                jp += "[*]"
+        flat = ("CASE WHEN json_type(x) = 'ARRAY' THEN from_json(x, '[\"VARCHAR\"]') "
+                "ELSE [x ->> '$'] END")
+        if "[*]" in jp:
+            vals = f"flatten(list_transform(json_extract({row}.record, '{jp}'), lambda x: {flat}))"
+        else:
+            vals = f"(SELECT {flat} FROM (SELECT json_extract({row}.record, '{jp}') AS x))"
+        return f"list_filter({vals}, lambda v: v IS NOT NULL)"
+
+    def where(self, f: FieldRef, pred) -> str:
+        """`pred(sql_value) -> sql` applied to the field: true if any of its values satisfies it."""
+        a = self.access(f)
+        if a.kind == "scalar":
+            return f"coalesce({pred(a.expr, a.is_date)}, FALSE)"
+        if a.kind == "list":
+            return f"coalesce(len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0, FALSE)"
+        inner = (f"len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0" if a.child_list
+                 else pred(a.expr, a.is_date))
+        return f't."{a.key}" IN (SELECT c."{a.key}" FROM {a.child} c WHERE {inner})'
+
+    # -- the tree --------------------------------------------------------------
+    def translate(self, node: Node) -> str:
+        if isinstance(node, And):
+            return "(" + " AND ".join(self.translate(c) for c in node.children) + ")"
+        if isinstance(node, Or):
+            return "(" + " OR ".join(self.translate(c) for c in node.children) + ")"
+        if isinstance(node, Not):
+            return f"(NOT {self.translate(node.child)})"
+        if isinstance(node, Exists):
+            f = self.catalog.resolve(self.endpoint, node.field)
+            return "FALSE" if f is None else self.where(f, lambda v, d: f"{v} IS NOT NULL")
+        if isinstance(node, Range):
+            f = self.catalog.resolve(self.endpoint, node.field)
+            return "FALSE" if f is None else self.where(f, self._range(f, node))
+        if isinstance(node, Term):
+            if node.field is None:
+                return self._anywhere(node)
+            f = self.catalog.resolve(self.endpoint, node.field)
+            return "FALSE" if f is None else self.where(f, self._term(f, node))
+        raise ParseError("Search not supported")  # pragma: no cover
+
+    # -- predicates --------------------------------------------------------------
+    def _as_date(self, v: str, is_date: bool) -> str:
+        return v if is_date else f"try_strptime({v}, {_DATE_FORMATS})::DATE"
+
+    def _term(self, f: FieldRef, node: Term):
+        if f.type == "date" and not f.exact:
+            if node.wildcard:
+                raise ParseError(f"Search not supported: wildcards do not apply to the date field {f.path}")
+            p = self.bind(parse_date(node.value, f.path))
+            return lambda v, d: f"{self._as_date(v, d)} = {p}"
+        if f.type in NUMERIC:
+            try:
+                p = self.bind(float(node.value))
+            except ValueError:
+                raise ParseError(f"Search not supported: {f.path} is a number, not {node.value!r}") from None
+            return lambda v, d: f"TRY_CAST({v} AS DOUBLE) = {p}"
+        if f.whole_value:
+            if node.wildcard:
+                like = node.value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
+                p = self.bind(like)
+                return lambda v, d: f"CAST({v} AS VARCHAR) LIKE {p} ESCAPE '\\'"
+            p = self.bind(node.value)
+            return lambda v, d: f"CAST({v} AS VARCHAR) = {p}"
+        return self._text(node)
+
+    def _text(self, node: Term):
+        """Word matching: a phrase needs its words in order; a bare term with several words needs any."""
+        if node.wildcard:
+            parts = [re.escape(part.lower()) for part in node.value.split("*")]
+            pattern = "(?i)" + _B + r"[\pL\pN_.']*".join(parts) + _E
+            first = max(node.value.split("*"), key=len).lower()
+        else:
+            words = tokens(node.value)
+            if not words:
+                return lambda v, d: "FALSE"
+            if node.phrase:
+                pattern = "(?i)" + _B + r"[^\pL\pN_]+".join(re.escape(w) for w in words) + _E
+            else:
+                pattern = "(?i)" + _B + "(?:" + "|".join(re.escape(w) for w in words) + ")" + _E
+            first = words[0] if node.phrase or len(words) == 1 else ""
+        rx = self.bind(pattern)
+        if first:   # a cheap substring test before the regex
+            pre = self.bind("%" + first.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
+            return lambda v, d: f"(CAST({v} AS VARCHAR) ILIKE {pre} ESCAPE '\\' AND regexp_matches(CAST({v} AS VARCHAR), {rx}))"
+        return lambda v, d: f"regexp_matches(CAST({v} AS VARCHAR), {rx})"
+
+    def _range(self, f: FieldRef, node: Range):
+        if f.type == "date" and not f.exact:
+            lo = self.bind(parse_date(node.low, f.path)) if node.low is not None else None
+            hi = self.bind(parse_date(node.high, f.path)) if node.high is not None else None
+            conv = self._as_date
+        elif f.type in NUMERIC:
+            try:
+                lo = self.bind(float(node.low)) if node.low is not None else None
+                hi = self.bind(float(node.high)) if node.high is not None else None
+            except ValueError:
+                raise ParseError(f"Search not supported: {f.path} is a number; range bounds must be numbers") from None
+            conv = lambda v, d: f"TRY_CAST({v} AS DOUBLE)"  # noqa: E731
+        else:
+            lower = not f.whole_value
+            lo = self.bind(node.low.lower() if lower else node.low) if node.low is not None else None
+            hi = self.bind(node.high.lower() if lower else node.high) if node.high is not None else None
+            conv = (lambda v, d: f"lower(CAST({v} AS VARCHAR))") if lower else (lambda v, d: f"CAST({v} AS VARCHAR)")
+        ops = (">=" if node.include_low else ">", "<=" if node.include_high else "<")
+
+        def pred(v: str, d: bool) -> str:
+            x = conv(v, d)
+            conds = ([f"{x} {ops[0]} {lo}"] if lo else []) + ([f"{x} {ops[1]} {hi}"] if hi else [])
+            return "(" + " AND ".join(conds or [f"{x} IS NOT NULL"]) + ")"
+        return pred
+
+    def _anywhere(self, node: Term) -> str:
+        """A term without a field: words in any value of the record (keys are not searched)."""
+        text = "regexp_replace(CAST(t.record AS VARCHAR), '\"[A-Za-z0-9_@]+\":', ' ', 'g')"
+        return f"coalesce({self._text(node)(text, False)}, FALSE)"
