@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
@@ -91,6 +91,8 @@ class _Endpoint:
     child_columns: dict[str, set[str]]
     export_date: str
     state_rows: list[dict]
+    key_nulls: bool = False
+    key_dupes: bool = False
 
 
 class Api:
@@ -141,9 +143,14 @@ class Api:
                 st = self._state(con, alias)
                 children = {ch.suffix: f'{alias}.main."{ds.table}_{ch.suffix}"' for ch in ds.children
                             if f"{ds.table}_{ch.suffix}" in cols}
+                table = f'{alias}.main."{ds.table}"'
+                nulls = dupes = 0
+                if children and ds.key[0] in cols[ds.table]:
+                    nulls, dupes = con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
+                                               f'count(DISTINCT "{ds.key[0]}") FROM {table}').fetchone()
                 endpoints[name] = _Endpoint(
-                    name, f'{alias}.main."{ds.table}"', cols[ds.table], children,
-                    {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1])
+                    name, table, cols[ds.table], children,
+                    {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1], nulls > 0, dupes > 0)
             self._con, self._stamp, self._endpoints = con, stamp, endpoints
         if old is not None:
             threading.Timer(60, old.close).start()   # let requests in flight on the old files finish
@@ -225,7 +232,8 @@ class Api:
             raise _bad(f"Skip value must {max_skip} or less.")
         if skip and params.get("search_after"):
             raise _bad("The skip parameter is not supported when using search_after.")
-        tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children)
+        tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children,
+                        key_nulls=ep.key_nulls, key_dupes=ep.key_dupes)
         where = "TRUE"
         if params.get("search"):
             try:
@@ -261,10 +269,10 @@ class Api:
     def _search(self, con, tr: Translator, ep: _Endpoint, where: str, params: dict, limit: int, skip: int,
                 meta: dict, path: str, pairs: list, base_url: str) -> tuple[int, dict, dict]:
         sort_expr, desc, by_date = self._sort(tr, params["sort"]) if params.get("sort") else (None, False, False)
-        page_where = where
+        page_where, where_params = where, dict(tr.params)
         if params.get("search_after"):
             page_where = f"({where}) AND {self._after(tr, params['search_after'], sort_expr, desc, by_date)}"
-        total = con.execute(f"SELECT count(*) FROM {ep.table} t WHERE {where}", tr.params).fetchone()[0]
+        total = con.execute(f"SELECT count(*) FROM {ep.table} t WHERE {where}", where_params).fetchone()[0]
         if total == 0:
             raise _not_found()
         if sort_expr is None:
@@ -351,6 +359,8 @@ class Api:
                 lst = f"flatten(list_transform({lst}, lambda v: regexp_extract_all(lower(v), '{WORD_SQL}')))"
             return f"list_distinct({lst})"
 
+        if a.kind == "child" and (tr.key_nulls or tr.key_dupes):
+            a = replace(a, kind="list", expr=tr.generic(f.path), is_date=False, child_list=False)
         if a.kind == "child":
             keep = "" if where == "TRUE" else f'WHERE c."{a.key}" IN (SELECT t."{a.key}" FROM {ep.table} t WHERE {where})'
             inner = (f'SELECT DISTINCT c."{a.key}" AS k, unnest({values(a.expr, not a.child_list, a.is_date)}) AS term '

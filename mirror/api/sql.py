@@ -27,7 +27,11 @@ __all__ = ["Access", "Translator", "WORD", "tokens", "parse_date"]
 
 WORD = r"[\pL\pN_]+(?:[.'][\pL\pN_]+)*"     # one token (RE2 syntax)
 _PY_WORD = re.compile(r"[^\W]+(?:[.'][^\W]+)*")
-_B, _E = r"(?:^|[^\pL\pN_])", r"(?:$|[^\pL\pN_])"
+# A word starts after a non-word character (a `.` or `'` counts only when no word character precedes it)
+# and ends before one (a `.` or `'` counts only when no word character follows it): `868` is not a word
+# of `868.5895`, as in the index.
+_B = r"(?:^|[^\pL\pN_.']|(?:^|[^\pL\pN_])[.'])"
+_E = r"(?:$|[^\pL\pN_.']|[.'](?:$|[^\pL\pN_]))"
 _DATE_FORMATS = "['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y']"
 UNIQUE_KEY = {"event", "udi"}     # endpoints whose key identifies one record (child tables join on it)
 
@@ -66,6 +70,8 @@ class Translator:
     columns: set[str]                       # columns the published main table really has
     child_columns: dict[str, set[str]] = field(default_factory=dict)   # qualified child table -> columns
     child_names: dict[str, str] = field(default_factory=dict)          # child suffix -> qualified table
+    key_nulls: bool = False    # some records lack the key: they are checked on their JSON
+    key_dupes: bool = False    # a key is shared by records: child matches are re-checked on the JSON
     params: dict[str, object] = field(default_factory=dict)
 
     # -- parameters --------------------------------------------------------
@@ -118,7 +124,13 @@ class Translator:
             return f"coalesce(len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0, FALSE)"
         inner = (f"len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0" if a.child_list
                  else pred(a.expr, a.is_date))
-        return f't."{a.key}" IN (SELECT c."{a.key}" FROM {a.child} c WHERE {inner})'
+        semi = f't."{a.key}" IN (SELECT c."{a.key}" FROM {a.child} c WHERE {inner})'
+        if not (self.key_nulls or self.key_dupes):
+            return semi
+        exact = f"coalesce(len(list_filter({self.generic(f.path)}, lambda v: {pred('v', False)})) > 0, FALSE)"
+        if self.key_dupes:
+            semi = f"({semi} AND {exact})"
+        return f'({semi} OR (t."{a.key}" IS NULL AND {exact}))' if self.key_nulls else semi
 
     # -- the tree --------------------------------------------------------------
     def translate(self, node: Node) -> str:
@@ -130,7 +142,11 @@ class Translator:
             return f"(NOT {self.translate(node.child)})"
         if isinstance(node, Exists):
             f = self.catalog.resolve(self.endpoint, node.field)
-            return "FALSE" if f is None else self.where(f, lambda v, d: f"{v} IS NOT NULL")
+            if f is None:
+                return "FALSE"
+            if f.type == "date" and not f.exact:   # a date field exists when it holds a readable date
+                return self.where(f, lambda v, d: f"{self._as_date(v, d)} IS NOT NULL")
+            return self.where(f, lambda v, d: f"{v} IS NOT NULL")
         if isinstance(node, Range):
             f = self.catalog.resolve(self.endpoint, node.field)
             return "FALSE" if f is None else self.where(f, self._range(f, node))
