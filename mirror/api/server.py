@@ -5,6 +5,9 @@ from __future__ import annotations
 import socket
 import sys
 
+from fastapi import FastAPI, Request
+from fastapi.responses import Response as HttpResponse
+
 from ..errors import MirrorError
 from ..settings import Settings
 from .engine import Api
@@ -14,9 +17,6 @@ __all__ = ["make_app", "serve", "bind"]
 
 def make_app(api: Api):
     """A FastAPI app whose every GET goes to `api.get` (openFDA's paths, parameters and bodies)."""
-    from fastapi import FastAPI, Request
-    from fastapi.responses import Response as HttpResponse
-
     app = FastAPI(title="FDA Explorer Offline: local openFDA device API", docs_url=None, redoc_url=None,
                   openapi_url=None)
 
