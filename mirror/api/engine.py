@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from urllib.parse import parse_qsl, quote, unquote, urlencode
@@ -107,6 +109,7 @@ class Api:
         self._con: duckdb.DuckDBPyConnection | None = None
         self._stamp: tuple = ()
         self._endpoints: dict[str, _Endpoint] = {}
+        self._as_of: dict[str, str] = {}
         self.check()
 
     # -- the mirror ------------------------------------------------------------
@@ -132,8 +135,12 @@ class Api:
                 return self._con
             old = self._con
             con = self.store.connect(required=False)
-            endpoints = {}
+            endpoints, as_of = {}, {}
             for name, path in self.store.published().items():
+                try:
+                    as_of[name] = self._state(con, f"ds_{name}")[0]
+                except duckdb.Error:
+                    continue
                 if name not in DATASETS:
                     continue
                 ds, alias = DATASETS[name], f"ds_{name}"
@@ -151,7 +158,7 @@ class Api:
                 endpoints[name] = _Endpoint(
                     name, table, cols[ds.table], children,
                     {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1], nulls > 0, dupes > 0)
-            self._con, self._stamp, self._endpoints = con, stamp, endpoints
+            self._con, self._stamp, self._endpoints, self._as_of = con, stamp, endpoints, as_of
         if old is not None:
             threading.Timer(60, old.close).start()   # let requests in flight on the old files finish
         return con
@@ -170,6 +177,29 @@ class Api:
         cur = con.execute(f"SELECT * FROM {alias}.main._sync_state ORDER BY partition")
         names = [d[0] for d in cur.description]
         return meta.get("export_date", ""), [dict(zip(names, r)) for r in cur.fetchall()]
+
+    @contextmanager
+    def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-only cursor on the current mirror (views for every table), for mirror's own lookups."""
+        con = self._attach().cursor()
+        try:
+            yield con
+        finally:
+            con.close()
+
+    @property
+    def version(self) -> tuple:
+        """Changes whenever a sync publishes new data: key caches on it."""
+        self._attach()
+        return self._stamp
+
+    def datasets(self) -> dict[str, str]:
+        """Published datasets (endpoints and `gudid`) and their data-as-of (export) dates."""
+        self._attach()
+        return dict(self._as_of)
+
+    def as_of(self, dataset: str) -> str:
+        return self.datasets().get(dataset, "")
 
     def close(self) -> None:
         with self._lock:

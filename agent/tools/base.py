@@ -1,0 +1,82 @@
+"""What every tool returns: the full total, capped compact rows keyed by record ID, and provenance.
+
+A `ToolResult` is what the agent reasons over and what a person sees from `fda-explorer tool`. Its
+`render()` is the compact text given to a model: it always keeps each row's record ID (traceability)
+and the data's as-of date, and stays within a character budget by dropping rows, never IDs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+__all__ = ["Provenance", "ToolResult", "ToolError", "ROW_CAP", "RENDER_BUDGET"]
+
+ROW_CAP = 25            # rows a result carries by default (the total is always the full count)
+RENDER_BUDGET = 1800    # characters of the text a model sees per result
+
+
+class ToolError(ValueError):
+    """A request a tool cannot answer as asked (bad or unsupported argument); the message says what to do."""
+
+
+class Provenance(BaseModel):
+    dataset: str = Field(description="Mirror dataset: device/event, device/510k, ..., gudid, or several")
+    as_of: str = Field(description="The dataset's export date in the mirror (data as of)")
+    query: str = Field(description="The exact request: an openFDA query string (replay it with "
+                                   "`mirror query ENDPOINT 'QUERY'` or on api.fda.gov), or the named lookup")
+    params: dict[str, Any] = Field(default_factory=dict, description="The tool arguments behind the query")
+
+    def cite(self) -> str:
+        return f"{self.dataset} (as of {self.as_of or 'unknown'}): {self.query}"
+
+
+class ToolResult(BaseModel):
+    tool: str
+    total: int = Field(description="Full count over the whole mirror, never a sample")
+    rows: list[dict[str, Any]] = Field(default_factory=list)
+    truncated: bool = Field(False, description="True when rows hold fewer items than total")
+    id_fields: list[str] = Field(default_factory=list, description="Row keys that identify records")
+    provenance: list[Provenance] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list, description="Ambiguities, warnings, next steps")
+
+    def ids(self) -> list[str]:
+        """Every record ID in the rows, as `field=value`."""
+        out = []
+        for r in self.rows:
+            for f in self.id_fields:
+                if r.get(f) not in (None, ""):
+                    out.append(f"{f}={r[f]}")
+        return out
+
+    def render(self, budget: int = RENDER_BUDGET) -> str:
+        """Compact text for a model: header, provenance, then rows (IDs first) until the budget is used."""
+        head = [f"{self.tool}: total {self.total}" + (f", showing {len(self.rows)}" if self.truncated else "")]
+        head += [f"source {p.cite()}" for p in self.provenance]
+        head += [f"note: {n}" for n in self.notes]
+        lines, used = [], sum(len(h) + 1 for h in head)
+        shown = 0
+        for r in self.rows:
+            ids = [f"{k}={r[k]}" for k in self.id_fields if r.get(k) not in (None, "")]
+            rest = [f"{k}={_short(v)}" for k, v in r.items() if k not in self.id_fields and v not in (None, "", [])]
+            line = "- " + "; ".join(ids + rest)
+            if used + len(line) + 1 > budget:
+                idonly = "- " + "; ".join(ids)
+                if ids and used + len(idonly) + 1 <= budget:
+                    lines.append(idonly)
+                    used += len(idonly) + 1
+                    shown += 1
+                    continue
+                break
+            lines.append(line)
+            used += len(line) + 1
+            shown += 1
+        if shown < len(self.rows):
+            lines.append(f"- ... {len(self.rows) - shown} more rows not shown (budget)")
+        return "\n".join(head + lines)
+
+
+def _short(v: Any, n: int = 120) -> str:
+    s = ", ".join(map(str, v)) if isinstance(v, list) else str(v)
+    return s if len(s) <= n else s[: n - 1] + "…"
