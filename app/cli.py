@@ -13,6 +13,10 @@ def main() -> None:
         from mirror.cli import cli
         cli(args=args[1:], prog_name="fda-explorer mirror")
         return
-    print("fda-explorer: the assistant and desktop app are not built yet; use `fda-explorer mirror ...` "
-          "(for example `fda-explorer mirror status`).", file=sys.stderr)
+    if args[:1] in (["tools"], ["tool"]):
+        from agent.cli import tools_cli
+        tools_cli(args=args, prog_name="fda-explorer")
+        return
+    print("fda-explorer: the assistant and desktop app are not built yet; use `fda-explorer mirror ...`, "
+          "`fda-explorer tools` or `fda-explorer tool NAME --args JSON` (for example `fda-explorer mirror status`).", file=sys.stderr)
     sys.exit(2)

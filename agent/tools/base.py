@@ -55,25 +55,29 @@ class ToolResult(BaseModel):
         head = [f"{self.tool}: total {self.total}" + (f", showing {len(self.rows)}" if self.truncated else "")]
         head += [f"source {p.cite()}" for p in self.provenance]
         head += [f"note: {n}" for n in self.notes]
-        lines, used = [], sum(len(h) + 1 for h in head)
-        shown = 0
+        used = sum(len(h) + 1 for h in head)
+        full, short = [], []
         for r in self.rows:
             ids = [f"{k}={r[k]}" for k in self.id_fields if r.get(k) not in (None, "")]
             rest = [f"{k}={_short(v)}" for k, v in r.items() if k not in self.id_fields and v not in (None, "", [])]
-            line = "- " + "; ".join(ids + rest)
-            if used + len(line) + 1 > budget:
-                idonly = "- " + "; ".join(ids)
-                if ids and used + len(idonly) + 1 <= budget:
-                    lines.append(idonly)
-                    used += len(idonly) + 1
-                    shown += 1
-                    continue
+            full.append("- " + "; ".join(ids + rest))
+            short.append("- " + "; ".join(ids))
+        room = budget - used - 48                          # keep room for the "more rows" line
+        if sum(len(x) + 1 for x in full) <= room + 48:     # everything fits
+            return "\n".join(head + full)
+        lines, spent = [], 0
+        for line in full:                                  # details for the first rows, half the room at most
+            if spent + len(line) + 1 > room // 2:
                 break
             lines.append(line)
-            used += len(line) + 1
-            shown += 1
-        if shown < len(self.rows):
-            lines.append(f"- ... {len(self.rows) - shown} more rows not shown (budget)")
+            spent += len(line) + 1
+        for line in short[len(lines):]:                    # then the IDs of as many rows as fit
+            if spent + len(line) + 1 > room:
+                break
+            lines.append(line)
+            spent += len(line) + 1
+        if len(lines) < len(self.rows):
+            lines.append(f"- ... {len(self.rows) - len(lines)} more rows not shown (budget)")
         return "\n".join(head + lines)
 
 

@@ -263,7 +263,7 @@ class Api:
         if skip and params.get("search_after"):
             raise _bad("The skip parameter is not supported when using search_after.")
         tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children,
-                        key_nulls=ep.key_nulls, key_dupes=ep.key_dupes)
+                        key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=self._virtual(endpoint))
         where = "TRUE"
         if params.get("search"):
             try:
@@ -279,11 +279,20 @@ class Api:
         finally:
             con.close()
 
+    def _virtual(self, endpoint: str) -> dict[str, str]:
+        """Local extension fields. device/recall `recall_class`: the class ("Class I", ...) of the enforcement
+        report with the same recall number (enforcement `recall_number` = recall `product_res_number`)."""
+        enf = self._endpoints.get("enforcement")
+        if endpoint == "recall" and enf is not None and "product_res_number" in self._endpoints["recall"].columns:
+            return {"recall_class": f"(SELECT max(e.classification) FROM {enf.table} e "
+                                    f"WHERE e.recall_number = t.product_res_number)"}
+        return {}
+
     # -- search ------------------------------------------------------------------
     def _sort(self, tr: Translator, spec: str) -> tuple[str | None, bool, bool]:
         name, _, direction = spec.partition(":")
         name, direction = name.strip(), (direction.strip().lower() or "asc")
-        f = self.catalog.resolve(tr.endpoint, name)
+        f = tr.resolve(name)
         if f is None or not f.sortable or direction not in ("asc", "desc"):
             raise _bad(f"Sorting allowed by non-analyzed fields only: {name}")
         a = tr.access(f)
@@ -364,7 +373,7 @@ class Api:
 
     # -- count --------------------------------------------------------------------
     def _count(self, con, tr: Translator, ep: _Endpoint, where: str, name: str, limit: int) -> list[dict]:
-        f = self.catalog.resolve(tr.endpoint, name)
+        f = tr.resolve(name)
         rows = self._buckets(con, tr, ep, where, f, limit) if f is not None else []
         if not rows:
             total = con.execute(f"SELECT count(*) FROM {ep.table} t WHERE {where}", tr.params).fetchone()[0]

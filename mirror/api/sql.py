@@ -72,6 +72,7 @@ class Translator:
     child_names: dict[str, str] = field(default_factory=dict)          # child suffix -> qualified table
     key_nulls: bool = False    # some records lack the key: they are checked on their JSON
     key_dupes: bool = False    # a key is shared by records: child matches are re-checked on the JSON
+    virtual: dict[str, str] = field(default_factory=dict)   # local extension fields: name -> scalar SQL over t
     params: dict[str, object] = field(default_factory=dict)
 
     # -- parameters --------------------------------------------------------
@@ -81,7 +82,16 @@ class Translator:
         return "$" + name
 
     # -- field access --------------------------------------------------------
+    def resolve(self, name: str) -> FieldRef | None:
+        """A field of the endpoint (catalog) or one of the mirror's extension fields (`virtual`)."""
+        base = name.removesuffix(".exact")
+        if base in self.virtual:
+            return FieldRef(base, "keyword", name.endswith(".exact"), True)
+        return self.catalog.resolve(self.endpoint, name)
+
     def access(self, f: FieldRef) -> Access:
+        if f.path in self.virtual:
+            return Access("scalar", self.virtual[f.path])
         ds = DATASETS.get(self.endpoint)
         if ds is not None:
             for c in ds.columns:
@@ -141,19 +151,19 @@ class Translator:
         if isinstance(node, Not):
             return f"(NOT {self.translate(node.child)})"
         if isinstance(node, Exists):
-            f = self.catalog.resolve(self.endpoint, node.field)
+            f = self.resolve(node.field)
             if f is None:
                 return "FALSE"
             if f.type == "date" and not f.exact:   # a date field exists when it holds a readable date
                 return self.where(f, lambda v, d: f"{self._as_date(v, d)} IS NOT NULL")
             return self.where(f, lambda v, d: f"{v} IS NOT NULL")
         if isinstance(node, Range):
-            f = self.catalog.resolve(self.endpoint, node.field)
+            f = self.resolve(node.field)
             return "FALSE" if f is None else self.where(f, self._range(f, node))
         if isinstance(node, Term):
             if node.field is None:
                 return self._anywhere(node)
-            f = self.catalog.resolve(self.endpoint, node.field)
+            f = self.resolve(node.field)
             return "FALSE" if f is None else self.where(f, self._term(f, node))
         raise ParseError("Search not supported")  # pragma: no cover
 

@@ -1,0 +1,9 @@
+"""The assistant's tools: resolvers (names to FDA keys) and searchers over the mirror, usable without a model."""
+
+from . import searchers  # noqa: F401  (registers the searchers)
+from .base import Provenance, ToolError, ToolResult
+from .context import ResolverContext, ToolContext
+from .registry import TOOLS, describe, run_tool, validate
+
+__all__ = ["TOOLS", "run_tool", "validate", "describe", "ToolContext", "ResolverContext", "ToolResult", "Provenance",
+           "ToolError"]
