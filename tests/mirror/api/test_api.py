@@ -297,3 +297,49 @@ def test_a_running_api_sees_a_newly_published_dataset(tmp_path):
         shutil.rmtree(d / "downloads", ignore_errors=True)
     finally:
         a.close()
+
+
+def test_recall_class_extension_field_joins_enforcement(tmp_path, records):
+    """SYNTHETIC enforcement reports (copies of the real ones) given the recall numbers of the real sample recalls."""
+    import zipfile
+
+    import orjson
+    from mirror import SAMPLE_DIR
+    site = tmp_path / "site"
+    man = orjson.loads((SAMPLE_DIR / "download.json").read_bytes())
+    recall_entry = man["results"]["device"]["recall"]
+    for p in recall_entry["partitions"]:
+        rel = p["file"].split("download.open.fda.gov/", 1)[1]
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SAMPLE_DIR / rel, site / rel)
+    recalls = records["recall"]
+    classes = ["Class II", "Class I", "Class II"]
+    synth = []
+    for r, cls in zip(recalls, classes):
+        e = dict(records["enforcement"][0])
+        e.update(recall_number=r["product_res_number"], classification=cls)
+        synth.append(e)
+    name = "device-enforcement-0001-of-0001.json"
+    path = site / "device" / "enforcement" / (name + ".zip")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(name, json.dumps({"meta": {"last_updated": "2017-03-06", "_synthetic": "test"}, "results": synth},
+                                     indent=2) + "\n")
+    man["results"]["device"] = {"recall": recall_entry, "enforcement": {
+        "export_date": "2017-03-06", "total_records": len(synth), "partitions": [
+            {"display_name": "all", "file": f"https://download.open.fda.gov/device/enforcement/{name}.zip",
+             "size_mb": "0.01", "records": len(synth)}]}}
+    (site / "download.json").write_bytes(orjson.dumps(man))
+    d = tmp_path / "m"
+    subprocess.run([sys.executable, "-m", "mirror", "sync", "--from", str(site), "--only", "recall,enforcement",
+                    "--data-dir", str(d), "--quiet"], check=True, capture_output=True)
+    a = Api(Settings(data_dir=d))
+    try:
+        body = a.get("/device/recall.json", 'search=recall_class:"Class II"&limit=10').json()
+        assert {r["product_res_number"] for r in body["results"]} == {recalls[0]["product_res_number"],
+                                                                    recalls[2]["product_res_number"]}
+        assert a.get("/device/recall.json", "count=recall_class").json()["results"] == [
+            {"term": "Class II", "count": 2}, {"term": "Class I", "count": 1}]
+        assert a.get("/device/recall.json", "search=_missing_:recall_class").status == 404
+    finally:
+        a.close()
