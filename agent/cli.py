@@ -13,7 +13,7 @@ from mirror.settings import Settings
 
 from .tools import ToolContext, ToolError, describe, run_tool, validate
 
-__all__ = ["tools_cli", "tools_command", "tool_command"]
+__all__ = ["tools_cli", "tools_command", "tool_command", "ask_command", "chat_command", "sessions_command"]
 
 
 @click.command("tools")
@@ -77,11 +77,134 @@ def _fail(message: str, code: int):
     sys.exit(code)
 
 
+def _assistant(model: str | None, data_dir: Path | None, ollama_url: str | None):
+    from .assistant import Assistant
+    from .settings import AgentSettings
+    settings = Settings()
+    if data_dir:
+        settings = settings.model_copy(update={"data_dir": data_dir})
+    agent_settings = AgentSettings()
+    update = {k: v for k, v in (("model", model), ("ollama_url", ollama_url)) if v}
+    if update:
+        agent_settings = agent_settings.model_copy(update=update)
+    try:
+        return Assistant(settings, agent_settings)
+    except MirrorError as e:
+        _fail(str(e), 1)
+
+
+model_option = click.option("--model", default=None,
+                            help="none, embedded, llamacpp:/path/model.gguf or ollama:NAME (default: FDAX_MODEL).")
+ollama_option = click.option("--ollama-url", default=None, help="Ollama server for ollama:NAME (default: FDAX_OLLAMA_URL).")
+data_option = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
+                           help="Mirror data folder (default: FDAX_DATA_DIR).")
+
+
+def _print_events(events, as_json: bool) -> dict:
+    final: dict = {}
+    for ev in events:
+        kind = ev["type"]
+        if kind == "answer":
+            final = ev
+        elif as_json:
+            continue
+        elif kind == "tool_call":
+            click.echo(f"  -> {ev['tool']} {orjson.dumps(ev['args']).decode()}", err=True)
+        elif kind == "tool_result":
+            click.echo(f"  <- {ev['summary']}", err=True)
+        elif kind in ("note", "error"):
+            click.echo(f"  ! {ev.get('message')}", err=True)
+    return final
+
+
+@click.command("ask")
+@click.argument("question")
+@model_option
+@ollama_option
+@click.option("--session", default=None, help="Continue this session (default: a new one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer, citations, evidence and tool calls as JSON.")
+@data_option
+def ask_command(question, model, ollama_url, session, as_json, data_dir) -> None:
+    """Ask one question about the mirrored FDA device data; the answer cites record IDs and as-of dates.
+
+    Example: fda-explorer ask "How many adverse events for product code FRN?" --model none
+    """
+    a = _assistant(model, data_dir, ollama_url)
+    try:
+        final = _print_events(a.stream(question, session), as_json)
+    finally:
+        a.close()
+    if not final:
+        _fail("the assistant stopped without an answer; run again, or with --model none", 1)
+    if as_json:
+        keys = ("answer", "citations", "evidence", "provenance", "tool_calls", "model_calls", "session", "model",
+                "audit")
+        click.echo(orjson.dumps({k: final.get(k) for k in keys}, option=orjson.OPT_INDENT_2).decode())
+    else:
+        click.echo(final["answer"])
+        click.echo(f"\n(session {final['session']}; model {final['model']}; audit {final['audit']})", err=True)
+
+
+@click.command("chat")
+@model_option
+@ollama_option
+@click.option("--session", default=None, help="Resume this session.")
+@data_option
+def chat_command(model, ollama_url, session, data_dir) -> None:
+    """A conversation in the terminal (empty line or Ctrl+D to quit); follow-ups reuse earlier answers.
+
+    Example: fda-explorer chat --model none
+    """
+    import uuid
+    a = _assistant(model, data_dir, ollama_url)
+    session = session or uuid.uuid4().hex[:12]
+    click.echo(f"session {session}; model {a.model_name}. Ask about FDA device data; empty line to quit.")
+    try:
+        while True:
+            try:
+                q = input("> ").strip()
+            except EOFError:
+                break
+            if not q:
+                break
+            final = _print_events(a.stream(q, session), False)
+            click.echo(final.get("answer", "(no answer)") + "\n")
+    finally:
+        a.close()
+
+
+@click.command("sessions")
+@click.option("--delete", "delete", default=None, help="Delete this session.")
+@click.option("--show", default=None, help="Print this session's conversation.")
+@data_option
+def sessions_command(delete, show, data_dir) -> None:
+    """List saved conversations (newest first), show one, or delete one.
+
+    Example: fda-explorer sessions --show 3f2a9c1b7d0e
+    """
+    from .errors import AgentError
+    a = _assistant("none", data_dir, None)
+    try:
+        if delete:
+            a.delete_session(delete)
+            click.echo(f"deleted session {delete}")
+        elif show:
+            for m in a.history(show):
+                click.echo(f"{m['role']}: {m['content']}\n")
+        else:
+            for s in a.sessions():
+                click.echo(f"{s['session']}  {s['updated'][:19]}  {s['turns']} turns  {s['first_question'][:70]}")
+    except AgentError as e:
+        _fail(str(e), 1)
+    finally:
+        a.close()
+
+
 @click.group()
 def tools_cli() -> None:
-    """The assistant's tools."""
+    """The assistant's commands: ask, chat, sessions, tools, tool."""
 
 
-tools_cli.add_command(tools_command)
-tools_cli.add_command(tool_command)
+for _cmd in (tools_command, tool_command, ask_command, chat_command, sessions_command):
+    tools_cli.add_command(_cmd)
 

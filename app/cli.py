@@ -13,7 +13,7 @@ def main() -> None:
         from mirror.cli import cli
         cli(args=args[1:], prog_name="fda-explorer mirror")
         return
-    if args[:1] in (["tools"], ["tool"]):
+    if args[:1] in (["tools"], ["tool"], ["ask"], ["chat"], ["sessions"]):
         from agent.cli import tools_cli
         tools_cli(args=args, prog_name="fda-explorer")
         return

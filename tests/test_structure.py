@@ -60,8 +60,19 @@ def test_every_command_is_documented_with_an_example():
                 assert flag in README or name in ("sql",) and flag == "--json", (name, flag)
 
 
+def test_every_assistant_command_is_documented_with_an_example():
+    from agent.cli import tools_cli
+    for name, cmd in tools_cli.commands.items():
+        assert f"fda-explorer {name}" in README, name
+        assert "Example:" in (cmd.help or ""), name
+        for p in cmd.params:
+            if isinstance(p, click.Option):
+                assert max(p.opts, key=len) in README, (name, p.opts)
+
+
 def test_every_setting_is_documented():
-    for name, field in Settings.model_fields.items():
+    from agent.settings import AgentSettings
+    for name, field in {**Settings.model_fields, **AgentSettings.model_fields}.items():
         assert f"FDAX_{name.upper()}" in README, name
         assert field.description, name
 

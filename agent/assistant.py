@@ -1,0 +1,160 @@
+"""The assistant as one object: a graph on the mirror and a model, sessions persisted, events streamed, audited."""
+
+from __future__ import annotations
+
+import queue
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from mirror.settings import Settings
+
+from .audit import write_audit
+from .errors import SessionNotFound
+from .events import ANSWER, ERROR, NOTE, event
+from .graph import build_graph
+from .nodes import Nodes
+from .settings import AgentSettings
+from .tools import ToolContext
+
+__all__ = ["Assistant", "resolve_model"]
+
+
+def resolve_model(agent_settings: AgentSettings, emit=None):
+    """The configured chat model, or None (with a note) when it is `none` or cannot be used."""
+    if agent_settings.model.strip().lower() == "none":
+        return None, ""
+    from .models import ModelUnavailable, load_chat_model
+    try:
+        return load_chat_model(agent_settings), ""
+    except ModelUnavailable as e:
+        return None, f"model unavailable ({e}); answering without a model"
+
+
+class Assistant:
+    """Ask questions in sessions; `stream()` yields events, `ask()` returns the final answer payload."""
+
+    def __init__(self, settings: Settings | None = None, agent_settings: AgentSettings | None = None,
+                 model: Any = "configured") -> None:
+        self.settings = settings or Settings()
+        self.agent_settings = agent_settings or AgentSettings()
+        self.ctx = ToolContext.open(self.settings, row_cap=self.agent_settings.row_cap,
+                                    render_budget=self.agent_settings.render_budget)
+        self.model_note = ""
+        if model == "configured":
+            model, self.model_note = resolve_model(self.agent_settings)
+        self.model = model
+        self.dir = Path(self.settings.data_dir) / "agent"
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(self.dir / "sessions.sqlite"), check_same_thread=False)
+        self.saver = SqliteSaver(self._db)
+        self._events: "queue.Queue[dict] | None" = None
+        self._lock = threading.Lock()
+        self.nodes = Nodes(self.ctx, self.model, self.agent_settings.max_iterations, self._emit,
+                           self.agent_settings.render_budget)
+        self.graph = build_graph(self.nodes, self.saver)
+
+    @property
+    def model_name(self) -> str:
+        return getattr(self.model, "name", "none") if self.model is not None else "none"
+
+    def _emit(self, ev: dict) -> None:
+        if self._events is not None:
+            self._events.put(ev)
+
+    # -- asking -----------------------------------------------------------------------------------------
+    def stream(self, question: str, session_id: str | None = None) -> Iterator[dict]:
+        """Events while the question is answered; the last one is the `answer` event with the full payload."""
+        session_id = session_id or uuid.uuid4().hex[:12]
+        with self._lock:
+            self._events = queue.Queue()
+            result: dict[str, Any] = {}
+            t0 = time.perf_counter()
+
+            def work() -> None:
+                try:
+                    result["state"] = self.graph.invoke(
+                        {"messages": [{"role": "user", "content": question}], "session_id": session_id},
+                        {"configurable": {"thread_id": session_id}, "recursion_limit": 40})
+                except Exception as e:   # never a stack trace for the user
+                    result["error"] = f"{type(e).__name__}: {e}"
+                finally:
+                    self._events.put({"type": "_done"})
+
+            if self.model_note:
+                yield event(NOTE, message=self.model_note)
+            worker = threading.Thread(target=work, daemon=True)
+            worker.start()
+            while True:
+                ev = self._events.get()
+                if ev["type"] == "_done":
+                    break
+                if ev["type"] != ANSWER:
+                    yield ev
+            worker.join()
+            self._events = None
+        if "error" in result:
+            yield event(ERROR, where="agent", message=result["error"])
+            return
+        payload = self._payload(result["state"], session_id, question, time.perf_counter() - t0)
+        payload["audit"] = str(write_audit(self.dir / "audit", payload, self._settings_snapshot()))
+        yield event(ANSWER, **payload)
+
+    def ask(self, question: str, session_id: str | None = None) -> dict:
+        final: dict = {}
+        for ev in self.stream(question, session_id):
+            if ev["type"] == ANSWER:
+                final = ev
+            elif ev["type"] == ERROR and ev.get("where") == "agent":
+                raise RuntimeError(ev["message"])
+        return final
+
+    def _payload(self, state: dict, session_id: str, question: str, seconds: float) -> dict:
+        evidence = state.get("evidence", [])
+        return {"session": session_id, "question": question, "answer": state.get("answer", ""),
+                "citations": state.get("citations", []), "evidence": evidence,
+                "provenance": [p for e in evidence for p in e.get("provenance", [])],
+                "tool_calls": [{k: c[k] for k in ("tool", "args", "ok", "summary") if k in c} | {
+                    "queries": c.get("queries", [])} for c in state.get("calls", [])],
+                "plan": state.get("intent", {}), "route": state.get("route", ""),
+                "model": self.model_name, "model_calls": state.get("model_calls", 0),
+                "seconds": round(seconds, 3), "as_of": self.ctx.api.datasets()}
+
+    def _settings_snapshot(self) -> dict:
+        return {"model": self.model_name, "data_dir": str(self.settings.data_dir),
+                **self.agent_settings.model_dump(exclude={"model"})}
+
+    # -- sessions ---------------------------------------------------------------------------------------
+    def sessions(self) -> list[dict]:
+        """Saved sessions, newest first: id, first question, turns, last update."""
+        seen: dict[str, dict] = {}
+        for cp in self.saver.list(None):
+            tid = cp.config["configurable"]["thread_id"]
+            if tid in seen:
+                continue
+            msgs = cp.checkpoint.get("channel_values", {}).get("messages", [])
+            users = [m["content"] for m in msgs if m.get("role") == "user"]
+            seen[tid] = {"session": tid, "first_question": users[0] if users else "", "turns": len(users),
+                         "updated": cp.checkpoint.get("ts", "")}
+        return sorted(seen.values(), key=lambda s: s["updated"], reverse=True)
+
+    def history(self, session_id: str) -> list[dict]:
+        state = self.graph.get_state({"configurable": {"thread_id": session_id}})
+        if not state.values:
+            raise SessionNotFound(f"no session {session_id!r}; list sessions with `fda-explorer sessions`")
+        return state.values.get("messages", [])
+
+    def delete_session(self, session_id: str) -> None:
+        if not any(s["session"] == session_id for s in self.sessions()):
+            raise SessionNotFound(f"no session {session_id!r}; list sessions with `fda-explorer sessions`")
+        self.saver.delete_thread(session_id)
+
+    def close(self) -> None:
+        self.ctx.close()
+        self._db.close()

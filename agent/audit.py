@@ -1,0 +1,39 @@
+"""The audit log of each answer: question, plan, tool calls with exact queries, as-of dates, model, answer."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+__all__ = ["write_audit", "to_markdown"]
+
+
+def write_audit(folder: Path, payload: dict, settings: dict) -> Path:
+    """Write `<folder>/<session>/<time>.json` and `.md`; returns the JSON path."""
+    record = {"question": payload["question"], "session": payload["session"], "route": payload["route"],
+              "plan": payload["plan"], "tool_calls": payload["tool_calls"], "as_of": payload["as_of"],
+              "model": payload["model"], "model_calls": payload["model_calls"], "settings": settings,
+              "answer": payload["answer"], "citations": payload["citations"], "provenance": payload["provenance"],
+              "seconds": payload["seconds"], "written_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    d = folder / payload["session"]
+    d.mkdir(parents=True, exist_ok=True)
+    stem = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{int(time.time() * 1000) % 1000:03d}"
+    path = d / f"{stem}.json"
+    path.write_text(json.dumps(record, indent=2, default=str), encoding="utf-8")
+    path.with_suffix(".md").write_text(to_markdown(record), encoding="utf-8")
+    return path
+
+
+def to_markdown(record: dict) -> str:
+    lines = [f"# Audit: {record['question']}", "", f"- session: `{record['session']}`",
+             f"- written: {record['written_at']}", f"- model: {record['model']} ({record['model_calls']} calls)",
+             "- data as of: " + ", ".join(f"{k} {v}" for k, v in sorted(record["as_of"].items())), "",
+             "## Answer", "", record["answer"], "", "## Tool calls", ""]
+    for c in record["tool_calls"]:
+        lines.append(f"- `{c['tool']}` {json.dumps(c['args'], default=str)}: {'ok' if c['ok'] else 'failed'}, "
+                     f"{c['summary']}")
+        lines += [f"  - query: `{q}`" for q in c.get("queries", [])]
+    lines += ["", "## Citations", ""] + [f"- {c['dataset']}: {c['id']}" for c in record["citations"]]
+    lines += ["", "## Settings", "", "```json", json.dumps(record["settings"], indent=2, default=str), "```", ""]
+    return "\n".join(lines)

@@ -1,0 +1,16 @@
+"""Events the agent streams to interfaces while it works (CLI, desktop app): plain dicts with a `type`."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+__all__ = ["event", "STEP", "TOOL_CALL", "TOOL_RESULT", "TOKEN", "ANSWER", "ERROR", "NOTE"]
+
+STEP, TOOL_CALL, TOOL_RESULT, TOKEN, ANSWER, ERROR, NOTE = (
+    "step", "tool_call", "tool_result", "token", "answer", "error", "note")
+
+
+def event(kind: str, **data: Any) -> dict[str, Any]:
+    """One event: `{"type": kind, "t": unix seconds, **data}`."""
+    return {"type": kind, "t": round(time.time(), 3), **data}

@@ -1,0 +1,64 @@
+"""The guardrail: empty, greeting, help, off-topic and personal medical questions are answered without tools."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["classify", "reply", "DOMAIN_WORDS"]
+
+HELP = ("I answer questions about FDA medical-device data held on this computer: adverse events (MAUDE), "
+        "recalls and enforcement reports, 510(k) clearances, PMA approvals, classifications and product codes, "
+        "UDI/GUDID device records and establishment registrations. For example: \"How many adverse events were "
+        "reported for insulin pumps in 2023?\", \"Class I recalls by Medtronic since 2020\", \"Top manufacturers "
+        "of DXY devices by events\", \"510(k) clearances for product code LLZ\". Every figure comes with record "
+        "IDs and the data's as-of date.")
+GREETING = "Hello. " + HELP
+EMPTY = "Please type a question. " + HELP
+OFF_TOPIC = ("That is outside what I can answer: I only know the FDA medical-device datasets mirrored here "
+             "(adverse events, recalls, 510(k), PMA, classifications, UDI and registrations). " + HELP)
+MEDICAL = ("I can't give personal medical advice; please ask your doctor or care team about your own health or "
+           "device. What I can do is show what the FDA data says, for example the adverse event reports, recalls "
+           "or safety notices for a device: try \"recalls for <your device>\" or \"adverse events for <device> "
+           "in 2024\".")
+
+DOMAIN_WORDS = re.compile(
+    r"\b(devices?|recall\w*|enforcement|510\s*\(?k\)?|pma|premarket|approv\w*|clear\w*|maude|adverse|events?|"
+    r"reports?|injur\w*|deaths?|died|malfunction\w*|udi|gudid|di|classif\w*|class|product\s+codes?|regulation|"
+    r"manufactur\w*|firms?|compan\w*|establishments?|registr\w*|listing|implants?|pumps?|catheters?|"
+    r"pacemakers?|stents?|monitors?|masks?|ventilators?|defibrillators?|surgical|fda|k\d{6}|p\d{6}|den\d{6}|"
+    r"problems?|issues?|trends?|counts?|recalled|brands?|models?|lots?)\b", re.I)
+_GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|thank you|cheers)\b[\s!.,]*$",
+                       re.I)
+_HELP = re.compile(r"^\s*(help|\?|what can you do|what do you know|how do (i|you) use( this| you)?|usage)\s*[?.!]*\s*$",
+                   re.I)
+_MEDICAL = re.compile(
+    r"\b(should i|can i|do i need|is it safe for me|am i|my (doctor|surgeon|symptoms?|pain|heart|child|mother|father|"
+    r"wife|husband)|i (have|feel|got|am having)|(stop|start|take|replace|remove) my|dosage|diagnos\w*|"
+    r"treat(ment)? (for|of) my)\b", re.I)
+_FOLLOWUP = re.compile(r"\b(those|these|them|that|it|same|also|too|and what about|what about)\b", re.I)
+_CODE = re.compile(r"\b[A-Z]{3}\b")
+_CHAT = re.compile(r"\b(weather|recipe|joke|poem|song|capital of|president|stock price|bitcoin|football|soccer|movie|"
+                   r"translate|write (me )?(a|some|an)|python|javascript|horoscope|news|who (are|is) you|your name)\b",
+                   re.I)
+
+
+def classify(question: str, has_context: bool = False) -> str:
+    """One of: empty, greeting, help, medical, off_topic, ask."""
+    q = (question or "").strip()
+    if not q:
+        return "empty"
+    if _GREETING.match(q):
+        return "greeting"
+    if _HELP.match(q):
+        return "help"
+    if _MEDICAL.search(q) and re.search(r"\b(i|my|me)\b", q, re.I):
+        return "medical"
+    if DOMAIN_WORDS.search(q) or _CODE.search(q) or (has_context and _FOLLOWUP.search(q)):
+        return "ask"
+    if _CHAT.search(q):
+        return "off_topic"
+    return "ask"   # maybe a device name: the planner decides (nothing found -> the off-topic reply)
+
+
+def reply(route: str) -> str:
+    return {"empty": EMPTY, "greeting": GREETING, "help": HELP, "medical": MEDICAL, "off_topic": OFF_TOPIC}[route]

@@ -1,0 +1,167 @@
+"""Tool latency benchmark: the assistant's resolvers and searchers on the SYNTHETIC full-size mirror.
+
+Usage (from the repository root):
+
+    .venv/bin/python bench/tools_latency.py [--scale 0.1] [--workdir DIR] [--reuse] [--repeat 20] [--json]
+    .venv/bin/python bench/tools_latency.py --scales 0.01,0.1 --reuse      # two scales + extrapolation to 1.0
+
+It builds (or, with --reuse, keeps) the SYNTHETIC site and mirror of bench/query_latency.py (same work folder
+layout, same generator bench/synth_mirror.py), then times each tool in process through
+`agent.tools.run_tool(ToolContext(Api(...)), name, args)`: one warm-up call (which also builds the resolvers'
+per-mirror vocabularies; its time is printed apart), then --repeat timed calls; p50 / p95 in ms and the goal:
+p95 < 300 ms for resolve_device and each searcher with a product code and a date range, < 1 s for count_by
+over all events (at scale 1.0). With two scales the figures are extrapolated linearly to 1.0 (printed with
+the method). Not a test: nothing fails a build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+GOAL = {"resolver": 300.0, "searcher": 300.0, "count_all": 1000.0}
+
+CALLS = [  # (label, goal, tool, args)
+    ("resolve_device 'pacemaker'", "resolver", "resolve_device", {"query": "pacemaker"}),
+    ("resolve_device 'insulin pump'", "resolver", "resolve_device", {"query": "insulin pump"}),
+    ("resolve_device 'pacemeker' (typo)", "resolver", "resolve_device", {"query": "pacemeker"}),
+    ("resolve_device 'DXY'", "resolver", "resolve_device", {"query": "DXY"}),
+    ("resolve_manufacturer 'Medtronic'", "resolver", "resolve_manufacturer", {"query": "Medtronic"}),
+    ("resolve_location 'Germany'", "resolver", "resolve_location", {"location": "Germany"}),
+    ("search_events DXY 2020", "searcher", "search_events",
+     {"product_codes": ["DXY"], "date_from": "2020-01-01", "date_to": "2020-12-31"}),
+    ("search_events DXY deaths", "searcher", "search_events",
+     {"product_codes": ["DXY"], "filters": {"event_type": "Death"}}),
+    ("search_events text 'multiple myeloma'", "searcher", "search_events", {"text": "multiple myeloma"}),
+    ("search_recalls FRN 2015-2023", "searcher", "search_recalls",
+     {"product_codes": ["FRN"], "date_from": "2015-01-01", "date_to": "2023-12-31"}),
+    ("search_510k LZG 2010-2023", "searcher", "search_510k",
+     {"product_codes": ["LZG"], "date_from": "2010-01-01", "date_to": "2023-12-31"}),
+    ("search_pma NIQ 2000-2023", "searcher", "search_pma",
+     {"product_codes": ["NIQ"], "date_from": "2000-01-01", "date_to": "2023-12-31"}),
+    ("search_classifications DXY", "searcher", "search_classifications", {"product_codes": ["DXY"]}),
+    ("search_udi DXY 2015-2023", "searcher", "search_udi",
+     {"product_codes": ["DXY"], "date_from": "2015-01-01", "date_to": "2023-12-31"}),
+    ("search_registrations DXY", "searcher", "search_registrations", {"product_codes": ["DXY"]}),
+    ("count_by events year (all)", "count_all", "count_by", {"dataset": "events", "field": "year"}),
+    ("count_by events event_type (all)", "count_all", "count_by", {"dataset": "events", "field": "event_type"}),
+    ("count_by events product_code (all)", "count_all", "count_by", {"dataset": "events", "field": "product_code"}),
+    ("count_by events month, DXY", "searcher", "count_by",
+     {"dataset": "events", "field": "month", "product_codes": ["DXY"]}),
+]
+
+
+def _ql():
+    spec = importlib.util.spec_from_file_location("query_latency", ROOT / "bench" / "query_latency.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["query_latency"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def pct(xs: list[float], p: float) -> float:
+    s = sorted(xs)
+    return s[max(0, min(len(s) - 1, int(round(p / 100 * len(s) + 0.5)) - 1))]
+
+
+def measure(data: Path, repeat: int, say) -> list[dict]:
+    from agent.tools import ToolContext, ToolError, run_tool
+    from mirror.api import Api
+    from mirror.settings import Settings
+    ctx = ToolContext(Api(Settings(data_dir=data)))
+    rows = []
+    try:
+        for label, goal, name, args in CALLS:
+            t0 = time.perf_counter()
+            try:
+                first = run_tool(ctx, name, args)
+            except (ToolError, KeyError) as e:
+                rows.append({"label": label, "goal": goal, "error": str(e)})
+                say(f"  {label}: not run ({e})")
+                continue
+            warm = (time.perf_counter() - t0) * 1000
+            ms = []
+            for _ in range(repeat):
+                t = time.perf_counter()
+                run_tool(ctx, name, args)
+                ms.append((time.perf_counter() - t) * 1000)
+            rows.append({"label": label, "goal": goal, "total": first.total, "first_ms": warm,
+                         "p50": statistics.median(ms), "p95": pct(ms, 95), "ms": ms})
+    finally:
+        ctx.close()
+    return rows
+
+
+def table(scale: float, rows: list[dict], say) -> None:
+    say(f"\ntool latency at scale {scale:g} (SYNTHETIC data; in process; first call apart, then the timed calls)")
+    say(f"{'tool call':42} {'total':>10} {'first ms':>9} {'p50 ms':>8} {'p95 ms':>8}  goal (scale 1.0)")
+    for r in rows:
+        if "error" in r:
+            say(f"{r['label']:42} {'-':>10} {'-':>9} {'-':>8} {'-':>8}  not run: {r['error'][:60]}")
+            continue
+        g = GOAL[r["goal"]]
+        say(f"{r['label']:42} {r['total']:>10,} {r['first_ms']:>9,.0f} {r['p50']:>8,.1f} {r['p95']:>8,.1f}  "
+            f"p95 < {g:,.0f} ms: {'yes' if r['p95'] < g else 'NO'} at this scale")
+
+
+def extrapolate(results: dict[float, list[dict]], say) -> dict:
+    if len(results) < 2:
+        return {}
+    a, b = sorted(results)[-2:]
+    out = {}
+    say(f"\nextrapolated to scale 1.0: straight line through the p95 at scales {a:g} and {b:g} "
+        "(latency assumed linear in data size; an upper bound for indexed lookups)")
+    for ra, rb in zip(results[a], results[b]):
+        if "p95" not in ra or "p95" not in rb:
+            continue
+        slope = (rb["p95"] - ra["p95"]) / (b - a)
+        est = rb["p95"] + slope * (1.0 - b)
+        out[ra["label"]] = est
+        g = GOAL[ra["goal"]]
+        say(f"  {ra['label']:42} p95 ~ {est:>8,.0f} ms  goal {g:,.0f} ms: {'met' if est < g else 'NOT met'}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scale", type=float, default=0.1)
+    ap.add_argument("--scales")
+    ap.add_argument("--workdir")
+    ap.add_argument("--reuse", action="store_true")
+    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=2023)
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--force", action="store_true")
+    args = ap.parse_args(argv)
+    out = sys.stderr if args.json else sys.stdout
+    say = lambda *a: print(*a, file=out, flush=True)   # noqa: E731
+    ql = _ql()
+    ql.OUT = out
+    scales = sorted({float(s) for s in args.scales.split(",")}) if args.scales else [args.scale]
+    work = ql.prepare_workdir(args.workdir)
+    say("FDA Explorer Offline: tool latency benchmark (SYNTHETIC data from bench/synth_mirror.py)")
+    results, doc = {}, {"synthetic": True, "scales": {}}
+    for scale in scales:
+        base = work / f"scale-{scale:g}"
+        summary, _ = ql.ensure_site(base, scale, args.seed, args.reuse, args.force)
+        sync, reused = ql.ensure_sync(base, summary, args.reuse)
+        ql.report_sync(sync, reused, summary)
+        rows = measure(base / "data", args.repeat, say)
+        results[scale] = rows
+        table(scale, rows, say)
+        doc["scales"][f"{scale:g}"] = [{k: v for k, v in r.items() if k != "ms"} for r in rows]
+    doc["extrapolated_p95_ms_at_scale_1"] = extrapolate(results, say)
+    if args.json:
+        print(json.dumps(doc, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
