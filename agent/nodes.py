@@ -14,7 +14,7 @@ from .intent import Intent, parse_intent
 from .planner import call_key, plan_schema, resolver_calls, searcher_calls
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool, validate
-from .tools.context import ResolverContext
+from .tools.context import ResolvedDevice, ResolverContext
 
 __all__ = ["Nodes"]
 
@@ -53,15 +53,24 @@ class Nodes:
             drop = {n.split(":", 1)[1] for n in notes if n.startswith("dropped:")}
             calls = searcher_calls(it, state.get("evidence", []), resolved, drop)
             phase = "done"
+            if it.product_codes:   # codes given directly are context for follow-ups too
+                resolved = resolved.model_copy(update={"devices": [ResolvedDevice(product_code=c) for c in it.product_codes]})
         model_calls = state.get("model_calls", 0)
-        if not calls and not state.get("evidence") and self.model is not None:
-            calls, used, note = self._model_plan(state["question"])
+        searched = any(not c["tool"].startswith("resolve_") for c in state.get("calls", []))
+        if not calls and phase == "done" and not searched and self.model is not None and not state.get("iteration"):
+            calls, used, note = self._model_plan(state["question"])   # the rules found nothing to search
             model_calls += used
             notes += [note] if note else []
         done = {c["key"] for c in state.get("calls", [])}
-        fresh = [c for c in calls if call_key(c["tool"], c["args"]) not in done]
+        fresh, seen = [], set()
+        for c in calls:   # identical calls run once per question
+            key = call_key(c["tool"], c["args"])
+            if key not in done and key not in seen:
+                seen.add(key)
+                fresh.append(c)
         self.emit(event(STEP, step="plan", phase=phase, calls=[{"tool": c["tool"], "args": c["args"]} for c in fresh]))
-        return {"intent": it.to_dict(), "plan": fresh, "phase": phase, "model_calls": model_calls, "notes": notes}
+        return {"intent": it.to_dict(), "plan": fresh, "phase": phase, "model_calls": model_calls, "notes": notes,
+                "resolved": resolved.model_dump()}
 
     def _model_plan(self, question: str) -> tuple[list[dict], int, str]:
         """Ask the model for tool calls (schema-constrained); invalid ones are repaired or reported."""

@@ -1,0 +1,195 @@
+"""Graph paths on the sample mirror: guardrail, deterministic plans, follow-ups, reflection, a scripted model
+(plans, grounding, failures), sessions across restarts, events and the audit log."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from agent.assistant import Assistant
+from agent.models import ScriptedModel
+from agent.settings import AgentSettings
+from mirror.settings import Settings
+from mirror.store import Store
+
+
+@pytest.fixture
+def data(sample_dir, tmp_path):
+    """A private copy of the sample mirror (sessions and audit logs are written into the data folder)."""
+    d = tmp_path / "data"
+    shutil.copytree(sample_dir / "db", d / "db")
+    return d
+
+
+def make(data, model=None, **kw) -> Assistant:
+    return Assistant(Settings(data_dir=data), AgentSettings(model="none", **kw), model=model)
+
+
+def sql(data, q):
+    con = Store(data).connect()
+    try:
+        return con.execute(q).fetchone()[0]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("question,route", [
+    ("", "empty"), ("   ", "empty"), ("hello!", "greeting"), ("help", "help"),
+    ("What is the weather in Paris?", "off_topic"), ("Write me a poem about spring", "off_topic"),
+    ("Should I have my pacemaker replaced? I feel dizzy.", "medical"),
+])
+def test_guardrail_answers_without_tools_or_model(data, question, route):
+    model = ScriptedModel([])          # any model call would fail: the script is empty
+    a = make(data, model)
+    try:
+        out = a.ask(question)
+    finally:
+        a.close()
+    assert out["route"] == route and out["tool_calls"] == [] and out["model_calls"] == 0 and model.calls == 0
+    assert out["answer"] and out["citations"] == []
+    if route == "medical":
+        assert "can't give personal medical advice" in out["answer"] and "recalls" in out["answer"]
+
+
+def test_count_question_without_a_model_is_answered_from_the_data(data):
+    a = make(data)
+    try:
+        out = a.ask("How many adverse events were reported for product code OZP?")
+    finally:
+        a.close()
+    total = sql(data, "SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE device_report_product_code='OZP'")
+    assert [c["tool"] for c in out["tool_calls"]] == ["search_events"]
+    assert out["tool_calls"][0]["args"]["product_codes"] == ["OZP"]
+    assert f"{total:,} adverse event reports (MAUDE) match" in out["answer"]
+    assert "device/event as of 2025-09-23" in out["answer"]
+    keys = {c["id"].split("=")[1] for c in out["citations"]}
+    assert keys and all(sql(data, f"SELECT count(*) FROM device_event WHERE mdr_report_key='{k}'") == 1 for k in keys)
+    assert out["model_calls"] == 0 and out["model"] == "none"
+    assert out["tool_calls"][0]["queries"][0].startswith("search=device.device_report_product_code.exact")
+
+
+def test_follow_up_reuses_the_resolved_product_codes(data):
+    a = make(data)
+    try:
+        first = a.ask("adverse events for product code FOZ", session_id="s1")
+        follow = a.ask("Any recalls for those?", session_id="s1")
+    finally:
+        a.close()
+    assert first["tool_calls"][0]["args"]["product_codes"] == ["FOZ"]
+    call = follow["tool_calls"][-1]
+    assert call["tool"] == "search_recalls" and call["args"]["product_codes"] == ["FOZ"]
+    assert "Z-0053-2020" in follow["answer"]
+
+
+def test_trend_and_top_questions_use_count_by(data):
+    a = make(data)
+    try:
+        trend = a.ask("Trend of adverse events per year")
+        top = a.ask("Which product codes have the most adverse events?")
+    finally:
+        a.close()
+    assert trend["tool_calls"][0]["tool"] == "count_by" and trend["tool_calls"][0]["args"]["field"] == "year"
+    assert "2023: 5" in trend["answer"] and "2008: 1" in trend["answer"]
+    assert top["tool_calls"][0]["args"]["field"] == "product_code" and "JAA: 2" in top["answer"]
+
+
+def test_multi_part_question_searches_each_dataset(data):
+    a = make(data)
+    try:
+        out = a.ask("How many recalls and adverse events and 510(k) clearances are there for product code GEI?")
+    finally:
+        a.close()
+    assert {c["tool"] for c in out["tool_calls"]} == {"search_recalls", "search_events", "search_510k"}
+    assert "K202114" in out["answer"]
+
+
+def test_a_filter_a_dataset_lacks_is_dropped_with_a_note(data):
+    a = make(data)
+    try:
+        out = a.ask("PMA approvals from the US in 2020")
+    finally:
+        a.close()
+    tools = [(c["tool"], c["ok"]) for c in out["tool_calls"]]
+    assert ("search_pma", False) in tools and ("search_pma", True) in tools
+    assert "the filter country does not apply" in out["answer"]
+
+
+def test_scripted_model_plans_and_its_summary_is_grounded(data):
+    model = ScriptedModel([
+        {"calls": [{"tool": "search_510k", "args": {"product_codes": ["GEI"]}}]},
+        "There is 1 clearance, K202114, decided 2020-10-06. Another 4,321 were refused in K999999.",
+    ])
+    a = make(data, model)
+    try:
+        out = a.ask("zxqv wibble frob")       # nothing the rules can read
+    finally:
+        a.close()
+    assert [c["tool"] for c in out["tool_calls"]][-1] == "search_510k"
+    assert out["answer"].startswith("Summary: There is 1 clearance, K202114")
+    assert "4,321" not in out["answer"] and "K999999" not in out["answer"]
+    assert out["model_calls"] == 2 and model.calls == 2
+
+
+def test_invalid_model_calls_are_repaired_away_and_a_failing_model_does_not_fail_the_user(data):
+    model = ScriptedModel([{"calls": [{"tool": "no_such_tool", "args": {}},
+                                      {"tool": "search_events", "args": {"product_codes": ["not a code"]}}]}])
+    a = make(data, model)
+    try:
+        out = a.ask("zxqv wibble frob")
+    finally:
+        a.close()
+    assert not any(c["tool"] in ("no_such_tool",) for c in out["tool_calls"])
+    assert out["answer"]
+    model = ScriptedModel([RuntimeError("model crashed"), RuntimeError("again")])
+    a = make(data, model)
+    try:
+        out = a.ask("How many adverse events for product code OZP?")
+    finally:
+        a.close()
+    assert "adverse event reports (MAUDE) match" in out["answer"] and not out["answer"].startswith("Summary")
+
+
+def test_a_missing_model_falls_back_to_none_with_a_note(data, tmp_path):
+    a = Assistant(Settings(data_dir=data), AgentSettings(model=f"llamacpp:{tmp_path / 'missing.gguf'}"))
+    try:
+        events = list(a.stream("How many adverse events for product code OZP?"))
+    finally:
+        a.close()
+    assert events[0]["type"] == "note" and "missing.gguf" in events[0]["message"]
+    assert events[-1]["type"] == "answer" and events[-1]["model"] == "none"
+
+
+def test_events_stream_in_order(data):
+    a = make(data)
+    try:
+        events = list(a.stream("adverse events for product code OZP in 2023"))
+    finally:
+        a.close()
+    kinds = [e["type"] for e in events]
+    assert kinds[0] == "step" and kinds[-1] == "answer"
+    assert kinds.index("tool_call") < kinds.index("tool_result") < kinds.index("answer")
+    final = events[-1]
+    assert final["citations"] and final["provenance"][0]["as_of"] == "2025-09-23"
+
+
+def test_sessions_persist_across_restarts_and_audit_is_written(data):
+    a = make(data)
+    out = a.ask("How many 510(k) clearances for product code GEI?", session_id="keep-me")
+    a.close()
+    audit = json.loads(open(out["audit"]).read())
+    assert audit["question"].startswith("How many 510(k)") and audit["tool_calls"][0]["queries"]
+    assert audit["as_of"]["510k"] == "2025-09-22" and audit["model"] == "none"
+    assert open(out["audit"].replace(".json", ".md")).read().startswith("# Audit: How many 510(k)")
+    b = make(data)
+    try:
+        listed = {s["session"]: s for s in b.sessions()}
+        assert listed["keep-me"]["turns"] == 1
+        assert [m["role"] for m in b.history("keep-me")] == ["user", "assistant"]
+        follow = b.ask("any recalls for those?", session_id="keep-me")
+        assert follow["tool_calls"][-1]["args"].get("product_codes") == ["GEI"]
+        b.delete_session("keep-me")
+        assert "keep-me" not in {s["session"] for s in b.sessions()}
+    finally:
+        b.close()
