@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mirror.lookup.places import REGIONS
+
 from .intent import Intent
 from .tools import TOOLS
 from .tools.context import ResolverContext
@@ -81,7 +83,10 @@ def searcher_calls(it: Intent, evidence: list[dict], resolved: ResolverContext, 
         base["manufacturer"] = it.firm
     loc = resolved.location
     if it.location and loc and loc.code:
-        base["state" if loc.kind == "us_state" else "country"] = loc.code
+        if loc.kind == "region" and loc.code in REGIONS:
+            base["country"] = list(REGIONS[loc.code][1])
+        else:
+            base["state" if loc.kind == "us_state" else "country"] = loc.code
     if it.date_from:
         base["date_from"] = it.date_from
     if it.date_to:

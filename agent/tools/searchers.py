@@ -154,7 +154,7 @@ class SearchArgs(BaseModel):
     product_codes: list[str] | None = Field(None, description="FDA product codes, e.g. [\"DXY\", \"LWS\"]")
     manufacturer: str | list[str] | None = Field(
         None, description="Firm name or its variants (from resolve_manufacturer); words match the firm fields")
-    country: str | None = Field(None, description="ISO 3166-1 alpha-2 country code, e.g. US, DE")
+    country: str | list[str] | None = Field(None, description="ISO 3166-1 alpha-2 country code(s), e.g. US, DE")
     state: str | None = Field(None, description="US state code, e.g. CA")
     date_from: date | None = Field(None, description="From this date (inclusive), YYYY-MM-DD")
     date_to: date | None = Field(None, description="To this date (inclusive), YYYY-MM-DD")
@@ -179,13 +179,14 @@ class SearchArgs(BaseModel):
 
     @field_validator("country", "state")
     @classmethod
-    def _place(cls, v: str | None) -> str | None:
+    def _place(cls, v: str | list[str] | None) -> str | list[str] | None:
         if v is None:
             return v
-        c = v.strip().upper()
-        if not re.fullmatch(r"[A-Z]{2}", c):
-            raise ValueError(f"{v!r} is not a two-letter code; resolve_location turns place names into codes")
-        return c
+        codes = [str(x).strip().upper() for x in (v if isinstance(v, list) else [v])]
+        for c in codes:
+            if not re.fullmatch(r"[A-Z]{2}", c):
+                raise ValueError(f"{c!r} is not a two-letter code; resolve_location turns place names into codes")
+        return codes if isinstance(v, list) else codes[0]
 
 
 def _or(field_name: str, values: list[str]) -> str:
@@ -212,7 +213,7 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None) -
             if fld is None:
                 unsupported.append(name)
             else:
-                parts.append(f"{fld}:{_quote(value)}")
+                parts.append(_or(fld, value if isinstance(value, list) else [value]))
     if args.date_from or args.date_to:
         if not spec.date:
             unsupported.append("date_from/date_to")
