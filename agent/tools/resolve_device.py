@@ -33,7 +33,10 @@ class ResolveDeviceArgs(BaseModel):
 
 @tool("resolve_device", ResolveDeviceArgs, "resolver")
 def resolve_device(ctx: ToolContext, args: ResolveDeviceArgs) -> ToolResult:
-    """Find the FDA product codes for a device named in lay or trade words, a brand name, a product code or a K/P/DEN number: ranked product codes with device name, class, regulation number, review panel, GUDID device count, a 0-1 score and how each matched. Call it first when a question names a device; searchers take the product codes.
+    """Find the FDA product codes for a device named in lay or trade words, a brand name, a product code or a
+    K/P/DEN number: ranked product codes with device name, class, regulation number, review panel, GUDID device
+    count, a 0-1 score and how each matched. Call it first when a question names a device; searchers take the
+    product codes.
 
     Word queries are matched against classification device names and definitions, GMDN terms, GUDID brand names
     and device descriptions, tolerating typos, plurals and word order, with a small table of lay synonyms

@@ -110,6 +110,7 @@ class Api:
         self._stamp: tuple = ()
         self._endpoints: dict[str, _Endpoint] = {}
         self._as_of: dict[str, str] = {}
+        self._clean_cache: dict[tuple, bool] = {}
         self.check()
 
     # -- the mirror ------------------------------------------------------------
@@ -263,7 +264,8 @@ class Api:
         if skip and params.get("search_after"):
             raise _bad("The skip parameter is not supported when using search_after.")
         tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children,
-                        key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=self._virtual(endpoint))
+                        key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=self._virtual(endpoint),
+                        clean=self._clean)
         where = "TRUE"
         if params.get("search"):
             try:
@@ -278,6 +280,16 @@ class Api:
             return self._search(con, tr, ep, where, params, limit, skip, meta, path, pairs, base_url)
         finally:
             con.close()
+
+    def _clean(self, table: str, column: str) -> bool:
+        """Whether every value of a column is one upper-case word (checked once per mirror version)."""
+        key = (self._stamp, table, column)
+        if key not in self._clean_cache:
+            with self.cursor() as con:
+                self._clean_cache[key] = bool(con.execute(
+                    f'SELECT coalesce(bool_and(regexp_full_match("{column}", \'{WORD_SQL}\') '
+                    f'AND "{column}" = upper("{column}")), FALSE) FROM {table} WHERE "{column}" IS NOT NULL').fetchone()[0])
+        return self._clean_cache[key]
 
     def _virtual(self, endpoint: str) -> dict[str, str]:
         """Local extension fields. device/recall `recall_class`: the class ("Class I", ...) of the enforcement

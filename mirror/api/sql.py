@@ -17,21 +17,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 from datetime import date, datetime
 
 from ..datasets import DATASETS
 from .catalog import ARRAYS, NUMERIC, SAFE_PATH, Catalog, FieldRef
 from .query import And, Exists, Node, Not, Or, ParseError, Range, Term
 
-__all__ = ["Access", "Translator", "WORD", "tokens", "parse_date"]
+__all__ = ["Access", "Translator", "WORD", "WORD_SQL", "tokens", "parse_date"]
 
 WORD = r"[\pL\pN_]+(?:[.'][\pL\pN_]+)*"     # one token (RE2 syntax)
+WORD_SQL = WORD.replace("'", "''")
 _PY_WORD = re.compile(r"[^\W]+(?:[.'][^\W]+)*")
-# A word starts after a non-word character (a `.` or `'` counts only when no word character precedes it)
-# and ends before one (a `.` or `'` counts only when no word character follows it): `868` is not a word
-# of `868.5895`, as in the index.
-_B = r"(?:^|[^\pL\pN_.']|(?:^|[^\pL\pN_])[.'])"
-_E = r"(?:$|[^\pL\pN_.']|[.'](?:$|[^\pL\pN_]))"
 _DATE_FORMATS = "['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y']"
 UNIQUE_KEY = {"event", "udi"}     # endpoints whose key identifies one record (child tables join on it)
 
@@ -73,6 +70,7 @@ class Translator:
     key_nulls: bool = False    # some records lack the key: they are checked on their JSON
     key_dupes: bool = False    # a key is shared by records: child matches are re-checked on the JSON
     virtual: dict[str, str] = field(default_factory=dict)   # local extension fields: name -> scalar SQL over t
+    clean: Callable[[str, str], bool] | None = None       # (table, column) -> every value is one upper-case word
     params: dict[str, object] = field(default_factory=dict)
 
     # -- parameters --------------------------------------------------------
@@ -129,11 +127,11 @@ class Translator:
         """`pred(sql_value) -> sql` applied to the field: true if any of its values satisfies it."""
         a = self.access(f)
         if a.kind == "scalar":
-            return f"coalesce({pred(a.expr, a.is_date)}, FALSE)"
+            return f"({a.expr} IS NOT NULL AND {pred(a.expr, a.is_date)})"   # separate conjuncts: cheap ones first
         if a.kind == "list":
             return f"coalesce(len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0, FALSE)"
         inner = (f"len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0" if a.child_list
-                 else pred(a.expr, a.is_date))
+                 else f"{a.expr} IS NOT NULL AND {pred(a.expr, a.is_date)}")
         semi = f't."{a.key}" IN (SELECT c."{a.key}" FROM {a.child} c WHERE {inner})'
         if not (self.key_nulls or self.key_dupes):
             return semi
@@ -164,8 +162,28 @@ class Translator:
             if node.field is None:
                 return self._anywhere(node)
             f = self.resolve(node.field)
-            return "FALSE" if f is None else self.where(f, self._term(f, node))
+            if f is None:
+                return "FALSE"
+            return self.where(f, self._clean_token(f, node) or self._term(f, node))
         raise ParseError("Search not supported")  # pragma: no cover
+
+    def _clean_token(self, f: FieldRef, node: Term):
+        """One word on a text column whose every value is one upper-case word (keys, product codes): equality
+        on the upper-cased word is the same match, and lets DuckDB use its zone maps."""
+        if f.whole_value or node.wildcard or f.type != "text" or self.clean is None:
+            return None
+        words = tokens(node.value)
+        if len(words) != 1:
+            return None
+        a = self.access(f)
+        if a.kind == "list" or a.is_date or a.child_list:
+            return None
+        table = a.child if a.kind == "child" else self.table
+        column = a.expr.split(".", 1)[1].strip('"')
+        if not self.clean(table, column):
+            return None
+        p = self.bind(words[0].upper())
+        return lambda v, d: f"{v} = {p}"
 
     # -- predicates --------------------------------------------------------------
     def _as_date(self, v: str, is_date: bool) -> str:
@@ -176,13 +194,13 @@ class Translator:
             if node.wildcard:
                 raise ParseError(f"Search not supported: wildcards do not apply to the date field {f.path}")
             p = self.bind(parse_date(node.value, f.path))
-            return lambda v, d: f"{self._as_date(v, d)} = {p}"
+            return lambda v, d: f"coalesce({self._as_date(v, d)} = {p}, FALSE)"
         if f.type in NUMERIC:
             try:
                 p = self.bind(float(node.value))
             except ValueError:
                 raise ParseError(f"Search not supported: {f.path} is a number, not {node.value!r}") from None
-            return lambda v, d: f"TRY_CAST({v} AS DOUBLE) = {p}"
+            return lambda v, d: f"coalesce(TRY_CAST({v} AS DOUBLE) = {p}, FALSE)"
         if f.whole_value:
             if node.wildcard:
                 like = node.value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
@@ -193,25 +211,39 @@ class Translator:
         return self._text(node)
 
     def _text(self, node: Term):
-        """Word matching: a phrase needs its words in order; a bare term with several words needs any."""
+        """Word matching on the value's words, split as the index splits them.
+
+        A phrase needs its words in a row, a bare term with several words any of them, `word*` a word that starts
+        so. The search terms are bound as parameters and compared with `contains`; the only regular expression
+        is the constant tokenizer, run just on values that contain the rarest term at all.
+        """
+        low = lambda v: f"lower(CAST({v} AS VARCHAR))"                                   # noqa: E731
+        joined = lambda v: f"(' ' || array_to_string(regexp_extract_all({low(v)}, '{WORD_SQL}'), ' ') || ' ')"  # noqa: E731
+
+        def has(needle: str, pre: str):
+            n, p = self.bind(needle), self.bind(pre)
+            return lambda v, d: f"(contains({low(v)}, {p}) AND contains({joined(v)}, {n}))"
+
         if node.wildcard:
-            parts = [re.escape(part.lower()) for part in node.value.split("*")]
-            pattern = "(?i)" + _B + r"[\pL\pN_.']*".join(parts) + _E
-            first = max(node.value.split("*"), key=len).lower()
-        else:
-            words = tokens(node.value)
-            if not words:
-                return lambda v, d: "FALSE"
-            if node.phrase:
-                pattern = "(?i)" + _B + r"[^\pL\pN_]+".join(re.escape(w) for w in words) + _E
-            else:
-                pattern = "(?i)" + _B + "(?:" + "|".join(re.escape(w) for w in words) + ")" + _E
-            first = words[0] if node.phrase or len(words) == 1 else ""
-        rx = self.bind(pattern)
-        if first:   # a cheap substring test before the regex
-            pre = self.bind("%" + first.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
-            return lambda v, d: f"(CAST({v} AS VARCHAR) ILIKE {pre} ESCAPE '\\' AND regexp_matches(CAST({v} AS VARCHAR), {rx}))"
-        return lambda v, d: f"regexp_matches(CAST({v} AS VARCHAR), {rx})"
+            parts = node.value.lower().split("*")
+            inner = [x for x in parts if x]
+            if not inner:
+                return lambda v, d: f"(len(regexp_extract_all({low(v)}, '{WORD_SQL}')) > 0)"
+            pre = max(inner, key=len)
+            if len(parts) == 2 and parts[1] == "":
+                return has(" " + parts[0], pre)
+            if len(parts) == 2 and parts[0] == "":
+                return has(parts[1] + " ", pre)
+            rx = self.bind(" " + "[^ ]*".join(re.escape(x) for x in parts) + " ")
+            p = self.bind(pre)
+            return lambda v, d: f"(contains({low(v)}, {p}) AND regexp_matches({joined(v)}, {rx}))"
+        words = tokens(node.value)
+        if not words:
+            return lambda v, d: "FALSE"
+        if node.phrase or len(words) == 1:
+            return has(" " + " ".join(words) + " ", max(words, key=len))
+        preds = [has(f" {w} ", w) for w in dict.fromkeys(words)]
+        return lambda v, d: "(" + " OR ".join(p(v, d) for p in preds) + ")"
 
     def _range(self, f: FieldRef, node: Range):
         if f.type == "date" and not f.exact:
@@ -235,7 +267,7 @@ class Translator:
         def pred(v: str, d: bool) -> str:
             x = conv(v, d)
             conds = ([f"{x} {ops[0]} {lo}"] if lo else []) + ([f"{x} {ops[1]} {hi}"] if hi else [])
-            return "(" + " AND ".join(conds or [f"{x} IS NOT NULL"]) + ")"
+            return "coalesce(" + " AND ".join(conds or [f"{x} IS NOT NULL"]) + ", FALSE)"
         return pred
 
     def _anywhere(self, node: Term) -> str:

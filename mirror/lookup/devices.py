@@ -1,13 +1,14 @@
 """Device names, brands, product codes and submission numbers to ranked product codes (resolve_device's SQL).
 
 A compact vocabulary is built once per mirror version in the Api's in-memory database (`memory.main._lookup_device_*`):
-terms (classification device names and definitions, GMDN preferred terms, GUDID brand names and product-code names,
-one bag of device-description words per product code), the words of each term reduced to a light plural stem, a
-lexicon of those stems with the number of product codes they reach, and one row per product code with its class,
-regulation, panel and GUDID device count. A query then touches only these tables: its words are matched to stems
-(exactly, as singular/plural, else by edit distance among stems of the same first letter), a few lay synonyms add
-alternative phrasings, and terms are scored by how much of the query they cover (weighted by rarity) and how much of
-the term the query covers. Numbers given directly (product code, K / P / DEN number) are looked up as such.
+`code` (one row per product code: class, regulation, panel, GUDID device count), `word` (the light plural stem of each
+word of each term, sorted and indexed by stem; a term is a classification device name or definition, a GMDN preferred
+term, a GUDID brand or product-code name, or the bag of words of one product code's device descriptions) and `lex`
+(each stem, a surface spelling and how many product codes it reaches). A query touches only these: its words are
+matched to stems (exactly, as singular/plural, else by edit distance among stems of the same first letter), a few lay
+synonyms add alternative phrasings, and each term holding query words is scored by how much of the query it covers
+(weighted by rarity) and how much of the term the query covers; a product code takes its best term. Product codes and
+K / P / DEN numbers given directly are looked up as such. Only bound parameters carry user text.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ _NAMES = (
 # GUDID devices: (product code, brand name, description), and (product code, GMDN preferred term).
 _DEVICES = (
     ({"device_udi_product_code", "device_udi"},
-     f"SELECT p.code, u.brand_name, u.device_description FROM device_udi u JOIN device_udi_product_code p USING ({_KEY})"),
+     f"SELECT p.code, u.brand_name, u.device_description FROM device_udi u "
+     f"JOIN device_udi_product_code p USING ({_KEY})"),
     ({"gudid_product_codes", "gudid_device"},
      "SELECT p.productCode, d.brandName, d.deviceDescription FROM gudid_device d "
      "JOIN gudid_product_codes p USING (PrimaryDI)"),
@@ -89,7 +91,8 @@ _GMDN = (
     ({"device_udi_product_code", "device_udi_gmdn_term"},
      f"SELECT DISTINCT p.code, g.name FROM device_udi_gmdn_term g JOIN device_udi_product_code p USING ({_KEY})"),
     ({"gudid_product_codes", "gudid_gmdn_terms"},
-     "SELECT DISTINCT p.productCode, g.gmdnPTName FROM gudid_gmdn_terms g JOIN gudid_product_codes p USING (PrimaryDI)"),
+     "SELECT DISTINCT p.productCode, g.gmdnPTName FROM gudid_gmdn_terms g "
+     "JOIN gudid_product_codes p USING (PrimaryDI)"),
 )
 _SUBMISSIONS = {    # kind -> (dataset, needed table, SQL giving product codes for $n [and supplement $s])
     "k_number": [("510k", "device_510k", "SELECT DISTINCT product_code FROM device_510k WHERE k_number = $n"),
@@ -149,7 +152,8 @@ _SRC = tuple(SOURCES)                    # a term's source is stored as its inde
 _TOKENS = "list_filter(string_split_regex({x}, '[^a-z0-9]+'), lambda w: w <> '')"
 _BUILD = (                               # the vocabulary, step by step ({names}, ...: the parts whose tables exist)
     ("devices", """CREATE OR REPLACE TABLE {V}dev AS
-SELECT code, brand, left(descr, {desc_chars}) AS descr FROM ({devices}) t(code, brand, descr) WHERE code IS NOT NULL"""),
+SELECT code, brand, left(descr, {desc_chars}) AS descr FROM ({devices}) t(code, brand, descr)
+WHERE code IS NOT NULL"""),
     ("terms", """CREATE OR REPLACE TABLE {V}raw AS
 SELECT row_number() OVER () AS term_id, * FROM (
   SELECT DISTINCT list_position({src}, source) - 1 AS src, code, {norm} AS text FROM (
@@ -157,10 +161,11 @@ SELECT row_number() OVER () AS term_id, * FROM (
     UNION ALL SELECT DISTINCT 'brand_name', code, brand FROM {V}dev) t(source, code, text)
   WHERE code IS NOT NULL AND nullif(trim(text), '') IS NOT NULL)"""),
     ("descriptions", """CREATE OR REPLACE TABLE {V}desc AS
-WITH d AS (SELECT DISTINCT code, unnest({desc_tokens}) AS w FROM (SELECT DISTINCT code, descr FROM {V}dev
-                                                                  WHERE descr IS DISTINCT FROM left(brand, {desc_chars}))),
+WITH d AS (SELECT DISTINCT code, unnest({desc_tokens}) AS w
+           FROM (SELECT DISTINCT code, descr FROM {V}dev WHERE descr IS DISTINCT FROM left(brand, {desc_chars}))),
 ids AS (SELECT code, (SELECT count(*) FROM {V}raw) + row_number() OVER () AS term_id FROM (SELECT DISTINCT code FROM d))
-SELECT ids.term_id, d.code, d.w FROM d JOIN ids USING (code) WHERE length(d.w) <= 4 OR NOT regexp_matches(d.w, '[0-9]')"""),
+SELECT ids.term_id, d.code, d.w FROM d JOIN ids USING (code)
+WHERE length(d.w) <= 4 OR NOT regexp_matches(d.w, '[0-9]')     -- model, lot and size codes say little"""),
     ("tokens", """CREATE OR REPLACE TABLE {V}tok AS
 SELECT term_id, unnest({term_tokens}) AS w FROM {V}raw UNION ALL SELECT term_id, w FROM {V}desc"""),
     ("stems", """CREATE OR REPLACE TABLE {V}stem AS
@@ -227,7 +232,7 @@ def _build_codes(cur, have: set[str]) -> None:
     """One row per product code: classification details (else GUDID's product-code names) and its GUDID devices:
     device records listing the code in openFDA udi (device_udi_product_code), else in AccessGUDID (distinct
     PrimaryDI of gudid_product_codes), so the count matches what a UDI search by that product code finds."""
-    rows = ["SELECT product_code AS code, device_name, device_class, nullif(regulation_number, '') AS regulation_number, "
+    rows = ["SELECT product_code AS code, device_name, device_class, nullif(regulation_number, ''), "
             "CASE WHEN nullif(review_panel, '') IS NOT NULL THEN review_panel || coalesce(' (' || (SELECT any_value("
             "medical_specialty_description) FROM device_classification m WHERE m.medical_specialty = c.review_panel) "
             "|| ')', '') ELSE nullif(nullif(medical_specialty_description, 'Unknown'), '') END AS panel, 1 AS rank "
@@ -288,17 +293,16 @@ _stem_cache: dict[str, str] = {}
 def _stems(cur, ws: list[str]) -> list[str]:
     """The vocabulary's stem of each word (the build's SQL; remembered, as it never changes)."""
     todo = [w for w in dict.fromkeys(ws) if w not in _stem_cache]
-    if todo:
-        if len(_stem_cache) > 50_000:
-            _stem_cache.clear()
-        _stem_cache.update(cur.execute(f"SELECT w, {_STEM.format(w='w')} FROM (SELECT unnest(from_json($t, "
-                                       f"'[\"VARCHAR\"]')) AS w)", {"t": json.dumps(todo)}).fetchall())
-    return [_stem_cache[w] for w in ws]
+    got = dict(cur.execute(f"SELECT w, {_STEM.format(w='w')} FROM (SELECT unnest(from_json($t, '[\"VARCHAR\"]')) "
+                           f"AS w)", {"t": json.dumps(todo)}).fetchall()) if todo else {}
+    if len(_stem_cache) < 50_000:
+        _stem_cache.update(got)
+    return [got[w] if w in got else _stem_cache[w] for w in ws]
 
 
-def _in(values: list[str], prefix: str = "p") -> tuple[str, dict[str, str]]:
+def _in(values: list[str]) -> tuple[str, dict[str, str]]:
     """`$p0, $p1, ...` and their parameters: an IN list the scan can use to skip row groups (never user SQL)."""
-    names = [f"{prefix}{i}" for i in range(len(values))]
+    names = [f"p{i}" for i in range(len(values))]
     return ", ".join(f"${n}" for n in names) or "NULL", dict(zip(names, values))
 
 
@@ -445,12 +449,14 @@ _code_cache: dict[str, dict] = {}
 def _codes(cur, version: str) -> dict[str, Any]:
     """{"by_code": code -> (code, device name, class, regulation, panel, GUDID devices), "by_cid": the same rows
     by their vocabulary id}, read once per mirror version."""
-    if version not in _code_cache:
+    global _code_cache
+    codes = _code_cache.get(version)
+    if codes is None:
         rows = cur.execute(f"SELECT product_code, device_name, device_class, regulation_number, panel, gudid_devices "
                            f"FROM {_V}code ORDER BY cid").fetchall()
-        _code_cache.clear()
-        _code_cache[version] = {"by_code": {r[0]: r for r in rows}, "by_cid": rows}
-    return _code_cache[version]
+        codes = {"by_code": {r[0]: r for r in rows}, "by_cid": rows}
+        _code_cache = {version: codes}
+    return codes
 
 
 def _code_rows(codes: dict[str, Any], given: list[str], match: str) -> list[dict]:

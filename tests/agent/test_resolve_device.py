@@ -258,3 +258,18 @@ def test_without_classification_names_come_from_gudid(tmp_path):
         assert [p.dataset for p in result.provenance] == ["device/udi"]
     finally:
         c.close()
+
+
+def test_mirror_without_device_names(tmp_path):
+    """Only 510(k) data: words cannot be resolved (a ToolError saying what to sync); K numbers still can."""
+    sync(Settings(data_dir=tmp_path), SyncOptions(source_dir=SAMPLE_DIR, only=["510k"], quiet=True))
+    c = ToolContext.open(Settings(data_dir=tmp_path))
+    try:
+        with pytest.raises(ToolError, match="mirror sync --only classification,udi"):
+            resolve(c, "pacemaker")
+        result = resolve(c, "K192028")
+        assert [r["product_code"] for r in result.rows] == ["DCK"] and result.rows[0]["device_name"] == ""
+        assert [p.dataset for p in result.provenance] == ["device/510k"]
+        assert any(n.startswith("DCK: no device name in the mirror") for n in result.notes)
+    finally:
+        c.close()
