@@ -121,11 +121,25 @@ def searcher_calls(it: Intent, evidence: list[dict], resolved: ResolverContext, 
     return calls
 
 
+def _capped(node):
+    """Bound every list and string: small models otherwise generate list items until they run out of tokens."""
+    if isinstance(node, dict):
+        out = {k: _capped(v) for k, v in node.items()}
+        if out.get("type") == "array":
+            out.setdefault("maxItems", 5)
+        if out.get("type") == "string" and "enum" not in out and "const" not in out:
+            out.setdefault("maxLength", 80)
+        return out
+    if isinstance(node, list):
+        return [_capped(x) for x in node]
+    return node
+
+
 def plan_schema() -> dict:
     """JSON schema of a model's plan: up to three calls, each one tool with that tool's own arguments."""
     variants = []
     for name, t in TOOLS.items():
-        args = t.args.model_json_schema()
+        args = _capped(t.args.model_json_schema())
         args.pop("title", None)
         variants.append({"type": "object", "properties": {"tool": {"const": name}, "args": args},
                          "required": ["tool", "args"]})
