@@ -92,6 +92,8 @@ def citations(evidence: list[dict]) -> list[dict[str, str]]:
     """Every record shown in the answer: dataset and `field=value` ID."""
     out, seen = [], set()
     for e in evidence:
+        if e["tool"] in ("resolve_manufacturer", "resolve_location", "count_by"):
+            continue   # names and places, not records
         dataset = e["provenance"][0]["dataset"] if e.get("provenance") else e["tool"]
         for r in e.get("rows", [])[:TOP_ROWS]:
             for f in e.get("id_fields", [])[:1]:

@@ -34,7 +34,7 @@ _HELP = re.compile(r"^\s*(help|\?|what can you do|what do you know|how do (i|you
 _MEDICAL = re.compile(
     r"\b(should i|can i|do i need|is it safe for me|am i|my (doctor|surgeon|symptoms?|pain|heart|child|mother|father|"
     r"wife|husband)|i (have|feel|got|am having)|(stop|start|take|replace|remove) my|dosage|diagnos\w*|"
-    r"treat(ment)? (for|of) my)\b", re.I)
+    r"treat(ment)? (for|of) my|is (my|this) [\w-]+( [\w-]+)? safe( for me)?)\b", re.I)
 _FOLLOWUP = re.compile(r"\b(those|these|them|that|it|same|also|too|and what about|what about)\b", re.I)
 _CODE = re.compile(r"\b[A-Z]{3}\b")
 _CHAT = re.compile(r"\b(weather|recipe|joke|poem|song|capital of|president|stock price|bitcoin|football|soccer|movie|"

@@ -18,12 +18,12 @@ DATASET_WORDS = [  # (dataset, pattern)
     ("udi", r"udis?|gudid|device identifiers?|\bdis?\b|brands?|models?|catalog"),
     ("registrationlisting", r"registr\w*|establishments?|facilit(y|ies)|listings?|plants?|sites?"),
 ]
-TOP_FIELDS = [  # (count_by field, pattern after "top/most/which")
+TOP_FIELDS = [  # (count_by field, pattern after "top/most/which"), most specific first
+    ("patient_problem", r"patient problems?|patient outcomes?|harms?"),
+    ("device_problem", r"device problems?|product problems?|failure modes?|problems?"),
     ("manufacturer", r"manufacturers?|firms?|compan(y|ies)|makers?|applicants?|recalling firms?"),
     ("product_code", r"product codes?|devices?|device types?"),
     ("event_type", r"event types?|outcomes?"),
-    ("patient_problem", r"patient problems?|patient outcomes?|harms?"),
-    ("device_problem", r"device problems?|product problems?|failure modes?|problems?"),
     ("country", r"countr(y|ies)"),
     ("recall_class", r"recall class(es)?|classes"),
     ("decision_code", r"decision codes?|decisions?"),
@@ -42,9 +42,11 @@ listing listings manufacturer manufacturers firm firms company companies made ma
 codes type types problem problems issue issues death deaths injury injuries malfunction malfunctions have has had
 i we you can could would should last first new recent recently so far ever also too same what's whats vs versus
 related associated involving involved make makes making tell know about like any info information details
-give summary summarize summarise look up""".split())
+give summary summarize summarise look up initiated issued filed submitted received decided records record
+entries data database there here""".split())
 NOT_CODES = {"FDA", "PMA", "UDI", "MDR", "AND", "THE", "FOR", "USA", "EUA", "DEN", "ALL", "ANY", "HOW", "WHO",
-             "GMP", "IDE", "CFR", "ISO", "LOT", "NOT", "ARE", "WAS", "HAS", "TOP", "PER", "CDRH"}
+             "GMP", "IDE", "CFR", "ISO", "LOT", "NOT", "ARE", "WAS", "HAS", "TOP", "PER", "CDRH", "III", "II",
+             "MRI", "ICD", "IUD", "CPAP", "CGM", "EEA"}
 _YEAR = r"(19[89]\d|20[0-4]\d)"
 
 
@@ -89,7 +91,10 @@ def parse_intent(question: str, today: date | None = None) -> Intent:
                 it.shape, it.top_by = "top", fld
                 break
     it.numbers = [n.upper() for n in re.findall(r"\b(k\d{6}|p\d{6}(?:/?s\d{3})?|den\d{6})\b", low)]
-    it.product_codes = [c for c in re.findall(r"\b[A-Z]{3}\b", q) if c not in NOT_CODES]
+    it.location = _location(q)
+    it.firm = _firm(q, it.location)
+    in_firm = set(it.firm.split())
+    it.product_codes = [c for c in re.findall(r"\b[A-Z]{3}\b", q) if c not in NOT_CODES and c not in in_firm]
     _dates(it, low, today)
     for word, etype in EVENT_TYPES.items():
         if re.search(rf"\b{word}\b", low):
@@ -102,9 +107,9 @@ def parse_intent(question: str, today: date | None = None) -> Intent:
             it.recall_class = f"Class {roman}"
         else:
             it.device_class = {"I": "1", "II": "2", "III": "3"}[roman]
-    it.firm = _firm(q)
-    it.location = _location(q)
-    it.followup = bool(re.search(r"\b(those|these|them|that device|same devices?|it)\b", low)) and not it.product_codes
+    it.followup = bool(re.search(r"\b(those|these|them|that device|same devices?|it|that firm|too|as well)\b|(?<!are )(?<!is )\bthere\b",
+                                 low)) \
+        and not it.product_codes
     it.device_text = _device_text(q, it)
     return it
 
@@ -130,15 +135,30 @@ _SUFFIX = re.compile(r"\b(inc|llc|ltd|corp|corporation|gmbh|ag|medical|healthcar
                      r"stryker|boston|johnson|zimmer|smith)\b", re.I)
 
 
-def _firm(q: str) -> str:
-    """A firm name: capitalised words after by/from/of, or a name ending in a corporate word."""
-    for m in _FIRM_AFTER.finditer(q):
-        name = m.group(1).strip(" .,")
-        words = name.split()
-        if words and words[0].lower() not in STOP and not re.fullmatch(r"[A-Z]{3}", name) and not re.match(_YEAR, name):
-            if _SUFFIX.search(name) or len(words) <= 4:
-                if not _is_place_word(name):
-                    return name
+_LEADING = re.compile(r"^((?:[A-Z][\w&.'-]+)(?:\s+[A-Z][\w&.'-]+)*)\s+(?:PMAs?|510|recalls?|adverse|events?|devices?|"
+                      r"clearances?|approvals?|registrations?|UDI|MAUDE|products?)\b")
+
+
+def _not_a_firm(name: str, location: str) -> bool:
+    words = name.split()
+    return (not words or words[0].lower() in STOP or name == location or re.match(_YEAR, name) is not None
+            or all(re.fullmatch(r"[A-Z]{3}|and|or|&", w) for w in words)             # product codes
+            or re.fullmatch(r"(?i)(k\d{6}|p\d{6}\S*|den\d{6})", name) is not None        # K / P / DEN numbers
+            or (len(name) > 2 and _is_place_word(name)))
+
+
+def _firm(q: str, location: str = "") -> str:
+    """A firm name: capitalised words after by/from/of/for, or leading a dataset word ("Medtronic PMA approvals")."""
+    cands = [m.group(1).strip(" .,") for m in _FIRM_AFTER.finditer(q)]
+    if m := _LEADING.match(q):
+        words = m.group(1).split()
+        while words and _is_dataset_word(words[-1].lower()):
+            words.pop()
+        cands.append(" ".join(words))
+    for name in cands:
+        name = re.sub(r"\s+(?:and|or|&)$", "", name)
+        if not _not_a_firm(name, location) and (_SUFFIX.search(name) or len(name.split()) <= 4):
+            return name
     return ""
 
 
@@ -165,5 +185,12 @@ def _device_text(q: str, it: Intent) -> str:
             text = re.sub(re.escape(piece), " ", text, flags=re.I)
     text = re.sub(rf"\b{_YEAR}\b|\bclass\s+(iii|ii|i|1|2|3)\b|\b\d+\b", " ", text, flags=re.I)
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", text) if w.lower().strip("'") not in STOP]
-    words = [w for w in words if w.lower() not in EVENT_TYPES]
+    words = [w for w in words if w.lower() not in EVENT_TYPES and not _is_dataset_word(w.lower())]
     return " ".join(words)[:120]
+
+
+_DATASET_OR_FIELD = re.compile(r"^(" + "|".join(p for _, p in DATASET_WORDS + TOP_FIELDS) + r")$")
+
+
+def _is_dataset_word(word: str) -> bool:
+    return bool(_DATASET_OR_FIELD.match(word))

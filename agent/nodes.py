@@ -114,6 +114,9 @@ class Nodes:
                 rec["summary"] = error
             calls.append(rec)
             self.emit(event(TOOL_RESULT, tool=c["tool"], ok=error is None, summary=rec["summary"]))
+            if error is None and not c["tool"].startswith("resolve_"):   # what a follow-up's "those" refers to
+                self.ctx.resolved.last_filters = {k: c["args"][k] for k in ("product_codes", "manufacturer", "country",
+                                                                            "state") if c["args"].get(k)}
         return {"evidence": evidence, "calls": calls, "plan": [], "resolved": self.ctx.resolved.model_dump()}
 
     def _run_one(self, call: dict) -> tuple[dict | None, str | None]:

@@ -23,4 +23,4 @@ _NAMES = {
 
 def looks_like_place(name: str) -> bool:
     n = " ".join(name.lower().split()).removeprefix("the ")
-    return n in _NAMES or (len(name) == 2 and name.isupper() and name not in ("IV", "OK"))
+    return n in _NAMES or (len(name) == 2 and name.isupper() and name not in ("IV", "OK", "GE"))

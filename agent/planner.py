@@ -13,7 +13,7 @@ from .tools.context import ResolverContext
 
 __all__ = ["resolver_calls", "searcher_calls", "call_key", "plan_schema", "MAX_CODES"]
 
-MAX_CODES = 5
+MAX_CODES = 8
 SEARCHER = {"event": "search_events", "recall": "search_recalls", "510k": "search_510k", "pma": "search_pma",
             "classification": "search_classifications", "udi": "search_udi",
             "registrationlisting": "search_registrations"}
@@ -53,7 +53,7 @@ def _codes(it: Intent, evidence: list[dict], resolved: ResolverContext) -> list[
         rows = found[-1]["rows"]
         top = rows[0].get("score") or 0
         return [r["product_code"] for r in rows if (r.get("score") or 0) >= 0.8 * top][:MAX_CODES]
-    if it.followup or not it.device_text:
+    if it.followup and not it.device_text and not resolved.last_filters:
         return resolved.product_codes()[:MAX_CODES]
     return []
 
@@ -75,12 +75,16 @@ def searcher_calls(it: Intent, evidence: list[dict], resolved: ResolverContext, 
     if it.device_text and not codes and not it.numbers and not it.firm and not it.location:
         return []   # a device we could not identify: say so rather than search everything
     base: dict[str, Any] = {}
+    if it.followup:   # "those", "them", "there": the previous question's keys, unless this one gives new ones
+        base.update({k: v for k, v in resolved.last_filters.items() if k in ("product_codes", "manufacturer",
+                                                                             "country", "state")})
     if codes:
         base["product_codes"] = codes
-    if it.firm and resolved.firms:
-        base["manufacturer"] = resolved.firms[-1].canonical
-    elif it.firm:
-        base["manufacturer"] = it.firm
+    firm_found = [e for e in evidence if e.get("tool") == "resolve_manufacturer"]
+    if it.firm and (not firm_found or firm_found[-1].get("total")):
+        rows = firm_found[-1].get("rows") if firm_found else []
+        canon = (resolved.firms[-1].canonical if resolved.firms else "") or (rows[0].get("canonical") if rows else "")
+        base["manufacturer"] = canon or it.firm   # searchers match its words and its resolved spellings
     loc = resolved.location
     if it.location and loc and loc.code:
         if loc.kind == "region" and loc.code in REGIONS:
@@ -103,10 +107,15 @@ def searcher_calls(it: Intent, evidence: list[dict], resolved: ResolverContext, 
             args.pop("date_from", None), args.pop("date_to", None)
             if it.device_class:
                 filters["device_class"] = it.device_class
-        if ds in ("510k", "pma") and it.numbers:
-            nums = [n for n in it.numbers if (n.startswith(("K", "DEN")) if ds == "510k" else n.startswith("P"))]
-            if nums:
-                filters["k_number" if ds == "510k" else "pma_number"] = [n.split("S")[0].rstrip("/") for n in nums]
+        if ds in ("510k", "pma", "recall") and it.numbers:
+            kinds = {"510k": ("K", "DEN"), "pma": ("P",), "recall": ("K", "P")}[ds]
+            nums = [n.split("S")[0].rstrip("/") for n in it.numbers if n.startswith(kinds)]
+            if ds == "recall" and nums:
+                ks, ps = [n for n in nums if n.startswith("K")], [n for n in nums if n.startswith("P")]
+                filters.update({k: v for k, v in (("k_number", ks), ("pma_number", ps)) if v})
+                args.pop("product_codes", None)
+            elif nums:
+                filters["k_number" if ds == "510k" else "pma_number"] = nums
                 args.pop("product_codes", None)
         if filters:
             args["filters"] = filters

@@ -39,6 +39,7 @@ class ResolverContext(BaseModel):
     devices: list[ResolvedDevice] = Field(default_factory=list)
     firms: list[ResolvedFirm] = Field(default_factory=list)
     location: ResolvedLocation | None = None
+    last_filters: dict = Field(default_factory=dict, description="Keys the previous question searched with")
 
     def product_codes(self) -> list[str]:
         return [d.product_code for d in self.devices]
@@ -49,7 +50,8 @@ class ResolverContext(BaseModel):
         firms = {f.canonical: f for f in self.firms}
         firms.update({f.canonical: f for f in other.firms})
         return ResolverContext(devices=list(codes.values()), firms=list(firms.values()),
-                               location=other.location or self.location)
+                               location=other.location or self.location,
+                               last_filters=other.last_filters or self.last_filters)
 
 
 @dataclass

@@ -264,9 +264,9 @@ def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None) ->
             for firm in ctx.resolved.firms:
                 if n.strip().lower() in (firm.canonical.lower(), firm.key.lower()):
                     variants += firm.variants
-    if variants:   # known spellings: whole-value matches
-        return "(" + " OR ".join(f"{f}.exact:{_quote(v)}" for f in spec.firm for v in dict.fromkeys(variants)) + ")"
     clauses = []
+    if variants:   # known spellings: whole-value matches, besides the words below
+        clauses += [f"{f}.exact:{_quote(v)}" for f in spec.firm for v in dict.fromkeys(variants)]
     for n in names:
         words = [w for w in re.findall(r"\w+", n) if w.lower() not in _LEGAL][:8] or re.findall(r"\w+", n)[:8]
         if words:
