@@ -150,7 +150,7 @@ def test_loading_again_reuses_the_loaded_model(smol):
     again = load_chat_model(settings(model="embedded"))
     reload_seconds = time.perf_counter() - started
     assert again.llama is smol.llama
-    assert reload_seconds < 0.05 and reload_seconds < smol.load_seconds / 5, (reload_seconds, smol.load_seconds)
+    assert reload_seconds < 0.05, reload_seconds     # the cached Llama, not a second load of the file
     assert again.calls == 0
 
 
