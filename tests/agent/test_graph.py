@@ -193,3 +193,25 @@ def test_sessions_persist_across_restarts_and_audit_is_written(data):
         assert "keep-me" not in {s["session"] for s in b.sessions()}
     finally:
         b.close()
+
+
+def test_the_graph_on_an_ollama_model_through_the_stand_in(data):
+    """ChatOllama (langchain-ollama) against the Ollama stand-in server (tests/agent/ollama_standin.py: no real
+    Ollama can be installed here): the model's JSON plan is run, its summary kept only where grounded."""
+    from agent.settings import AgentSettings as AS
+    from .ollama_standin import OllamaStandIn
+    with OllamaStandIn(models=["qwen2.5:0.5b"]) as srv:
+        srv.reply(json.dumps({"calls": [{"tool": "search_510k", "args": {"product_codes": ["GEI"]}}]}),
+                  "K202114 is the 1 clearance found. It was decided in 1999 for 12 devices.")
+        a = Assistant(Settings(data_dir=data), AS(model="ollama:qwen2.5:0.5b", ollama_url=srv.url))
+        try:
+            out = a.ask("zxqv wibble frob")
+        finally:
+            a.close()
+        chats = srv.chats()
+    assert out["model"] == "ollama:qwen2.5:0.5b" and out["model_calls"] == 2
+    assert out["tool_calls"][-1]["tool"] == "search_510k" and out["tool_calls"][-1]["ok"]
+    assert chats[0]["format"]["properties"]["calls"]["maxItems"] == 3        # the plan was schema-constrained
+    assert out["answer"].startswith("Summary: K202114 is the 1 clearance found.")
+    assert "1999" not in out["answer"] and "12 devices" not in out["answer"]
+    assert {"dataset": "device/510k", "id": "k_number=K202114"} in out["citations"]
