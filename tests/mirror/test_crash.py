@@ -146,11 +146,17 @@ def test_kill_at_many_points_then_finish(sites, server, tmp_path):
         seen.add(consistent(data, {"2025-01-01": v1, "2025-02-01": v2}))
     run_sync(m2, data)
     assert consistent(data, {"2025-02-01": v2}) == "2025-02-01"
-    fresh = {}
+    fresh, resumed = {}, 0
     for path, rng in srv.requests:
-        if path.endswith(".zip") and rng is None:
-            fresh[path] = fresh.get(path, 0) + 1
-    assert fresh and max(fresh.values()) == 1  # no file was downloaded from byte 0 twice
+        if path.endswith(".zip"):
+            if rng is None:
+                fresh[path] = fresh.get(path, 0) + 1
+            else:
+                resumed += 1
+    # Interrupted downloads resume with Range. A kill can land before the first byte of a file reached its .part
+    # file (the request was sent, nothing written): starting that one from byte 0 again is right, so a file may be
+    # fetched from byte 0 twice, never more. (Resuming itself is tested in tests/mirror/test_download.py.)
+    assert fresh and max(fresh.values()) <= 2, (fresh, resumed)
 
 
 def test_readers_keep_reading_while_a_sync_runs(sites, server, tmp_path):
