@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -192,6 +191,3 @@ class Nodes:
             out["model_calls"] = model_calls
         return out
 
-
-def _json(x: Any) -> str:
-    return json.dumps(x, default=str)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -132,3 +134,12 @@ def http_source(sample_copy: Path):
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", backoff=0.01, retries=4, timeout=10)
+
+
+@pytest.fixture(scope="session")
+def sample_dir(tmp_path_factory) -> Path:
+    """The sample mirror, synced once per test session through the real CLI (read-only for the tests using it)."""
+    d = tmp_path_factory.mktemp("sample-mirror")
+    subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(d), "--quiet"],
+                   check=True, capture_output=True)
+    return d

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -31,11 +29,8 @@ def sample_records() -> dict[str, list[dict]]:
 
 
 @pytest.fixture(scope="session")
-def mirror_dir(tmp_path_factory) -> Path:
-    d = tmp_path_factory.mktemp("api-mirror")
-    subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(d), "--quiet"],
-                   check=True, capture_output=True)
-    return d
+def mirror_dir(sample_dir: Path) -> Path:
+    return sample_dir
 
 
 @pytest.fixture(scope="session")
