@@ -1,10 +1,15 @@
-"""`fda-explorer`: the program's entry point; until the app exists it offers the mirror commands."""
+"""`fda-explorer`: the desktop app (no arguments), the app in a browser (`--web`), or the mirror and assistant commands."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-__all__ = ["main"]
+import click
+
+__all__ = ["main", "app_command"]
+
+FORWARDED = ("tools", "tool", "ask", "chat", "sessions")
 
 
 def main() -> None:
@@ -13,10 +18,53 @@ def main() -> None:
         from mirror.cli import cli
         cli(args=args[1:], prog_name="fda-explorer mirror")
         return
-    if args[:1] in (["tools"], ["tool"], ["ask"], ["chat"], ["sessions"]):
+    if args[:1] and args[0] in FORWARDED:
         from agent.cli import tools_cli
         tools_cli(args=args, prog_name="fda-explorer")
         return
-    print("fda-explorer: the assistant and desktop app are not built yet; use `fda-explorer mirror ...`, "
-          "`fda-explorer tools` or `fda-explorer tool NAME --args JSON` (for example `fda-explorer mirror status`).", file=sys.stderr)
-    sys.exit(2)
+    app_command(args=args, prog_name="fda-explorer")
+
+
+@click.command("fda-explorer", epilog="Also: fda-explorer mirror ..., ask, chat, sessions, tools, tool (see README.md).")
+@click.option("--web", is_flag=True, help="Serve the app on 127.0.0.1 for a browser instead of opening a window.")
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="Port for --web (default FDAX_APP_PORT, 8550; 0 picks a free one).")
+@click.option("--data-dir", type=click.Path(path_type=Path), default=None,
+              help="Mirror data folder for this run (default: the saved setting, else FDAX_DATA_DIR).")
+@click.option("--model", default=None, help="Model for this run: none, embedded, llamacpp:/path.gguf or ollama:NAME.")
+@click.option("--ollama-url", default=None, help="Ollama server for ollama:NAME models, for this run.")
+@click.option("--config", "config_path", type=click.Path(path_type=Path), default=None,
+              help="Settings file the Settings screen reads and writes (default FDAX_APP_CONFIG).")
+@click.option("--trace", "trace_path", type=click.Path(path_type=Path), default=None,
+              help="Append one JSON line per UI milestone (ready, first step shown, answer shown) to this file.")
+def app_command(web: bool, port: int | None, data_dir: Path | None, model: str | None, ollama_url: str | None,
+                config_path: Path | None, trace_path: Path | None) -> None:
+    """Open the FDA Explorer Offline window: ask questions, browse sessions, sync data, change settings.
+
+    Example: fda-explorer --web --port 8550 --model none
+    """
+    options = {"data_dir": data_dir, "model": model, "ollama_url": ollama_url}
+    if web:
+        from .config import ConfigError
+        from .launch import prepare
+        try:
+            launch = prepare(options, config_path, strict=True)
+        except ConfigError as e:
+            raise click.ClickException(str(e)) from None
+    from .ui.run import Trace, run_desktop, run_web      # flet; the window's own imports wait for its start
+    trace = Trace(trace_path)
+    try:
+        if web:
+            code = run_web(launch, trace, launch.env.app_port if port is None else port)
+        else:
+            code = run_desktop(lambda: _prepare_window(options, config_path), trace)
+    finally:
+        trace.close()
+    sys.exit(code)
+
+
+def _prepare_window(options: dict, config_path: Path | None):
+    """Runs while the window starts: the settings, the backend, and the views' imports."""
+    from .launch import prepare
+    from .ui import shell  # noqa: F401  (imported here, in parallel with the window's start-up)
+    return prepare(options, config_path, strict=False)

@@ -1,21 +1,51 @@
-"""Progress bars (tqdm, on stderr): one per file in flight, bytes downloaded overall, records loaded; silent when quiet."""
+"""Progress bars (tqdm, on stderr): one per file in flight, bytes downloaded overall, records loaded; silent when quiet.
+
+A caller (the desktop app) can also pass `on_event`, called from the sync's threads with a `ProgressEvent` for
+every block of bytes, loaded partition and note, whether or not bars are drawn.
+"""
 
 from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from tqdm import tqdm
 
 from .errors import SyncCancelled
 
-__all__ = ["Progress"]
+__all__ = ["Progress", "ProgressEvent"]
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    """One step of a sync, as a caller sees it.
+
+    kind: `file` (bytes of one file: `name`, `done` and `total` bytes of that file, `overall_done` bytes of the whole sync
+    and `overall_total`, the manifest's estimate of them, so a bar should clamp at 100%), `loaded` (a partition's `records` are in the staging table),
+    `note` (a line the terminal would show, in `name`)."""
+    kind: str
+    name: str
+    done: int = 0
+    total: int | None = None
+    overall_done: int = 0
+    overall_total: int = 0
+    records: int = 0
+    records_done: int = 0
+    records_total: int = 0
 
 
 class Progress:
     def __init__(self, total_bytes: int, quiet: bool = False, stream=None,
-                 cancel: threading.Event | None = None, total_records: int = 0) -> None:
+                 cancel: threading.Event | None = None, total_records: int = 0,
+                 on_event: Callable[[ProgressEvent], None] | None = None) -> None:
         self.cancel = cancel or threading.Event()
+        self.on_event = on_event
+        self.total_bytes = total_bytes
+        self.total_records = total_records
+        self.bytes_done = 0
+        self.records_done = 0
         self.stream = stream or sys.stderr
         self.quiet = quiet
         self.bars = not quiet and _isatty(self.stream)  # bars on a terminal; plain lines in logs
@@ -38,6 +68,7 @@ class Progress:
             raise SyncCancelled("sync cancelled; the mirror keeps its previous data and the next sync resumes")
 
     def note(self, line: str) -> None:
+        self._emit(ProgressEvent("note", line))
         if not self.quiet:
             tqdm.write(line, file=self.stream)
 
@@ -54,7 +85,23 @@ class Progress:
         with self._lock:
             self._slots[pos - 2] = False
 
-    def loaded(self, records: int) -> None:
+    def _emit(self, event: ProgressEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def _bytes(self, file: "_FileBar", n: int, total: int | None) -> None:
+        with self._lock:
+            self.bytes_done += n
+            file.done += n
+            done = self.bytes_done
+        self._emit(ProgressEvent("file", file.name, file.done, total, done, self.total_bytes))
+
+    def loaded(self, records: int, name: str = "") -> None:
+        with self._lock:
+            self.records_done += records
+        self._emit(ProgressEvent("loaded", name, records=records, records_done=self.records_done,
+                                 records_total=self.total_records, overall_done=self.bytes_done,
+                                 overall_total=self.total_bytes))
         if self.records is not None:
             self.records.update(records)
 
@@ -77,9 +124,12 @@ class _FileBar:
         self.bar = None
         self.name = name
         self.pos = 0
+        self.done = 0
 
     def __call__(self, n: int, total: int | None) -> None:
         self.p.check()
+        if self.p.on_event is not None:
+            self.p._bytes(self, n, total)
         if not self.p.bars:
             return
         if self.bar is None:

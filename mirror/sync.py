@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -19,7 +20,7 @@ from .errors import DiskFullError, MirrorError, PartitionError, SyncCancelled
 from .chunks import ChunkStream
 from .load import Fetched, drop_partition, ensure_tables, load_partition, open_stream
 from .manifest import ENDPOINTS, Manifest, Partition, parse_manifest, plan
-from .progress import Progress
+from .progress import Progress, ProgressEvent
 from .report import FAILURES, DatasetReport, SyncReport
 from .settings import Settings
 from .source import FolderSource, HttpSource, Source, fetch_cached, read_location
@@ -41,6 +42,7 @@ class SyncOptions:
     dry_run: bool = False
     quiet: bool = False
     cancel: threading.Event | None = None    # set it (from another thread) to stop the sync
+    on_progress: Callable[[ProgressEvent], None] | None = None  # called from sync threads: bytes, loads, notes
 
 
 
@@ -120,7 +122,8 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
     source.verify([p.path for w in works for p in w.to_load])
     total = sum(p.bytes for w in works for p in w.to_load)
     progress = Progress(total, quiet=options.quiet, cancel=options.cancel,
-                        total_records=sum(p.records for w in works for p in w.to_load))
+                        total_records=sum(p.records for w in works for p in w.to_load),
+                        on_event=options.on_progress)
     pool = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="fetch")
     try:
         futures = {p.path: pool.submit(_fetch, store, source, p, progress) for w in works for p in w.to_load}
@@ -198,7 +201,7 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
                     fetched.path.unlink(missing_ok=True)  # a bad file is fetched anew next time
                     raise
                 progress.note(f"loaded {p.path}: {p.records:,} records")
-                progress.loaded(p.records)
+                progress.loaded(p.records, p.path)
         finally:
             for _, s in streams.values():
                 if isinstance(s, ChunkStream):

@@ -162,3 +162,30 @@ def _wait_for(path, timeout=30):
     end = time.monotonic() + timeout
     while not (path.exists() and path.stat().st_size > 0) and time.monotonic() < end:
         time.sleep(0.02)
+
+
+def test_progress_callback_reports_every_byte_and_record(http_source, settings):
+    """`SyncOptions.on_progress` sees each file's bytes (summing to its size) and each partition loaded."""
+    srv, manifest = http_source
+    events = []
+    lock = threading.Lock()
+
+    def on_progress(e):
+        with lock:
+            events.append(e)
+
+    only = ["classification", "event", "510k"]
+    plan = sync(settings, SyncOptions(manifest=manifest, only=only, quiet=True, dry_run=True))
+    report = sync(settings, SyncOptions(manifest=manifest, only=only, quiet=True, on_progress=on_progress))
+    assert report.ok, report.errors
+    files = [e for e in events if e.kind == "file"]
+    loaded = [e for e in events if e.kind == "loaded"]
+    assert {e.name for e in files} == {e.name for e in loaded} and len(loaded) == sum(d.files_to_fetch for d in plan.datasets.values())
+    last = {}
+    for e in files:
+        last[e.name] = e
+    assert all(e.done == e.total for e in last.values())          # each file reported up to its full size
+    assert max(e.overall_done for e in files) == sum(e.total for e in last.values())
+    # the overall total is the manifest's size_mb estimate (rounded), known before any byte arrives
+    assert abs(files[0].overall_total - sum(e.total for e in last.values())) < 0.05 * files[0].overall_total
+    assert loaded[-1].records_done == loaded[-1].records_total == sum(e.records for e in loaded) > 6530

@@ -1,0 +1,194 @@
+"""The app's one door to the assistant and the mirror: blocking calls that the controller runs off the UI thread."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from agent.settings import AgentSettings
+from mirror.errors import MirrorError, MirrorMissingError
+from mirror.settings import Settings
+
+from .config import AppConfig
+
+__all__ = ["Backend", "SyncSource", "RecordNotFound"]
+
+
+class RecordNotFound(MirrorError):
+    """A cited record the local API cannot give back (another sync replaced it, or a dataset it does not serve)."""
+
+
+@dataclass(frozen=True)
+class SyncSource:
+    """Where a sync reads from: the openFDA download site, the sample shipped with the app, or a folder/bundle."""
+
+    kind: str = "online"          # online | sample | folder
+    folder: str = ""
+
+    def describe(self) -> str:
+        return {"online": "the openFDA download site", "sample": "the sample data shipped with the app"}.get(
+            self.kind, f"the folder {self.folder}")
+
+
+class Backend:
+    """Owns the Assistant (built lazily: importing the agent takes seconds) and the local API for records."""
+
+    def __init__(self, config: AppConfig, settings: Settings | None = None,
+                 agent_settings: AgentSettings | None = None) -> None:
+        self._base, self._base_agent = settings or Settings(), agent_settings or AgentSettings()
+        self._lock = threading.RLock()
+        self._idle = threading.Condition(self._lock)     # signalled when no answer is streaming
+        self._streams = 0
+        self._assistant: Any = None
+        self._api: Any = None
+        self.config = config
+
+    # -- configuration ------------------------------------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        return self._base.model_copy(update={"data_dir": Path(self.config.data_dir)})
+
+    @property
+    def agent_settings(self) -> AgentSettings:
+        return self._base_agent.model_copy(update={"model": self.config.model, "ollama_url": self.config.ollama_url})
+
+    @property
+    def stale_days(self) -> int:
+        return self._base.stale_days
+
+    def reconfigure(self, config: AppConfig) -> None:
+        """Use new settings once no answer is streaming (another browser tab may be asking); the assistant is
+        rebuilt on its next use."""
+        with self._idle:
+            self._idle.wait_for(lambda: self._streams == 0)
+            self.close()
+            self.config = config
+
+    # -- the assistant ------------------------------------------------------------------------------------
+    def assistant(self):
+        """The Assistant on the current mirror and model; MirrorMissingError when the data folder is empty."""
+        with self._lock:
+            if self._assistant is None:
+                from agent.assistant import Assistant
+                self._assistant = Assistant(self.settings, self.agent_settings)
+            return self._assistant
+
+    def warm(self) -> None:
+        """Import the agent and build the assistant ahead of the first question (when there is a mirror)."""
+        try:
+            self.assistant()
+        except MirrorMissingError:
+            import agent.assistant  # noqa: F401  (the import alone is most of the cost)
+
+    @property
+    def model_note(self) -> str:
+        """Why the configured model is not used (empty when it is, or before the assistant is built)."""
+        return self._assistant.model_note if self._assistant is not None else ""
+
+    @property
+    def model_name(self) -> str:
+        return self._assistant.model_name if self._assistant is not None else self.config.model
+
+    def stream(self, question: str, session_id: str | None) -> Iterator[dict]:
+        """The assistant's events for one question (read it to the end: settings changes wait for it)."""
+        with self._lock:
+            assistant = self.assistant()
+            self._streams += 1
+        try:
+            yield from assistant.stream(question, session_id)
+        finally:
+            with self._idle:
+                self._streams -= 1
+                self._idle.notify_all()
+
+    def sessions(self) -> list[dict]:
+        try:
+            return self.assistant().sessions()
+        except MirrorMissingError:
+            return []
+
+    def history(self, session_id: str) -> list[dict]:
+        return self.assistant().history(session_id)
+
+    def delete_session(self, session_id: str) -> None:
+        self.assistant().delete_session(session_id)
+
+    # -- records --------------------------------------------------------------------------------------------
+    def record(self, dataset: str, ident: str) -> dict:
+        """The full original record a citation (`device/<endpoint>`, `field=value`) names."""
+        field, _, value = ident.partition("=")
+        if not dataset.startswith("device/") or not field or not value:
+            raise RecordNotFound(f"{dataset} {ident}: only device/* records can be opened here; "
+                                 f"look it up with `mirror sql`")
+        api = self._local_api()
+        for name in (f"{field}.exact", field):
+            response = api.get(f"/{dataset}.json", urlencode({"search": f'{name}:"{value}"', "limit": "1"}))
+            if response.status == 200:
+                return response.json()["results"][0]
+        raise RecordNotFound(f"{dataset} has no record {ident} any more (a sync may have replaced it): "
+                             "ask the question again")
+
+    def _local_api(self):
+        with self._lock:
+            if self._api is None:
+                from mirror.api import Api
+                self._api = Api(self.settings)
+            return self._api
+
+    # -- the mirror -------------------------------------------------------------------------------------------
+    def status(self) -> dict | None:
+        """`mirror status` as a dict, or None when the data folder holds no mirror yet."""
+        from mirror.status import status
+        from mirror.store import Store
+        try:
+            return status(Store(self.settings.data_dir), self.stale_days)
+        except MirrorMissingError:
+            return None
+
+    def disk_use(self) -> int:
+        """Bytes under the data folder (databases, downloads, sessions, audit logs, exports)."""
+        root = Path(self.settings.data_dir)
+        return sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) if root.exists() else 0
+
+    def plan(self, source: SyncSource):
+        """What a sync from `source` would do (a dry run: no download, no change)."""
+        from mirror.sync import sync
+        return sync(self.settings, self._options(source, None, dry_run=True))
+
+    def sync(self, source: SyncSource, cancel: threading.Event):
+        """Run a sync; returns the mirror's SyncReport; SyncCancelled when `cancel` is set."""
+        from mirror.sync import sync
+        report = sync(self.settings, self._options(source, cancel))
+        if self._assistant is None and self.status() is not None:
+            self.warm()
+        return report
+
+    @staticmethod
+    def _options(source: SyncSource, cancel: threading.Event | None, dry_run: bool = False):
+        from mirror.sync import SAMPLE_DIR, SyncOptions
+        folder = {"online": None, "sample": SAMPLE_DIR}.get(source.kind, Path(source.folder).expanduser())
+        return SyncOptions(source_dir=folder, quiet=True, cancel=cancel, dry_run=dry_run)
+
+    # -- models ---------------------------------------------------------------------------------------------
+    @staticmethod
+    def ollama_models(url: str) -> list[str]:
+        from agent.models import list_ollama_models
+        return list_ollama_models(url)
+
+    @staticmethod
+    def embedded_available() -> bool:
+        from agent.models import embedded_model_path
+        return embedded_model_path() is not None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._assistant is not None:
+                self._assistant.close()
+                self._assistant = None
+            if self._api is not None:
+                self._api.close()
+                self._api = None

@@ -1,0 +1,144 @@
+"""The Data screen without a window: what the mirror holds and how fresh it is, sync (with cancel) and bundle import."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .backend import Backend, SyncSource
+from .banners import Banner, banner_for, info
+from .jobs import Jobs
+
+__all__ = ["DataModel", "DatasetRow", "SyncRun", "human_bytes"]
+
+
+def human_bytes(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
+        size /= 1024
+    return f"{size:,.1f} TB"
+
+
+@dataclass
+class DatasetRow:
+    name: str
+    records: int
+    as_of: str
+    synced_at: str
+    age_days: int | None
+    stale: bool
+    bytes: int
+    warning: str = ""
+
+    @property
+    def badge(self) -> str:
+        """fresh, stale or incomplete, as the freshness badge shows it."""
+        return "incomplete" if self.warning else "stale" if self.stale else "fresh"
+
+
+@dataclass
+class SyncRun:
+    """One sync: its plan (datasets, files, bytes), then each dataset's result."""
+
+    source: SyncSource
+    phase: str = "planning"           # planning | running | done | failed | cancelled
+    plan: list[dict] = field(default_factory=list)
+    results: list[dict] = field(default_factory=list)
+    message: str = ""
+    started: float = field(default_factory=time.monotonic)
+    seconds: float = 0.0
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def running(self) -> bool:
+        return self.phase in ("planning", "running")
+
+
+class DataModel:
+    def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
+                 report: Callable[[Banner], None]) -> None:
+        self.backend, self.jobs, self._changed, self._report = backend, jobs, changed, report
+        self.rows: list[DatasetRow] = []
+        self.empty: bool | None = None       # None until the first status is read
+        self.disk_use = 0
+        self.mirror_bytes = 0
+        self.source = SyncSource("online")
+        self.run: SyncRun | None = None
+
+    def changed(self) -> None:
+        self._changed("data")
+
+    # -- status ---------------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self.jobs.submit("io", self._load, doing="reading the mirror status")
+
+    def _load(self) -> None:
+        st = self.backend.status()
+        self.empty = st is None
+        self.rows = [] if st is None else [
+            DatasetRow(name, d["records"], d["export_date"], d.get("synced_at", "")[:19].replace("T", " "),
+                       d.get("age_days"), bool(d.get("stale")), d["bytes_on_disk"], d.get("warning", ""))
+            for name, d in [*st["endpoints"].items(), *([("gudid", st["gudid"])] if "gudid" in st else [])]]
+        self.mirror_bytes = 0 if st is None else st["bytes_on_disk"]
+        self.disk_use = self.backend.disk_use()
+        self.changed()
+
+    # -- sync ---------------------------------------------------------------------------------------------------
+    def set_source(self, kind: str, folder: str = "") -> None:
+        self.source = SyncSource(kind, folder.strip())
+        self.changed()
+
+    def sync_now(self) -> None:
+        if self.run is not None and self.run.running:
+            self._report(info("A sync is already running: wait for it or cancel it."))
+            return
+        if self.source.kind == "folder" and not self.source.folder:
+            self._report(Banner("Choose the folder of the bundle to import first (a `mirror export` folder).",
+                                "warning"))
+            return
+        self.run = SyncRun(self.source)
+        self.changed()
+        self.jobs.submit("sync", self._sync, self.run, doing=f"syncing from {self.source.describe()}")
+
+    def load_sample(self) -> None:
+        self.set_source("sample")
+        self.sync_now()
+
+    def cancel_sync(self) -> None:
+        if self.run is not None and self.run.running:
+            self.run.cancel.set()
+            self.run.message = "Cancelling: the mirror keeps its previous data; the next sync resumes."
+            self.changed()
+
+    def _sync(self, run: SyncRun) -> None:
+        try:
+            plan = self.backend.plan(run.source)
+            run.plan = [{"dataset": d.dataset, "files": d.files_to_fetch, "bytes": d.bytes_planned,
+                         "status": "to update" if d.status == "planned" else d.status}
+                        for d in plan.datasets.values()]
+            if run.cancel.is_set():
+                run.phase, run.message = "cancelled", "Cancelled before it started: nothing changed."
+                return
+            run.phase = "running"
+            self.changed()
+            report = self.backend.sync(run.source, run.cancel)
+            run.results = [{"dataset": d.dataset, "status": d.status, "records": d.records, "as_of": d.export_date,
+                            "seconds": d.seconds, "error": d.error} for d in report.datasets.values()]
+            run.phase = "done" if report.ok else "failed"
+            updated = sum(r["status"] == "updated" for r in run.results)
+            run.message = (f"Sync finished in {report.seconds:.1f} s: {updated} dataset(s) updated, "
+                           f"{len(run.results) - updated} unchanged or failed.")
+            if not report.ok:
+                self._report(Banner("Sync finished with errors: " + "; ".join(report.errors), "error"))
+        except Exception as e:
+            run.phase = "cancelled" if run.cancel.is_set() else "failed"
+            run.message = " ".join(str(e).split())
+            self._report(banner_for(e, f"syncing from {run.source.describe()}"))
+        finally:
+            run.seconds = round(time.monotonic() - run.started, 1)
+            self._load()
+            self._changed("sessions")

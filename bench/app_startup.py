@@ -1,0 +1,237 @@
+"""App start-up benchmark: launch to a usable window, and Enter to the first visible step of the timeline.
+
+Usage (from the repository root; needs Xvfb, xdotool and Chromium, as the app tests do):
+
+    .venv/bin/python bench/app_startup.py [--runs 3] [--questions 5] [--mode both|desktop|web] [--json]
+
+Desktop (`fda-explorer`, under a private Xvfb 1280x800): the clock starts when the process is spawned; the
+window is *usable* once it is mapped and the question box is painted (its pixels, polled every few ms).
+Then, once the assistant is warm (trace `assistant_ready`), each question is typed with xdotool, Return is
+pressed, and the clock stops when the first timeline entry is painted (its pixels); Ctrl+K clears the
+conversation between questions. The app's own trace (`--trace`) gives the server-side split.
+
+Web (`fda-explorer --web`, Debian's Chromium through Playwright): launch to the page's first semantics
+text ("New conversation"), and Enter to the first step from inside the page (a capture-phase keydown
+listener and a MutationObserver on the semantics tree, both on `performance.now()`); when the whole answer
+arrives within one frame, the first step shows folded ("How this was answered") and that counts.
+
+Goals (issue 6): window usable < 3 s; first step visible < 300 ms. Model `none` on the sample mirror, so
+the figures are the app's and the agent's overhead, not a model's. Not a test: nothing fails a build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = [sys.executable, "-c", "from app.cli import main; main()"]
+QUESTIONS = ["adverse events by year", "adverse event reports for product code JAA", "top manufacturers of adverse events",
+             "recalls for product code FOZ", "510k clearances for product code DCK"]
+BOX = (140, 755, 700, 782)            # the question box's hint text (window at 0,0, 1280x800)
+FIRST_STEP = (173, 120, 240, 136)     # the "NN ms" line under the first timeline entry
+
+
+def wait(predicate, timeout: float, what: str, interval: float = 0.005):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := predicate():
+            return value
+        time.sleep(interval)
+    raise SystemExit(f"bench: timed out after {timeout:g}s waiting for {what}")
+
+
+def trace_events(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def painted(display: str, box: tuple[int, int, int, int]) -> bool:
+    from PIL import ImageGrab
+    return len(ImageGrab.grab(bbox=box, xdisplay=display).getcolors(4096) or ()) > 3
+
+
+def start_xvfb() -> tuple[subprocess.Popen, str]:
+    read, write = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            pass_fds=(write,), start_new_session=True, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as f:
+        return proc, f":{f.readline().strip()}"
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+def xdo(display: str, *args: str) -> str:
+    return subprocess.run(["xdotool", *args], env={**os.environ, "DISPLAY": display}, capture_output=True,
+                          text=True, timeout=10).stdout.strip()
+
+
+def desktop_run(data: Path, work: Path, display: str, questions: int) -> dict:
+    trace = work / f"trace-{time.time_ns()}.jsonl"
+    t0 = time.time()
+    proc = subprocess.Popen([*APP, "--model", "none", "--data-dir", str(data), "--config", str(work / "app.json"),
+                             "--trace", str(trace)], cwd=ROOT, start_new_session=True,
+                            stdout=(work / "desktop.log").open("ab"), stderr=subprocess.STDOUT,
+                            env={**os.environ, "DISPLAY": display})
+    try:
+        window = wait(lambda: xdo(display, "search", "--onlyvisible", "--name", "FDA Explorer Offline") or
+                      proc.poll() is not None and sys.exit((work / "desktop.log").read_text()), 60, "the window")
+        t_window = time.time()
+        wait(lambda: painted(display, BOX), 60, "the question box")
+        t_usable = time.time()
+        events = wait(lambda: (e := {x["event"]: x for x in trace_events(trace)}) and "assistant_ready" in e and e,
+                      120, "the assistant")
+        steps, server, sent = [], [], []
+        for q in (QUESTIONS * 2)[:questions]:
+            xdo(display, "key", "ctrl+k")
+            wait(lambda: not painted(display, FIRST_STEP), 10, "an empty conversation")
+            xdo(display, "mousemove", "--window", window.split()[0], "600", "768", "click", "1")
+            xdo(display, "type", "--delay", "10", q)
+            time.sleep(0.3)                      # let the typed text settle before the clock starts
+            before = len([e for e in trace_events(trace) if e["event"] == "first_step_shown"])
+            t_enter = time.time()
+            xdo(display, "key", "Return")
+            wait(lambda: painted(display, FIRST_STEP), 30, "the first step")
+            steps.append((time.time() - t_enter) * 1000)
+            shown = wait(lambda: [e for e in trace_events(trace) if e["event"] == "first_step_shown"][before:], 10,
+                         "the trace")
+            server.append(shown[0]["ms"])
+            sent.append((shown[0]["t"] - t_enter) * 1000)
+        return {"imports_s": events["launch"]["t"] - t0, "window_s": t_window - t0, "usable_s": t_usable - t0,
+                "ui_sent_s": events["ready"]["t"] - t0, "assistant_ready_s": events["assistant_ready"]["t"] - t0,
+                "first_step_ms": steps, "return_to_step_sent_ms": sent, "send_to_step_sent_ms": server}
+    finally:
+        stop(proc)
+
+
+OBSERVE = """() => { window.__t = {};
+  window.addEventListener('keydown', e => { if (e.key === 'Enter' && !e.shiftKey) window.__t.enter = performance.now(); }, true);
+  new MutationObserver(() => { if (window.__t.enter && !window.__t.step) {
+      for (const n of document.querySelectorAll('flt-semantics')) {
+        const text = (n.getAttribute('aria-label') || '') + (n.textContent || '');
+        if (text.includes('Read the question') || text.includes('How this was answered')) {
+          window.__t.step = performance.now(); break; } } } })
+    .observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true}); }"""
+
+
+def web_run(data: Path, work: Path, questions: int) -> dict:
+    from playwright.sync_api import sync_playwright
+    import socket
+    import urllib.request
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    trace, url = work / f"trace-{time.time_ns()}.jsonl", f"http://127.0.0.1:{port}/"
+    t0 = time.time()
+    proc = subprocess.Popen([*APP, "--web", "--port", str(port), "--model", "none", "--data-dir", str(data),
+                             "--config", str(work / "app.json"), "--trace", str(trace)], cwd=ROOT,
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def up() -> bool:
+        try:
+            return urllib.request.urlopen(url, timeout=1).status == 200
+        except OSError:
+            return False
+    try:
+        wait(up, 60, "the server", 0.02)
+        t_http = time.time()
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1280, "height": 860})
+            page.goto(url)
+            page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=120_000)
+            page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+            page.get_by_text("New conversation").first.wait_for(timeout=60_000)
+            t_page = time.time()
+            wait(lambda: any(e["event"] == "assistant_ready" for e in trace_events(trace)), 120, "the assistant")
+            steps = []
+            for q in (QUESTIONS * 2)[:questions]:
+                page.keyboard.press("Control+k")
+                page.evaluate(OBSERVE)
+                box = page.get_by_role("textbox").first
+                box.click()
+                page.keyboard.type(q)
+                page.keyboard.press("Enter")
+                t = page.wait_for_function("() => window.__t.step && window.__t", timeout=30_000).json_value()
+                steps.append(t["step"] - t["enter"])
+                page.get_by_text("How this was answered").first.wait_for(timeout=30_000)
+            browser.close()
+        return {"server_s": t_http - t0, "page_s": t_page - t0, "first_step_ms": steps}
+    finally:
+        stop(proc)
+
+
+def summary(values: list[float], digits: int = 0) -> str:
+    f = f"{{:,.{digits}f}}"
+    return f"median {f.format(statistics.median(values))}, min {f.format(min(values))}, max {f.format(max(values))}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=3, help="app launches per mode (default 3)")
+    ap.add_argument("--questions", type=int, default=5, help="questions timed per launch (default 5)")
+    ap.add_argument("--mode", choices=("both", "desktop", "web"), default="both")
+    ap.add_argument("--json", action="store_true", help="print the raw figures as JSON on stdout")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="app-bench-") as tmp:
+        work = Path(tmp)
+        data = work / "data"
+        subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
+                       check=True, cwd=ROOT, capture_output=True)
+        out: dict = {"load_average": os.getloadavg(), "cpus": os.cpu_count()}
+        if args.mode in ("both", "desktop"):
+            xvfb, display = start_xvfb()
+            try:
+                out["desktop"] = [desktop_run(data, work, display, args.questions) for _ in range(args.runs)]
+            finally:
+                stop(xvfb)
+        if args.mode in ("both", "web"):
+            out["web"] = [web_run(data, work, args.questions) for _ in range(args.runs)]
+    report(out)
+    if args.json:
+        print(json.dumps(out, indent=2))
+
+
+def report(out: dict) -> None:
+    err = sys.stderr
+    print(f"app start-up on {out['cpus']} CPUs, load average {out['load_average'][0]:.1f} "
+          f"(goals: usable window < 3 s, first step visible < 300 ms)", file=err)
+    if "desktop" in out:
+        d = out["desktop"]
+        print(f"desktop  launch -> imports done      s: {summary([r['imports_s'] for r in d], 2)}", file=err)
+        print(f"desktop  launch -> window mapped     s: {summary([r['window_s'] for r in d], 2)}", file=err)
+        print(f"desktop  launch -> UI sent           s: {summary([r['ui_sent_s'] for r in d], 2)}", file=err)
+        print(f"desktop  launch -> usable window     s: {summary([r['usable_s'] for r in d], 2)}", file=err)
+        print(f"desktop  launch -> assistant warm    s: {summary([r['assistant_ready_s'] for r in d], 2)}", file=err)
+        steps = [s for r in d for s in r["first_step_ms"]]
+        print(f"desktop  Return -> first step painted ms: {summary(steps)} ({len(steps)} questions)", file=err)
+        print(f"desktop  Return -> step sent        ms: {summary([s for r in d for s in r['return_to_step_sent_ms']])}",
+              file=err)
+        print(f"desktop  question sent -> step sent ms: {summary([s for r in d for s in r['send_to_step_sent_ms']])}",
+              file=err)
+    if "web" in out:
+        w = out["web"]
+        print(f"web      launch -> server answers    s: {summary([r['server_s'] for r in w], 2)}", file=err)
+        print(f"web      launch -> page usable       s: {summary([r['page_s'] for r in w], 2)}", file=err)
+        steps = [s for r in w for s in r["first_step_ms"]]
+        print(f"web      Enter -> first step in DOM  ms: {summary(steps)} ({len(steps)} questions)", file=err)
+
+
+if __name__ == "__main__":
+    main()

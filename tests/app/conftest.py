@@ -1,0 +1,84 @@
+"""Shared by the app tests: sample mirrors (synced once per session, copied per test), a controller, processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("FDAX_APP_SCREENSHOTS") or ROOT / "tests" / "app" / "screenshots")
+FDA_EXPLORER = [sys.executable, "-c", "from app.cli import main; main()"]
+PARTIAL = "event,recall,enforcement,classification,udi,registrationlisting,covid19serology,gudid"  # no 510k, pma
+
+
+def sync_sample(dest: Path, only: str | None = None) -> Path:
+    cmd = [sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(dest), "--quiet"]
+    subprocess.run(cmd + (["--only", only] if only else []), check=True, capture_output=True, timeout=120)
+    return dest
+
+
+@pytest.fixture(scope="session")
+def sample_mirror(tmp_path_factory) -> Path:
+    """The whole sample mirror, read-only for tests (copy it with `mirror_copy` to change it)."""
+    return sync_sample(tmp_path_factory.mktemp("app-sample") / "data")
+
+
+@pytest.fixture(scope="session")
+def partial_mirror(tmp_path_factory) -> Path:
+    """The sample without 510k and pma, so a sync from the sample changes the counts."""
+    return sync_sample(tmp_path_factory.mktemp("app-partial") / "data", PARTIAL)
+
+
+@pytest.fixture
+def mirror_copy(tmp_path: Path) -> Callable[[Path], Path]:
+    def copy(src: Path) -> Path:
+        dest = tmp_path / "data"
+        shutil.copytree(src, dest, ignore=shutil.ignore_patterns("*.lock", "agent"))
+        return dest
+    return copy
+
+
+def wait_for(predicate: Callable[[], object], timeout: float, what: str, interval: float = 0.05):
+    """Poll until `predicate()` is truthy (returning it); fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout:g}s waiting for {what}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def stop(proc: subprocess.Popen, timeout: float = 10) -> int:
+    """SIGTERM the process group, then SIGKILL it if it has not exited within `timeout`; returns the exit code."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            return proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            return proc.wait(5)
+    return proc.returncode
+
+
+def require(*tools: str) -> None:
+    """GUI tests need Debian packages; fail (not skip) naming them, so CI cannot pass without them."""
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        pytest.fail(f"missing {', '.join(missing)}: apt-get install -y xvfb xdotool chromium libmpv2 "
+                    "libgstreamer-plugins-base1.0-0")

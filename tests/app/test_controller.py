@@ -1,0 +1,244 @@
+"""The app without a window: the controller and its screens' models on a real sample mirror, model none."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.backend import Backend
+from app.banners import info
+from app.config import AppConfig, load_config
+from app.controller import Controller
+
+from .conftest import free_port, wait_for
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.topics: list[str] = []
+
+    def __call__(self, topic: str) -> None:
+        self.topics.append(topic)
+
+
+def controller(data: Path, tmp_path: Path, backend_class=Backend, **config) -> tuple[Controller, Recorder]:
+    c = Controller(backend_class(AppConfig(model=config.pop("model", "none"), data_dir=data, **config)),
+                   tmp_path / "app.json")
+    seen = Recorder()
+    c.subscribe(seen)
+    return c, seen
+
+
+@pytest.fixture
+def app(sample_mirror, mirror_copy, tmp_path):
+    c, seen = controller(mirror_copy(sample_mirror), tmp_path)
+    c.start()
+    assert c.jobs.wait(60)
+    yield c, seen
+    c.shutdown()
+
+
+def ask(c: Controller, question: str):
+    assert c.ask.send(question)
+    assert c.jobs.wait(30)
+    return c.ask.turns[-1]
+
+
+def test_an_answer_with_timeline_citations_table_and_record(app):
+    c, seen = app
+    assert c.first_run is False and "warm" in seen.topics
+    turn = ask(c, "adverse event reports for product code JAA")
+    assert turn.status == "done" and c.ask.session_id == turn.payload["session"]
+    assert [e.kind for e in turn.entries] == ["step", "step", "tool", "result", "step"]
+    assert ("query", 'search=device.device_report_product_code.exact:"JAA"&limit=10&sort=date_received:desc') in \
+        turn.entries[3].details
+    assert [x["id"] for x in turn.citations] == ["mdr_report_key=1312172", "mdr_report_key=1000006"]
+    [table] = turn.tables
+    assert table.total == 2 and table.rows[0]["report_number"] == "1720753-2008-26826" and turn.chart is None
+    assert turn.as_of == {"device/event": "2025-09-23"}
+    c.ask.sort(0, 0, 0, True)
+    assert [r["mdr_report_key"] for r in table.rows] == ["1000006", "1312172"]
+    c.ask.open_citation(0, 0)
+    assert c.ask.record.loading is True
+    assert c.jobs.wait(10)
+    record = json.loads(c.ask.record.text)
+    assert record["mdr_report_key"] == "1312172" and record["device"][0]["brand_name"] == "GE OEC 9800"
+    assert c.key("Escape") == "handled" and c.ask.record is None
+
+
+def test_exports_are_written_to_the_export_folder_with_a_banner(app):
+    c, _ = app
+    ask(c, "adverse events by year")
+    assert c.ask.turns[0].chart.kind == "line"
+    for fmt in ("md", "csv", "xlsx"):
+        c.ask.export(0, fmt)
+    assert c.jobs.wait(10)
+    paths = [Path(p) for p in c.ask.turns[0].exports]
+    assert [p.suffix for p in paths] == [".md", ".csv", ".xlsx"]
+    assert all(p.parent == c.backend.config.exports and "asof-2025-09-23" in p.name for p in paths)
+    assert c.banner.level == "info" and str(paths[-1]) in c.banner.message
+
+
+def test_sessions_are_listed_searched_resumed_and_deleted(app):
+    c, _ = app
+    ask(c, "adverse events by year")
+    first = c.ask.session_id
+    assert c.key("k", ctrl=True) == "handled" and c.ask.session_id is None and c.ask.turns == []
+    ask(c, "recalls for product code FOZ")
+    c.go("sessions")
+    assert c.jobs.wait(10)
+    assert [s.title for s in c.sessions.items] == ["recalls for product code FOZ", "adverse events by year"]
+    c.sessions.search("2023: 5")                         # words of an answer find its session
+    assert [s.session for s in c.sessions.visible] == [first]
+    c.resume(first)
+    assert c.jobs.wait(10)
+    assert c.screen == "ask" and c.ask.session_id == first
+    assert [t.question for t in c.ask.turns] == ["adverse events by year"] and "2023: 5" in c.ask.turns[0].answer
+    ask(c, "and by month?")                              # the resumed conversation goes on
+    assert c.ask.session_id == first and len(c.ask.turns) == 2
+    c.sessions.request_delete(first)
+    assert c.sessions.confirming == first
+    c.sessions.delete(first)
+    assert c.jobs.wait(10)
+    assert [s.title for s in c.sessions.items] == ["recalls for product code FOZ"] and c.sessions.confirming is None
+
+
+def test_a_cancelled_answer_frees_the_question_box_at_once(sample_mirror, mirror_copy, tmp_path):
+    release = threading.Event()
+
+    class Slow(Backend):
+        def stream(self, question, session_id):
+            for i, ev in enumerate(super().stream(question, session_id)):
+                if i == 1 and question == "slow":
+                    release.wait(30)                     # the agent is busy (a long model call)
+                yield ev
+
+    c, _ = controller(mirror_copy(sample_mirror), tmp_path, Slow)
+    try:
+        assert c.ask.send("slow")
+        wait_for(lambda: c.ask.turns[0].entries, 30, "the first step")
+        c.key("Escape")
+        assert c.ask.turns[0].status == "cancelled" and not c.ask.busy
+        assert c.ask.take_draft() == "slow"              # nothing is lost: the question goes back in the box
+        assert c.ask.send("adverse events by year")
+        assert c.ask.turns[1].entries[0].title == "Waiting for the cancelled answer to stop…"
+        release.set()
+        assert c.jobs.wait(30)
+        assert c.ask.turns[0].status == "cancelled" and c.ask.turns[0].answer == ""
+        assert c.ask.turns[1].status == "done" and "2023: 5" in c.ask.turns[1].answer
+    finally:
+        release.set()
+        c.shutdown()
+
+
+def test_first_run_offers_the_sample_and_an_empty_mirror_is_a_banner(tmp_path):
+    c, seen = controller(tmp_path / "empty", tmp_path)
+    try:
+        c.start()
+        assert c.jobs.wait(30) and c.first_run and c.data.empty
+        assert c.ask.send("adverse events by year") and c.jobs.wait(30)
+        assert c.ask.turns[0].status == "failed"
+        assert (c.banner.target, c.banner.action) == ("data", "Open Data") and "mirror is empty" in c.banner.message
+        assert c.ask.take_draft() == "adverse events by year"
+        c.banner_action()
+        assert c.screen == "data" and c.banner is None
+        c.data.load_sample()
+        assert c.data.run.phase in ("planning", "running", "done")
+        assert c.jobs.wait(60)
+        assert c.data.run.phase == "done" and not c.first_run
+        assert {r.name: r.records for r in c.data.rows}["classification"] == 6530
+        assert ask(c, "adverse events by year").status == "done"
+    finally:
+        c.shutdown()
+
+
+def test_sync_from_the_sample_changes_the_counts_and_can_be_cancelled(partial_mirror, mirror_copy, tmp_path):
+    c, _ = controller(mirror_copy(partial_mirror), tmp_path)
+    try:
+        c.data.refresh()
+        assert c.jobs.wait(30) and "510k" not in {r.name for r in c.data.rows}
+        assert {r.badge for r in c.data.rows} == {"stale"} and c.data.disk_use > c.data.mirror_bytes > 0
+        c.data.set_source("folder", "")
+        c.data.sync_now()
+        assert c.data.run is None and "Choose the folder" in c.banner.message
+        c.data.set_source("sample")
+        c.data.sync_now()
+        c.data.cancel_sync()                              # before its first file: nothing changes
+        assert c.jobs.wait(60)
+        assert c.data.run.phase == "cancelled" and "510k" not in {r.name for r in c.data.rows}
+        c.data.sync_now()
+        assert c.jobs.wait(60)
+        run = c.data.run
+        assert run.phase == "done" and {p["dataset"]: p["status"] for p in run.plan}["510k"] == "to update"
+        assert {r["dataset"]: r["status"] for r in run.results} == {**{d: "up-to-date" for d in (
+            "event", "recall", "enforcement", "classification", "udi", "registrationlisting", "covid19serology",
+            "gudid")}, "510k": "updated", "pma": "updated"}
+        assert {r.name: r.records for r in c.data.rows}["510k"] == 7
+    finally:
+        c.shutdown()
+
+
+def test_a_bundle_folder_that_is_not_one_is_a_banner(sample_mirror, mirror_copy, tmp_path):
+    c, _ = controller(mirror_copy(sample_mirror), tmp_path)
+    try:
+        c.data.set_source("folder", str(tmp_path / "nowhere"))
+        c.data.sync_now()
+        assert c.jobs.wait(30)
+        assert c.data.run.phase == "failed" and c.banner.level == "error" and "nowhere" in c.banner.message
+    finally:
+        c.shutdown()
+
+
+def test_settings_are_checked_saved_applied_and_an_unreachable_model_is_a_banner(sample_mirror, mirror_copy, tmp_path):
+    c, seen = controller(mirror_copy(sample_mirror), tmp_path)
+    try:
+        form = c.settings
+        form.set("model_kind", "gguf")
+        form.set("gguf_path", str(tmp_path / "missing.gguf"))
+        assert form.save() is False and "gguf_path" in form.errors and "Settings not saved" in c.banner.message
+        dead = f"http://127.0.0.1:{free_port()}"
+        form.set("model_kind", "ollama")
+        form.set("ollama_url", dead)
+        form.test_ollama()
+        assert c.jobs.wait(30) and "not reachable" in form.ollama_status and form.ollama_models == []
+        form.set("ollama_model", "llama3.2")
+        form.set("theme", "dark")
+        assert form.save() is True and "theme" in seen.topics
+        saved = load_config(tmp_path / "app.json", c.backend.config)
+        assert (saved.model, saved.ollama_url, saved.theme) == ("ollama:llama3.2", dead, "dark")
+        assert c.jobs.wait(30) and c.backend.config.model == "ollama:llama3.2"
+        turn = ask(c, "adverse events by year")          # answered without the model, and told so
+        assert turn.status == "done"
+        assert (c.banner.target, c.banner.action) == ("settings", "Open Settings") and "unavailable" in c.banner.message
+    finally:
+        c.shutdown()
+
+
+def test_the_ollama_test_lists_the_models(sample_mirror, mirror_copy, tmp_path):
+    from tests.agent.ollama_standin import OllamaStandIn
+    c, _ = controller(mirror_copy(sample_mirror), tmp_path)
+    try:
+        with OllamaStandIn(models=["qwen2.5:0.5b", "llama3.2:1b"]) as srv:
+            c.settings.set("ollama_url", srv.url)
+            c.settings.test_ollama()
+            assert c.jobs.wait(30)
+        assert c.settings.ollama_models == ["qwen2.5:0.5b", "llama3.2:1b"]
+        assert c.settings.values["ollama_model"] == "qwen2.5:0.5b" and "2 model(s)" in c.settings.ollama_status
+    finally:
+        c.shutdown()
+
+
+def test_shortcuts_and_navigation(app):
+    c, seen = app
+    assert c.key("q", ctrl=True) == "quit" and c.key("x") == ""
+    c.go("settings")
+    assert c.screen == "settings" and seen.topics[-1] == "screen"
+    with pytest.raises(ValueError):
+        c.go("nowhere")
+    c.report(info("hello"))
+    assert c.banner.message == "hello"
+    c.dismiss_banner()
+    assert c.banner is None

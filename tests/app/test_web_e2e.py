@@ -1,0 +1,201 @@
+"""End to end in Debian's Chromium (Playwright) against `fda-explorer --web` on 127.0.0.1, model none, sample mirror."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .conftest import FDA_EXPLORER, ROOT, SCREENSHOTS, free_port, require, stop, wait_for
+
+pytestmark = pytest.mark.slow
+CHROMIUM = "/usr/bin/chromium"
+SEMANTIC_TEXT = """() => Array.from(document.querySelectorAll('flt-semantics')).map(e =>
+    [e.getAttribute('aria-label') || '', ...Array.from(e.childNodes).filter(n => n.nodeType == 3 || n.tagName == 'SPAN')
+     .map(n => n.textContent)].join(' ')).join('\\n')"""
+
+
+def _http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def data_dir(partial_mirror, mirror_copy) -> Path:
+    """The app's data folder: a copy of the partial sample mirror (a test class may override it)."""
+    return mirror_copy(partial_mirror)
+
+
+@pytest.fixture
+def web_app(data_dir, tmp_path):
+    """`fda-explorer --web` on a free port over `data_dir`; yields (url, data dir, trace)."""
+    require("chromium")
+    data, port, trace = data_dir, free_port(), tmp_path / "trace.jsonl"
+    proc = subprocess.Popen([*FDA_EXPLORER, "--web", "--port", str(port), "--model", "none", "--data-dir", str(data),
+                             "--config", str(tmp_path / "app.json"), "--trace", str(trace)],
+                            cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ, "FDAX_DATA_DIR": str(data)})
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        wait_for(lambda: _http_ok(url) or proc.poll() is not None, 60, "the web server")
+        assert proc.poll() is None, proc.stdout.read().decode()
+        yield url, data, trace
+    finally:
+        code = stop(proc)
+        output = proc.stdout.read().decode()
+        assert code == 0, f"fda-explorer --web exited with {code}:\n{output}"
+        assert "Traceback" not in output, output
+
+
+class Page:
+    """The Flutter page seen through its semantics tree (enabled by clicking flt-semantics-placeholder)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    def text(self) -> str:
+        return self.page.evaluate(SEMANTIC_TEXT)
+
+    def wait_text(self, *needles: str, timeout: float = 30) -> str:
+        def found() -> str:
+            text = self.text()
+            return text if all(n in text for n in needles) else ""
+        return wait_for(found, timeout, f"{needles} on the page")
+
+    def click(self, role: str, name: str, exact: bool = False) -> None:
+        self.page.get_by_role(role, name=name, exact=exact).first.click()
+
+    def shot(self, name: str) -> None:
+        """Save a screenshot once the canvas shows something and holds still (it can lag the semantics tree)."""
+        from PIL import Image
+        last: list[bytes] = [b""]
+
+        def steady() -> bytes:
+            png = self.page.screenshot()
+            same, last[0] = png == last[0], png
+            return png if same and len(Image.open(io.BytesIO(png)).getcolors(1 << 16) or ()) > 20 else b""
+
+        png = wait_for(steady, 20, f"the page to settle for {name}", interval=0.1)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / name).write_bytes(png)
+
+
+@pytest.fixture
+def browser_page(web_app):
+    from playwright.sync_api import sync_playwright
+    url, data, trace = web_app
+    outside: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(url[:-1]) or
+                   r.request.url.startswith("blob:") else (outside.append(r.request.url), r.abort()))
+        page.goto(url)
+        page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=90_000)
+        page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+        view = Page(page)
+        view.wait_text("New conversation", timeout=60)
+        yield view, data, trace, outside
+        browser.close()
+    assert outside == [], f"the page asked for something beyond 127.0.0.1: {outside}"
+
+
+def _ask(view: Page, *lines: str) -> None:
+    box = view.page.get_by_role("textbox").first
+    box.click()
+    for i, line in enumerate(lines):
+        if i:
+            view.page.keyboard.press("Shift+Enter")
+        view.page.keyboard.type(line)
+    if len(lines) > 1:
+        typed = view.page.evaluate("() => document.querySelector('textarea, input')?.value || ''")
+        assert typed == "\n".join(lines), f"Shift+Enter should make a new line, the box holds {typed!r}"
+    view.page.keyboard.press("Enter")
+
+
+def test_ask_answer_record_table_chart_export_sync(browser_page):
+    view, data, trace, _ = browser_page
+    # Ask (Shift+Enter makes a new line, Enter sends): the timeline, the answer, citation chips and a table.
+    _ask(view, "adverse event reports", "for product code JAA")
+    view.wait_text("How this was answered: 5 steps", "Sources:", "Table: search_events · device/event",
+                   "1720753-2008-26826", "total 2 records (as of 2025-09-23)")
+    view.shot("web-answer.png")
+    # The timeline (drawn live, folded once answered) expands to its steps, and a step to its query.
+    view.click("button", "How this was answered")
+    view.wait_text("Read the question: ask", "Calling search_events", "Checked the evidence: answer")
+    view.click("button", "search_events: total 2")
+    view.wait_text('query: search=device.device_report_product_code.exact:"JAA"')
+    view.shot("web-timeline.png")
+    # A citation chip opens the full original record.
+    view.click("checkbox", "device/event mdr_report_key=1312172")
+    text = view.wait_text("Record device/event mdr_report_key=1312172", '"report_number": "1720753-2008-26826"')
+    assert '"mdr_report_key": "1312172"' in text and '"device": [' in text
+    view.shot("web-record.png")
+    view.click("button", "Close", exact=True)
+    # Export CSV: stamped with the as-of date in its name and in its rows.
+    view.click("button", "Export CSV")
+    view.wait_text("Exported CSV (data as of 2025-09-23)")
+    [path] = (data / "exports").glob("*.csv")
+    assert "asof-2025-09-23" in path.name
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert rows[0]["part"] == "answer" and "2 adverse event reports" in rows[0]["text"]
+    evidence = [r for r in rows if r["part"] == "evidence"]
+    assert {r["mdr_report_key"] for r in evidence} == {"1312172", "1000006"}
+    assert {r["as_of"] for r in evidence} == {"2025-09-23"}
+    assert any(r["part"] == "citation" and r["text"] == "mdr_report_key=1312172" for r in rows)
+    # A trend draws a line chart.
+    _ask(view, "adverse events by year")
+    view.wait_text("Chart: device/event by year (line, as of 2025-09-23)", "Table: count_by · device/event")
+    view.shot("web-chart.png")
+    # Ctrl+K starts a new conversation.
+    view.page.keyboard.press("Control+k")
+    wait_for(lambda: "Chart: device/event" not in view.text(), 15, "Ctrl+K to clear the conversation")
+    view.wait_text("New conversation")
+    # Data: the partial mirror has no 510k; a sync from the sample source adds it and the counts change.
+    view.click("button", "Data")
+    before = view.wait_text("Dataset", "classification", "6,530")
+    assert "510k" not in before
+    view.click("button", "Load the sample mirror")
+    after = view.wait_text("Done.", "Sync finished", "510k", timeout=90)
+    assert "510k: updated, 7 records" in after
+    view.wait_text("pma")
+    view.shot("web-data.png")
+    # Sessions: the conversation (two questions) was saved; search looks into its questions and answers.
+    view.click("button", "Sessions")
+    view.wait_text("for product code JAA", "2 question(s)", "1 of 1 sessions")
+    view.shot("web-sessions.png")
+    view.page.get_by_role("textbox").first.click()
+    view.page.keyboard.type("nothing-like-this")
+    view.wait_text("0 of 1 sessions matching")
+    view.click("button", "Settings")
+    view.wait_text("Model", "No model (deterministic answers)", "Appearance")
+    view.shot("web-settings.png")
+    events = [json.loads(line)["event"] for line in trace.read_text().splitlines()]
+    assert {"listening", "ready", "first_step_shown", "answer_shown"} <= set(events)
+
+
+class TestFirstRun:
+    @pytest.fixture
+    def data_dir(self, tmp_path) -> Path:
+        return tmp_path / "empty"
+
+    def test_an_empty_folder_offers_the_sample_and_then_answers(self, browser_page):
+        view, data, _, _ = browser_page
+        view.wait_text("Welcome to FDA Explorer Offline", "No data yet in", "Load the sample mirror", "air-gap bundle")
+        view.shot("web-first-run.png")
+        _ask(view, "adverse events by year")
+        view.wait_text("The mirror is empty", "Open Data", "Failed:")
+        view.click("button", "Load the sample mirror")
+        wait_for(lambda: "Welcome to FDA Explorer Offline" not in view.text(), 90, "the sample to load")
+        view.click("button", "Retry")
+        view.wait_text("Chart: device/event by year (line, as of 2025-09-23)")
+        assert (data / "db").is_dir()
