@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["template_answer", "citations", "grounded", "facts_of", "NOUN"]
+__all__ = ["template_answer", "citations", "grounded", "facts_of", "counts_of", "NOUN"]
 
 NOUN = {"search_events": "adverse event reports (MAUDE)", "search_recalls": "recalled products",
         "search_510k": "510(k) clearances", "search_pma": "PMA approvals and supplements",
@@ -117,14 +117,38 @@ def facts_of(evidence: list[dict], extra_text: str = "") -> tuple[set[str], set[
     return nums, set(_ID.findall(blob))
 
 
+# A number used as a count: "1,234 adverse events", "5 serious injury reports", "a total of 12".
+_COUNTED = re.compile(
+    r"(?<![\w-])(\d[\d,]*)(?![\w-])\s+(?:[A-Za-z()/-]+\s+){0,2}?"
+    r"(?:events?|reports?|recalls?|records?|clearances?|approvals?|devices?|establishments?|registrations?|"
+    r"supplements?|deaths?|injur(?:y|ies)|malfunctions?|products?|firms?|manufacturers?|results?|submissions?|"
+    r"codes?|classifications?|entries|times|cases?|MDRs?|UDIs?|PMAs?|510\(k\)s?)\b"
+    r"|total(?:\s+of)?\s+(\d[\d,]*)(?![\w-])", re.I)
+
+
+def counts_of(evidence: list[dict], question: str = "") -> set[str]:
+    """Numbers the evidence gives as counts: totals, counted buckets, rows shown, and numbers in the question."""
+    out = {str(e.get("total")) for e in evidence if e.get("total") is not None}
+    out |= {str(len(e.get("rows", []))) for e in evidence}
+    out |= {str(r["count"]) for e in evidence for r in e.get("rows", []) if isinstance(r.get("count"), int)}
+    out |= {n.replace(",", "") for n in _NUM.findall(question)}
+    return out
+
+
 def grounded(text: str, evidence: list[dict], question: str = "") -> tuple[str, list[str]]:
-    """The text with every sentence whose numbers or IDs the evidence lacks removed, and what was removed."""
+    """The text with every sentence whose numbers or IDs the evidence lacks removed, and what was removed.
+
+    A number written as a count ("1312172 adverse events") must be a count of the evidence (a total, a
+    bucket, the rows shown), not any number in it such as a record ID or a date."""
     nums, ids = facts_of(evidence, question)
+    counts = counts_of(evidence, question)
     kept, removed = [], []
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", text.strip()):
         if not sentence.strip():
             continue
         bad_nums = [n for n in _NUM.findall(sentence) if n.replace(",", "") not in nums]
+        bad_nums += [n for m in _COUNTED.finditer(sentence) for n in m.groups()
+                     if n and n.replace(",", "") not in counts]
         bad_ids = [i for i in _ID.findall(sentence) if i not in ids]
         (removed if bad_nums or bad_ids else kept).append(sentence.strip())
     return " ".join(kept), removed

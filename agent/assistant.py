@@ -16,8 +16,8 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from mirror.settings import Settings
 
 from .audit import write_audit
-from .errors import SessionNotFound
-from .events import ANSWER, ERROR, NOTE, event
+from .errors import Cancelled, SessionNotFound
+from .events import ANSWER, CANCELLED, ERROR, NOTE, event
 from .graph import build_graph
 from .nodes import Nodes
 from .settings import AgentSettings
@@ -55,6 +55,7 @@ class Assistant:
         self._db = sqlite3.connect(str(self.dir / "sessions.sqlite"), check_same_thread=False)
         self.saver = SqliteSaver(self._db)
         self._events: "queue.Queue[dict] | None" = None
+        self._cancel: threading.Event | None = None
         self._lock = threading.Lock()
         self.nodes = Nodes(self.ctx, self.model, self.agent_settings.max_iterations, self._emit,
                            self.agent_settings.render_budget)
@@ -65,15 +66,25 @@ class Assistant:
         return getattr(self.model, "name", "none") if self.model is not None else "none"
 
     def _emit(self, ev: dict) -> None:
+        """Hand an event to the running stream; every event is also the point where a cancel takes effect."""
+        if self._cancel is not None and self._cancel.is_set():
+            raise Cancelled()
         if self._events is not None:
             self._events.put(ev)
 
     # -- asking -----------------------------------------------------------------------------------------
-    def stream(self, question: str, session_id: str | None = None) -> Iterator[dict]:
-        """Events while the question is answered; the last one is the `answer` event with the full payload."""
+    def stream(self, question: str, session_id: str | None = None,
+               cancel: threading.Event | None = None) -> Iterator[dict]:
+        """Events while the question is answered; the last one is the `answer` event with the full payload.
+
+        Setting `cancel` (from any thread) stops the run at its next step, tool result or model token: the
+        stream then ends with a `cancelled` event, no answer is saved to the session and nothing is audited.
+        A tool query or a model call already running finishes first (the plan call of a model is not streamed).
+        """
         session_id = session_id or uuid.uuid4().hex[:12]
         with self._lock:
             self._events = queue.Queue()
+            self._cancel = cancel
             result: dict[str, Any] = {}
             t0 = time.perf_counter()
 
@@ -82,6 +93,8 @@ class Assistant:
                     result["state"] = self.graph.invoke(
                         {"messages": [{"role": "user", "content": question}], "session_id": session_id},
                         {"configurable": {"thread_id": session_id}, "recursion_limit": 40})
+                except Cancelled:
+                    result["cancelled"] = True
                 except Exception as e:   # never a stack trace for the user
                     result["error"] = f"{type(e).__name__}: {e}"
                 finally:
@@ -98,7 +111,10 @@ class Assistant:
                 if ev["type"] != ANSWER:
                     yield ev
             worker.join()
-            self._events = None
+            self._events = self._cancel = None
+        if result.get("cancelled") or (cancel is not None and cancel.is_set() and "state" not in result):
+            yield event(CANCELLED, message="answer cancelled; the question was not answered")
+            return
         if "error" in result:
             yield event(ERROR, where="agent", message=result["error"])
             return

@@ -2,11 +2,12 @@
 
 AgentError
   SessionNotFound   a session id that does not exist (list them with `fda-explorer sessions`)
+Cancelled           (a BaseException) the caller stopped an answer
 """
 
 from __future__ import annotations
 
-__all__ = ["AgentError", "SessionNotFound"]
+__all__ = ["AgentError", "SessionNotFound", "Cancelled"]
 
 
 class AgentError(Exception):
@@ -15,3 +16,8 @@ class AgentError(Exception):
 
 class SessionNotFound(AgentError):
     pass
+
+
+class Cancelled(BaseException):
+    """The caller set the cancel event of `Assistant.stream`: the run stops at its next step, tool result or
+    model token. A BaseException, like KeyboardInterrupt, so that no `except Exception` on the way swallows it."""

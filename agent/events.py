@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-__all__ = ["event", "STEP", "TOOL_CALL", "TOOL_RESULT", "TOKEN", "ANSWER", "ERROR", "NOTE"]
+__all__ = ["event", "STEP", "TOOL_CALL", "TOOL_RESULT", "TOKEN", "ANSWER", "ERROR", "NOTE", "CANCELLED"]
 
-STEP, TOOL_CALL, TOOL_RESULT, TOKEN, ANSWER, ERROR, NOTE = (
-    "step", "tool_call", "tool_result", "token", "answer", "error", "note")
+STEP, TOOL_CALL, TOOL_RESULT, TOKEN, ANSWER, ERROR, NOTE, CANCELLED = (
+    "step", "tool_call", "tool_result", "token", "answer", "error", "note", "cancelled")
 
 
 def event(kind: str, **data: Any) -> dict[str, Any]:

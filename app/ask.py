@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ class Turn:
     error: str = ""
     sent_at: float = 0.0
     exports: list[str] = field(default_factory=list)
+    cancel: threading.Event = field(default_factory=threading.Event)   # stops the assistant at its next step
 
     @property
     def as_of(self) -> dict[str, str]:
@@ -96,7 +98,7 @@ class AskModel:
         try:
             if turn.status == "cancelled":       # cancelled before it started: nothing to finish
                 return
-            for ev in self.backend.stream(turn.question, self.session_id):
+            for ev in self.backend.stream(turn.question, self.session_id, turn.cancel):
                 if turn.status == "cancelled":
                     continue                 # drain the stream so the assistant finishes cleanly
                 self._apply(turn, ev)
@@ -157,10 +159,12 @@ class AskModel:
         self.changed()
 
     def cancel(self) -> None:
-        """Stop showing the running answer at once; the assistant finishes it in the background."""
+        """Stop showing the running answer at once and tell the assistant to stop at its next step (a tool
+        query or model call already running finishes first, in the background)."""
         for t in self.turns:
             if t.status == "running":
                 t.status = "cancelled"
+                t.cancel.set()
                 self._draining += 1
                 t.entries.append(Entry("note", "Cancelled: the answer was stopped.",
                                        seconds=time.perf_counter() - t.sent_at))

@@ -93,13 +93,15 @@ class Backend:
     def model_name(self) -> str:
         return self._assistant.model_name if self._assistant is not None else self.config.model
 
-    def stream(self, question: str, session_id: str | None) -> Iterator[dict]:
-        """The assistant's events for one question (read it to the end: settings changes wait for it)."""
+    def stream(self, question: str, session_id: str | None,
+               cancel: threading.Event | None = None) -> Iterator[dict]:
+        """The assistant's events for one question (read it to the end: settings changes wait for it);
+        setting `cancel` stops the assistant at its next step."""
         with self._lock:
             assistant = self.assistant()
             self._streams += 1
         try:
-            yield from assistant.stream(question, session_id)
+            yield from assistant.stream(question, session_id, cancel)
         finally:
             with self._idle:
                 self._streams -= 1
@@ -159,10 +161,13 @@ class Backend:
         from mirror.sync import sync
         return sync(self.settings, self._options(source, None, dry_run=True))
 
-    def sync(self, source: SyncSource, cancel: threading.Event):
-        """Run a sync; returns the mirror's SyncReport; SyncCancelled when `cancel` is set."""
+    def sync(self, source: SyncSource, cancel: threading.Event, on_progress=None):
+        """Run a sync; returns the mirror's SyncReport; SyncCancelled when `cancel` is set; `on_progress` gets
+        each `mirror.progress.ProgressEvent` (bytes per file, partitions loaded, notes)."""
         from mirror.sync import sync
-        report = sync(self.settings, self._options(source, cancel))
+        options = self._options(source, cancel)
+        options.on_progress = on_progress
+        report = sync(self.settings, options)
         if self._assistant is None and self.status() is not None:
             self.warm()
         return report

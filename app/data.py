@@ -52,10 +52,42 @@ class SyncRun:
     started: float = field(default_factory=time.monotonic)
     seconds: float = 0.0
     cancel: threading.Event = field(default_factory=threading.Event)
+    files: dict[str, list] = field(default_factory=dict)   # file -> [bytes done, bytes total or None, loaded]
+    bytes_done: int = 0
+    bytes_total: int = 0             # the manifest's estimate: the fraction is clamped at 1
+    records_done: int = 0
+    records_total: int = 0
+    last_note: str = ""
 
     @property
     def running(self) -> bool:
         return self.phase in ("planning", "running")
+
+    @property
+    def fraction(self) -> float | None:
+        """Overall progress 0..1 (bytes fetched, then records loaded), None before anything is known."""
+        parts = [min(1.0, self.bytes_done / self.bytes_total)] if self.bytes_total else []
+        parts += [min(1.0, self.records_done / self.records_total)] if self.records_total else []
+        return sum(parts) / len(parts) if parts else None
+
+    def in_flight(self) -> list[tuple[str, int, int | None]]:
+        """Files downloading now: (name, bytes done, bytes total)."""
+        return [(name, f[0], f[1]) for name, f in self.files.items() if not f[2] and (f[1] is None or f[0] < f[1])]
+
+    @property
+    def files_loaded(self) -> int:
+        return sum(1 for f in self.files.values() if f[2])
+
+    def on_progress(self, e) -> None:
+        """`SyncOptions.on_progress`: called from the sync's threads with a `mirror.progress.ProgressEvent`."""
+        if e.kind == "file":
+            self.files.setdefault(e.name, [0, None, False])[:2] = [e.done, e.total]
+            self.bytes_done, self.bytes_total = e.overall_done, e.overall_total
+        elif e.kind == "loaded":
+            self.files.setdefault(e.name, [0, None, False])[2] = True
+            self.records_done, self.records_total = e.records_done, e.records_total
+        elif e.kind == "note":
+            self.last_note = e.name
 
 
 class DataModel:
@@ -114,6 +146,18 @@ class DataModel:
             self.run.message = "Cancelling: the mirror keeps its previous data; the next sync resumes."
             self.changed()
 
+    def _progress(self, run: SyncRun) -> Callable:
+        """The sync's progress callback: updates the run, redraws at most 5 times a second."""
+        last = [0.0]
+
+        def on_progress(e) -> None:
+            run.on_progress(e)
+            now = time.monotonic()
+            if now - last[0] >= 0.2 or e.kind == "loaded":
+                last[0] = now
+                self.changed()
+        return on_progress
+
     def _sync(self, run: SyncRun) -> None:
         try:
             plan = self.backend.plan(run.source)
@@ -125,7 +169,7 @@ class DataModel:
                 return
             run.phase = "running"
             self.changed()
-            report = self.backend.sync(run.source, run.cancel)
+            report = self.backend.sync(run.source, run.cancel, self._progress(run))
             run.results = [{"dataset": d.dataset, "status": d.status, "records": d.records, "as_of": d.export_date,
                             "seconds": d.seconds, "error": d.error} for d in report.datasets.values()]
             run.phase = "done" if report.ok else "failed"

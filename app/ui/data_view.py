@@ -81,6 +81,7 @@ class DataView:
         run = self.c.data.run
         running = run is not None and run.running
         self.progress.visible = running
+        self.progress.value = run.fraction if run is not None else None   # None: indeterminate (planning)
         self.sync_button.disabled = self.sample_button.disabled = running
         self.cancel_button.visible = running
         if run is None:
@@ -89,7 +90,15 @@ class DataView:
         phase = {"planning": "Planning…", "running": f"Syncing from {run.source.describe()}…", "done": "Done.",
                  "failed": "Failed.", "cancelled": "Cancelled."}[run.phase]
         self.run_text.value = f"{phase} {run.message}".strip()
-        if run.results:
+        if running and run.phase == "running":
+            files = [caption(f"{name.rsplit('/', 1)[-1]}: {human_bytes(done)}"
+                             + (f" of {human_bytes(total)} ({100 * done // max(total, 1)}%)" if total else ""))
+                     for name, done, total in run.in_flight()[:6]]
+            self.run_rows.controls = [caption(
+                f"Downloaded {human_bytes(run.bytes_done)} of about {human_bytes(run.bytes_total)}; "
+                f"{run.files_loaded} of {sum(p['files'] for p in run.plan)} file(s) loaded, "
+                f"{run.records_done:,} of {run.records_total:,} records")] + files
+        elif run.results:
             self.run_rows.controls = [caption(f"{r['dataset']}: {r['status']}, {r['records']:,} records as of "
                                               f"{r['as_of']}" + (f" ({r['error']})" if r["error"] else ""))
                                       for r in run.results]

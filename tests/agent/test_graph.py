@@ -215,3 +215,40 @@ def test_the_graph_on_an_ollama_model_through_the_stand_in(data):
     assert out["answer"].startswith("Summary: K202114 is the 1 clearance found.")
     assert "1999" not in out["answer"] and "12 devices" not in out["answer"]
     assert {"dataset": "device/510k", "id": "k_number=K202114"} in out["citations"]
+
+
+def test_a_cancelled_answer_stops_at_the_next_step_and_the_session_goes_on(data):
+    """Cancel after the first tool call: no tool result, no answer, nothing audited; the session still answers."""
+    import threading
+    a = make(data)
+    cancel = threading.Event()
+    try:
+        events = []
+        for ev in a.stream("adverse events for product code OZP in 2023", "cut", cancel):
+            events.append(ev)
+            if ev["type"] == "tool_call":
+                cancel.set()
+        kinds = [e["type"] for e in events]
+        assert kinds[-1] == "cancelled" and "answer" not in kinds and "tool_result" not in kinds
+        assert not (data / "agent" / "audit").exists() or not list((data / "agent" / "audit").glob("*.json"))
+        follow = a.ask("adverse events for product code OZP in 2023", session_id="cut")
+        assert follow["citations"] and "OZP" in json.dumps(follow["tool_calls"])
+        assert [m["role"] for m in a.history("cut")][-2:] == ["user", "assistant"]
+    finally:
+        a.close()
+
+
+def test_grounding_does_not_let_a_record_id_or_a_date_pass_as_a_count():
+    """A number written as a count must be a count of the evidence, not a record ID or a year in it."""
+    from agent.answer import grounded
+    evidence = [{"tool": "search_events", "total": 7, "id_fields": ["mdr_report_key"],
+                 "rows": [{"mdr_report_key": "1312172", "date_received": "2023-03-01"},
+                          {"mdr_report_key": "1312173", "date_received": "2023-04-01"}]},
+                {"tool": "count_by", "total": 7, "rows": [{"year": "2023", "count": 5}, {"year": "2022", "count": 2}]}]
+    text = ("There were 1312172 adverse events. There were 7 adverse events, including report 1312172. "
+            "In 2023 there were 5 reports. There were 2023 serious injury reports. A total of 1312173 was seen. "
+            "2 reports are listed.")
+    kept, removed = grounded(text, evidence)
+    assert removed == ["There were 1312172 adverse events.", "There were 2023 serious injury reports.",
+                       "A total of 1312173 was seen."]
+    assert kept == "There were 7 adverse events, including report 1312172. In 2023 there were 5 reports. 2 reports are listed."

@@ -16,9 +16,8 @@ from .conftest import FDA_EXPLORER, ROOT
 
 
 def docs() -> str:
-    """README.md, plus the app's draft section while it waits to be merged."""
-    draft = ROOT / "app" / "README-app.md"
-    return (ROOT / "README.md").read_text() + (draft.read_text() if draft.exists() else "")
+    """README.md, where the app is documented."""
+    return (ROOT / "README.md").read_text()
 
 
 def test_the_mirror_and_assistant_commands_are_forwarded(sample_mirror):

@@ -108,11 +108,13 @@ def test_sessions_are_listed_searched_resumed_and_deleted(app):
 
 def test_a_cancelled_answer_frees_the_question_box_at_once(sample_mirror, mirror_copy, tmp_path):
     release = threading.Event()
+    seen_cancel: list[bool] = []
 
     class Slow(Backend):
-        def stream(self, question, session_id):
-            for i, ev in enumerate(super().stream(question, session_id)):
+        def stream(self, question, session_id, cancel=None):
+            for i, ev in enumerate(super().stream(question, session_id, cancel)):
                 if i == 1 and question == "slow":
+                    seen_cancel.append(cancel is not None and cancel.wait(30))
                     release.wait(30)                     # the agent is busy (a long model call)
                 yield ev
 
@@ -128,6 +130,7 @@ def test_a_cancelled_answer_frees_the_question_box_at_once(sample_mirror, mirror
         release.set()
         assert c.jobs.wait(30)
         assert c.ask.turns[0].status == "cancelled" and c.ask.turns[0].answer == ""
+        assert seen_cancel == [True]                     # the assistant was told to stop, not left to finish
         assert c.ask.turns[1].status == "done" and "2023: 5" in c.ask.turns[1].answer
     finally:
         release.set()
@@ -177,6 +180,10 @@ def test_sync_from_the_sample_changes_the_counts_and_can_be_cancelled(partial_mi
             "event", "recall", "enforcement", "classification", "udi", "registrationlisting", "covid19serology",
             "gudid")}, "510k": "updated", "pma": "updated"}
         assert {r.name: r.records for r in c.data.rows}["510k"] == 7
+        # per-file progress reached the screen's model: both files fetched in full and loaded
+        assert {n.split("/")[1] for n in run.files} == {"510k", "pma"} and all(f[2] for f in run.files.values())
+        assert all(f[0] == f[1] > 0 for f in run.files.values()) and run.in_flight() == []
+        assert run.fraction == 1.0 and run.records_done == run.records_total > 0
     finally:
         c.shutdown()
 
