@@ -27,6 +27,8 @@ class Child:
     array: str                        # JSONPath of the array, e.g. $.device[*]
     parent_keys: tuple[str, ...]      # parent columns copied onto each row
     columns: tuple[Column, ...]       # paths relative to the element ($.brand_name)
+    listed: tuple[tuple[str, str], ...] = ()   # (parent column, child column): every value of the child
+    #   column in the record, also kept on the parent row as VARCHAR[] (searched and counted without a join)
 
 
 @dataclass(frozen=True)
@@ -36,10 +38,17 @@ class Dataset:
     key: tuple[str, ...]
     columns: tuple[Column, ...]
     children: tuple[Child, ...] = ()
+    key_index: bool = False      # an ART index on the key (keys in no useful order: zone maps cannot narrow)
 
     @property
     def table(self) -> str:
         return table_name(self.endpoint)
+
+    @property
+    def listed(self) -> dict[str, tuple[Child, Column]]:
+        """The parent's list columns kept from child arrays: name -> (child, child column)."""
+        return {name: (ch, next(c for c in ch.columns if c.name == col))
+                for ch in self.children for name, col in ch.listed}
 
 
 def table_name(endpoint: str) -> str:
@@ -63,7 +72,8 @@ DATASETS: dict[str, Dataset] = {d.endpoint: d for d in (
             (Child("device", "$.device[*]", ("mdr_report_key",),
                    _c("device_sequence_number", "device_report_product_code", "brand_name", "generic_name",
                       "manufacturer_d_name", "manufacturer_d_country", "model_number", "catalog_number",
-                      "lot_number", "udi_di", "implant_flag") + _OPENFDA),
+                      "lot_number", "udi_di", "implant_flag") + _OPENFDA,
+                   listed=(("product_code_list", "device_report_product_code"),)),
              Child("text", "$.mdr_text[*]", ("mdr_report_key",),
                    _c("mdr_text_key", "text_type_code", "patient_sequence_number", "text")),
              Child("patient", "$.patient[*]", ("mdr_report_key",),
@@ -74,7 +84,8 @@ DATASETS: dict[str, Dataset] = {d.endpoint: d for d in (
                "clearance_type", "country_code", "state", "city", "advisory_committee", "third_party_flag",
                "expedited_review_flag")
             + _c("decision_date", "date_received", kind="date")
-            + _c("openfda_device_class=openfda.device_class", "regulation_number=openfda.regulation_number")),
+            + _c("openfda_device_class=openfda.device_class", "regulation_number=openfda.regulation_number"),
+            key_index=True),
     Dataset("pma", ISO, ("pma_number", "supplement_number"),
             _c("pma_number", "supplement_number", "applicant", "trade_name", "generic_name", "product_code",
                "decision_code", "supplement_type", "advisory_committee", "state", "city")
@@ -104,9 +115,9 @@ DATASETS: dict[str, Dataset] = {d.endpoint: d for d in (
                    _c("id", "type", "issuing_agency", "unit_of_use_id", "quantity_per_package",
                       "package_status", "package_type")),
              Child("product_code", "$.product_codes[*]", ("public_device_record_key",),
-                   _c("code", "name") + _OPENFDA),
+                   _c("code", "name") + _OPENFDA, listed=(("product_code_list", "code"),)),
              Child("gmdn_term", "$.gmdn_terms[*]", ("public_device_record_key",),
-                   _c("code", "name", "definition", "implantable", "code_status")))),
+                   _c("code", "name", "definition", "implantable", "code_status"))), key_index=True),
     Dataset("registrationlisting", ISO, ("registration_number",),
             _c("registration_number=registration.registration_number", "fei_number=registration.fei_number",
                "name=registration.name", "city=registration.city", "state_code=registration.state_code",
@@ -117,7 +128,7 @@ DATASETS: dict[str, Dataset] = {d.endpoint: d for d in (
             + _c("establishment_type", "proprietary_name", kind="list"),
             (Child("product", "$.products[*]", ("registration_number", "fei_number"),
                    _c("product_code", "exempt", "owner_operator_number") + _c("created_date", kind="date")
-                   + _OPENFDA),)),
+                   + _OPENFDA, listed=(("product_code_list", "product_code"),)),)),
     Dataset("covid19serology", MDY, ("manufacturer", "device", "panel", "sample_id"),
             _c("manufacturer", "device", "lot_number", "panel", "sample_id", "type", "group",
                "antibody_truth", "evaluation_id") + _c("date_performed", kind="date")),

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from .datasets import Child, Column, Dataset
 
-__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "STAGE", "STAGE_DDL", "STAGE_CLEAR"]
+__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "STAGE", "STAGE_DDL",
+           "STAGE_CLEAR"]
 
 STAGE = "_chunk"
 _DATE_SQL = {"ymd": "try_strptime({v}, '%Y%m%d')::DATE",
@@ -23,7 +24,7 @@ def _create(table: str, cols: list[tuple[str, str]]) -> str:
 def ddl(ds: Dataset) -> list[str]:
     parent = {c.name: c for c in ds.columns}
     out = [_create(ds.table, [("_partition", "VARCHAR")] + [(c.name, _TYPE[c.kind]) for c in ds.columns]
-                   + [("record", "JSON")])]
+                   + [("record", "JSON")] + [(name, "VARCHAR[]") for name in ds.listed])]
     for ch in ds.children:
         cols = [("_partition", "VARCHAR")] + [(k, _TYPE[parent[k].kind]) for k in ch.parent_keys]
         out.append(_create(f"{ds.table}_{ch.suffix}", cols + [(c.name, _TYPE[c.kind]) for c in ch.columns]))
@@ -60,8 +61,34 @@ def _col(ds: Dataset, name: str) -> str:
     return _typed(ds.columns[i], f"v[{i + 1}]", ds.date_format)
 
 
+def flat_values(extracted: str) -> str:
+    """Every non-null value in a JSON[] (what a wildcard json_extract returns), arrays flattened, as VARCHAR[].
+
+    The one definition of "the values at a path" that the API's JSON fallback and the listed columns share.
+    """
+    flat = "CASE WHEN json_type(x) = 'ARRAY' THEN from_json(x, '[\"VARCHAR\"]') ELSE [x ->> '$'] END"
+    return f"list_filter(flatten(list_transform({extracted}, lambda x: {flat})), lambda v: v IS NOT NULL)"
+
+
+def listed_sql(ds: Dataset, name: str, record: str) -> str:
+    """A listed column (`product_code_list`) from the record JSON: every value at its path in the record."""
+    ch, c = ds.listed[name]
+    values = flat_values(f"json_extract({record}, '{ch.array}.{c.path.removeprefix('$.')}')")
+    return f"coalesce({values}, [])"
+
+
+def _listed_from_stage(ds: Dataset) -> list[str]:
+    """The listed columns from the staged fragments (the child's array), the same values as `listed_sql`."""
+    out = []
+    for name, (ch, c) in ds.listed.items():
+        k = len(ds.columns) + ds.children.index(ch) + 1
+        values = flat_values(f"json_extract(v[{k}], '$[*].{c.path.removeprefix('$.')}')")
+        out.append(f'coalesce({values}, []) AS "{name}"')
+    return out
+
+
 def main_sql(ds: Dataset) -> str:
-    cols = ", ".join(f'{_col(ds, c.name)} AS "{c.name}"' for c in ds.columns)
+    cols = ", ".join([f'{_col(ds, c.name)} AS "{c.name}"' for c in ds.columns] + _listed_from_stage(ds))
     return f'INSERT INTO "{ds.table}" BY NAME SELECT $part AS _partition, {cols}, j AS record FROM {STAGE}'
 
 

@@ -26,6 +26,7 @@ from .settings import Settings
 from .source import FolderSource, HttpSource, Source, fetch_cached, read_location
 from .state import dataset_state, set_meta
 from .store import Store
+from .upgrade import add_indexes, copy_upgraded, outdated
 
 __all__ = ["SyncOptions", "SyncReport", "DatasetReport", "sync", "SAMPLE_DIR"]
 
@@ -53,7 +54,7 @@ class _Work:
     planned: list[Partition]
     to_load: list[Partition]
     to_drop: list[str]
-    base: str                        # fresh | copy | resume
+    base: str                        # fresh | copy | resume | upgrade (copy, adding the listed columns)
     manifest_total: int = 0          # the endpoint's total_records in the manifest
     since: int | None = None
 
@@ -77,17 +78,19 @@ def _policy(settings: Settings) -> RetryPolicy:
 def _decide(store: Store, dataset: str, export_date: str, planned: list[Partition], dry_run: bool) -> _Work | None:
     cur = dataset_state(store, store.current(dataset))
     want = {(p.path, p.records) for p in planned}
-    if cur and cur.export_date == export_date and cur.complete and set(cur.partitions.items()) == want:
+    ds = DATASETS[dataset]
+    old = bool(cur and outdated(store, store.current(dataset), ds))
+    if cur and cur.export_date == export_date and cur.complete and set(cur.partitions.items()) == want and not old:
         return None
     base, loaded = "fresh", {}
     stg = None if dry_run else dataset_state(store, store.staging(dataset), writable=True)
-    if stg and stg.export_date == export_date:
+    if stg and stg.export_date == export_date and not outdated(store, store.staging(dataset), ds, indexes=False):
         base, loaded = "resume", stg.partitions
     else:
         if not dry_run:
             store.discard_staging(dataset)
         if cur and cur.export_date == export_date:
-            base, loaded = "copy", cur.partitions
+            base, loaded = ("upgrade" if old else "copy"), cur.partitions
     to_load = [p for p in planned if loaded.get(p.path) != p.records]
     to_drop = [path for path in loaded if path not in {p.path for p in planned}]
     return _Work(dataset, export_date, planned, to_load, to_drop, base)
@@ -183,6 +186,8 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
     con = None
     try:
         con = store.open_staging(w.dataset, copy_current=(w.base == "copy"))
+        if w.base == "upgrade":
+            copy_upgraded(con, store.current(w.dataset), ds)
         ensure_tables(con, ds)
         set_meta(con, export_date=w.export_date, status="building", dataset=w.dataset)
         streams: dict[str, tuple[Fetched, ChunkStream | PartitionError]] = {}
@@ -213,6 +218,7 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
                  manifest_total_records=w.manifest_total, since=w.since or "",
                  planned_records=sum(p.records for p in w.planned))
         con.execute("COMMIT")
+        add_indexes(con, ds)
         store.publish(w.dataset, con)
         published = True
         r.status = "updated"

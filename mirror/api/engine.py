@@ -12,6 +12,7 @@ The mirror is re-attached when `mirror sync` publishes a new file, so a running 
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +40,7 @@ TERMS, LICENSE = "https://open.fda.gov/terms/", "https://open.fda.gov/license/"
 PARAMS = ("search", "count", "limit", "skip", "sort", "search_after")
 IGNORED = ("api_key",)
 MAX_LIMIT = 1000
+SMALL = 5000           # a result set this small is ordered (by rowid) in Python
 WORD_SQL = WORD.replace("'", "''")
 ENDPOINT_PATHS = {f"/device/{ep}.json": ep for ep in DATASETS}
 HEADERS = {"Content-Type": "application/json; charset=utf-8", "Server": "fda-explorer-offline",
@@ -281,14 +283,16 @@ class Api:
         finally:
             con.close()
 
-    def _clean(self, table: str, column: str) -> bool:
-        """Whether every value of a column is one upper-case word (checked once per mirror version)."""
+    def _clean(self, table: str, column: str, is_list: bool = False) -> bool:
+        """Whether every value of a column (or of a list column's lists) is one upper-case word (checked once
+        per mirror version)."""
         key = (self._stamp, table, column)
         if key not in self._clean_cache:
+            rows = f'(SELECT unnest("{column}") AS v FROM {table})' if is_list else f'(SELECT "{column}" AS v FROM {table})'
             with self.cursor() as con:
                 self._clean_cache[key] = bool(con.execute(
-                    f'SELECT coalesce(bool_and(regexp_full_match("{column}", \'{WORD_SQL}\') '
-                    f'AND "{column}" = upper("{column}")), FALSE) FROM {table} WHERE "{column}" IS NOT NULL').fetchone()[0])
+                    f"SELECT coalesce(bool_and(regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)), FALSE) "
+                    f"FROM {rows} WHERE v IS NOT NULL").fetchone()[0])
         return self._clean_cache[key]
 
     def _virtual(self, endpoint: str) -> dict[str, str]:
@@ -331,18 +335,34 @@ class Api:
         else:
             order = f"({sort_expr}) IS NULL, {sort_expr} {'DESC' if desc else 'ASC'}, t.rowid"
             keys = f"({sort_expr}) IS NULL, CAST({sort_expr} AS VARCHAR)"
-        rows = [] if limit == 0 else con.execute(
-            f"SELECT CAST(t.record AS VARCHAR), {keys}, t.rowid FROM {ep.table} t WHERE {page_where} "
-            f"ORDER BY {order} LIMIT {int(limit)} OFFSET {int(skip)}", tr.params).fetchall()
+        if limit == 0:
+            rows = []
+        elif sort_expr is None and total <= SMALL:   # a plain scan can use an index; ORDER BY ... LIMIT cannot
+            rows = sorted(con.execute(f"SELECT NULL, {keys}, t.rowid FROM {ep.table} t WHERE {page_where}",
+                                      tr.params).fetchall(), key=lambda r: r[3])[skip:skip + limit]
+        else:
+            rows = con.execute(f"SELECT NULL, {keys}, t.rowid FROM {ep.table} t WHERE {page_where} "
+                               f"ORDER BY {order} LIMIT {int(limit)} OFFSET {int(skip)}", tr.params).fetchall()
         if not rows and limit != 0:
             raise _not_found()
-        results = [orjson.Fragment(r[0]) for r in rows]
+        results = [orjson.Fragment(r) for r in self._records(con, ep, [r[3] for r in rows])]
         meta = {**meta, "results": {"skip": skip, "limit": limit, "total": total}}
         headers = {}
         nxt = self._next(rows, sort_expr, skip, limit, total, pairs)
         if nxt:
             headers["Link"] = f"<{base_url}{path}?{urlencode(nxt)}>; rel=\"next\""
         return 200, {"meta": meta, "results": results}, headers
+
+    @staticmethod
+    def _records(con, ep: _Endpoint, rowids: list[int]) -> list[str]:
+        """The records' JSON text, in the order of `rowids`: read apart from the search, so that DuckDB reads
+        the records column only where these rows are (a search that also reads it may scan it all)."""
+        if not rowids:
+            return []
+        ids = ", ".join(str(int(i)) for i in rowids)   # in the text: binding a list costs per element
+        text = dict(con.execute(f"SELECT t.rowid, CAST(t.record AS VARCHAR) FROM {ep.table} t "
+                                f"WHERE t.rowid IN (SELECT unnest([{ids}]))").fetchall())
+        return [text[i] for i in rowids]
 
     @staticmethod
     def _next(rows, sort_expr, skip, limit, total, pairs) -> list[tuple[str, str]] | None:
@@ -408,6 +428,9 @@ class Api:
                 return f"list_distinct({lst})"
             if tokens:
                 lst = f"flatten(list_transform({lst}, lambda v: regexp_extract_all(lower(v), '{WORD_SQL}')))"
+                return f"list_distinct({lst})"
+            if re.fullmatch(r'[tc]\."\w+"', lst):   # a list column: most lists hold one value
+                return f"CASE WHEN len({lst}) < 2 THEN {lst} ELSE list_distinct({lst}) END"
             return f"list_distinct({lst})"
 
         if a.kind == "child" and (tr.key_nulls or tr.key_dupes):

@@ -5,6 +5,9 @@ the catalog (only catalog paths, which match `SAFE_PATH`, are written into the S
 
 How a field is read, fastest first:
   * a typed column of the endpoint's table (`device_event.date_received` as DATE, `event_type`, ...);
+  * a listed column of the endpoint's table: every value of a child array's field in the record, as
+    VARCHAR[] (`device.device_report_product_code` is `device_event.product_code_list`; mirrors synced
+    before it existed lack it, and the next two ways answer the same);
   * a column of a child table keyed by a unique record key (`device.device_report_product_code` is
     `device_event_device.device_report_product_code`), as a semi-join;
   * otherwise the original record JSON: every value at that path, arrays flattened at any level.
@@ -21,6 +24,7 @@ from typing import Callable
 from datetime import date, datetime
 
 from ..datasets import DATASETS
+from ..loadsql import flat_values
 from .catalog import ARRAYS, NUMERIC, SAFE_PATH, Catalog, FieldRef
 from .query import And, Exists, Node, Not, Or, ParseError, Range, Term
 
@@ -70,8 +74,10 @@ class Translator:
     key_nulls: bool = False    # some records lack the key: they are checked on their JSON
     key_dupes: bool = False    # a key is shared by records: child matches are re-checked on the JSON
     virtual: dict[str, str] = field(default_factory=dict)   # local extension fields: name -> scalar SQL over t
-    clean: Callable[[str, str], bool] | None = None       # (table, column) -> every value is one upper-case word
+    clean: Callable[[str, str, bool], bool] | None = None  # (table, column, is list) -> every value is one
+    #                                                          upper-case word
     params: dict[str, object] = field(default_factory=dict)
+    negated: int = 0           # how many NOTs enclose the node being translated
 
     # -- parameters --------------------------------------------------------
     def bind(self, value: object) -> str:
@@ -95,6 +101,10 @@ class Translator:
             for c in ds.columns:
                 if c.path == f.json_path and c.name in self.columns:
                     return Access("list" if c.kind == "list" else "scalar", f't."{c.name}"', c.kind == "date")
+            for name, (ch, c) in ds.listed.items():
+                base = ch.array.removeprefix("$.").removesuffix("[*]")
+                if f.path == base + "." + c.path.removeprefix("$.") and name in self.columns:
+                    return Access("list", f't."{name}"')
             if self.endpoint in UNIQUE_KEY:
                 for ch in ds.children:
                     base = ch.array.removeprefix("$.").removesuffix("[*]")
@@ -115,20 +125,24 @@ class Translator:
             jp += "." + part
             if i < len(parts) - 1 and ".".join(parts[: i + 1]) in arrays:
                 jp += "[*]"
+        if "[*]" in jp:
+            return flat_values(f"json_extract({row}.record, '{jp}')")
         flat = ("CASE WHEN json_type(x) = 'ARRAY' THEN from_json(x, '[\"VARCHAR\"]') "
                 "ELSE [x ->> '$'] END")
-        if "[*]" in jp:
-            vals = f"flatten(list_transform(json_extract({row}.record, '{jp}'), lambda x: {flat}))"
-        else:
-            vals = f"(SELECT {flat} FROM (SELECT json_extract({row}.record, '{jp}') AS x))"
+        vals = f"(SELECT {flat} FROM (SELECT json_extract({row}.record, '{jp}') AS x))"
         return f"list_filter({vals}, lambda v: v IS NOT NULL)"
 
     def where(self, f: FieldRef, pred) -> str:
         """`pred(sql_value) -> sql` applied to the field: true if any of its values satisfies it."""
         a = self.access(f)
+        equals = getattr(pred, "equals", None) if not a.is_date else None
         if a.kind == "scalar":
+            if equals and not self.negated:   # NULL = x is not true either: a bare equality can use an index
+                return f"{a.expr} = {equals}"
             return f"({a.expr} IS NOT NULL AND {pred(a.expr, a.is_date)})"   # separate conjuncts: cheap ones first
         if a.kind == "list":
+            if equals:
+                return f"coalesce(list_contains({a.expr}, {equals}), FALSE)"
             return f"coalesce(len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0, FALSE)"
         inner = (f"len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0" if a.child_list
                  else f"{a.expr} IS NOT NULL AND {pred(a.expr, a.is_date)}")
@@ -147,7 +161,11 @@ class Translator:
         if isinstance(node, Or):
             return "(" + " OR ".join(self.translate(c) for c in node.children) + ")"
         if isinstance(node, Not):
-            return f"(NOT {self.translate(node.child)})"
+            self.negated += 1
+            try:
+                return f"(NOT {self.translate(node.child)})"
+            finally:
+                self.negated -= 1
         if isinstance(node, Exists):
             f = self.resolve(node.field)
             if f is None:
@@ -176,14 +194,13 @@ class Translator:
         if len(words) != 1:
             return None
         a = self.access(f)
-        if a.kind == "list" or a.is_date or a.child_list:
+        if a.is_date or a.child_list or not a.expr.startswith(("t.", "c.")):   # not a column
             return None
         table = a.child if a.kind == "child" else self.table
         column = a.expr.split(".", 1)[1].strip('"')
-        if not self.clean(table, column):
+        if not self.clean(table, column, a.kind == "list"):
             return None
-        p = self.bind(words[0].upper())
-        return lambda v, d: f"{v} = {p}"
+        return _equals(self.bind(words[0].upper()))
 
     # -- predicates --------------------------------------------------------------
     def _as_date(self, v: str, is_date: bool) -> str:
@@ -194,7 +211,7 @@ class Translator:
             if node.wildcard:
                 raise ParseError(f"Search not supported: wildcards do not apply to the date field {f.path}")
             p = self.bind(parse_date(node.value, f.path))
-            return lambda v, d: f"coalesce({self._as_date(v, d)} = {p}, FALSE)"
+            return lambda v, d: f"{v} = {p}" if d else f"coalesce({self._as_date(v, d)} = {p}, FALSE)"
         if f.type in NUMERIC:
             try:
                 p = self.bind(float(node.value))
@@ -206,8 +223,7 @@ class Translator:
                 like = node.value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace("*", "%")
                 p = self.bind(like)
                 return lambda v, d: f"CAST({v} AS VARCHAR) LIKE {p} ESCAPE '\\'"
-            p = self.bind(node.value)
-            return lambda v, d: f"CAST({v} AS VARCHAR) = {p}"
+            return _equals(self.bind(node.value))
         return self._text(node)
 
     def _text(self, node: Term):
@@ -267,6 +283,8 @@ class Translator:
         def pred(v: str, d: bool) -> str:
             x = conv(v, d)
             conds = ([f"{x} {ops[0]} {lo}"] if lo else []) + ([f"{x} {ops[1]} {hi}"] if hi else [])
+            if d and conds:   # a typed date (never NULL here): plain comparisons, which zone maps can prune on
+                return " AND ".join(conds)
             return "coalesce(" + " AND ".join(conds or [f"{x} IS NOT NULL"]) + ", FALSE)"
         return pred
 
@@ -274,3 +292,11 @@ class Translator:
         """A term without a field: words in any value of the record (keys are not searched)."""
         text = "regexp_replace(CAST(t.record AS VARCHAR), '\"[A-Za-z0-9_@]+\":', ' ', 'g')"
         return f"coalesce({self._text(node)(text, False)}, FALSE)"
+
+
+def _equals(p: str):
+    """The predicate `value = p` (p a bound VARCHAR), marked so that `where` can use list_contains or an index."""
+    def pred(v: str, d: bool) -> str:
+        return f"CAST({v} AS VARCHAR) = {p}"
+    pred.equals = p
+    return pred

@@ -131,6 +131,19 @@ SEARCHES = [  # (endpoint, search): the API's total must equal the oracle's coun
     ("registrationlisting", "products.product_code:LZG+OR+registration.iso_country_code:US"),
     ("registrationlisting", "products.created_date:[19900101+TO+20251231]"),
     ("covid19serology", "date_performed:[2020-04-01+TO+2020-05-31]+AND+type:Serum"),
+    # listed columns (product_code_list), bare key equalities and typed date ranges, also under NOT
+    ("event", "NOT+device.device_report_product_code:JAA"),
+    ("event", "NOT+(device.device_report_product_code:ozo+OR+NOT+date_received:[20230101+TO+20230131])"),
+    ("event", "device.device_report_product_code.exact:OZO+AND+NOT+device.device_report_product_code.exact:FRN"),
+    ("event", "NOT+date_received:[20230101+TO+20230131]"),
+    ("event", "NOT+event_type.exact:Malfunction"),
+    ("event", "_exists_:device.device_report_product_code"),
+    ("udi", "NOT+product_codes.code:DSA"),
+    ("udi", "product_codes.code:dsa"),                        # keyword: case-sensitive
+    ("udi", "public_device_record_key:cbe4c717-a763-44f8-aae0-2bdf2b2bb354"),
+    ("registrationlisting", "NOT+products.product_code:LZG"),
+    ("registrationlisting", "products.product_code:LZG+AND+_missing_:k_number"),
+    ("510k", "NOT+k_number:K192028"), ("510k", "k_number:K192028"),
 ]
 
 
@@ -165,6 +178,9 @@ COUNTS = [
     ("udi", "", "product_codes.code"), ("udi", "", "identifiers.type"),
     ("registrationlisting", "", "products.product_code"), ("covid19serology", "", "date_performed"),
     ("recall", "", "openfda.k_number"),
+    ("event", "", "device.device_report_product_code.exact"), ("event", "", "device.device_report_product_code"),
+    ("event", "device.device_report_product_code:ozo", "date_received"),
+    ("udi", "", "product_codes.code.exact"), ("registrationlisting", "registration.iso_country_code:US", "products.product_code"),
 ]
 
 

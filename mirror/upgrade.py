@@ -1,0 +1,74 @@
+"""Bring a dataset file up to the current layout: listed columns (`product_code_list`) and key indexes.
+
+A file published by an older version lacks the listed columns. The API answers it anyway (it falls back to
+the child tables and the record JSON), and `mirror sync` upgrades it: the staging file is built from the
+published one with the columns added, rows in the same order (the default result order), then published
+as any sync is. The indexes are created on every build before it is published.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .datasets import Dataset
+from .load import ensure_tables
+from .loadsql import listed_sql
+from .store import Connection, Store
+
+__all__ = ["outdated", "copy_upgraded", "add_indexes"]
+
+
+def outdated(store: Store, path: Path, ds: Dataset, indexes: bool = True) -> list[str]:
+    """What the file at `path` lacks of the current layout: listed columns and (unless not asked: a build in
+    progress has none yet) the key index, by name; [] when it has them all, or holds no table of the dataset."""
+    if not (ds.listed or ds.key_index) or not path.exists():
+        return []
+    con = store.open_file(path)
+    try:
+        have = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE table_name = ?",
+                                          [ds.table]).fetchall()}
+        found = {i for (i,) in con.execute("SELECT index_name FROM duckdb_indexes() WHERE table_name = ?",
+                                             [ds.table]).fetchall()}
+    finally:
+        con.close()
+    if not have:
+        return []
+    lacks = [name for name in ds.listed if name not in have]
+    if indexes and ds.key_index and _index_name(ds) not in found:
+        lacks.append(_index_name(ds))
+    return lacks
+
+
+def copy_upgraded(con: Connection, source: Path, ds: Dataset) -> None:
+    """Fill the (new, empty) staging file behind `con` from the published file `source`, adding the listed
+    columns computed from each record's JSON; one transaction, rows kept in their order."""
+    src = "_upgrade_src"
+    con.execute(f"ATTACH '{str(source).replace(chr(39), chr(39) * 2)}' AS {src} (READ_ONLY)")
+    try:
+        con.execute("SET preserve_insertion_order=true")
+        con.execute("BEGIN TRANSACTION")
+        ensure_tables(con, ds)
+        listed = "".join(f', {listed_sql(ds, name, "record")} AS "{name}"' for name in ds.listed)
+        con.execute(f'INSERT INTO "{ds.table}" BY NAME SELECT *{listed} FROM {src}.main."{ds.table}"')
+        for ch in ds.children:
+            table = f"{ds.table}_{ch.suffix}"
+            con.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM {src}.main."{table}"')
+        for table in ("_sync_meta", "_sync_state"):
+            con.execute(f"INSERT INTO {table} SELECT * FROM {src}.main.{table}")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        con.execute("SET preserve_insertion_order=false")
+        con.execute(f"DETACH {src}")
+
+
+def add_indexes(con: Connection, ds: Dataset) -> None:
+    """The ART index on the key of datasets whose keys zone maps cannot narrow (random UUIDs, ...)."""
+    if ds.key_index:
+        con.execute(f'CREATE INDEX IF NOT EXISTS "{_index_name(ds)}" ON "{ds.table}" ("{ds.key[0]}")')
+
+
+def _index_name(ds: Dataset) -> str:
+    return f"{ds.table}_key"

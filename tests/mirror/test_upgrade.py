@@ -1,0 +1,109 @@
+"""Listed columns and key indexes: what they hold, and a mirror synced before them (still answered, then upgraded)."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from mirror import SAMPLE_DIR, Store, SyncOptions, sync
+from mirror.api import Api
+from mirror.datasets import DATASETS
+from mirror.loadsql import listed_sql
+from mirror.settings import Settings
+from mirror.upgrade import outdated
+
+LISTED = [name for name, ds in DATASETS.items() if ds.listed]
+QUERIES = [
+    ("event", "search=device.device_report_product_code:JAA&limit=100"),
+    ("event", "search=NOT+device.device_report_product_code:JAA+AND+date_received:[20230101+TO+20230131]&limit=100"),
+    ("event", "count=device.device_report_product_code.exact&limit=1000"),
+    ("event", "search=device.device_report_product_code:ozo&count=date_received"),
+    ("event", "search=_exists_:device.device_report_product_code&sort=device.device_report_product_code.exact:desc"
+              "&limit=100"),
+    ("udi", "search=product_codes.code:DSA&limit=100"), ("udi", "count=product_codes.code&limit=1000"),
+    ("registrationlisting", "search=products.product_code:LZG&limit=100"),
+    ("registrationlisting", "count=products.product_code&limit=1000"),
+    ("510k", "search=k_number:K192028"),
+]
+
+
+@pytest.fixture(scope="module")
+def synced(tmp_path_factory):
+    d = tmp_path_factory.mktemp("upgrade-mirror")
+    s = Settings(data_dir=d)
+    assert sync(s, SyncOptions(source_dir=SAMPLE_DIR, quiet=True)).ok
+    return s
+
+
+def _answers(settings) -> list[tuple[int, bytes]]:
+    api = Api(settings)
+    try:
+        return [(r.status, r.body) for r in (api.get(f"/device/{ep}.json", q) for ep, q in QUERIES)]
+    finally:
+        api.close()
+
+
+def _con(settings, name: str, read_only: bool = True):
+    return duckdb.connect(str(Store(settings.data_dir).current(name)), read_only=read_only)
+
+
+@pytest.mark.parametrize("name", LISTED)
+def test_listed_column_holds_every_value_at_its_path(synced, name):
+    """The column equals the values the JSON fallback reads, and the child table's values, record by record."""
+    ds = DATASETS[name]
+    con = _con(synced, name)
+    try:
+        for col, (ch, c) in ds.listed.items():
+            differ = con.execute(f'SELECT count(*) FROM "{ds.table}" WHERE "{col}" IS DISTINCT FROM '
+                                 f'{listed_sql(ds, col, "record")}').fetchone()[0]
+            assert differ == 0
+            key = ds.key[0]
+            child = con.execute(f'SELECT "{key}", list_sort(list("{c.name}")) FROM "{ds.table}_{ch.suffix}" '
+                                f'WHERE "{c.name}" IS NOT NULL GROUP BY 1').fetchall()
+            mine = con.execute(f'SELECT "{key}", list_sort("{col}") FROM "{ds.table}" WHERE len("{col}") > 0').fetchall()
+            assert dict(child) == dict(mine) and child
+    finally:
+        con.close()
+
+
+def test_a_mirror_synced_before_the_listed_columns_is_answered_the_same_then_upgraded(synced, tmp_path):
+    old = Settings(data_dir=tmp_path / "old")
+    assert sync(old, SyncOptions(source_dir=SAMPLE_DIR, quiet=True)).ok
+    want = _answers(old)
+    order = {}
+    for name, ds in DATASETS.items():
+        if not (ds.listed or ds.key_index):
+            continue
+        con = _con(old, name, read_only=False)
+        try:
+            con.execute(f'DROP INDEX IF EXISTS "{ds.table}_key"')
+            for col in ds.listed:
+                con.execute(f'ALTER TABLE "{ds.table}" DROP COLUMN "{col}"')
+            order[name] = con.execute(f'SELECT "{ds.key[0]}" FROM "{ds.table}" ORDER BY rowid').fetchall()
+        finally:
+            con.close()
+        assert outdated(Store(old.data_dir), Store(old.data_dir).current(name), ds)
+    assert _answers(old) == want                      # the API falls back to the child tables and the JSON
+    report = sync(old, SyncOptions(source_dir=SAMPLE_DIR, quiet=True))
+    assert report.ok, report.errors
+    for name, ds in DATASETS.items():
+        upgraded = name in order
+        assert report.datasets[name].status == ("updated" if upgraded else "up-to-date")
+        if upgraded:
+            assert not outdated(Store(old.data_dir), Store(old.data_dir).current(name), ds)
+            con = _con(old, name)
+            try:
+                assert con.execute(f'SELECT "{ds.key[0]}" FROM "{ds.table}" ORDER BY rowid').fetchall() == order[name]
+            finally:
+                con.close()
+    assert _answers(old) == want
+    again = sync(old, SyncOptions(source_dir=SAMPLE_DIR, quiet=True))
+    assert {r.status for n, r in again.datasets.items() if n != "gudid"} == {"up-to-date"}
+
+
+def test_a_sync_indexes_the_udi_key(synced):
+    con = _con(synced, "udi")
+    try:
+        assert con.execute("SELECT count(*) FROM duckdb_indexes() WHERE table_name = 'device_udi'").fetchone()[0] == 1
+    finally:
+        con.close()
