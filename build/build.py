@@ -112,7 +112,7 @@ def pyinstaller(dist: Path, work: Path, stage_dir: Path, quiet: bool) -> None:
 def archive(folder: Path, info: dict) -> Path:
     base = folder.parent / f"{NAME}-{info['version']}-{info['platform']}"
     if sys.platform == "win32":
-        out = base.with_suffix(".zip")
+        out = Path(f"{base}.zip")
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
             for p in sorted(folder.rglob("*")):
                 z.write(p, Path(NAME) / p.relative_to(folder))
