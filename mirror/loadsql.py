@@ -7,10 +7,12 @@ from pathlib import Path
 
 from .datasets import Child, Column, Dataset
 
-__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "STAGE", "STAGE_DDL",
-           "STAGE_CLEAR"]
+__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "WORD",
+           "STAGE", "STAGE_DDL", "STAGE_CLEAR"]
 
 STAGE = "_chunk"
+WORD = r"[\pL\pN_]+(?:[.'][\pL\pN_]+)*"     # one token (RE2 syntax), as the API splits text into words
+COMMON = 0.01          # a word in more than this share of a word index's rows is common (not indexed)
 _DATE_SQL = {"ymd": "try_strptime({v}, '%Y%m%d')::DATE",
              "iso": "try_strptime({v}, '%Y-%m-%d')::DATE",
              "mdy": "try_strptime({v}, '%m/%d/%Y')::DATE"}
@@ -114,3 +116,22 @@ def child_sql(ds: Dataset, ch: Child) -> str:
     keys = ", ".join(f'{_col(ds, key)} AS "{key}"' for key in ch.parent_keys)
     return (f'INSERT INTO "{ds.table}_{ch.suffix}" BY NAME SELECT $part AS _partition, {keys}, {", ".join(cols)} '
             f"FROM (SELECT v, unnest(from_json(v[{k}], '{_schema(ch.columns)}')) AS e FROM {STAGE})")
+
+
+def words_sql(ds: Dataset, common_share: float = COMMON) -> list[str]:
+    """(Re)build the word index of `ds.words`: every term (a word, or two words in a row) of the child's texts
+    that holds a rare word, with the key of each record whose text holds it (sorted by term: zone maps find a
+    term's rows), and apart the common words (in more than COMMON of the records)."""
+    words, common = ds.words_tables
+    child, word, key = f"{ds.table}_{ds.words}", WORD.replace("'", "''"), ds.key[0]
+    terms = "list_concat(ws, list_filter(list_transform(ws, lambda x, i: x || ' ' || ws[i + 1]), lambda x: x IS NOT NULL))"
+    return [
+        f"CREATE OR REPLACE TEMP TABLE _terms AS SELECT DISTINCT term, key FROM (SELECT key, unnest({terms}) AS term "
+        f"FROM (SELECT \"{key}\" AS key, regexp_extract_all(lower(\"text\"), '{word}') AS ws FROM \"{child}\"))",
+        f'CREATE OR REPLACE TABLE "{common}" AS SELECT term AS word FROM _terms WHERE NOT contains(term, \' \') '
+        f'GROUP BY term HAVING count(*) > {float(common_share)} * (SELECT count(DISTINCT "{key}") FROM "{child}")',
+        f'CREATE OR REPLACE TABLE "{words}" AS SELECT term, key FROM _terms WHERE split_part(term, \' \', 1) NOT IN '
+        f'(SELECT word FROM "{common}") OR (contains(term, \' \') AND split_part(term, \' \', 2) NOT IN '
+        f'(SELECT word FROM "{common}")) '
+        f"ORDER BY term, key",
+        "DROP TABLE _terms"]

@@ -26,7 +26,7 @@ from .settings import Settings
 from .source import FolderSource, HttpSource, Source, fetch_cached, read_location
 from .state import dataset_state, set_meta
 from .store import Store
-from .upgrade import add_indexes, copy_upgraded, outdated
+from .upgrade import copy_upgraded, finish, outdated
 
 __all__ = ["SyncOptions", "SyncReport", "DatasetReport", "sync", "SAMPLE_DIR"]
 
@@ -79,7 +79,8 @@ def _decide(store: Store, dataset: str, export_date: str, planned: list[Partitio
     cur = dataset_state(store, store.current(dataset))
     want = {(p.path, p.records) for p in planned}
     ds = DATASETS[dataset]
-    old = bool(cur and outdated(store, store.current(dataset), ds))
+    lacks = outdated(store, store.current(dataset), ds) if cur else []
+    old = bool(lacks)
     if cur and cur.export_date == export_date and cur.complete and set(cur.partitions.items()) == want and not old:
         return None
     base, loaded = "fresh", {}
@@ -90,7 +91,7 @@ def _decide(store: Store, dataset: str, export_date: str, planned: list[Partitio
         if not dry_run:
             store.discard_staging(dataset)
         if cur and cur.export_date == export_date:
-            base, loaded = ("upgrade" if old else "copy"), cur.partitions
+            base, loaded = ("upgrade" if set(lacks) & set(ds.listed) else "copy"), cur.partitions
     to_load = [p for p in planned if loaded.get(p.path) != p.records]
     to_drop = [path for path in loaded if path not in {p.path for p in planned}]
     return _Work(dataset, export_date, planned, to_load, to_drop, base)
@@ -218,7 +219,7 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
                  manifest_total_records=w.manifest_total, since=w.since or "",
                  planned_records=sum(p.records for p in w.planned))
         con.execute("COMMIT")
-        add_indexes(con, ds)
+        finish(con, ds)
         store.publish(w.dataset, con)
         published = True
         r.status = "updated"

@@ -97,6 +97,7 @@ class _Endpoint:
     state_rows: list[dict]
     key_nulls: bool = False
     key_dupes: bool = False
+    words: tuple[str, str, str] | None = None   # word index: (child table, words table, common words table)
 
 
 class Api:
@@ -113,6 +114,7 @@ class Api:
         self._endpoints: dict[str, _Endpoint] = {}
         self._as_of: dict[str, str] = {}
         self._clean_cache: dict[tuple, bool] = {}
+        self._common: dict[tuple, set[str]] = {}
         self.check()
 
     # -- the mirror ------------------------------------------------------------
@@ -158,9 +160,13 @@ class Api:
                 if children and ds.key[0] in cols[ds.table]:
                     nulls, dupes = con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
                                                f'count(DISTINCT "{ds.key[0]}") FROM {table}').fetchone()
+                words = None
+                if ds.words in children and all(t in cols for t in ds.words_tables):
+                    words = (children[ds.words], *(f'{alias}.main."{t}"' for t in ds.words_tables))
                 endpoints[name] = _Endpoint(
                     name, table, cols[ds.table], children,
-                    {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1], nulls > 0, dupes > 0)
+                    {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1], nulls > 0, dupes > 0,
+                    words)
             self._con, self._stamp, self._endpoints, self._as_of = con, stamp, endpoints, as_of
         if old is not None:
             threading.Timer(60, old.close).start()   # let requests in flight on the old files finish
@@ -267,7 +273,8 @@ class Api:
             raise _bad("The skip parameter is not supported when using search_after.")
         tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children,
                         key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=self._virtual(endpoint),
-                        clean=self._clean)
+                        clean=self._clean, words=ep.words[:2] if ep.words else None,
+                        rare=(lambda ws: self._rare(ep, ws)) if ep.words else None)
         where = "TRUE"
         if params.get("search"):
             try:
@@ -294,6 +301,14 @@ class Api:
                     f"SELECT coalesce(bool_and(regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)), FALSE) "
                     f"FROM {rows} WHERE v IS NOT NULL").fetchone()[0])
         return self._clean_cache[key]
+
+    def _rare(self, ep: _Endpoint, words: list[str]) -> str | None:
+        """One of `words` that the endpoint's word index holds (None if all are common words)."""
+        key = (self._stamp, ep.words[2])
+        if key not in self._common:
+            with self.cursor() as con:
+                self._common[key] = {w for (w,) in con.execute(f"SELECT word FROM {ep.words[2]}").fetchall()}
+        return next((w for w in words if w not in self._common[key]), None)
 
     def _virtual(self, endpoint: str) -> dict[str, str]:
         """Local extension fields. device/recall `recall_class`: the class ("Class I", ...) of the enforcement

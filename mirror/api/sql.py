@@ -24,13 +24,12 @@ from typing import Callable
 from datetime import date, datetime
 
 from ..datasets import DATASETS
-from ..loadsql import flat_values
+from ..loadsql import WORD, flat_values
 from .catalog import ARRAYS, NUMERIC, SAFE_PATH, Catalog, FieldRef
 from .query import And, Exists, Node, Not, Or, ParseError, Range, Term
 
 __all__ = ["Access", "Translator", "WORD", "WORD_SQL", "tokens", "parse_date"]
 
-WORD = r"[\pL\pN_]+(?:[.'][\pL\pN_]+)*"     # one token (RE2 syntax)
 WORD_SQL = WORD.replace("'", "''")
 _PY_WORD = re.compile(r"[^\W]+(?:[.'][^\W]+)*")
 _DATE_FORMATS = "['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y']"
@@ -76,6 +75,8 @@ class Translator:
     virtual: dict[str, str] = field(default_factory=dict)   # local extension fields: name -> scalar SQL over t
     clean: Callable[[str, str, bool], bool] | None = None  # (table, column, is list) -> every value is one
     #                                                          upper-case word
+    words: tuple[str, str] | None = None    # (qualified child table, its word index table), see mirror/upgrade.py
+    rare: Callable[[list[str]], str | None] | None = None   # words -> one that is not common (or None)
     params: dict[str, object] = field(default_factory=dict)
     negated: int = 0           # how many NOTs enclose the node being translated
 
@@ -182,8 +183,22 @@ class Translator:
             f = self.resolve(node.field)
             if f is None:
                 return "FALSE"
-            return self.where(f, self._clean_token(f, node) or self._term(f, node))
+            return self._narrowed(f, node) or self.where(f, self._clean_token(f, node) or self._term(f, node))
         raise ParseError("Search not supported")  # pragma: no cover
+
+    def _narrowed(self, f: FieldRef, node: Term) -> str | None:
+        """One word or a two-word phrase on the word-indexed text, when it holds a rare word: the records the
+        word index lists for it. The index splits the texts as `_text` does, so these are the same records."""
+        if self.words is None or self.rare is None or node.wildcard or f.whole_value or f.type != "text":
+            return None
+        words = tokens(node.value)
+        if not (len(words) == 1 or (len(words) == 2 and node.phrase)) or self.key_nulls or self.key_dupes:
+            return None
+        a = self.access(f)
+        if a.kind != "child" or (a.child, a.expr) != (self.words[0], 'c."text"') or self.rare(words) is None:
+            return None
+        p = self.bind(" ".join(words))
+        return f't."{a.key}" IN (SELECT key FROM {self.words[1]} WHERE term = {p})'
 
     def _clean_token(self, f: FieldRef, node: Term):
         """One word on a text column whose every value is one upper-case word (keys, product codes): equality

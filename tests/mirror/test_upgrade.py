@@ -107,3 +107,46 @@ def test_a_sync_indexes_the_udi_key(synced):
         assert con.execute("SELECT count(*) FROM duckdb_indexes() WHERE table_name = 'device_udi'").fetchone()[0] == 1
     finally:
         con.close()
+
+
+TEXT = ["mdr_text.text:investigation", "mdr_text.text:Investigation's", "mdr_text.text:\"the+investigation\"",
+        "mdr_text.text:\"investigation+is\"", "mdr_text.text:\"is+investigation\"", "mdr_text.text:nosuchword",
+        "mdr_text.text:\"component+issue\"", "mdr_text.text:\"to+the+device\"", "mdr_text.text:\"the+device\"",
+        "NOT+mdr_text.text:investigation", "mdr_text.text:issue+AND+date_received:[20200101+TO+20251231]",
+        "mdr_text.text:\"device+did\"+OR+mdr_text.text:patient", "mdr_text.text:(component+issue)",
+        "mdr_text.text:component*", "mdr_text.text_type_code:description"]
+
+
+def test_the_word_index_answers_as_the_scan(synced, tmp_path):
+    """Built with a high common share (most words rare) on a copy: every text search answers as without it."""
+    import shutil
+    from mirror.loadsql import words_sql
+    d = tmp_path / "words"
+    shutil.copytree(synced.data_dir, d)
+    settings = Settings(data_dir=d)
+    con = _con(settings, "event", read_only=False)
+    try:
+        for table in DATASETS["event"].words_tables:
+            con.execute(f'DROP TABLE "{table}"')
+    finally:
+        con.close()
+    queries = [("event", f"search={q}&limit=100") for q in TEXT]
+    api = Api(settings)
+    want = [(r.status, r.body) for r in (api.get(f"/device/{e}.json", q) for e, q in queries)]
+    api.close()
+    con = _con(settings, "event", read_only=False)
+    try:
+        for sql in words_sql(DATASETS["event"], common_share=0.5):
+            con.execute(sql)
+        assert con.execute('SELECT count(*) FROM "device_event_text_words"').fetchone()[0] > 0
+        assert con.execute('SELECT count(*) FROM "device_event_text_common"').fetchone()[0] > 0
+    finally:
+        con.close()
+    api = Api(settings)
+    try:
+        assert [(r.status, r.body) for r in (api.get(f"/device/{e}.json", q) for e, q in queries)] == want
+        assert sum(s == 200 for s, _ in want) >= 8
+        ep = api._endpoints["event"]
+        assert ep.words is not None and api._rare(ep, ["investigation"]) == "investigation"
+    finally:
+        api.close()
