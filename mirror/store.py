@@ -10,9 +10,9 @@ published files read-only) never see a half-loaded dataset and never meet DuckDB
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import shutil
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -73,14 +73,12 @@ class Store:
     def sync_lock(self):
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.data_dir / "sync.lock", "a+") as fh:
-            try:
-                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise LockedError(f"{self.data_dir}: another `mirror sync` is running; wait for it to finish") from None
+            if not _try_lock(fh):
+                raise LockedError(f"{self.data_dir}: another `mirror sync` is running; wait for it to finish")
             try:
                 yield
             finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+                _unlock(fh)
 
     # writing ---------------------------------------------------------------
     def open_staging(self, dataset: str, copy_current: bool = False) -> Connection:
@@ -176,3 +174,31 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+if sys.platform == "win32":   # no fcntl: lock the first byte of the file (released when the handle closes)
+    import msvcrt
+
+    def _try_lock(fh) -> bool:
+        fh.seek(0)
+        try:
+            msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+
+    def _unlock(fh) -> None:
+        fh.seek(0)
+        msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
+else:
+    import fcntl
+
+    def _try_lock(fh) -> bool:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def _unlock(fh) -> None:
+        fcntl.flock(fh, fcntl.LOCK_UN)

@@ -212,3 +212,22 @@ def test_out_of_memory_keeps_the_download(sample_copy, tmp_path):
     r = CliRunner().invoke(cli, ["sync", "--from", str(sample_copy), "--only", "classification", "--data-dir",
                                  str(data), "--quiet"])
     assert r.exit_code == 0 and status(Store(data))["endpoints"]["classification"]["records"] == 6530
+
+
+def test_a_second_sync_while_one_runs_is_refused_in_one_line(tmp_path):
+    """The sync lock is held across processes: a second `mirror sync` on the same folder exits 1, naming it."""
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from mirror.store import Store; s = Store(__import__('pathlib').Path(sys.argv[1]))\n"
+        "with s.sync_lock():\n    print('locked', flush=True); time.sleep(30)"), str(tmp_path)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        out = subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(tmp_path)],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 1 and "another `mirror sync` is running" in out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1
+    finally:
+        holder.kill()
+        holder.wait()
+    with Store(tmp_path).sync_lock():        # released with its holder
+        pass
