@@ -16,7 +16,11 @@ Per scale:
    whether it is met. Goals (p95, for scale 1.0): key lookups < 50 ms, filtered searches < 300 ms, counts over
    all events < 1 s.
 With two scales the p50 / p95 of each request are extrapolated to scale 1.0 along the straight line through the
-two measured points (the method is printed with the figures). With --json the report goes to stderr and a JSON
+two measured points (the method is printed with the figures).
+With --upgraded, each request is also timed, right after, on `data-upgraded`: a hard-linked copy of the mirror that
+`mirror sync` brought up to the current layout (listed product-code columns, key and word indexes; only the files
+it rewrites take new space; the upgrade is timed once). The table then shows both side by side and the ratio
+(as synced / upgraded): the same code, the old layout's fallback path against the new one, under the same load. With --json the report goes to stderr and a JSON
 document to stdout. Until mirror.api.Api exists the script builds and syncs, then says so and exits 3.
 """
 
@@ -388,6 +392,37 @@ def ensure_sync(base: Path, summary: dict, reuse: bool) -> tuple[dict, bool]:
     return m, False
 
 
+def ensure_upgraded(base: Path) -> tuple[Path, dict]:
+    """`data-upgraded`: a hard-linked copy of `data` (once), then `mirror sync` from the same site, which upgrades
+    files of an older layout (and leaves current ones alone). The sync is timed every run (a no-op when current)."""
+    data, up = base / "data", base / "data-upgraded"
+    if not (up / "db").is_dir():
+        shutil.rmtree(up, ignore_errors=True)
+        shutil.copytree(data, up, copy_function=os.link)
+    env = os.environ.copy()
+    env["FDAX_KEEP_DOWNLOADS"] = "false"
+    say(f"upgrade: {sys.executable} -m mirror sync --from {base / 'site'} --data-dir {up} --quiet ...")
+    m = _st.run_measured([sys.executable, "-m", "mirror", "sync", "--from", str(base / "site"), "--data-dir", str(up),
+                          "--quiet"], base / "upgrade", env)
+    say(f"upgrade: {m['seconds']:.1f} s wall, {m['cpu_seconds']:.0f} CPU s, peak RSS {m['peak_rss_mb']:,.0f} MiB"
+        + (f"; other load {m['other_load_cores']:.2f} cores" if m.get("other_load_cores") is not None else "")
+        + "\n" + "\n".join("         " + line for line in m.pop("stdout").splitlines() if "updated" in line))
+    return up, m
+
+
+def print_side_by_side(scale: float, pairs: list[tuple[dict, dict]]) -> None:
+    say(f"\nside by side at scale {scale:g}: the mirror as synced (A) and upgraded (B), each request timed on A then "
+        "on B; ratio = A / B")
+    say(f"  {'request':<42} {'A p50':>8} {'A p95':>8} {'B p50':>8} {'B p95':>8} {'p95 A/B':>8}  {'same hits?':<10}")
+    for a, b in pairs:
+        if "error" in a or "error" in b:
+            say(f"  {a['name']:<42} ERROR {a.get('error') or b.get('error')}")
+            continue
+        same = "yes" if a["hits"] == b["hits"] and a["hits_ok"] == b["hits_ok"] else "NO"
+        say(f"  {a['name']:<42} {fmt_ms(a['p50_ms']):>8} {fmt_ms(a['p95_ms']):>8} {fmt_ms(b['p50_ms']):>8} "
+            f"{fmt_ms(b['p95_ms']):>8} {a['p95_ms'] / max(b['p95_ms'], 1e-3):>7.1f}x  {same:<10}")
+
+
 def report_sync(m: dict, reused: bool, summary: dict) -> None:
     MiB = 2**20
     say(f"sync{' (from the earlier run)' if reused else ''}: {m['seconds']:.1f} s wall, {m['cpu_seconds']:.0f} CPU s, "
@@ -507,6 +542,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2023)
     ap.add_argument("--json", action="store_true", help="JSON results on stdout (the report goes to stderr)")
     ap.add_argument("--force", action="store_true", help="go on even if the disk looks too small")
+    ap.add_argument("--upgraded", action="store_true",
+                    help="also time every request on a copy upgraded by `mirror sync` (data-upgraded), side by side")
     args = ap.parse_args(argv)
     if args.json:
         OUT = sys.stderr
@@ -549,18 +586,35 @@ def main(argv: list[str] | None = None) -> int:
             continue
         entry["api_available"] = True
         reqs = build_requests(summary)
-        rows = []
+        rows, up_rows, up_api = [], [], None
+        if args.upgraded:
+            up, entry["upgrade"] = ensure_upgraded(base)
+            up_api, _ = open_api(up)
+        say(f"load: other processes kept {_st.idle_load(1.0):.2f} cores busy just before the timed calls")
         try:
             for r in reqs:
                 rows.append(run_request(api, r, args.repeat, args.budget))
+                if up_api is not None:
+                    up_rows.append(run_request(up_api, r, args.repeat, args.budget))
         finally:
             api.close()
-        results[scale] = rows
+            if up_api is not None:
+                up_api.close()
+        say(f"load: other processes kept {_st.idle_load(1.0):.2f} cores busy just after")
+        results[scale] = up_rows or rows
         print_table(scale, rows, args.repeat)
+        if up_rows:
+            say("\n(B) upgraded:")
+            print_table(scale, up_rows, args.repeat)
+            print_side_by_side(scale, list(zip(rows, up_rows)))
+            entry["upgraded_requests"] = [{k: v for k, v in row.items() if k != "ms"}
+                                          | {"ms": [round(x, 3) for x in row.get("ms", [])]} for row in up_rows]
         entry["requests"] = [{k: v for k, v in row.items() if k != "ms"}
                              | {"ms": [round(x, 3) for x in row.get("ms", [])]} for row in rows]
     ex = extrapolate(results)
     if ex:
+        if args.upgraded:
+            say("\n(the extrapolation is of the upgraded mirrors, B)")
         print_extrapolation(ex)
         doc["extrapolated_to_scale_1"] = ex
     elif len(scales) == 1 and results:

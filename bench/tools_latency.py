@@ -12,6 +12,8 @@ per-mirror vocabularies; its time is printed apart), then --repeat timed calls; 
 p95 < 300 ms for resolve_device and each searcher with a product code and a date range, < 1 s for count_by
 over all events (at scale 1.0). With two scales the figures are extrapolated linearly to 1.0 (printed with
 the method). Not a test: nothing fails a build.
+With --upgraded, each call is also timed, right after, on the hard-linked copy that `mirror sync` upgraded to the
+current layout (`data-upgraded`, made as by bench/query_latency.py --upgraded), and the two are shown side by side.
 """
 
 from __future__ import annotations
@@ -71,32 +73,49 @@ def pct(xs: list[float], p: float) -> float:
     return s[max(0, min(len(s) - 1, int(round(p / 100 * len(s) + 0.5)) - 1))]
 
 
-def measure(data: Path, repeat: int, say) -> list[dict]:
-    from agent.tools import ToolContext, ToolError, run_tool
+def measure(datas: list[Path], repeat: int, say) -> list[list[dict]]:
+    """Each call on each mirror in turn (the same call back to back on every mirror); rows per mirror."""
+    from agent.tools import ToolContext
     from mirror.api import Api
     from mirror.settings import Settings
-    ctx = ToolContext(Api(Settings(data_dir=data)))
-    rows = []
+    ctxs = [ToolContext(Api(Settings(data_dir=d))) for d in datas]
+    rows: list[list[dict]] = [[] for _ in datas]
     try:
         for label, goal, name, args in CALLS:
-            t0 = time.perf_counter()
-            try:
-                first = run_tool(ctx, name, args)
-            except (ToolError, KeyError) as e:
-                rows.append({"label": label, "goal": goal, "error": str(e)})
-                say(f"  {label}: not run ({e})")
-                continue
-            warm = (time.perf_counter() - t0) * 1000
-            ms = []
-            for _ in range(repeat):
-                t = time.perf_counter()
-                run_tool(ctx, name, args)
-                ms.append((time.perf_counter() - t) * 1000)
-            rows.append({"label": label, "goal": goal, "total": first.total, "first_ms": warm,
-                         "p50": statistics.median(ms), "p95": pct(ms, 95), "ms": ms})
+            for ctx, out in zip(ctxs, rows):
+                out.append(_time_call(ctx, label, goal, name, args, repeat, say))
     finally:
-        ctx.close()
+        for ctx in ctxs:
+            ctx.close()
     return rows
+
+
+def _time_call(ctx, label: str, goal: str, name: str, args: dict, repeat: int, say) -> dict:
+    from agent.tools import ToolError, run_tool
+    t0 = time.perf_counter()
+    try:
+        first = run_tool(ctx, name, args)
+    except (ToolError, KeyError) as e:
+        say(f"  {label}: not run ({e})")
+        return {"label": label, "goal": goal, "error": str(e)}
+    warm = (time.perf_counter() - t0) * 1000
+    ms = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        run_tool(ctx, name, args)
+        ms.append((time.perf_counter() - t) * 1000)
+    return {"label": label, "goal": goal, "total": first.total, "first_ms": warm,
+            "p50": statistics.median(ms), "p95": pct(ms, 95), "ms": ms}
+
+
+def side_by_side(scale: float, a_rows: list[dict], b_rows: list[dict], say) -> None:
+    say(f"\nside by side at scale {scale:g}: as synced (A) and upgraded (B), each call timed on A then on B")
+    say(f"{'tool call':42} {'A p50':>8} {'A p95':>8} {'B p50':>8} {'B p95':>8} {'p95 A/B':>8}  same total?")
+    for a, b in zip(a_rows, b_rows):
+        if "p95" not in a or "p95" not in b:
+            continue
+        say(f"{a['label']:42} {a['p50']:>8,.1f} {a['p95']:>8,.1f} {b['p50']:>8,.1f} {b['p95']:>8,.1f} "
+            f"{a['p95'] / max(b['p95'], 1e-3):>7.1f}x  {'yes' if a['total'] == b['total'] else 'NO'}")
 
 
 def table(scale: float, rows: list[dict], say) -> None:
@@ -139,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2023)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--upgraded", action="store_true", help="also time every call on the upgraded copy, side by side")
     args = ap.parse_args(argv)
     out = sys.stderr if args.json else sys.stdout
     say = lambda *a: print(*a, file=out, flush=True)   # noqa: E731
@@ -147,16 +167,29 @@ def main(argv: list[str] | None = None) -> int:
     scales = sorted({float(s) for s in args.scales.split(",")}) if args.scales else [args.scale]
     work = ql.prepare_workdir(args.workdir)
     say("FDA Explorer Offline: tool latency benchmark (SYNTHETIC data from bench/synth_mirror.py)")
+    facts = ql._st.machine_facts()
+    say(f"machine: {facts['cores']} cores, {facts['cpu'] or 'cpu ?'}, {facts['ram_gib']} GiB RAM; Python "
+        f"{facts['python']}, duckdb {facts['duckdb']}; FDAX_* environment: {facts['fdax_env'] or 'none'}")
     results, doc = {}, {"synthetic": True, "scales": {}}
     for scale in scales:
         base = work / f"scale-{scale:g}"
         summary, _ = ql.ensure_site(base, scale, args.seed, args.reuse, args.force)
         sync, reused = ql.ensure_sync(base, summary, args.reuse)
         ql.report_sync(sync, reused, summary)
-        rows = measure(base / "data", args.repeat, say)
+        datas = [base / "data"] + ([ql.ensure_upgraded(base)[0]] if args.upgraded else [])
+        say(f"load: other processes kept {ql._st.idle_load(1.0):.2f} cores busy just before the timed calls")
+        per = measure(datas, args.repeat, say)
+        say(f"load: other processes kept {ql._st.idle_load(1.0):.2f} cores busy just after")
+        rows = per[-1]
         results[scale] = rows
-        table(scale, rows, say)
+        table(scale, per[0], say)
+        if len(per) > 1:
+            say("\n(B) upgraded:")
+            table(scale, per[1], say)
+            side_by_side(scale, per[0], per[1], say)
         doc["scales"][f"{scale:g}"] = [{k: v for k, v in r.items() if k != "ms"} for r in rows]
+    if args.upgraded and len(results) > 1:
+        say("\n(the extrapolation is of the upgraded mirrors, B)")
     doc["extrapolated_p95_ms_at_scale_1"] = extrapolate(results, say)
     if args.json:
         print(json.dumps(doc, indent=2, default=str))

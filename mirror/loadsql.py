@@ -118,20 +118,27 @@ def child_sql(ds: Dataset, ch: Child) -> str:
             f"FROM (SELECT v, unnest(from_json(v[{k}], '{_schema(ch.columns)}')) AS e FROM {STAGE})")
 
 
-def words_sql(ds: Dataset, common_share: float = COMMON) -> list[str]:
-    """(Re)build the word index of `ds.words`: every term (a word, or two words in a row) of the child's texts
-    that holds a rare word, with the key of each record whose text holds it (sorted by term: zone maps find a
-    term's rows), and apart the common words (in more than COMMON of the records)."""
+def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int = 200_000) -> list[str]:
+    """(Re)build the word index of `ds.words` (whose child table's rowids are below `rows`): every term (a word, or two
+    words in a row) of the child's texts that holds a rare word, with the key of each record whose text holds
+    it, sorted by term (zone maps find a term's rows); and apart the common words (in more than
+    `common_share` of the records). Rows are read in rowid batches, so that memory stays bounded."""
     words, common = ds.words_tables
     child, word, key = f"{ds.table}_{ds.words}", WORD.replace("'", "''"), ds.key[0]
-    terms = "list_concat(ws, list_filter(list_transform(ws, lambda x, i: x || ' ' || ws[i + 1]), lambda x: x IS NOT NULL))"
-    return [
-        f"CREATE OR REPLACE TEMP TABLE _terms AS SELECT DISTINCT term, key FROM (SELECT key, unnest({terms}) AS term "
-        f"FROM (SELECT \"{key}\" AS key, regexp_extract_all(lower(\"text\"), '{word}') AS ws FROM \"{child}\"))",
-        f'CREATE OR REPLACE TABLE "{common}" AS SELECT term AS word FROM _terms WHERE NOT contains(term, \' \') '
-        f'GROUP BY term HAVING count(*) > {float(common_share)} * (SELECT count(DISTINCT "{key}") FROM "{child}")',
-        f'CREATE OR REPLACE TABLE "{words}" AS SELECT term, key FROM _terms WHERE split_part(term, \' \', 1) NOT IN '
-        f'(SELECT word FROM "{common}") OR (contains(term, \' \') AND split_part(term, \' \', 2) NOT IN '
-        f'(SELECT word FROM "{common}")) '
-        f"ORDER BY term, key",
-        "DROP TABLE _terms"]
+    bigrams = "list_filter(list_transform(ws, lambda x, i: x || ' ' || ws[i + 1]), lambda x: x IS NOT NULL)"
+    spans = [(lo, lo + batch - 1) for lo in range(0, max(rows, 1), batch)]
+    split = (f"SELECT \"{key}\" AS key, regexp_extract_all(lower(\"text\"), '{word}') AS ws FROM \"{child}\" "
+             "WHERE rowid BETWEEN {lo} AND {hi}")
+    rare = lambda part: f"split_part(term, ' ', {part}) NOT IN (SELECT word FROM \"{common}\")"   # noqa: E731
+    return (["CREATE OR REPLACE TEMP TABLE _df (word VARCHAR, n BIGINT)",
+             "CREATE OR REPLACE TEMP TABLE _terms (term VARCHAR, key VARCHAR)"]
+            + [f"INSERT INTO _df SELECT w, count(DISTINCT key) FROM (SELECT key, unnest(ws) AS w FROM "
+               f"({split.format(lo=lo, hi=hi)})) GROUP BY w" for lo, hi in spans]
+            + [f'CREATE OR REPLACE TABLE "{common}" AS SELECT word FROM _df GROUP BY word '
+               f'HAVING sum(n) > {float(common_share)} * (SELECT count(DISTINCT "{key}") FROM "{child}")',
+               "DROP TABLE _df"]
+            + [f"INSERT INTO _terms SELECT DISTINCT term, key FROM (SELECT key, unnest(list_concat(ws, {bigrams})) "
+               f"AS term FROM ({split.format(lo=lo, hi=hi)})) WHERE {rare(1)} OR "
+               f"(contains(term, ' ') AND {rare(2)})" for lo, hi in spans]
+            + [f'CREATE OR REPLACE TABLE "{words}" AS SELECT term, key FROM _terms ORDER BY term, key',
+               "DROP TABLE _terms"])

@@ -74,11 +74,12 @@ def copy_upgraded(con: Connection, source: Path, ds: Dataset) -> None:
 
 
 def finish(con: Connection, ds: Dataset) -> None:
-    """The indexes of a complete build: the key index and the word index."""
+    """The indexes of a complete build: the key index and the word index (read in rowid batches)."""
     if ds.key_index:
         con.execute(f'CREATE INDEX IF NOT EXISTS "{_index_name(ds)}" ON "{ds.table}" ("{ds.key[0]}")')
     if ds.words:
-        for sql in words_sql(ds):
+        rows = con.execute(f'SELECT coalesce(max(rowid) + 1, 0) FROM "{ds.table}_{ds.words}"').fetchone()[0]
+        for sql in words_sql(ds, rows):
             con.execute(sql)
 
 

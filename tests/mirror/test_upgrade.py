@@ -136,7 +136,8 @@ def test_the_word_index_answers_as_the_scan(synced, tmp_path):
     api.close()
     con = _con(settings, "event", read_only=False)
     try:
-        for sql in words_sql(DATASETS["event"], common_share=0.5):
+        rows = con.execute('SELECT count(*) FROM "device_event_text"').fetchone()[0]
+        for sql in words_sql(DATASETS["event"], rows, common_share=0.5, batch=3):
             con.execute(sql)
         assert con.execute('SELECT count(*) FROM "device_event_text_words"').fetchone()[0] > 0
         assert con.execute('SELECT count(*) FROM "device_event_text_common"').fetchone()[0] > 0
