@@ -15,6 +15,9 @@ text ("New conversation"), and Enter to the first step from inside the page (a c
 listener and a MutationObserver on the semantics tree, both on `performance.now()`); when the whole answer
 arrives within one frame, the first step shows folded ("How this was answered") and that counts.
 
+With `--exe dist/fda-explorer/fda-explorer` (built by build/build.py) the built app's launches are interleaved
+with the source launches (`python -c 'from app.cli import main'`), measured the same way, and compared.
+
 Goals (issue 6): window usable < 3 s; first step visible < 300 ms. Model `none` on the sample mirror, so
 the figures are the app's and the agent's overhead, not a model's. Not a test: nothing fails a build.
 """
@@ -82,10 +85,10 @@ def xdo(display: str, *args: str) -> str:
                           text=True, timeout=10).stdout.strip()
 
 
-def desktop_run(data: Path, work: Path, display: str, questions: int) -> dict:
+def desktop_run(data: Path, work: Path, display: str, questions: int, app: list[str] = APP) -> dict:
     trace = work / f"trace-{time.time_ns()}.jsonl"
     t0 = time.time()
-    proc = subprocess.Popen([*APP, "--model", "none", "--data-dir", str(data), "--config", str(work / "app.json"),
+    proc = subprocess.Popen([*app, "--model", "none", "--data-dir", str(data), "--config", str(work / "app.json"),
                              "--trace", str(trace)], cwd=ROOT, start_new_session=True,
                             stdout=(work / "desktop.log").open("ab"), stderr=subprocess.STDOUT,
                             env={**os.environ, "DISPLAY": display})
@@ -188,6 +191,8 @@ def main() -> None:
     ap.add_argument("--questions", type=int, default=5, help="questions timed per launch (default 5)")
     ap.add_argument("--mode", choices=("both", "desktop", "web"), default="both")
     ap.add_argument("--json", action="store_true", help="print the raw figures as JSON on stdout")
+    ap.add_argument("--exe", type=Path, help="also launch this built app (dist/fda-explorer/fda-explorer from "
+                    "build/build.py), interleaved with the source launches, and compare")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="app-bench-") as tmp:
         work = Path(tmp)
@@ -198,7 +203,11 @@ def main() -> None:
         if args.mode in ("both", "desktop"):
             xvfb, display = start_xvfb()
             try:
-                out["desktop"] = [desktop_run(data, work, display, args.questions) for _ in range(args.runs)]
+                out["desktop"], out["desktop_built"] = [], []
+                for _ in range(args.runs):        # interleaved with the built app's launches: the same load
+                    out["desktop"].append(desktop_run(data, work, display, args.questions))
+                    if args.exe:
+                        out["desktop_built"].append(desktop_run(data, work, display, 1, [str(args.exe)]))
             finally:
                 stop(xvfb)
         if args.mode in ("both", "web"):
@@ -219,6 +228,13 @@ def report(out: dict) -> None:
         print(f"desktop  launch -> UI sent           s: {summary([r['ui_sent_s'] for r in d], 2)}", file=err)
         print(f"desktop  launch -> usable window     s: {summary([r['usable_s'] for r in d], 2)}", file=err)
         print(f"desktop  launch -> assistant warm    s: {summary([r['assistant_ready_s'] for r in d], 2)}", file=err)
+        if out.get("desktop_built"):
+            b = out["desktop_built"]
+            for key, what in (("ui_sent_s", "UI sent      "), ("usable_s", "usable window")):
+                print(f"built    launch -> {what}     s: {summary([r[key] for r in b], 2)}; built / source "
+                      f"{statistics.median(r[key] for r in b) / statistics.median(r[key] for r in d):.2f}", file=err)
+            steps = [s for r in b for s in r["first_step_ms"]]
+            print(f"built    Return -> first step painted ms: {summary(steps)} ({len(steps)} questions)", file=err)
         steps = [s for r in d for s in r["first_step_ms"]]
         print(f"desktop  Return -> first step painted ms: {summary(steps)} ({len(steps)} questions)", file=err)
         print(f"desktop  Return -> step sent        ms: {summary([s for r in d for s in r['return_to_step_sent_ms']])}",
