@@ -40,6 +40,7 @@ class Dataset:
     children: tuple[Child, ...] = ()
     key_index: bool = False      # an ART index on the key (keys in no useful order: zone maps cannot narrow)
     words: str | None = None     # child suffix whose `text` column gets a word index (see mirror/upgrade.py)
+    day: str | None = None       # date column of the per-day summary of the listed columns (see mirror/upgrade.py)
 
     @property
     def table(self) -> str:
@@ -49,6 +50,15 @@ class Dataset:
     def words_tables(self) -> tuple[str, str] | None:
         """The word index of the `words` child: (rare words' rows table, common words table)."""
         return (f"{self.table}_{self.words}_words", f"{self.table}_{self.words}_common") if self.words else None
+
+    @property
+    def summaries(self) -> dict[str, tuple[str, str | None]]:
+        """Summary tables of the listed columns: table -> (listed column, date column or None): records per
+        value, and (with `day`) records per value and day."""
+        out = {f"{self.table}_{name}_counts": (name, None) for name in self.listed}
+        if self.day:
+            out |= {f"{self.table}_{name}_days": (name, self.day) for name in self.listed}
+        return out
 
     @property
     def listed(self) -> dict[str, tuple[Child, Column]]:
@@ -84,7 +94,8 @@ DATASETS: dict[str, Dataset] = {d.endpoint: d for d in (
                    _c("mdr_text_key", "text_type_code", "patient_sequence_number", "text")),
              Child("patient", "$.patient[*]", ("mdr_report_key",),
                    _c("patient_sequence_number", "patient_age", "patient_sex")
-                   + _c("patient_problems", "sequence_number_outcome", kind="list"))), words="text"),
+                   + _c("patient_problems", "sequence_number_outcome", kind="list"))), words="text",
+            day="date_received"),
     Dataset("510k", ISO, ("k_number",),
             _c("k_number", "applicant", "device_name", "product_code", "decision_code", "decision_description",
                "clearance_type", "country_code", "state", "city", "advisory_committee", "third_party_flag",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .datasets import Child, Column, Dataset
 
-__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "WORD",
+__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "summary_sql", "WORD",
            "STAGE", "STAGE_DDL", "STAGE_CLEAR"]
 
 STAGE = "_chunk"
@@ -142,3 +142,19 @@ def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int =
                f"(contains(term, ' ') AND {rare(2)})" for lo, hi in spans]
             + [f'CREATE OR REPLACE TABLE "{words}" AS SELECT term, key FROM _terms ORDER BY term, key',
                "DROP TABLE _terms"])
+
+
+def summary_sql(ds: Dataset) -> list[str]:
+    """(Re)build the summaries of the listed columns: records per value (`term`, `n`), and per value and day
+    (`term`, `day`, `n`, sorted by term); a record counts once per distinct value, as `count=` counts."""
+    out = []
+    for table, (name, day) in ds.summaries.items():
+        terms = f'unnest(list_distinct("{name}")) AS term'
+        if day is None:
+            out.append(f'CREATE OR REPLACE TABLE "{table}" AS SELECT term, count(*) AS n FROM (SELECT {terms} '
+                       f'FROM "{ds.table}") WHERE term IS NOT NULL GROUP BY term ORDER BY term')
+        else:
+            out.append(f'CREATE OR REPLACE TABLE "{table}" AS SELECT term, day, count(*) AS n FROM (SELECT {terms}, '
+                       f'"{day}" AS day FROM "{ds.table}" WHERE "{day}" IS NOT NULL) WHERE term IS NOT NULL '
+                       f"GROUP BY term, day ORDER BY term, day")
+    return out

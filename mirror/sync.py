@@ -55,6 +55,7 @@ class _Work:
     to_load: list[Partition]
     to_drop: list[str]
     base: str                        # fresh | copy | resume | upgrade (copy, adding the listed columns)
+    lacks: tuple[str, ...] = ()      # what the published file lacks of the current layout (mirror/upgrade.py)
     manifest_total: int = 0          # the endpoint's total_records in the manifest
     since: int | None = None
 
@@ -94,7 +95,7 @@ def _decide(store: Store, dataset: str, export_date: str, planned: list[Partitio
             base, loaded = ("upgrade" if set(lacks) & set(ds.listed) else "copy"), cur.partitions
     to_load = [p for p in planned if loaded.get(p.path) != p.records]
     to_drop = [path for path in loaded if path not in {p.path for p in planned}]
-    return _Work(dataset, export_date, planned, to_load, to_drop, base)
+    return _Work(dataset, export_date, planned, to_load, to_drop, base, tuple(lacks))
 
 
 def sync(settings: Settings, options: SyncOptions, client: httpx.Client | None = None) -> SyncReport:
@@ -219,7 +220,7 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
                  manifest_total_records=w.manifest_total, since=w.since or "",
                  planned_records=sum(p.records for p in w.planned))
         con.execute("COMMIT")
-        finish(con, ds)
+        finish(con, ds, set(w.lacks) if w.base == "copy" and not (w.to_load or w.to_drop) else None)
         store.publish(w.dataset, con)
         published = True
         r.status = "updated"

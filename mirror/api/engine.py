@@ -98,6 +98,7 @@ class _Endpoint:
     key_nulls: bool = False
     key_dupes: bool = False
     words: tuple[str, str, str] | None = None   # word index: (child table, words table, common words table)
+    summaries: dict[tuple[str, str | None], str] = field(default_factory=dict)   # (listed, day) -> table
 
 
 class Api:
@@ -140,6 +141,7 @@ class Api:
                 return self._con
             old = self._con
             con = self.store.connect(required=False)
+            con.execute("SET enable_progress_bar=false")   # a long scan would draw a bar on the server's stdout
             endpoints, as_of = {}, {}
             for name, path in self.store.published().items():
                 try:
@@ -166,7 +168,7 @@ class Api:
                 endpoints[name] = _Endpoint(
                     name, table, cols[ds.table], children,
                     {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1], nulls > 0, dupes > 0,
-                    words)
+                    words, {spec: f'{alias}.main."{t}"' for t, spec in ds.summaries.items() if t in cols})
             self._con, self._stamp, self._endpoints, self._as_of = con, stamp, endpoints, as_of
         if old is not None:
             threading.Timer(60, old.close).start()   # let requests in flight on the old files finish
@@ -448,6 +450,9 @@ class Api:
                 return f"CASE WHEN len({lst}) < 2 THEN {lst} ELSE list_distinct({lst}) END"
             return f"list_distinct({lst})"
 
+        summary = self._summary(ep, tr, a, where, is_date, tokens, limit)
+        if summary is not None:
+            return con.execute(summary, tr.params).fetchall()
         if a.kind == "child" and (tr.key_nulls or tr.key_dupes):
             a = replace(a, kind="list", expr=tr.generic(f.path), is_date=False, child_list=False)
         if a.kind == "child":
@@ -466,6 +471,22 @@ class Api:
             sql = (f"SELECT CAST(term AS VARCHAR) AS term, count(*) AS n FROM ({inner}) WHERE term IS NOT NULL "
                    f"GROUP BY 1 ORDER BY n DESC, term ASC LIMIT {int(limit)}")
         return con.execute(sql, tr.params).fetchall()
+
+    @staticmethod
+    def _summary(ep: _Endpoint, tr: Translator, a, where: str, is_date: bool, tokens: bool, limit: int) -> str | None:
+        """The count from a summary table built with the mirror, when it is the same count: whole values of a
+        listed column over all records, or days of the summary's date column over the records whose listed
+        column holds one value (the search the translator made is exactly that membership test)."""
+        if a.kind == "list" and not is_date and not tokens and where == "TRUE":
+            name = a.expr.removeprefix('t."').removesuffix('"')
+            table = ep.summaries.get((name, None))
+            return table and f"SELECT term, n FROM {table} ORDER BY n DESC, term ASC LIMIT {int(limit)}"
+        m = re.fullmatch(r'coalesce\(list_contains\(t\."(\w+)", (\$p\d+)\), FALSE\)', where)
+        if a.kind == "scalar" and is_date and a.is_date and m:
+            table = ep.summaries.get((m.group(1), a.expr.removeprefix('t."').removesuffix('"')))
+            return table and (f"SELECT strftime(day, '%Y%m%d'), n FROM {table} WHERE term = {m.group(2)} "
+                              "ORDER BY day")
+        return None
 
     # -- download.json ----------------------------------------------------------------
     def _download(self) -> dict:
