@@ -36,6 +36,7 @@ class Turn:
     sent_at: float = 0.0
     exports: list[str] = field(default_factory=list)
     cancel: threading.Event = field(default_factory=threading.Event)   # stops the assistant at its next step
+    waiting: Entry | None = None             # the "waiting for the cancelled answer" note, while queued
 
     @property
     def as_of(self) -> dict[str, str]:
@@ -61,7 +62,10 @@ class AskModel:
         self.draft = ""
         self.record: RecordView | None = None
         self._model_note_shown = ""
-        self._draining = 0                   # cancelled answers the assistant is still finishing
+        self._draining: set[int] = set()     # ids of cancelled turns the assistant is still finishing
+        # The UI thread (send, cancel, new conversation) and the "ask" lane (events, answer) both change turns:
+        # every change of a turn's status, of `turns` and of `session_id` happens under this lock.
+        self._lock = threading.RLock()
 
     @property
     def busy(self) -> bool:
@@ -85,32 +89,41 @@ class AskModel:
             self._report(info("Wait for the current answer, or cancel it, before asking the next question."))
             return False
         turn = Turn(question, sent_at=time.perf_counter())
-        if self._draining:
-            turn.entries.append(Entry("note", "Waiting for the cancelled answer to stop…"))
-        self.turns.append(turn)
-        self.draft = ""
+        with self._lock:
+            if self._draining:
+                turn.waiting = Entry("note", "Waiting for the cancelled answer to stop…")
+                turn.entries.append(turn.waiting)
+            self.turns.append(turn)
+            self.draft = ""
         self.changed()
         self.jobs.submit("ask", self._run, turn, doing="answering")
         return True
 
     def _run(self, turn: Turn) -> None:
-        turn.entries = [e for e in turn.entries if e.kind != "note"]
-        try:
-            if turn.status == "cancelled":       # cancelled before it started: nothing to finish
+        with self._lock:
+            if turn.waiting is not None:
+                turn.entries = [e for e in turn.entries if e is not turn.waiting]
+                turn.waiting = None
+            if turn.status != "running":     # cancelled before it started: nothing to finish
+                self._draining.discard(id(turn))
                 return
-            for ev in self.backend.stream(turn.question, self.session_id, turn.cancel):
-                if turn.status == "cancelled":
-                    continue                 # drain the stream so the assistant finishes cleanly
-                self._apply(turn, ev)
+            session_id = self.session_id
+        try:
+            for ev in self.backend.stream(turn.question, session_id, turn.cancel):
+                with self._lock:
+                    if turn.status != "running":
+                        continue             # drain the stream so the assistant finishes cleanly
+                    self._apply(turn, ev)
                 self.changed()
         except Exception as e:
             self._fail(turn, e)
             return
         finally:
-            if turn.status == "cancelled":
-                self._draining = max(0, self._draining - 1)
-        if turn.status == "running":         # the stream ended without an answer (an agent error)
-            turn.status = "failed"
+            with self._lock:
+                self._draining.discard(id(turn))
+        with self._lock:
+            if turn.status == "running":     # the stream ended without an answer (an agent error)
+                turn.status = "failed"
         self._check_model_note()
         self.changed()
 
@@ -140,7 +153,8 @@ class AskModel:
         turn.answer, turn.citations = ev.get("answer", ""), list(ev.get("citations", []))
         turn.tables, turn.chart = tables_of(ev.get("evidence", [])), chart_of(ev.get("evidence", []))
         attach_queries(turn.entries, ev.get("tool_calls", []))
-        self.session_id = ev.get("session") or self.session_id
+        if any(t is turn for t in self.turns):   # not after Ctrl+K or a resume replaced the conversation
+            self.session_id = ev.get("session") or self.session_id
         turn.status = "done"
         self._changed("sessions")
 
@@ -151,24 +165,26 @@ class AskModel:
             self._report(model_problem(f"The model {self.backend.config.model!r} is unavailable ({note})"))
 
     def _fail(self, turn: Turn, error: BaseException) -> None:
-        if turn.status == "cancelled":
-            return
-        turn.status, turn.error = "failed", " ".join(str(error).split()) or type(error).__name__
-        self.draft = self.draft or turn.question
+        with self._lock:
+            if turn.status != "running":
+                return
+            turn.status, turn.error = "failed", " ".join(str(error).split()) or type(error).__name__
+            self.draft = self.draft or turn.question
         self._report(banner_for(error, "answering"))
         self.changed()
 
     def cancel(self) -> None:
         """Stop showing the running answer at once and tell the assistant to stop at its next step (a tool
         query or model call already running finishes first, in the background)."""
-        for t in self.turns:
-            if t.status == "running":
-                t.status = "cancelled"
-                t.cancel.set()
-                self._draining += 1
-                t.entries.append(Entry("note", "Cancelled: the answer was stopped.",
-                                       seconds=time.perf_counter() - t.sent_at))
-                self.draft = self.draft or t.question
+        with self._lock:
+            for t in self.turns:
+                if t.status == "running":
+                    t.status = "cancelled"
+                    t.cancel.set()
+                    self._draining.add(id(t))
+                    t.entries.append(Entry("note", "Cancelled: the answer was stopped.",
+                                           seconds=time.perf_counter() - t.sent_at))
+                    self.draft = self.draft or t.question
         self.changed()
 
     def retry(self, index: int) -> None:
@@ -178,8 +194,9 @@ class AskModel:
 
     # -- conversations ---------------------------------------------------------------------------------------
     def new_conversation(self) -> None:
-        self.cancel()
-        self.session_id, self.turns, self.record = None, [], None
+        with self._lock:
+            self.cancel()
+            self.session_id, self.turns, self.record = None, [], None
         self.changed()
 
     def resume(self, session_id: str) -> None:
@@ -191,8 +208,9 @@ class AskModel:
                 turns.append(Turn(m.get("content", ""), status="done"))
             elif m.get("role") == "assistant" and turns:
                 turns[-1].answer = m.get("content", "")
-        self.cancel()
-        self.session_id, self.turns, self.record = session_id, turns, None
+        with self._lock:
+            self.cancel()
+            self.session_id, self.turns, self.record = session_id, turns, None
         self.changed()
 
     # -- records, tables, exports ----------------------------------------------------------------------------------
@@ -220,10 +238,10 @@ class AskModel:
         self.changed()
 
     def export(self, turn_index: int, fmt: str) -> None:
-        self.jobs.submit("io", self._export, turn_index, fmt, doing=f"exporting {fmt.upper()}")
+        turn = self.turns[turn_index]          # taken now: Ctrl+K or a resume may replace the list meanwhile
+        self.jobs.submit("io", self._export, turn, turn_index, fmt, doing=f"exporting {fmt.upper()}")
 
-    def _export(self, turn_index: int, fmt: str) -> Path:
-        turn = self.turns[turn_index]
+    def _export(self, turn: Turn, turn_index: int, fmt: str) -> Path:
         p = turn.payload
         ex = Export(turn.question, turn.answer, turn.citations, turn.tables, p.get("tool_calls", []), turn.as_of,
                     p.get("session", self.session_id or "session"), p.get("model", ""), p.get("audit", ""))

@@ -156,10 +156,10 @@ class Backend:
         root = Path(self.settings.data_dir)
         return sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) if root.exists() else 0
 
-    def plan(self, source: SyncSource):
-        """What a sync from `source` would do (a dry run: no download, no change)."""
+    def plan(self, source: SyncSource, cancel: threading.Event | None = None):
+        """What a sync from `source` would do (a dry run: no download, no change); `cancel` stops its retries."""
         from mirror.sync import sync
-        return sync(self.settings, self._options(source, None, dry_run=True))
+        return sync(self.settings, self._options(source, cancel, dry_run=True))
 
     def sync(self, source: SyncSource, cancel: threading.Event, on_progress=None):
         """Run a sync; returns the mirror's SyncReport; SyncCancelled when `cancel` is set; `on_progress` gets

@@ -27,6 +27,8 @@ class Controller:
 
     def __init__(self, backend: Backend, config_path: Path | None) -> None:
         self.backend, self.config_path = backend, config_path
+        self.config: AppConfig = backend.config   # the settings last saved: the screens show these at once,
+        #                                           the backend switches to them once no answer is running
         self.jobs = Jobs(self._on_error)
         self.banner: Banner | None = None
         self.screen = "ask"
@@ -35,7 +37,8 @@ class Controller:
         self.ask = AskModel(backend, self.jobs, self.changed, self.report)
         self.sessions = SessionsModel(backend, self.jobs, self.changed, self.report)
         self.data = DataModel(backend, self.jobs, self.changed, self.report)
-        self.settings = SettingsForm(backend, self.jobs, self.changed, self.report, self.apply_config)
+        self.settings = SettingsForm(backend, self.jobs, self.changed, self.report, self.apply_config,
+                                     lambda: self.config)
 
     # -- notifications ---------------------------------------------------------------------------------------
     def subscribe(self, listener: Callable[[str], None]) -> None:
@@ -97,7 +100,7 @@ class Controller:
         elif screen == "data":
             self.data.refresh()
         elif screen == "settings":
-            self.settings.load(self.backend.config)
+            self.settings.load(self.config)
         self.changed("screen")
 
     def key(self, key: str, ctrl: bool = False, shift: bool = False, meta: bool = False) -> str:
@@ -130,8 +133,9 @@ class Controller:
             except ConfigError as e:
                 self.report(banner_for(e, "saving the settings"))
                 return
-        if config.data_dir != self.backend.config.data_dir:
+        if config.data_dir != self.config.data_dir:
             self.ask.new_conversation()               # its session lives in the other data folder
+        self.config = config
         self.jobs.submit("ask", self._reconfigure, config, doing="applying the settings")
         self.report(info("Settings saved" + (f" to {self.config_path}" if self.config_path else "") + "."))
         self.changed("theme")

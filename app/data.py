@@ -57,7 +57,7 @@ class SyncRun:
     bytes_total: int = 0             # the manifest's estimate: the fraction is clamped at 1
     records_done: int = 0
     records_total: int = 0
-    last_note: str = ""
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)  # sync threads write
 
     @property
     def running(self) -> bool:
@@ -72,22 +72,24 @@ class SyncRun:
 
     def in_flight(self) -> list[tuple[str, int, int | None]]:
         """Files downloading now: (name, bytes done, bytes total)."""
-        return [(name, f[0], f[1]) for name, f in self.files.items() if not f[2] and (f[1] is None or f[0] < f[1])]
+        with self._lock:
+            return [(name, f[0], f[1]) for name, f in self.files.items()
+                    if not f[2] and (f[1] is None or f[0] < f[1])]
 
     @property
     def files_loaded(self) -> int:
-        return sum(1 for f in self.files.values() if f[2])
+        with self._lock:
+            return sum(1 for f in self.files.values() if f[2])
 
     def on_progress(self, e) -> None:
         """`SyncOptions.on_progress`: called from the sync's threads with a `mirror.progress.ProgressEvent`."""
-        if e.kind == "file":
-            self.files.setdefault(e.name, [0, None, False])[:2] = [e.done, e.total]
-            self.bytes_done, self.bytes_total = e.overall_done, e.overall_total
-        elif e.kind == "loaded":
-            self.files.setdefault(e.name, [0, None, False])[2] = True
-            self.records_done, self.records_total = e.records_done, e.records_total
-        elif e.kind == "note":
-            self.last_note = e.name
+        with self._lock:
+            if e.kind == "file":
+                self.files.setdefault(e.name, [0, None, False])[:2] = [e.done, e.total]
+                self.bytes_done, self.bytes_total = e.overall_done, e.overall_total
+            elif e.kind == "loaded":
+                self.files.setdefault(e.name, [0, None, False])[2] = True
+                self.records_done, self.records_total = e.records_done, e.records_total
 
 
 class DataModel:
@@ -160,7 +162,7 @@ class DataModel:
 
     def _sync(self, run: SyncRun) -> None:
         try:
-            plan = self.backend.plan(run.source)
+            plan = self.backend.plan(run.source, run.cancel)
             run.plan = [{"dataset": d.dataset, "files": d.files_to_fetch, "bytes": d.bytes_planned,
                          "status": "to update" if d.status == "planned" else d.status}
                         for d in plan.datasets.values()]

@@ -20,15 +20,17 @@ class SettingsForm:
     """Edits a copy of the config; `save` hands a checked AppConfig to `apply` (which persists and applies it)."""
 
     def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
-                 report: Callable[[Banner], None], apply: Callable[[AppConfig], None]) -> None:
+                 report: Callable[[Banner], None], apply: Callable[[AppConfig], None],
+                 current: Callable[[], AppConfig] | None = None) -> None:
         self.backend, self.jobs, self._changed, self._report, self._apply = backend, jobs, changed, report, apply
+        self._current = current or (lambda: backend.config)   # the settings last saved
         self.values: dict[str, str] = {}
         self.errors: dict[str, str] = {}
         self.ollama_models: list[str] = []
         self.ollama_status = ""
         self.testing = False
         self.embedded_available = backend.embedded_available()
-        self.load(backend.config)
+        self.load(self._current())
 
     def changed(self) -> None:
         self._changed("settings")
@@ -82,7 +84,7 @@ class SettingsForm:
             self.changed()
             return False
         v = self.values
-        config = self.backend.config.model_copy(update={
+        config = self._current().model_copy(update={
             "model": self.model_spec(), "ollama_url": v["ollama_url"].strip(),
             "data_dir": Path(v["data_dir"].strip()).expanduser(),
             "export_dir": Path(v["export_dir"].strip()).expanduser() if v["export_dir"].strip() else None,

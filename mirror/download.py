@@ -7,13 +7,14 @@ import errno
 import hashlib
 import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
-from .errors import DiskFullError, DownloadError
+from .errors import DiskFullError, DownloadError, SyncCancelled
 
 __all__ = ["RetryPolicy", "download", "fetch_bytes", "make_client"]
 
@@ -22,14 +23,18 @@ RETRY_STATUS = {429, 500, 502, 503, 504}
 
 class RetryPolicy:
     def __init__(self, retries: int = 6, backoff: float = 1.0, max_wait: float = 60.0,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, cancel: threading.Event | None = None) -> None:
         self.retries, self.backoff, self.max_wait, self.sleep = retries, backoff, max_wait, sleep
+        self.cancel = cancel    # set: the wait between attempts ends at once with SyncCancelled
 
     def wait(self, attempt: int, retry_after: str | None = None) -> None:
         delay = _retry_after(retry_after)
         if delay is None:
             delay = self.backoff * (2 ** attempt) * (0.5 + random.random())  # exponential with jitter
-        self.sleep(min(delay, self.max_wait))
+        if self.cancel is None:
+            self.sleep(min(delay, self.max_wait))
+        elif self.cancel.wait(min(delay, self.max_wait)) or self.cancel.is_set():
+            raise SyncCancelled("sync cancelled; the mirror keeps its previous data and the next sync resumes")
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -64,7 +64,7 @@ def _source(settings: Settings, options: SyncOptions, client: httpx.Client | Non
     if options.source_dir is not None:
         src: Source = FolderSource(options.source_dir)
     else:
-        src = HttpSource(client, _policy(settings), settings.manifest_url, settings.gudid_url)
+        src = HttpSource(client, _policy(settings, options), settings.manifest_url, settings.gudid_url)
     if options.manifest:
         src.manifest_location = options.manifest
     if options.gudid:
@@ -72,8 +72,8 @@ def _source(settings: Settings, options: SyncOptions, client: httpx.Client | Non
     return src
 
 
-def _policy(settings: Settings) -> RetryPolicy:
-    return RetryPolicy(settings.retries, settings.backoff)
+def _policy(settings: Settings, options: SyncOptions) -> RetryPolicy:
+    return RetryPolicy(settings.retries, settings.backoff, cancel=options.cancel)
 
 
 def _decide(store: Store, dataset: str, export_date: str, planned: list[Partition], dry_run: bool) -> _Work | None:
@@ -117,11 +117,11 @@ def sync(settings: Settings, options: SyncOptions, client: httpx.Client | None =
 def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.Client | None) -> SyncReport:
     source = _source(settings, options, client)
     where = source.manifest_location
-    manifest = parse_manifest(read_location(where, client, _policy(settings)), where)
+    manifest = parse_manifest(read_location(where, client, _policy(settings, options)), where)
     report = SyncReport(str(settings.data_dir), where, options.dry_run)
     selected = options.only or [*ENDPOINTS, "gudid"]
     works = _plan_device(store, manifest, options, report)
-    gwork = gudid_sync.plan(store, source, client, _policy(settings), report) if "gudid" in selected else None
+    gwork = gudid_sync.plan(store, source, client, _policy(settings, options), report) if "gudid" in selected else None
     if options.dry_run:
         return report
     source.verify([p.path for w in works for p in w.to_load])

@@ -185,7 +185,7 @@ class AskView:
         busy = run is not None and run.running
         self.welcome.content = ft.Column([
             ft.Text("Welcome to FDA Explorer Offline", weight=ft.FontWeight.BOLD, size=16),
-            ft.Text(FIRST_RUN.format(dir=self.c.backend.config.data_dir)),
+            ft.Text(FIRST_RUN.format(dir=self.c.config.data_dir)),
             ft.Row([ft.FilledButton("Load the sample mirror", icon=ft.Icons.DOWNLOAD_FOR_OFFLINE, disabled=busy,
                                     on_click=lambda e: self.c.data.load_sample()),
                     ft.TextButton("Open Data", on_click=lambda e: self.c.go("data"))]

@@ -61,7 +61,7 @@ class DataView:
 
     def render(self) -> None:
         d = self.c.data
-        self.where.value = (f"Data folder {self.c.backend.config.data_dir}: mirror {human_bytes(d.mirror_bytes)}, "
+        self.where.value = (f"Data folder {self.c.config.data_dir}: mirror {human_bytes(d.mirror_bytes)}, "
                             f"{human_bytes(d.disk_use)} in all (databases, downloads, sessions, audit logs, exports)")
         self.empty.visible = d.empty is True
         self.empty.value = "The mirror is empty: load the sample, or sync / import the real data below."

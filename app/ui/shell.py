@@ -103,7 +103,7 @@ class Shell:
             self.views[self.c.screen].render()
 
     def _theme(self) -> None:
-        cfg = self.c.backend.config
+        cfg = self.c.config
         self.page.theme_mode = THEMES.get(cfg.theme, ft.ThemeMode.SYSTEM)
         self.page.theme = ft.Theme(color_scheme_seed=getattr(ft.Colors, cfg.color.upper(), ft.Colors.INDIGO))
         self.page.dark_theme = ft.Theme(color_scheme_seed=getattr(ft.Colors, cfg.color.upper(), ft.Colors.INDIGO))

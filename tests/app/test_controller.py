@@ -213,7 +213,11 @@ def test_settings_are_checked_saved_applied_and_an_unreachable_model_is_a_banner
         assert c.jobs.wait(30) and "not reachable" in form.ollama_status and form.ollama_models == []
         form.set("ollama_model", "llama3.2")
         form.set("theme", "dark")
-        assert form.save() is True and "theme" in seen.topics
+        themes: list[str] = []
+        c.subscribe(lambda topic: topic == "theme" and themes.append(c.config.theme))
+        assert form.save() is True and themes == ["dark"]   # drawn at once, not after the backend switches
+        c.go("settings")
+        assert form.values["theme"] == "dark"                # and the form shows what was saved
         saved = load_config(tmp_path / "app.json", c.backend.config)
         assert (saved.model, saved.ollama_url, saved.theme) == ("ollama:llama3.2", dead, "dark")
         assert c.jobs.wait(30) and c.backend.config.model == "ollama:llama3.2"

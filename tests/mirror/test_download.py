@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import socket
 import threading
 import time
 
@@ -189,3 +190,19 @@ def test_progress_callback_reports_every_byte_and_record(http_source, settings):
     # the overall total is the manifest's size_mb estimate (rounded), known before any byte arrives
     assert abs(files[0].overall_total - sum(e.total for e in last.values())) < 0.05 * files[0].overall_total
     assert loaded[-1].records_done == loaded[-1].records_total == sum(e.records for e in loaded) > 6530
+
+
+def test_cancel_ends_the_wait_between_retries_of_an_unreachable_manifest(settings):
+    """Offline with the default (online) source, the manifest's retries back off for a minute: a cancel ends it."""
+    from mirror.errors import SyncCancelled
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]                     # closed: every attempt is refused
+    slow = settings.model_copy(update={"retries": 6, "backoff": 30.0})
+    cancel = threading.Event()
+    threading.Timer(0.5, cancel.set).start()
+    t = time.monotonic()
+    with pytest.raises(SyncCancelled):
+        sync(slow, SyncOptions(manifest=f"http://127.0.0.1:{port}/download.json", quiet=True, dry_run=True,
+                               cancel=cancel))
+    assert time.monotonic() - t < 5
