@@ -18,11 +18,17 @@ def main() -> None:
         from mirror.cli import cli
         cli(args=args[1:], prog_name="fda-explorer mirror")
         return
-    if args[:1] and args[0] in FORWARDED:
-        from agent.cli import tools_cli
-        tools_cli(args=args, prog_name="fda-explorer")
-        return
-    app_command(args=args, prog_name="fda-explorer")
+    from pydantic import ValidationError
+    try:
+        if args[:1] and args[0] in FORWARDED:
+            from agent.cli import tools_cli
+            tools_cli(args=args, prog_name="fda-explorer")
+            return
+        app_command(args=args, prog_name="fda-explorer")
+    except ValidationError as e:                 # a bad FDAX_* variable: one line, not a stack trace
+        from mirror.settings import env_problem
+        click.echo(f"Error: {env_problem(e)}", err=True)
+        sys.exit(1)
 
 
 @click.command("fda-explorer", epilog="Also: fda-explorer mirror ..., ask, chat, sessions, tools, tool (see README.md).")
@@ -44,6 +50,8 @@ def app_command(web: bool, port: int | None, data_dir: Path | None, model: str |
     Example: fda-explorer --web --port 8550 --model none
     """
     options = {"data_dir": data_dir, "model": model, "ollama_url": ollama_url}
+    from .launch import check_environment
+    check_environment()                          # a bad FDAX_* variable stops here, before any window opens
     if web:
         from .config import ConfigError
         from .launch import prepare

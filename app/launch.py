@@ -12,7 +12,7 @@ from mirror.settings import Settings
 from .backend import Backend
 from .config import AppConfig, AppEnv, ConfigError, load_config
 
-__all__ = ["Launch", "prepare"]
+__all__ = ["Launch", "prepare", "check_environment"]
 
 
 @dataclass
@@ -21,6 +21,11 @@ class Launch:
     config_path: Path
     env: AppEnv
     problem: str = ""          # the settings file could not be used: the app runs on defaults and says so
+
+
+def check_environment() -> None:
+    """Read every FDAX_* setting once; a bad value raises pydantic's ValidationError (the CLI prints one line)."""
+    AppEnv(), Settings(), AgentSettings()
 
 
 def prepare(options: dict[str, Any], config_path: Path | None, strict: bool) -> Launch:

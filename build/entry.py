@@ -17,8 +17,6 @@ import sys
 from pathlib import Path
 
 # Nothing leaves the machine: LangSmith tracing stays off whatever the environment says.
-OFFLINE_ENV = {"LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false", "LANGSMITH_OTEL_ENABLED": "false",
-               "HF_HUB_OFFLINE": "1", "DO_NOT_TRACK": "1"}
 NO_SEED = ("--data-dir", "--help", "-h", "--version")
 
 
@@ -32,7 +30,8 @@ def build_info(bundle: Path) -> dict:
 
 
 def apply_defaults(info: dict, bundle: Path) -> None:
-    os.environ.update(OFFLINE_ENV)
+    from agent.offline import enforce
+    enforce()                      # the agent package does it too; here before any import can read them
     model = info.get("model", "embedded")
     if model.startswith("llamacpp:"):
         model = "llamacpp:" + str(bundle / model.removeprefix("llamacpp:"))

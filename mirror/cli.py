@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from .bundle import export as export_bundle
 from .errors import MirrorError
 from .manifest import ENDPOINTS
-from .settings import Settings
+from .settings import Settings, env_problem
 from .status import status as mirror_status, verify as mirror_verify
 from .store import Store
 from .sync import SAMPLE_DIR, SyncOptions, sync as run_sync
@@ -25,8 +25,7 @@ def _settings(data_dir: Path | None) -> Settings:
     try:
         s = Settings()
     except ValidationError as e:
-        err = e.errors()[0]
-        raise click.ClickException(f"setting FDAX_{str(err['loc'][0]).upper()}: {err['msg']}; fix the environment variable")
+        raise click.ClickException(env_problem(e))
     return s.model_copy(update={"data_dir": data_dir}) if data_dir else s
 
 

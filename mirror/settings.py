@@ -8,12 +8,18 @@ import platformdirs
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "DEFAULT_MANIFEST_URL", "DEFAULT_GUDID_URL"]
+__all__ = ["Settings", "DEFAULT_MANIFEST_URL", "DEFAULT_GUDID_URL", "env_problem"]
 
 DEFAULT_MANIFEST_URL = "https://api.fda.gov/download.json"
 # The delimited full releases are listed on the delimited download page; the XML daily updates in an RSS feed.
 DEFAULT_GUDID_URL = ("https://accessgudid.nlm.nih.gov/download/delimited "
                      "https://accessgudid.nlm.nih.gov/download.rss?files=daily")
+
+
+def env_problem(error, prefix: str = "FDAX_") -> str:
+    """One line for a pydantic ValidationError raised while settings were read from the environment."""
+    err = error.errors()[0]
+    return f"setting {prefix}{str(err['loc'][0]).upper()}: {err['msg']}; fix the environment variable"
 
 
 def _default_data_dir() -> Path:

@@ -337,3 +337,16 @@ def test_scripted_raw_json_is_checked_like_a_real_model():
     with pytest.raises(ModelError, match="not JSON"):
         fake.json(PLAN, TOOL_SCHEMA)
     assert fake.json(PLAN, TOOL_SCHEMA) == {"tool": "count_by", "args": {"product_codes": ["OZP"]}}
+
+
+def test_tracing_is_off_whatever_the_environment_says():
+    """A user's LANGSMITH_TRACING=true must not make the assistant send its runs to LangSmith's servers."""
+    import subprocess
+    import sys
+    code = ("import agent.assistant, langsmith.utils as u, os; "
+            "print(u.tracing_is_enabled(), os.environ['LANGSMITH_TRACING'], os.environ['LANGCHAIN_TRACING_V2'])")
+    env = {"PATH": "/usr/bin:/bin", "LANGSMITH_TRACING": "true", "LANGCHAIN_TRACING_V2": "true",
+           "LANGSMITH_API_KEY": "lsv2-not-a-key"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "false", "false"]

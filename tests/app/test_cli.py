@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from app.cli import app_command
@@ -83,3 +84,14 @@ def test_the_public_surface_is_declared_and_cheap_to_import():
                           "if m.split('.')[0] in ('flet', 'duckdb', 'agent', 'langgraph')))"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip() == "[]", out.stdout          # `fda-explorer mirror ...` pays for none of them
+
+
+@pytest.mark.parametrize("args,variable", [(["--web", "--port", "0"], "FDAX_APP_PORT"), ([], "FDAX_APP_PORT"),
+                                           (["ask", "adverse events", "--model", "none"], "FDAX_ROW_CAP")])
+def test_a_bad_environment_variable_is_one_line_and_exit_1(args, variable, tmp_path):
+    import os
+    env = {**os.environ, variable: "abc", "DISPLAY": ""}
+    out = subprocess.run([*FDA_EXPLORER, *args], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [f"Error: setting {variable}: Input should be a valid integer, "
+                                               "unable to parse string as an integer; fix the environment variable"]
