@@ -41,6 +41,7 @@ PARAMS = ("search", "count", "limit", "skip", "sort", "search_after")
 IGNORED = ("api_key",)
 MAX_LIMIT = 1000
 SMALL = 5000           # a result set this small is ordered (by rowid) in Python
+_MEMBER = re.compile(r'coalesce\(list_contains\(t\."(\w+)", (\$p\d+)\), FALSE\)')   # one listed value
 WORD_SQL = WORD.replace("'", "''")
 ENDPOINT_PATHS = {f"/device/{ep}.json": ep for ep in DATASETS}
 HEADERS = {"Content-Type": "application/json; charset=utf-8", "Server": "fda-explorer-offline",
@@ -344,7 +345,17 @@ class Api:
         page_where, where_params = where, dict(tr.params)
         if params.get("search_after"):
             page_where = f"({where}) AND {self._after(tr, params['search_after'], sort_expr, desc, by_date)}"
-        total = con.execute(f"SELECT count(*) FROM {ep.table} t WHERE {where}", where_params).fetchone()[0]
+        total = self._summary_total(con, ep, where, where_params)
+        probe = None    # unsorted and from the start: one scan gives a small result's total and its rows
+        if total is None and sort_expr is None and not params.get("search_after"):
+            probe = con.execute(f"SELECT NULL, NULL, NULL, t.rowid FROM {ep.table} t WHERE {where} "
+                                f"LIMIT {SMALL + 1}", where_params).fetchall()
+        if total is not None:
+            pass
+        elif probe is not None and len(probe) <= SMALL:
+            total = len(probe)
+        else:
+            total = con.execute(f"SELECT count(*) FROM {ep.table} t WHERE {where}", where_params).fetchone()[0]
         if total == 0:
             raise _not_found()
         if sort_expr is None:
@@ -354,6 +365,8 @@ class Api:
             keys = f"({sort_expr}) IS NULL, CAST({sort_expr} AS VARCHAR)"
         if limit == 0:
             rows = []
+        elif probe is not None and len(probe) <= SMALL:
+            rows = sorted(probe, key=lambda r: r[3])[skip:skip + limit]
         elif sort_expr is None and total <= SMALL:   # a plain scan can use an index; ORDER BY ... LIMIT cannot
             rows = sorted(con.execute(f"SELECT NULL, {keys}, t.rowid FROM {ep.table} t WHERE {page_where}",
                                       tr.params).fetchall(), key=lambda r: r[3])[skip:skip + limit]
@@ -481,12 +494,21 @@ class Api:
             name = a.expr.removeprefix('t."').removesuffix('"')
             table = ep.summaries.get((name, None))
             return table and f"SELECT term, n FROM {table} ORDER BY n DESC, term ASC LIMIT {int(limit)}"
-        m = re.fullmatch(r'coalesce\(list_contains\(t\."(\w+)", (\$p\d+)\), FALSE\)', where)
+        m = _MEMBER.fullmatch(where)
         if a.kind == "scalar" and is_date and a.is_date and m:
             table = ep.summaries.get((m.group(1), a.expr.removeprefix('t."').removesuffix('"')))
             return table and (f"SELECT strftime(day, '%Y%m%d'), n FROM {table} WHERE term = {m.group(2)} "
                               "ORDER BY day")
         return None
+
+    @staticmethod
+    def _summary_total(con, ep: _Endpoint, where: str, params: dict) -> int | None:
+        """The number of records whose listed column holds one value, from its summary (None: not that search)."""
+        m = _MEMBER.fullmatch(where)
+        table = ep.summaries.get((m.group(1), None)) if m else None
+        if table is None:
+            return None
+        return con.execute(f"SELECT coalesce(max(n), 0) FROM {table} WHERE term = {m.group(2)}", params).fetchone()[0]
 
     # -- download.json ----------------------------------------------------------------
     def _download(self) -> dict:
