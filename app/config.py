@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import platformdirs
 from pydantic import BaseModel, Field, ValidationError
@@ -15,7 +15,8 @@ __all__ = ["AppConfig", "AppEnv", "ConfigError", "load_config", "save_config", "
            "model_kind", "THEMES", "COLORS"]
 
 THEMES = ("system", "light", "dark")
-COLORS = ("indigo", "teal", "blue", "green", "deep_orange", "pink")
+Color = Literal["indigo", "teal", "blue", "green", "deep_orange", "pink"]
+COLORS: tuple[str, ...] = get_args(Color)
 
 
 class ConfigError(Exception):
@@ -45,7 +46,7 @@ class AppConfig(BaseModel):
     data_dir: Path = Field(description="Mirror data folder (DuckDB files, downloads, sessions, audit logs).")
     export_dir: Path | None = Field(None, description="Folder for exported answers (default: DATA_DIR/exports).")
     theme: Literal["system", "light", "dark"] = Field("system", description="Appearance: follow the system, light or dark.")
-    color: str = Field("indigo", description="Accent colour: " + ", ".join(COLORS) + ".")
+    color: Color = Field("indigo", description="Accent colour: " + ", ".join(COLORS) + ".")
 
     @property
     def exports(self) -> Path:

@@ -17,10 +17,12 @@ __all__ = ["DataModel", "DatasetRow", "SyncRun", "human_bytes"]
 def human_bytes(n: int) -> str:
     size = float(n)
     for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
+        if size < 1024:
+            break
         size /= 1024
-    return f"{size:,.1f} TB"
+    else:
+        unit = "TB"
+    return f"{size:,.0f} {unit}" if unit == "B" else f"{size:,.1f} {unit}"
 
 
 @dataclass

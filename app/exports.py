@@ -77,7 +77,7 @@ def _markdown(ex: Export, path: Path) -> None:
     lines += [f"- {c['dataset']}: `{c['id']}`" for c in ex.citations] or ["(none)"]
     lines += ["", "## Evidence", ""]
     for t in ex.tables:
-        lines += [f"### {t.title} (as of {t.as_of})", "", f"Query: `{t.query}`", "",
+        lines += [f"### {t.title} (as of {t.as_of_text})", "", f"Query: `{t.query}`", "",
                   "| " + " | ".join(t.columns) + " |", "|" + "---|" * len(t.columns)]
         lines += ["| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in row) + " |" for row in t.cells()]
         lines += ["", t.footer, ""]
@@ -109,7 +109,8 @@ def _csv(ex: Export, path: Path) -> None:
             w.writerow(["citation", c["dataset"], ex.as_of.get(c["dataset"], ""), "", c["id"]] + blank)
         for t in ex.tables:
             for r in t.rows:
-                w.writerow(["evidence", t.dataset, t.as_of, t.query, t.tool] + [cell_text(r.get(k)) for k in fields])
+                dataset, as_of = t.row_source(r)
+                w.writerow(["evidence", dataset, as_of, t.query, t.tool] + [cell_text(r.get(k)) for k in fields])
         for c in ex.tool_calls:
             for q in c.get("queries") or [""]:
                 w.writerow(["tool_call", "", "", q, f"{c.get('tool')} {json.dumps(c.get('args', {}), default=str)}: "
@@ -145,7 +146,7 @@ def _xlsx(ex: Export, path: Path) -> None:
     for i, t in enumerate(ex.tables, 1):
         ws = wb.create_sheet(_sheet_name(i, t, used))
         ws.append([t.title])
-        ws.append(["data as of", t.as_of])
+        ws.append(["data as of", t.as_of_text])
         ws.append(["query", t.query])
         ws.append(t.columns)
         for cell in ws[4]:

@@ -26,6 +26,21 @@ class ResultTable:
     notes: list[str] = field(default_factory=list)
     sort_column: int | None = None
     ascending: bool = True
+    as_of_by: dict[str, str] = field(default_factory=dict)   # every dataset the result read -> its as-of date
+
+    @property
+    def as_of_text(self) -> str:
+        """The as-of date, per dataset when the result read several."""
+        if len(self.as_of_by) > 1:
+            return "; ".join(f"{k} {v}" for k, v in self.as_of_by.items())
+        return self.as_of or "unknown"
+
+    def row_source(self, row: dict[str, Any]) -> tuple[str, str]:
+        """(dataset, as of) of one row: its own `dataset` column when it has one (a resolver reads several)."""
+        own = row.get("dataset")
+        if isinstance(own, str) and own in self.as_of_by:
+            return own, self.as_of_by[own]
+        return self.dataset, self.as_of
 
     @property
     def capped(self) -> bool:
@@ -100,12 +115,15 @@ def tables_of(evidence: list[dict]) -> list[ResultTable]:
         columns: list[str] = []
         for r in rows:
             columns += [k for k in r if k not in columns]
-        p = _first_provenance(e)
-        dataset = p.get("dataset", "")
+        prov = [p for p in e.get("provenance") or [] if p.get("dataset")]
+        as_of_by = {p["dataset"]: p.get("as_of", "") for p in prov}
+        dataset = "; ".join(as_of_by)
+        dates = sorted(d for d in as_of_by.values() if d)
+        queries = list(dict.fromkeys(p.get("query", "") for p in prov if p.get("query")))
         out.append(ResultTable(title=f"{e.get('tool', '')} · {dataset}", tool=e.get("tool", ""), dataset=dataset,
-                               as_of=p.get("as_of", ""), query=p.get("query", ""), columns=columns,
+                               as_of=dates[0] if dates else "", query="; ".join(queries), columns=columns,
                                rows=[dict(r) for r in rows], total=int(e.get("total") or 0),
-                               notes=list(e.get("notes") or [])))
+                               notes=list(e.get("notes") or []), as_of_by=as_of_by))
     return out
 
 

@@ -67,8 +67,8 @@ class DataView:
         self.empty.value = "The mirror is empty: load the sample, or sync / import the real data below."
         self.table.rows = [ft.DataRow([ft.DataCell(ft.Text(r.name)), ft.DataCell(ft.Text(f"{r.records:,}")),
                                        ft.DataCell(ft.Text(r.as_of)), ft.DataCell(ft.Text(r.synced_at)),
-                                       ft.DataCell(badge(r.badge + (f" ({r.age_days} d)" if r.age_days is not None else ""),
-                                                         BADGES[r.badge])),
+                                       ft.DataCell(badge(r.badge + (f" ({r.age_days} d)" if r.badge == "stale" else ""),
+                                                         BADGES[r.badge], r.warning or None)),
                                        ft.DataCell(ft.Text(human_bytes(r.bytes)))]) for r in d.rows]
         self.source.value = d.source.kind
         self.folder.visible = d.source.kind == "folder"

@@ -70,8 +70,8 @@ class Shell:
         if first:
             try:
                 self.page.run_task(self._flush)
-            except RuntimeError:        # the page's session has ended (a closed browser tab)
-                pass
+            except (RuntimeError, AttributeError):   # the page's session has ended (a closed browser tab):
+                pass                                  # Flet raises one or the other, depending on the moment
 
     async def _flush(self) -> None:
         with self._lock:

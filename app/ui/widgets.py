@@ -113,6 +113,7 @@ def _line(chart: Chart, width: int = 560, height: int = 180) -> ft.Control:
     return ft.Container(cv.Canvas(shapes, width=width, height=height), width=width, height=height)
 
 
-def badge(text: str, color: str) -> ft.Control:
+def badge(text: str, color: str, tooltip: str | None = None) -> ft.Control:
     return ft.Container(ft.Text(text, size=11, color=ft.Colors.WHITE, weight=ft.FontWeight.BOLD),
-                        bgcolor=color, border_radius=10, padding=ft.Padding.symmetric(horizontal=8, vertical=2))
+                        bgcolor=color, border_radius=10, padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+                        tooltip=tooltip)

@@ -66,7 +66,7 @@ def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_
                              str(tmp_path / "app.json"), "--trace", str(trace)], cwd=ROOT, start_new_session=True,
                             env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        window = wait_for(lambda: _xdotool(display, "search", "--onlyvisible", "--name", TITLE) or proc.poll(),
+        window = wait_for(lambda: _xdotool(display, "search", "--onlyvisible", "--name", TITLE) or proc.poll() is not None,
                           60, "the window")
         assert proc.poll() is None, proc.stdout.read().decode()
         wait_for(lambda: {"ready", "assistant_ready"} <= set(_events(trace)), 60, "the window to be usable")
@@ -78,7 +78,7 @@ def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_
         _xdotool(display, "key", "Return")
         wait_for(lambda: "answer_shown" in _events(trace), 30, "the answer")
         events = _events(trace)
-        assert events["first_step_shown"]["ms"] < 2000
+        assert 0 <= events["first_step_shown"]["ms"] < 30_000   # shown while answering (speed: bench/app_startup.py)
         _screenshot(display, "desktop-answer.png", unlike=start)
         _xdotool(display, "key", "ctrl+q")
         code = proc.wait(30)

@@ -68,3 +68,16 @@ def test_timeline_entries_name_each_step_and_carry_arguments_and_queries():
     attach_queries([plan, call, ok, bad], [{"tool": "count_by", "queries": ["count=date_received"]},
                                            {"tool": "search_recalls", "queries": []}])
     assert ok.details[-1] == ("query", "count=date_received") and bad.details == [("result", "bad date")]
+
+
+def test_a_result_read_from_several_datasets_keeps_each_as_of_date():
+    """A resolver reads several datasets: each row keeps its own dataset and as-of date, the table the oldest."""
+    firm = {"tool": "resolve_manufacturer", "total": 2, "id_fields": ["name"],
+            "provenance": [{"dataset": "device/event", "as_of": "2025-09-23", "query": "q1"},
+                           {"dataset": "device/pma", "as_of": "2025-09-22", "query": "q2"}],
+            "rows": [{"name": "BOSTON SCIENTIFIC", "dataset": "device/event"},
+                     {"name": "Boston Scientific Corp.", "dataset": "device/pma"}]}
+    [t] = tables_of([firm])
+    assert (t.dataset, t.as_of, t.query) == ("device/event; device/pma", "2025-09-22", "q1; q2")
+    assert t.as_of_text == "device/event 2025-09-23; device/pma 2025-09-22"
+    assert [t.row_source(r) for r in t.rows] == [("device/event", "2025-09-23"), ("device/pma", "2025-09-22")]

@@ -97,6 +97,8 @@ class Airgap:
             text = log.read_text(errors="replace") if log.exists() else ""
             found |= set(re.findall(r'sin_addr=inet_addr\("([\d.]+)"\)', text))
             found |= set(re.findall(r'inet_pton\(AF_INET6, "([0-9a-fA-F:.]+)"', text))
+            if re.search(r"sin6?_port=htons\(53\)", text):   # a DNS query, even to a resolver on loopback
+                found.add("DNS query (port 53)")
         return {a for a in found if not (a.startswith("127.") or a in ("::1", "0.0.0.0", "::"))}
 
 
