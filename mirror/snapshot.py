@@ -7,7 +7,8 @@ An installer carries a snapshot so that its app has data on first run without an
   source   a folder laid out like the download site (`download.json`), such as the shipped sample: synced
 A folder is seeded only when it holds no mirror: no published or staging DuckDB file and no download (an
 interrupted first sync is resumed by the next sync, never overwritten). What was seeded is recorded in
-`DATA_DIR/snapshot.json`.
+`DATA_DIR/snapshot.json`: `"status": "seeding"` before the first byte, `"done"` at the end, so a seed that was
+interrupted (the app killed halfway) is finished by the next `seed()` instead of leaving a partial mirror.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .settings import Settings
 from .store import Store
 from .sync import SyncOptions, sync
 
-__all__ = ["SnapshotError", "snapshot_kind", "is_empty", "seed", "NOTE"]
+__all__ = ["SnapshotError", "snapshot_kind", "is_empty", "seed", "unfinished", "NOTE"]
 
 NOTE = "snapshot.json"
 
@@ -60,25 +61,47 @@ def seed(settings: Settings, snapshot: Path) -> dict | None:
     Another process seeding or syncing the same folder at the same time wins: this call then returns None.
     """
     snapshot, data_dir = Path(snapshot), Path(settings.data_dir)
-    if not is_empty(data_dir):
+    resume = unfinished(data_dir)
+    if resume is None and not is_empty(data_dir):
         return None
     kind = snapshot_kind(snapshot)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    _write_json(data_dir / NOTE, {"snapshot": str(snapshot), "kind": kind, "status": "seeding",
+                                  "started_at": _now()})
     try:
-        datasets = _copy_mirror(Store(data_dir), snapshot) if kind == "mirror" else _sync(settings, snapshot)
+        datasets = (_copy_mirror(Store(data_dir), snapshot, resume is not None) if kind == "mirror"
+                    else _sync(settings, snapshot))
     except LockedError:
         return None
+    except BaseException:
+        if is_empty(data_dir):                  # nothing written (a bad bundle): the folder is as it was
+            (data_dir / NOTE).unlink(missing_ok=True)
+        raise
     if datasets is None:
         return None
-    note = {"snapshot": str(snapshot), "kind": kind, "datasets": datasets,
-            "seeded_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    note = {"snapshot": str(snapshot), "kind": kind, "status": "done", "datasets": datasets, "seeded_at": _now()}
     _write_json(data_dir / NOTE, note)
     return note
 
 
-def _copy_mirror(store: Store, snapshot: Path) -> list[str] | None:
-    """Copy the snapshot's published DuckDB files under the sync lock (None if the folder filled meanwhile)."""
+def unfinished(data_dir: Path) -> dict | None:
+    """The note of a seed that started and did not finish (the process was killed), else None."""
+    try:
+        note = json.loads((Path(data_dir) / NOTE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return note if isinstance(note, dict) and note.get("status") == "seeding" else None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _copy_mirror(store: Store, snapshot: Path, resume: bool = False) -> list[str] | None:
+    """Copy the snapshot's published DuckDB files under the sync lock (None if the folder filled meanwhile);
+    `resume`: an interrupted copy, whose files are all copied again."""
     with store.sync_lock():
-        if not is_empty(store.data_dir):
+        if not resume and not is_empty(store.data_dir):
             return None
         store.db_dir.mkdir(parents=True, exist_ok=True)
         files = Store(snapshot).published()

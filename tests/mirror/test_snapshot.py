@@ -84,3 +84,20 @@ def test_an_empty_folder_with_sessions_only_counts_as_empty(tmp_path: Path):
     (tmp_path / "agent").mkdir()
     (tmp_path / "agent" / "sessions.sqlite").write_bytes(b"")
     assert is_empty(tmp_path) and is_empty(tmp_path / "missing")
+
+
+def test_a_seed_killed_halfway_is_finished_by_the_next_start(sample_dir: Path, target: Settings):
+    """A copy interrupted after one file (the note says "seeding") is completed, not taken for a mirror."""
+    import shutil
+    from mirror.snapshot import unfinished
+    db = target.data_dir / "db"
+    db.mkdir(parents=True)
+    first = sorted(Store(sample_dir).published().values())[0]
+    shutil.copyfile(first, db / first.name)                        # what the killed copy got done
+    (target.data_dir / NOTE).write_text(json.dumps({"snapshot": str(sample_dir), "kind": "mirror",
+                                                    "status": "seeding"}))
+    assert not is_empty(target.data_dir) and unfinished(target.data_dir)
+    note = seed(target, sample_dir)
+    assert note["status"] == "done" and unfinished(target.data_dir) is None
+    assert _records(target.data_dir) == _records(sample_dir)
+    assert seed(target, sample_dir) is None                         # done: never seeded twice
