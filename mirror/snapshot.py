@@ -66,8 +66,8 @@ def seed(settings: Settings, snapshot: Path) -> dict | None:
         return None
     kind = snapshot_kind(snapshot)
     data_dir.mkdir(parents=True, exist_ok=True)
-    _write_json(data_dir / NOTE, {"snapshot": str(snapshot), "kind": kind, "status": "seeding",
-                                  "started_at": _now()})
+    mine = {"snapshot": str(snapshot), "kind": kind, "status": "seeding", "started_at": _now(), "pid": os.getpid()}
+    _write_json(data_dir / NOTE, mine)
     try:
         datasets = (_copy_mirror(Store(data_dir), snapshot, resume is not None) if kind == "mirror"
                     else _sync(settings, snapshot))
@@ -77,7 +77,9 @@ def seed(settings: Settings, snapshot: Path) -> dict | None:
         if is_empty(data_dir):                  # nothing written (a bad bundle): the folder is as it was
             (data_dir / NOTE).unlink(missing_ok=True)
         raise
-    if datasets is None:
+    if datasets is None:                        # another process filled the folder meanwhile: not ours to note
+        if unfinished(data_dir) == mine:
+            (data_dir / NOTE).unlink(missing_ok=True)
         return None
     note = {"snapshot": str(snapshot), "kind": kind, "status": "done", "datasets": datasets, "seeded_at": _now()}
     _write_json(data_dir / NOTE, note)
