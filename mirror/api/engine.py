@@ -30,6 +30,7 @@ from ..store import Store
 from .catalog import Catalog, FieldRef, catalog
 from .query import ParseError, parse
 from .sql import WORD, Translator
+from .summary import summary_count, summary_total
 
 __all__ = ["Api", "Response", "DISCLAIMER", "ENDPOINT_PATHS"]
 
@@ -41,7 +42,6 @@ PARAMS = ("search", "count", "limit", "skip", "sort", "search_after")
 IGNORED = ("api_key",)
 MAX_LIMIT = 1000
 SMALL = 5000           # a result set this small is ordered (by rowid) in Python
-_MEMBER = re.compile(r'coalesce\(list_contains\(t\."(\w+)", (\$p\d+)\), FALSE\)')   # one listed value
 WORD_SQL = WORD.replace("'", "''")
 ENDPOINT_PATHS = {f"/device/{ep}.json": ep for ep in DATASETS}
 HEADERS = {"Content-Type": "application/json; charset=utf-8", "Server": "fda-explorer-offline",
@@ -345,7 +345,7 @@ class Api:
         page_where, where_params = where, dict(tr.params)
         if params.get("search_after"):
             page_where = f"({where}) AND {self._after(tr, params['search_after'], sort_expr, desc, by_date)}"
-        total = self._summary_total(con, ep, where, where_params)
+        total = summary_total(con, ep.summaries, where, where_params)
         probe = None    # unsorted and from the start: one scan gives a small result's total and its rows
         if total is None and sort_expr is None and not params.get("search_after"):
             probe = con.execute(f"SELECT NULL, NULL, NULL, t.rowid FROM {ep.table} t WHERE {where} "
@@ -463,7 +463,7 @@ class Api:
                 return f"CASE WHEN len({lst}) < 2 THEN {lst} ELSE list_distinct({lst}) END"
             return f"list_distinct({lst})"
 
-        summary = self._summary(ep, tr, a, where, is_date, tokens, limit)
+        summary = summary_count(ep.summaries, a, where, is_date, tokens, limit)
         if summary is not None:
             return con.execute(summary, tr.params).fetchall()
         if a.kind == "child" and (tr.key_nulls or tr.key_dupes):
@@ -484,31 +484,6 @@ class Api:
             sql = (f"SELECT CAST(term AS VARCHAR) AS term, count(*) AS n FROM ({inner}) WHERE term IS NOT NULL "
                    f"GROUP BY 1 ORDER BY n DESC, term ASC LIMIT {int(limit)}")
         return con.execute(sql, tr.params).fetchall()
-
-    @staticmethod
-    def _summary(ep: _Endpoint, tr: Translator, a, where: str, is_date: bool, tokens: bool, limit: int) -> str | None:
-        """The count from a summary table built with the mirror, when it is the same count: whole values of a
-        listed column over all records, or days of the summary's date column over the records whose listed
-        column holds one value (the search the translator made is exactly that membership test)."""
-        if a.kind == "list" and not is_date and not tokens and where == "TRUE":
-            name = a.expr.removeprefix('t."').removesuffix('"')
-            table = ep.summaries.get((name, None))
-            return table and f"SELECT term, n FROM {table} ORDER BY n DESC, term ASC LIMIT {int(limit)}"
-        m = _MEMBER.fullmatch(where)
-        if a.kind == "scalar" and is_date and a.is_date and m:
-            table = ep.summaries.get((m.group(1), a.expr.removeprefix('t."').removesuffix('"')))
-            return table and (f"SELECT strftime(day, '%Y%m%d'), n FROM {table} WHERE term = {m.group(2)} "
-                              "ORDER BY day")
-        return None
-
-    @staticmethod
-    def _summary_total(con, ep: _Endpoint, where: str, params: dict) -> int | None:
-        """The number of records whose listed column holds one value, from its summary (None: not that search)."""
-        m = _MEMBER.fullmatch(where)
-        table = ep.summaries.get((m.group(1), None)) if m else None
-        if table is None:
-            return None
-        return con.execute(f"SELECT coalesce(max(n), 0) FROM {table} WHERE term = {m.group(2)}", params).fetchone()[0]
 
     # -- download.json ----------------------------------------------------------------
     def _download(self) -> dict:

@@ -104,14 +104,15 @@ def test_a_mirror_synced_before_the_listed_columns_is_answered_the_same_then_upg
     assert {r.status for n, r in again.datasets.items() if n != "gudid"} == {"up-to-date"}
 
 
-def test_counts_come_from_the_summaries_when_they_are_the_same_count(synced):
+def test_counts_come_from_the_summaries_when_they_are_the_same_count(synced, monkeypatch):
+    import mirror.api.engine as engine
     api = Api(synced)
     try:
         ep = api._endpoints["event"]
         assert set(ep.summaries) == {("product_code_list", None), ("product_code_list", "date_received")}
         seen = []
-        real = api._summary
-        api._summary = lambda *a: seen.append(real(*a)) or seen[-1]
+        real = engine.summary_count
+        monkeypatch.setattr(engine, "summary_count", lambda *a: seen.append(real(*a)) or seen[-1])
         for q in ("count=device.device_report_product_code.exact", "count=date_received&search=device."
                   "device_report_product_code:ozo", "count=date_received&search=device.device_report_product_code"
                   ".exact:OZO", "count=date_received&search=NOT+device.device_report_product_code:ozo",
