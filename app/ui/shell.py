@@ -80,9 +80,18 @@ class Shell:
             self.draw(topics)
         except Exception:               # a drawing bug must not stop later redraws; it is logged
             traceback.print_exc()
-        self.page.update()
-        if self.c.screen == "ask":
-            await self.views["ask"].settle()
+        try:
+            self.page.update()
+            if self.c.screen == "ask":
+                await self.views["ask"].settle()
+        except (RuntimeError, AttributeError) as e:   # the window or tab closed while this redraw was on its way
+            if not self._closed(e):
+                raise
+
+    def _closed(self, error: BaseException) -> bool:
+        """Flet's errors when its session has ended: "Session closed", or no connection any more."""
+        session = getattr(self.page, "session", None)
+        return "Session closed" in str(error) or getattr(session, "connection", None) is None
 
     def draw(self, topics: set[str]) -> None:
         if "warm" in topics:

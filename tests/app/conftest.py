@@ -76,6 +76,20 @@ def stop(proc: subprocess.Popen, timeout: float = 10) -> int:
     return proc.returncode
 
 
+def start_xvfb() -> tuple[subprocess.Popen, str]:
+    """A private Xvfb server (1280x800) in its own session: (process, DISPLAY value)."""
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            pass_fds=(write,), start_new_session=True, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as f:
+        number = f.readline().strip()      # Xvfb writes the display number once it accepts connections
+    if not number:
+        stop(xvfb)
+        raise AssertionError("Xvfb did not start")
+    return xvfb, f":{number}"
+
+
 def require(*tools: str) -> None:
     """GUI tests need Debian packages; fail (not skip) naming them, so CI cannot pass without them."""
     missing = [t for t in tools if shutil.which(t) is None]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import FDA_EXPLORER, ROOT, SCREENSHOTS, require, stop, wait_for
+from .conftest import FDA_EXPLORER, ROOT, SCREENSHOTS, require, start_xvfb, stop, wait_for
 
 pytestmark = pytest.mark.slow
 TITLE = "FDA Explorer Offline"
@@ -19,15 +19,9 @@ TITLE = "FDA Explorer Offline"
 def display():
     """A private Xvfb server (1280x800); yields its DISPLAY value."""
     require("Xvfb", "xdotool")
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), start_new_session=True, stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as f:
-        number = f.readline().strip()      # Xvfb writes the display number once it accepts connections
+    xvfb, display = start_xvfb()
     try:
-        assert number, "Xvfb did not start"
-        yield f":{number}"
+        yield display
     finally:
         stop(xvfb)
 

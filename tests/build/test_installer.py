@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import stop, wait_for
+from tests.app.conftest import start_xvfb, stop, wait_for
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,7 +149,7 @@ def test_ask_with_the_embedded_model(built, airgap):
 
 def test_window_starts_under_xvfb(built, airgap, tmp_path):
     from tests.app.test_desktop_xvfb import _xdotool
-    xvfb, display = _start_xvfb()
+    xvfb, display = start_xvfb()
     trace = tmp_path / "trace.jsonl"
     proc = subprocess.Popen(airgap.command([str(built["exe"]), "--model", "none", "--trace", str(trace)]),
                             env={**airgap.env, "DISPLAY": display}, start_new_session=True,
@@ -228,12 +228,3 @@ def _screenshot(display: str, path: Path):
     return image
 
 
-def _start_xvfb() -> tuple[subprocess.Popen, str]:
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), start_new_session=True, stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as f:
-        number = f.readline().strip()
-    assert number, "Xvfb did not start"
-    return xvfb, f":{number}"
