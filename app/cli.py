@@ -59,13 +59,17 @@ def app_command(web: bool, port: int | None, data_dir: Path | None, model: str |
             launch = prepare(options, config_path, strict=True)
         except ConfigError as e:
             raise click.ClickException(str(e)) from None
+    early = None
+    if not web:                                  # the desktop client starts now, while Flet is imported
+        from .ui.early_client import spawn
+        early = spawn()
     from .ui.run import Trace, run_desktop, run_web      # flet; the window's own imports wait for its start
     trace = Trace(trace_path)
     try:
         if web:
             code = run_web(launch, trace, launch.env.app_port if port is None else port)
         else:
-            code = run_desktop(lambda: _prepare_window(options, config_path), trace)
+            code = run_desktop(lambda: _prepare_window(options, config_path), trace, early)
     finally:
         trace.close()
     sys.exit(code)

@@ -16,6 +16,7 @@ import flet as ft
 
 if TYPE_CHECKING:
     from ..controller import Controller
+    from .early_client import EarlyClient
     from ..launch import Launch
 
 __all__ = ["Trace", "run_desktop", "run_web"]
@@ -77,9 +78,10 @@ def _session(page: ft.Page, launch: "Launch", trace: Trace) -> "Controller":
     return c
 
 
-def run_desktop(prepare: Callable[[], "Launch"], trace: Trace) -> int:
+def run_desktop(prepare: Callable[[], "Launch"], trace: Trace, early: "EarlyClient | None" = None) -> int:
     """Open the window while `prepare` builds the settings and backend; block until the window is closed (its
-    close button, Ctrl+Q, SIGTERM or SIGINT); returns the exit code."""
+    close button, Ctrl+Q, SIGTERM or SIGINT); returns the exit code. `early` is a desktop client already
+    started (app/ui/early_client.py); without it Flet starts one once its server listens."""
     from .window import close_window
     prepared = _Prepared(prepare)
     sessions: list[Controller] = []
@@ -91,8 +93,10 @@ def run_desktop(prepare: Callable[[], "Launch"], trace: Trace) -> int:
         signal.signal(signal.SIGINT, quit_window)
         sessions.append(_session(page, prepared.result(), trace))
 
-    trace("launch", mode="desktop")
-    ft.run(main, view=ft.AppView.FLET_APP, assets_dir=None)
+    trace("launch", mode="desktop", early_client=early is not None)
+    if early is not None:
+        early.install()
+    ft.run(main, view=ft.AppView.FLET_APP, assets_dir=None, port=early.port if early is not None else 0)
     for c in sessions:
         c.shutdown(close_backend=False)
     prepared.result().backend.close()

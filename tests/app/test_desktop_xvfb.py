@@ -55,7 +55,9 @@ def _screenshot(display: str, name: str, unlike=None):
 
 
 def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_copy, tmp_path):
+    from app.ui.early_client import client_path
     data, trace = mirror_copy(sample_mirror), tmp_path / "trace.jsonl"
+    unpacked = client_path() is not None        # Flet unpacks its client at the first window ever
     proc = subprocess.Popen([*FDA_EXPLORER, "--model", "none", "--data-dir", str(data), "--config",
                              str(tmp_path / "app.json"), "--trace", str(trace)], cwd=ROOT, start_new_session=True,
                             env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -64,6 +66,7 @@ def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_
                           60, "the window")
         assert proc.poll() is None, proc.stdout.read().decode()
         wait_for(lambda: {"ready", "assistant_ready"} <= set(_events(trace)), 60, "the window to be usable")
+        assert _events(trace)["launch"]["early_client"] is unpacked   # the client was started before Flet's import
         start = _screenshot(display, "desktop-start.png")
         assert len(start.getcolors(1 << 16) or ()) > 20, "the window looks blank"
         # Click into the question box at the bottom of the window, type, press Enter.
@@ -81,3 +84,34 @@ def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_
     output = proc.stdout.read().decode()
     assert code == 0, output
     assert "exit" in _events(trace) and "Traceback" not in output, output
+
+
+def test_the_early_client_is_started_on_a_bound_loopback_socket(tmp_path, monkeypatch):
+    """spawn() binds 127.0.0.1 first, then starts the client with that URL and a pid file; a client that dies
+    before connecting is started again (it was refused by a busy display)."""
+    import asyncio
+    from app.ui import early_client
+    fake = tmp_path / "view"
+    fake.mkdir()
+    log = tmp_path / "args.log"
+    (fake / "flet").write_text(f"#!/bin/sh\necho \"$@\" >> {log}\n")   # exits at once, never connects
+    (fake / "flet").chmod(0o755)
+    monkeypatch.setenv("FLET_VIEW_PATH", str(fake))
+    monkeypatch.setenv("DISPLAY", ":99")
+    import flet_desktop
+    import flet.messaging.flet_socket_server as server_module
+    monkeypatch.setattr(flet_desktop, "open_flet_view_async", flet_desktop.open_flet_view_async)   # restored
+    monkeypatch.setattr(server_module, "asyncio", server_module.asyncio)                            # after
+    early = early_client.spawn()
+    try:
+        assert early is not None and early.sock.getsockname()[0] == "127.0.0.1"
+        early.install()
+        proc, pid_file = asyncio.run(flet_desktop.open_flet_view_async("ignored", None, False))
+        assert pid_file == early.pid_file and asyncio.run(asyncio.wait_for(proc.wait(), 10)) == 0
+        lines = log.read_text().splitlines()
+        assert lines == [f"tcp://127.0.0.1:{early.port} {early.pid_file}"] * (1 + early.MAX_RESTARTS)
+    finally:
+        early.sock.close()
+        Path(early.pid_file).unlink(missing_ok=True)
+    monkeypatch.setenv("FDAX_EARLY_CLIENT", "0")
+    assert early_client.spawn() is None
