@@ -36,6 +36,7 @@ class Controller:
         self._lock = threading.Lock()
         self.ask = AskModel(backend, self.jobs, self.changed, self.report)
         self.sessions = SessionsModel(backend, self.jobs, self.changed, self.report)
+        self.sessions.on_deleted = self._session_deleted
         self.data = DataModel(backend, self.jobs, self.changed, self.report)
         self.settings = SettingsForm(backend, self.jobs, self.changed, self.report, self.apply_config,
                                      lambda: self.config)
@@ -119,6 +120,11 @@ class Controller:
                 self.ask.cancel()
             return "handled"
         return ""
+
+    def _session_deleted(self, session_id: str) -> None:
+        """The conversation on the Ask screen was deleted: it ends there too (a follow-up would have no context)."""
+        if self.ask.session_id == session_id:
+            self.ask.new_conversation()
 
     def resume(self, session_id: str) -> None:
         self.go("ask")

@@ -30,6 +30,7 @@ class SessionsModel:
         self.loading = False
         self.confirming: str | None = None               # a session waiting for "Delete" to be confirmed
         self._texts: dict[tuple[str, str], str] = {}   # (session, updated) -> text
+        self.on_deleted: Callable[[str], None] | None = None   # the controller ends the conversation on screen
 
     @property
     def visible(self) -> list[SessionItem]:
@@ -76,5 +77,7 @@ class SessionsModel:
     def _delete(self, session_id: str) -> None:
         self.backend.delete_session(session_id)
         self.items = [s for s in self.items if s.session != session_id]
+        if self.on_deleted is not None:
+            self.on_deleted(session_id)
         self._report(info(f"Deleted the session {session_id}."))
         self._changed("sessions")

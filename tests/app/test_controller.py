@@ -103,6 +103,7 @@ def test_sessions_are_listed_searched_resumed_and_deleted(app):
     assert c.sessions.confirming == first
     c.sessions.delete(first)
     assert c.jobs.wait(10)
+    assert c.ask.session_id is None and c.ask.turns == []   # the deleted conversation left the Ask screen too
     assert [s.title for s in c.sessions.items] == ["recalls for product code FOZ"] and c.sessions.confirming is None
 
 
