@@ -56,6 +56,7 @@ class Assistant:
         self.saver = SqliteSaver(self._db)
         self._events: "queue.Queue[dict] | None" = None
         self._cancel: threading.Event | None = None
+        self._stop = threading.Event()       # the reader of the running stream went away: stop the run
         self._lock = threading.Lock()
         self.nodes = Nodes(self.ctx, self.model, self.agent_settings.max_iterations, self._emit,
                            self.agent_settings.render_budget)
@@ -67,7 +68,7 @@ class Assistant:
 
     def _emit(self, ev: dict) -> None:
         """Hand an event to the running stream; every event is also the point where a cancel takes effect."""
-        if self._cancel is not None and self._cancel.is_set():
+        if self._stop.is_set() or (self._cancel is not None and self._cancel.is_set()):
             raise Cancelled()
         if self._events is not None:
             self._events.put(ev)
@@ -80,11 +81,14 @@ class Assistant:
         Setting `cancel` (from any thread) stops the run at its next step, tool result or model token: the
         stream then ends with a `cancelled` event, no answer is saved to the session and nothing is audited.
         A tool query or a model call already running finishes first (the plan call of a model is not streamed).
+        A reader that stops reading (Ctrl+C, a closed window: the generator is closed or raises) stops the run
+        too, and the next question waits until it has stopped.
         """
         session_id = session_id or uuid.uuid4().hex[:12]
         with self._lock:
             self._events = queue.Queue()
             self._cancel = cancel
+            self._stop.clear()
             result: dict[str, Any] = {}
             t0 = time.perf_counter()
 
@@ -104,14 +108,18 @@ class Assistant:
                 yield event(NOTE, message=self.model_note)
             worker = threading.Thread(target=work, daemon=True)
             worker.start()
-            while True:
-                ev = self._events.get()
-                if ev["type"] == "_done":
-                    break
-                if ev["type"] != ANSWER:
-                    yield ev
-            worker.join()
-            self._events = self._cancel = None
+            try:
+                while True:
+                    ev = self._events.get()
+                    if ev["type"] == "_done":
+                        break
+                    if ev["type"] != ANSWER:
+                        yield ev
+            finally:                             # also when the reader left early: no run outlives its stream
+                if worker.is_alive():
+                    self._stop.set()
+                worker.join()
+                self._events = self._cancel = None
         if result.get("cancelled") or (cancel is not None and cancel.is_set() and "state" not in result):
             yield event(CANCELLED, message="answer cancelled; the question was not answered")
             return

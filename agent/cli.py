@@ -151,7 +151,8 @@ def ask_command(question, model, ollama_url, session, as_json, data_dir) -> None
 @click.option("--session", default=None, help="Resume this session.")
 @data_option
 def chat_command(model, ollama_url, session, data_dir) -> None:
-    """A conversation in the terminal (empty line or Ctrl+D to quit); follow-ups reuse earlier answers.
+    """A conversation in the terminal (empty line or Ctrl+D to quit, Ctrl+C stops an answer); follow-ups reuse
+    earlier answers.
 
     Example: fda-explorer chat --model none
     """
@@ -167,7 +168,13 @@ def chat_command(model, ollama_url, session, data_dir) -> None:
                 break
             if not q:
                 break
-            final = _print_events(a.stream(q, session), False)
+            events = a.stream(q, session)
+            try:
+                final = _print_events(events, False)
+            except KeyboardInterrupt:            # Ctrl+C stops this answer, not the conversation
+                events.close()
+                click.echo("\n(answer stopped; ask again, or an empty line to quit)\n")
+                continue
             click.echo(final.get("answer", "(no answer)") + "\n")
     finally:
         a.close()

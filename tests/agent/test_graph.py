@@ -252,3 +252,19 @@ def test_grounding_does_not_let_a_record_id_or_a_date_pass_as_a_count():
     assert removed == ["There were 1312172 adverse events.", "There were 2023 serious injury reports.",
                        "A total of 1312173 was seen."]
     assert kept == "There were 7 adverse events, including report 1312172. In 2023 there were 5 reports. 2 reports are listed."
+
+
+def test_a_stream_left_unread_stops_its_run_before_the_next_question(data):
+    """Closing the generator mid-run (Ctrl+C, a closed window) stops the run; the next question is answered
+    in the same session with no event of the old run leaking into its stream."""
+    a = make(data)
+    try:
+        events = a.stream("adverse events for product code OZP in 2023", "left")
+        first = next(events)
+        assert first["type"] == "step"
+        events.close()                                   # the reader goes away
+        kinds = [e["type"] for e in a.stream("recalls for product code FOZ", "left")]
+        assert kinds[0] == "step" and kinds[-1] == "answer" and kinds.count("answer") == 1
+        assert [m["role"] for m in a.history("left")][-2:] == ["user", "assistant"]
+    finally:
+        a.close()
