@@ -14,6 +14,7 @@ over all events (at scale 1.0). With two scales the figures are extrapolated lin
 the method). Not a test: nothing fails a build.
 With --upgraded, each call is also timed, right after, on the hard-linked copy that `mirror sync` upgraded to the
 current layout (`data-upgraded`, made as by bench/query_latency.py --upgraded), and the two are shown side by side.
+--only LABEL times only the calls whose label starts with LABEL (e.g. --only resolve_device).
 """
 
 from __future__ import annotations
@@ -73,15 +74,16 @@ def pct(xs: list[float], p: float) -> float:
     return s[max(0, min(len(s) - 1, int(round(p / 100 * len(s) + 0.5)) - 1))]
 
 
-def measure(datas: list[Path], repeat: int, say) -> list[list[dict]]:
-    """Each call on each mirror in turn (the same call back to back on every mirror); rows per mirror."""
+def measure(datas: list[Path], repeat: int, say, only: str | None = None) -> list[list[dict]]:
+    """Each call on each mirror in turn (the same call back to back on every mirror); rows per mirror. With
+    `only`, just the calls whose label starts with it."""
     from agent.tools import ToolContext
     from mirror.api import Api
     from mirror.settings import Settings
     ctxs = [ToolContext(Api(Settings(data_dir=d))) for d in datas]
     rows: list[list[dict]] = [[] for _ in datas]
     try:
-        for label, goal, name, args in CALLS:
+        for label, goal, name, args in (c for c in CALLS if only is None or c[0].startswith(only)):
             for ctx, out in zip(ctxs, rows):
                 out.append(_time_call(ctx, label, goal, name, args, repeat, say))
     finally:
@@ -159,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--force", action="store_true")
     ap.add_argument("--upgraded", action="store_true", help="also time every call on the upgraded copy, side by side")
+    ap.add_argument("--only", help="time only the calls whose label starts with this, e.g. 'resolve_device'")
     args = ap.parse_args(argv)
     out = sys.stderr if args.json else sys.stdout
     say = lambda *a: print(*a, file=out, flush=True)   # noqa: E731
@@ -178,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         ql.report_sync(sync, reused, summary)
         datas = [base / "data"] + ([ql.ensure_upgraded(base)[0]] if args.upgraded else [])
         say(f"load: other processes kept {ql._st.idle_load(1.0):.2f} cores busy just before the timed calls")
-        per = measure(datas, args.repeat, say)
+        per = measure(datas, args.repeat, say, args.only)
         say(f"load: other processes kept {ql._st.idle_load(1.0):.2f} cores busy just after")
         rows = per[-1]
         results[scale] = rows

@@ -3,8 +3,9 @@
 A compact vocabulary is built once per mirror version in the Api's in-memory database (`memory.main._lookup_device_*`):
 `code` (one row per product code: class, regulation, panel, GUDID device count), `word` (the light plural stem of each
 word of each term, sorted and indexed by stem; a term is a classification device name or definition, a GMDN preferred
-term, a GUDID brand or product-code name, or the bag of words of one product code's device descriptions) and `lex`
-(each stem, a surface spelling and how many product codes it reaches). A query touches only these: its words are
+term, a GUDID brand or product-code name, or the bag of words of one product code's device descriptions), `best` (per
+stem, product code and source the fewest words of a term holding the stem) and `lex` (each stem, a surface spelling
+and how many product codes it reaches). A query touches only these: its words are
 matched to stems (exactly, as singular/plural, else by edit distance among stems of the same first letter), a few lay
 synonyms add alternative phrasings, and each term holding query words is scored by how much of the query it covers
 (weighted by rarity) and how much of the term the query covers; a product code takes its best term. Product codes and
@@ -177,6 +178,8 @@ m AS (SELECT term_id, code, src FROM {V}raw UNION ALL SELECT DISTINCT term_id, c
 SELECT x.stem, x.term_id, c.cid, m.src::UTINYINT AS src, least(n.nw, 65535)::USMALLINT AS nw
 FROM x JOIN n USING (term_id) JOIN m USING (term_id) JOIN {V}code c ON c.product_code = m.code ORDER BY x.stem;
 CREATE INDEX _lookup_device_word_stem ON {V}word (stem)"""),
+    ("best", """CREATE OR REPLACE TABLE {V}best AS
+SELECT stem, cid, src, min(nw) AS nw FROM {V}word GROUP BY stem, cid, src ORDER BY stem"""),
     ("lexicon", """CREATE OR REPLACE TABLE {V}lex AS
 SELECT d.stem, d.df, s.word, left(d.stem, 1) AS c1, substr(d.stem, 2, 3) AS c2, length(d.stem) AS len
 FROM (SELECT stem, count(DISTINCT cid) AS df FROM {V}word GROUP BY stem) d
@@ -392,10 +395,10 @@ def _alternatives(readings: list[list[tuple]], syn: dict[str, list]) -> tuple[li
 _Q_SCHEMA = '[{"a": "INTEGER", "s": "VARCHAR", "v": "DOUBLE", "n": "INTEGER", "t": "DOUBLE", "f": "DOUBLE"}]'
 _SCORE_SQL = f"""
 WITH q AS (SELECT unnest(from_json($q, '{_Q_SCHEMA}'), recursive := true)),
-post AS (SELECT stem, term_id, cid, src, nw FROM {_V}word WHERE stem IN (<stems>)),
+post AS (<postings>),
 term AS (SELECT q.a, p.term_id, any_value(p.cid) AS cid, any_value(p.src) AS src,
                 any_value(q.f) * {list(SOURCES.values())}[any_value(p.src) + 1]
-                * (0.68 * sum(q.v) / any_value(q.t) + 0.28 * least(1, count(*) / any_value(p.nw))) AS score,
+                * (0.68 * fsum(q.v) / any_value(q.t) + 0.28 * least(1, count(*) / any_value(p.nw))) AS score,
                 count(*) = any_value(q.n) AS complete
          FROM q JOIN post p ON p.stem = q.s GROUP BY q.a, p.term_id)
 SELECT cid, bool_or(complete) AS complete,
@@ -405,35 +408,107 @@ SELECT cid, bool_or(complete) AS complete,
 FROM term GROUP BY cid"""
 
 
+# Product codes with a term holding every word of an alternative, scored as `_SCORE_SQL` scores such terms (whose
+# score depends only on the alternative and the term's source and word count): a one-word alternative reads the
+# fewest words per (stem, product code, source) from `best`; a longer one checks only the terms holding its
+# rarest word. Its cost does not grow with the number of terms (GUDID brand names) that hold common words.
+_A_SCHEMA = ('[{"a": "INTEGER", "r": "VARCHAR", "k": "INTEGER", "n": "INTEGER", "v": "DOUBLE", "t": "DOUBLE", '
+             '"f": "DOUBLE"}]')
+_COMPLETE_SQL = f"""
+WITH q AS (SELECT unnest(from_json($q, '{_A_SCHEMA}'), recursive := true)),
+o AS (SELECT unnest(from_json($o, '[{{"a": "INTEGER", "s": "VARCHAR"}}]'), recursive := true)),
+one AS (SELECT q.a, b.cid, b.src, b.nw FROM q JOIN (<one>) b ON b.stem = q.r WHERE q.k = 1),
+cand AS (SELECT q.a, q.k, w.term_id, w.cid, w.src, w.nw FROM q JOIN (<rare>) w ON w.stem = q.r WHERE q.k > 1),
+many AS (SELECT c.a, any_value(c.cid) AS cid, any_value(c.src) AS src, any_value(c.nw) AS nw
+         FROM cand c JOIN o ON o.a = c.a JOIN (<other>) w ON w.term_id = c.term_id AND w.stem = o.s
+         GROUP BY c.a, c.term_id HAVING count(*) = any_value(c.k) - 1),
+hit AS (SELECT h.a, h.cid, h.src, q.f * {list(SOURCES.values())}[h.src + 1]
+               * (0.68 * q.v / q.t + 0.28 * least(1, q.n / h.nw)) AS score
+        FROM (SELECT * FROM one UNION ALL SELECT * FROM many) h JOIN q USING (a))
+SELECT cid, true AS complete, max(score) AS score, arg_max(src, score) AS src, arg_max(a, score) AS a
+FROM hit GROUP BY cid"""
+
+
+def _query_rows(codes: dict[str, Any], alts: list[tuple[list, float]]) -> list[dict]:
+    """One row per word of each alternative: its stem, weight x rarity, the alternative's size, rarity and weight.
+    Sums are compensated (math.fsum here, fsum in SQL), so a score does not depend on the order rows are added in."""
+    q = []
+    for a, (combo, weight) in enumerate(alts):
+        idf = [math.log(1 + len(codes["by_cid"]) / max(df, 1)) for _, _, df in combo]
+        q += [{"a": a, "s": s, "v": w * idf[i], "n": len(combo), "t": math.fsum(idf), "f": weight}
+              for i, (s, w, _) in enumerate(combo)]
+    return q
+
+
+def _postings(table: str, columns: str, stems: list[str], prefix: str) -> tuple[str, dict[str, str]]:
+    """The rows of a vocabulary table for these stems, one `stem = $x` scan each (a filter that skips row groups by
+    their min / max stem, unlike an IN list joined to a big table), and their parameters."""
+    names = [f"{prefix}{i}" for i in range(len(stems))]
+    sql = " UNION ALL ".join(f"SELECT {columns} FROM {_V}{table} WHERE stem = ${n}" for n in names)
+    return sql or f"SELECT {columns} FROM {_V}{table} WHERE false", dict(zip(names, stems))
+
+
+def _complete_sql(alts: list[tuple[list, float]], q: list[dict]) -> tuple[str, dict]:
+    """The SQL (and its parameters) giving (cid, True, score, src, alternative) of the product codes with a term
+    holding every word of an alternative."""
+    rows, others = [], []
+    for a, (combo, _) in enumerate(alts):
+        mine = [r for r in q if r["a"] == a]
+        if not mine:
+            continue
+        stems = list(dict.fromkeys(r["s"] for r in mine))
+        rare = min(stems, key=lambda st: (next(df for s, _, df in combo if s == st), st))
+        rows.append({"a": a, "r": rare, "k": len(stems), "n": mine[0]["n"], "v": math.fsum(r["v"] for r in mine),
+                     "t": mine[0]["t"], "f": mine[0]["f"]})
+        others += [{"a": a, "s": st} for st in stems if st != rare]
+    one, p1 = _postings("best", "stem, cid, src, nw", sorted({r["r"] for r in rows if r["k"] == 1}), "o")
+    rare, p2 = _postings("word", "stem, term_id, cid, src, nw", sorted({r["r"] for r in rows if r["k"] > 1}), "r")
+    other, p3 = _postings("word", "stem, term_id", sorted({r["s"] for r in others}), "x")
+    sql = _COMPLETE_SQL.replace("<one>", one).replace("<rare>", rare).replace("<other>", other)
+    return sql, {**p1, **p2, **p3, "q": json.dumps(rows), "o": json.dumps(others)}
+
+
+# The found product codes (<found>: cid, complete, score, src, a) less the excluded ones: their count, and those that
+# can rank in the top $limit (a margin over the final score, which Python rounds), so few rows reach Python.
+_TOP_SQL = f"""
+WITH found AS (<found>),
+r AS (SELECT f.*, least(1.0, f.score + 0.04 * least(1.0, log10(1 + c.gudid_devices) / 4)) AS final
+      FROM found f JOIN {_V}code c USING (cid) WHERE NOT list_contains($exclude::VARCHAR[], c.product_code))
+SELECT cid, complete, score, src, a, (SELECT count(*) FROM r) AS total FROM r
+WHERE final >= (SELECT min(final) FROM (SELECT final FROM r ORDER BY final DESC LIMIT $limit)) - 0.002"""
+
+
+def _top(cur, sql: str, params: dict, limit: int, exclude: list[str]) -> tuple[int, list[tuple]]:
+    """(how many product codes the scoring SQL found, the rows of those that can rank in the top `limit`)."""
+    rows = cur.execute(_TOP_SQL.replace("<found>", sql), {**params, "limit": limit, "exclude": exclude}).fetchall()
+    return (rows[0][5] if rows else 0), [r[:5] for r in rows]
+
+
 def _score(cur, codes: dict[str, Any], alts: list[tuple[list, float]], limit: int,
            exclude: list[str]) -> tuple[int, bool, list[dict]]:
     """Candidate product codes of the alternatives: (total, whether the matches are partial, the top rows).
 
     A term's score: its source's weight x (0.68 x the share of the query's rarity-weighted words it holds +
     0.28 x the share of its own words the query holds), x the alternative's weight; a product code takes its
-    best term, plus up to 0.04 for many GUDID devices. Candidates hold every query word, else (partial) any.
+    best term, plus up to 0.04 for many GUDID devices. Candidates hold every query word, else (partial) any
+    (only then are all terms holding any query word scored).
     """
-    q = []
-    for a, (combo, weight) in enumerate(alts):
-        idf = [math.log(1 + len(codes["by_cid"]) / max(df, 1)) for _, _, df in combo]
-        q += [{"a": a, "s": s, "v": w * idf[i], "n": len(combo), "t": sum(idf), "f": weight}
-              for i, (s, w, _) in enumerate(combo)]
+    q = _query_rows(codes, alts)
     if not q:
         return 0, False, []
-    stems, params = _in(sorted({r["s"] for r in q}))
-    by_cid = codes["by_cid"]
-    found = [(by_cid[r[0]][0], *r[1:]) for r in cur.execute(_SCORE_SQL.replace("<stems>", stems),
-                                                             {**params, "q": json.dumps(q)}).fetchall()]
-    found = [r for r in found if r[0] not in exclude]
-    complete = [r for r in found if r[1]]
+    total, found = _top(cur, *_complete_sql(alts, q), limit, exclude)
+    partial = not found
+    if partial:
+        post, params = _postings("word", "stem, term_id, cid, src, nw", sorted({r["s"] for r in q}), "p")
+        total, found = _top(cur, _SCORE_SQL.replace("<postings>", post), {**params, "q": json.dumps(q)}, limit, exclude)
     ranked = []
-    for code, _, score, src, a in complete or found:
-        devices = codes["by_code"][code][5]
+    for cid, _, score, src, a in found:
+        code, devices = codes["by_cid"][cid][0], codes["by_cid"][cid][5]
         final = round(min(1.0, score + 0.04 * min(1.0, math.log10(1 + devices) / 4)), 3)
         ranked.append((-final, -devices, code, ("synonym:" if alts[a][1] < 1 else "") + _SRC[src]))
     ranked.sort()
     rows = [_row((*codes["by_code"][c], -f, m)) for f, _, c, m in ranked[:limit]]
-    return len(ranked), not complete and bool(found), rows
+    return total, partial and bool(found), rows
 
 
 _ROW = ("product_code", "device_name", "device_class", "regulation_number", "panel", "gudid_devices", "score", "match")

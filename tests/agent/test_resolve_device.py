@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import re
 
@@ -12,6 +14,7 @@ from agent.tools.context import ResolvedDevice, ToolContext
 from agent.tools.registry import TOOLS, run_tool
 from agent.tools.resolve_device import resolve_device  # noqa: F401  (registers the tool)
 from mirror import SAMPLE_DIR, Settings, SyncOptions, sync
+from mirror.lookup import devices
 from mirror.lookup.devices import MAX_QUERY_CHARS, SYNONYMS, parse_query, vocabulary_info
 
 ROW_KEYS = ["product_code", "device_name", "device_class", "regulation_number", "panel", "gudid_devices", "score",
@@ -273,3 +276,41 @@ def test_mirror_without_device_names(tmp_path):
         assert any(n.startswith("DCK: no device name in the mirror") for n in result.notes)
     finally:
         c.close()
+
+
+def every_term_scored(cur, codes, alts, limit, exclude):
+    """The ranking as defined: every term holding any query word scored (`_SCORE_SQL`), ranked in Python."""
+    q = devices._query_rows(codes, alts)
+    post = f"SELECT stem, term_id, cid, src, nw FROM {devices._V}word WHERE stem IN (SELECT s FROM q)"
+    found = [(codes["by_cid"][r[0]][0], *r[1:]) for r in cur.execute(
+        devices._SCORE_SQL.replace("<postings>", post), {"q": json.dumps(q)}).fetchall()]
+    found = [r for r in found if r[0] not in exclude]
+    complete = [r for r in found if r[1]]
+    ranked = sorted((-round(min(1.0, s + 0.04 * min(1.0, math.log10(1 + codes["by_code"][c][5]) / 4)), 3),
+                     -codes["by_code"][c][5], c, ("synonym:" if alts[a][1] < 1 else "") + devices._SRC[src])
+                    for c, _, s, src, a in complete or found)
+    return len(ranked), not complete and bool(found), [(c, -f, m) for f, _, c, m in ranked[:limit]]
+
+
+@pytest.mark.parametrize("limit", [1, 3, 10, 50])
+def test_scoring_only_complete_terms_ranks_as_scoring_every_term(ctx, limit):
+    """`_score` reads only terms holding every word of an alternative (and all terms only when none does): its
+    total, partial flag and rows equal scoring every term holding any query word, with and without exclusions."""
+    queries = [q for q, _, m, _ in TOP if m not in ("product_code", "k_number", "pma_number")] + [
+        "catheter", "hip implant", "blood pressure monitor", "glucose meter", "pacemaker qqqqxz", "catheter pump valve",
+        "implantable pulse", "surgical mask pacemaker", "electrode", "lead", "analyzer defibrillator tester"]
+    partial = 0
+    with ctx.api.cursor() as cur:
+        info = devices._ensure(ctx.api, cur)
+        codes = devices._codes(cur, info["version"])
+        for query in queries:
+            readings, _, _ = devices._readings(cur, devices.words(query))
+            alts, _ = devices._alternatives(readings, info["synonyms"])
+            want = every_term_scored(cur, codes, alts, limit, [])
+            firsts = [c for c, *_ in want[2][:2]]
+            for exclude in ([], firsts[:1], firsts):
+                want = every_term_scored(cur, codes, alts, limit, exclude)
+                total, part, rows = devices._score(cur, codes, alts, limit, exclude)
+                assert (total, part, [(r["product_code"], r["score"], r["match"]) for r in rows]) == want, query
+                partial += part
+    assert partial > 0
