@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .backend import Backend
-from .banners import Banner, banner_for, info, model_problem
+from .banners import Banner, banner_for, info, model_problem, one_line
 from .exports import Export, write_export
 from .jobs import Jobs
 from .results import Chart, ResultTable, as_of_of, chart_of, tables_of
@@ -168,7 +168,7 @@ class AskModel:
         with self._lock:
             if turn.status != "running":
                 return
-            turn.status, turn.error = "failed", " ".join(str(error).split()) or type(error).__name__
+            turn.status, turn.error = "failed", one_line(error)
             self.draft = self.draft or turn.question
         self._report(banner_for(error, "answering"))
         self.changed()

@@ -44,7 +44,6 @@ class Backend:
         self._idle = threading.Condition(self._lock)     # signalled when no answer is streaming
         self._streams = 0
         self._assistant: Any = None
-        self._api: Any = None
         self.config = config
 
     # -- configuration ------------------------------------------------------------------------------------
@@ -126,20 +125,13 @@ class Backend:
         if not dataset.startswith("device/") or not field or not value:
             raise RecordNotFound(f"{dataset} {ident}: only device/* records can be opened here; "
                                  f"look it up with `mirror sql`")
-        api = self._local_api()
+        api = self.assistant().ctx.api          # the assistant's own local API: one owner of the mirror
         for name in (f"{field}.exact", field):
             response = api.get(f"/{dataset}.json", urlencode({"search": f'{name}:"{value}"', "limit": "1"}))
             if response.status == 200:
                 return response.json()["results"][0]
         raise RecordNotFound(f"{dataset} has no record {ident} any more (a sync may have replaced it): "
                              "ask the question again")
-
-    def _local_api(self):
-        with self._lock:
-            if self._api is None:
-                from mirror.api import Api
-                self._api = Api(self.settings)
-            return self._api
 
     # -- the mirror -------------------------------------------------------------------------------------------
     def status(self) -> dict | None:
@@ -168,8 +160,8 @@ class Backend:
         options = self._options(source, cancel)
         options.on_progress = on_progress
         report = sync(self.settings, options)
-        if self._assistant is None and self.status() is not None:
-            self.warm()
+        if self._assistant is None:
+            self.warm()                          # now that there may be a mirror (warm() copes when there is none)
         return report
 
     @staticmethod
@@ -194,6 +186,3 @@ class Backend:
             if self._assistant is not None:
                 self._assistant.close()
                 self._assistant = None
-            if self._api is not None:
-                self._api.close()
-                self._api = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Banner", "banner_for", "model_problem", "settings_problem", "dialog_unavailable", "info"]
+__all__ = ["Banner", "banner_for", "model_problem", "settings_problem", "dialog_unavailable", "info", "one_line"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,11 @@ def info(message: str) -> Banner:
     return Banner(message, "info")
 
 
+def one_line(error: BaseException) -> str:
+    """An exception's message on one line (its type when it has none)."""
+    return " ".join(str(error).split()) or type(error).__name__
+
+
 def banner_for(error: BaseException, doing: str) -> Banner:
     """The banner for an exception raised while `doing` something (e.g. "syncing", "opening the record")."""
     from agent.errors import AgentError
@@ -43,7 +48,7 @@ def banner_for(error: BaseException, doing: str) -> Banner:
     from mirror.errors import LockedError, MirrorError, MirrorMissingError, SyncCancelled
 
     from .config import ConfigError
-    text = " ".join(str(error).split()) or type(error).__name__
+    text = one_line(error)
     if isinstance(error, SyncCancelled):
         return Banner(f"Sync cancelled: {text}", "info")
     if isinstance(error, MirrorMissingError):

@@ -50,8 +50,17 @@ def app_command(web: bool, port: int | None, data_dir: Path | None, model: str |
     Example: fda-explorer --web --port 8550 --model none
     """
     options = {"data_dir": data_dir, "model": model, "ollama_url": ollama_url}
+    early = None
+    if not web:                                  # the desktop client starts first: it overlaps every import below
+        from .ui.early_client import spawn
+        early = spawn()
     from .launch import check_environment
-    check_environment()                          # a bad FDAX_* variable stops here, before any window opens
+    try:
+        check_environment()                      # a bad FDAX_* variable stops here, before the window is used
+    except Exception:
+        if early is not None:
+            early.stop()
+        raise
     if web:
         from .config import ConfigError
         from .launch import prepare
@@ -59,10 +68,6 @@ def app_command(web: bool, port: int | None, data_dir: Path | None, model: str |
             launch = prepare(options, config_path, strict=True)
         except ConfigError as e:
             raise click.ClickException(str(e)) from None
-    early = None
-    if not web:                                  # the desktop client starts now, while Flet is imported
-        from .ui.early_client import spawn
-        early = spawn()
     from .ui.run import Trace, run_desktop, run_web      # flet; the window's own imports wait for its start
     trace = Trace(trace_path)
     try:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .backend import Backend, SyncSource
-from .banners import Banner, banner_for, info
+from .banners import Banner, banner_for, info, one_line
 from .jobs import Jobs
 
 __all__ = ["DataModel", "DatasetRow", "SyncRun", "human_bytes"]
@@ -51,8 +51,6 @@ class SyncRun:
     plan: list[dict] = field(default_factory=list)
     results: list[dict] = field(default_factory=list)
     message: str = ""
-    started: float = field(default_factory=time.monotonic)
-    seconds: float = 0.0
     cancel: threading.Event = field(default_factory=threading.Event)
     files: dict[str, list] = field(default_factory=dict)   # file -> [bytes done, bytes total or None, loaded]
     bytes_done: int = 0
@@ -181,12 +179,13 @@ class DataModel:
             run.message = (f"Sync finished in {report.seconds:.1f} s: {updated} dataset(s) updated, "
                            f"{len(run.results) - updated} unchanged or failed.")
             if not report.ok:
-                self._report(Banner("Sync finished with errors: " + "; ".join(report.errors), "error"))
+                self._report(Banner("Sync finished with errors: " + "; ".join(report.errors) + ". The mirror keeps "
+                                    "its previous data for those datasets: run Sync again (it resumes where it stopped).",
+                                    "error"))
         except Exception as e:
             run.phase = "cancelled" if run.cancel.is_set() else "failed"
-            run.message = " ".join(str(e).split())
+            run.message = one_line(e)
             self._report(banner_for(e, f"syncing from {run.source.describe()}"))
         finally:
-            run.seconds = round(time.monotonic() - run.started, 1)
             self._load()
             self._changed("sessions")

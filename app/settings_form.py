@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .backend import Backend
-from .banners import Banner
+from .banners import Banner, one_line
 from .config import COLORS, THEMES, AppConfig, model_kind
 from .jobs import Jobs
 
@@ -21,9 +21,9 @@ class SettingsForm:
 
     def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
                  report: Callable[[Banner], None], apply: Callable[[AppConfig], None],
-                 current: Callable[[], AppConfig] | None = None) -> None:
+                 current: Callable[[], AppConfig]) -> None:
         self.backend, self.jobs, self._changed, self._report, self._apply = backend, jobs, changed, report, apply
-        self._current = current or (lambda: backend.config)   # the settings last saved
+        self._current = current                  # the settings last saved (the controller's)
         self.values: dict[str, str] = {}
         self.errors: dict[str, str] = {}
         self.ollama_models: list[str] = []
@@ -107,7 +107,7 @@ class SettingsForm:
             if self.ollama_models and self.values["ollama_model"] not in self.ollama_models:
                 self.values["ollama_model"] = self.ollama_models[0]
         except Exception as e:
-            self.ollama_models, self.ollama_status = [], " ".join(str(e).split())
+            self.ollama_models, self.ollama_status = [], one_line(e)
         finally:
             self.testing = False
             self.changed()

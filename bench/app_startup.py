@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.app.conftest import start_xvfb, stop, xdotool  # noqa: E402  (the app tests' Xvfb and process helpers)
 APP = [sys.executable, "-c", "from app.cli import main; main()"]
 QUESTIONS = ["adverse events by year", "adverse event reports for product code JAA", "top manufacturers of adverse events",
              "recalls for product code FOZ", "510k clearances for product code DCK"]
@@ -69,30 +70,6 @@ def painted(display: str, box: tuple[int, int, int, int]) -> bool:
     return len(ImageGrab.grab(bbox=box, xdisplay=display).getcolors(4096) or ()) > 3
 
 
-def start_xvfb() -> tuple[subprocess.Popen, str]:
-    read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), start_new_session=True, stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as f:
-        return proc, f":{f.readline().strip()}"
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
-
-
-def xdo(display: str, *args: str) -> str:
-    return subprocess.run(["xdotool", *args], env={**os.environ, "DISPLAY": display}, capture_output=True,
-                          text=True, timeout=10).stdout.strip()
-
-
 def desktop_run(data: Path, work: Path, display: str, questions: int, app: list[str] = APP,
                 early: bool = True) -> dict:
     trace = work / f"trace-{time.time_ns()}.jsonl"
@@ -102,7 +79,7 @@ def desktop_run(data: Path, work: Path, display: str, questions: int, app: list[
                             stdout=(work / "desktop.log").open("ab"), stderr=subprocess.STDOUT,
                             env={**os.environ, "DISPLAY": display, "FDAX_EARLY_CLIENT": "1" if early else "0"})
     try:
-        window = wait(lambda: xdo(display, "search", "--onlyvisible", "--name", "FDA Explorer Offline") or
+        window = wait(lambda: xdotool(display, "search", "--onlyvisible", "--name", "FDA Explorer Offline") or
                       proc.poll() is not None and sys.exit((work / "desktop.log").read_text()), 60, "the window",
                       0.05)
         t_window = time.time()
@@ -112,14 +89,14 @@ def desktop_run(data: Path, work: Path, display: str, questions: int, app: list[
                       120, "the assistant")
         steps, server, sent = [], [], []
         for q in (QUESTIONS * 2)[:questions]:
-            xdo(display, "key", "ctrl+k")
+            xdotool(display, "key", "ctrl+k")
             wait(lambda: not painted(display, FIRST_STEP), 10, "an empty conversation")
-            xdo(display, "mousemove", "--window", window.split()[0], "600", "768", "click", "1")
-            xdo(display, "type", "--delay", "10", q)
+            xdotool(display, "mousemove", "--window", window.split()[0], "600", "768", "click", "1")
+            xdotool(display, "type", "--delay", "10", q)
             time.sleep(0.3)                      # let the typed text settle before the clock starts
             before = len([e for e in trace_events(trace) if e["event"] == "first_step_shown"])
             t_enter = time.time()
-            xdo(display, "key", "Return")
+            xdotool(display, "key", "Return")
             wait(lambda: painted(display, FIRST_STEP), 30, "the first step")
             steps.append((time.time() - t_enter) * 1000)
             shown = wait(lambda: [e for e in trace_events(trace) if e["event"] == "first_step_shown"][before:], 10,

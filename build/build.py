@@ -159,7 +159,8 @@ def window_seconds(exe: Path, display: str, home: Path, timeout: float = 120) ->
             if "assistant_ready" in events and "ready" in events:
                 return {k: events[k] - start for k in ("ready", "assistant_ready")}
             time.sleep(0.05)
-        raise BuildError(f"the built app showed no usable window within {timeout:g} s (exit code {proc.poll()})")
+        raise BuildError(f"the built app showed no usable window within {timeout:g} s (exit code {proc.poll()}): "
+                         f"run {exe} --trace t.jsonl on a display to see why, or build with --no-measure")
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, 15)

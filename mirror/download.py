@@ -33,8 +33,8 @@ class RetryPolicy:
             delay = self.backoff * (2 ** attempt) * (0.5 + random.random())  # exponential with jitter
         if self.cancel is None:
             self.sleep(min(delay, self.max_wait))
-        elif self.cancel.wait(min(delay, self.max_wait)) or self.cancel.is_set():
-            raise SyncCancelled("sync cancelled; the mirror keeps its previous data and the next sync resumes")
+        elif self.cancel.wait(min(delay, self.max_wait)):
+            raise SyncCancelled()
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -78,4 +78,5 @@ class LockedError(MirrorError):
 
 
 class SyncCancelled(MirrorError):
-    pass
+    def __init__(self, message: str = "sync cancelled; the mirror keeps its previous data and the next sync resumes"):
+        super().__init__(message)

@@ -65,7 +65,7 @@ class Progress:
     def check(self) -> None:
         """Raise SyncCancelled once the cancel event is set (called as bytes arrive and between files)."""
         if self.cancel.is_set():
-            raise SyncCancelled("sync cancelled; the mirror keeps its previous data and the next sync resumes")
+            raise SyncCancelled()
 
     def note(self, line: str) -> None:
         self._emit(ProgressEvent("note", line))

@@ -16,10 +16,10 @@ DEFAULT_GUDID_URL = ("https://accessgudid.nlm.nih.gov/download/delimited "
                      "https://accessgudid.nlm.nih.gov/download.rss?files=daily")
 
 
-def env_problem(error, prefix: str = "FDAX_") -> str:
-    """One line for a pydantic ValidationError raised while settings were read from the environment."""
+def env_problem(error) -> str:
+    """One line for a pydantic ValidationError raised while FDAX_* settings were read from the environment."""
     err = error.errors()[0]
-    return f"setting {prefix}{str(err['loc'][0]).upper()}: {err['msg']}; fix the environment variable"
+    return f"setting FDAX_{str(err['loc'][0]).upper()}: {err['msg']}; fix the environment variable"
 
 
 def _default_data_dir() -> Path:

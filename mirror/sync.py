@@ -150,7 +150,7 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
         pool.shutdown(wait=True, cancel_futures=True)
         progress.close()
     if options.cancel is not None and options.cancel.is_set():
-        raise SyncCancelled("sync cancelled; the mirror keeps its previous data and the next sync resumes")
+        raise SyncCancelled()
     return report
 
 

@@ -101,6 +101,13 @@ class EarlyClient:
         server_module.asyncio = _Asyncio()
         flet_desktop.open_flet_view_async = open_flet_view_async
 
+    def stop(self) -> None:
+        """The app will not start (a bad setting): end the client and free the socket."""
+        self.process.kill()
+        self.process.wait(5)
+        self.sock.close()
+        Path(self.pid_file).unlink(missing_ok=True)
+
 
 def spawn() -> EarlyClient | None:
     """Bind 127.0.0.1:0 and start the desktop client on it; None when Flet should start it itself."""

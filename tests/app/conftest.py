@@ -27,9 +27,10 @@ def sync_sample(dest: Path, only: str | None = None) -> Path:
 
 
 @pytest.fixture(scope="session")
-def sample_mirror(tmp_path_factory) -> Path:
-    """The whole sample mirror, read-only for tests (copy it with `mirror_copy` to change it)."""
-    return sync_sample(tmp_path_factory.mktemp("app-sample") / "data")
+def sample_mirror(sample_dir) -> Path:
+    """The whole sample mirror, read-only for tests (copy it with `mirror_copy` to change it): the session's
+    `sample_dir` (tests/conftest.py), synced once for every test package."""
+    return sample_dir
 
 
 @pytest.fixture(scope="session")
@@ -74,6 +75,29 @@ def stop(proc: subprocess.Popen, timeout: float = 10) -> int:
             os.killpg(proc.pid, signal.SIGKILL)
             return proc.wait(5)
     return proc.returncode
+
+
+def xdotool(display: str, *args: str) -> str:
+    """Run xdotool on `display`; its output, stripped."""
+    return subprocess.run(["xdotool", *args], env={**os.environ, "DISPLAY": display}, capture_output=True,
+                          text=True, timeout=10).stdout.strip()
+
+
+def settled_screenshot(display: str, path: Path, unlike=None, timeout: float = 20, interval: float = 0.2):
+    """Grab the screen once two grabs `interval` apart are the same (and differ from `unlike`), save it to `path`."""
+    from PIL import ImageGrab
+    last = [None]
+
+    def steady():
+        image = ImageGrab.grab(xdisplay=display)
+        same = last[0] is not None and image.tobytes() == last[0].tobytes()
+        last[0] = image
+        return image if same and (unlike is None or image.tobytes() != unlike.tobytes()) else None
+
+    image = wait_for(steady, timeout, f"the screen to settle for {path.name}", interval=interval)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.save(path)
+    return image
 
 
 def start_xvfb() -> tuple[subprocess.Popen, str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import start_xvfb, stop, wait_for
+from tests.app.conftest import settled_screenshot, start_xvfb, stop, wait_for, xdotool
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,9 +104,7 @@ class Airgap:
 
 @pytest.fixture(scope="module")
 def airgap(tmp_path_factory) -> Airgap:
-    home = tmp_path_factory.mktemp("home")
-    assert not any(home.iterdir())
-    return Airgap(home)
+    return Airgap(tmp_path_factory.mktemp("home"))
 
 
 def test_build_prints_size_and_startup_figures(built):
@@ -148,18 +146,17 @@ def test_ask_with_the_embedded_model(built, airgap):
 
 
 def test_window_starts_under_xvfb(built, airgap, tmp_path):
-    from tests.app.test_desktop_xvfb import _xdotool
     xvfb, display = start_xvfb()
     trace = tmp_path / "trace.jsonl"
     proc = subprocess.Popen(airgap.command([str(built["exe"]), "--model", "none", "--trace", str(trace)]),
                             env={**airgap.env, "DISPLAY": display}, start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        wait_for(lambda: _xdotool(display, "search", "--onlyvisible", "--name", TITLE) or proc.poll() is not None,
+        wait_for(lambda: xdotool(display, "search", "--onlyvisible", "--name", TITLE) or proc.poll() is not None,
                  120, "the window")
         assert proc.poll() is None, proc.stdout.read().decode()
         wait_for(lambda: trace.exists() and '"assistant_ready"' in trace.read_text(), 60, "the window to be usable")
-        image = _screenshot(display, ARTIFACTS / "installer-window.png")
+        image = settled_screenshot(display, ARTIFACTS / "installer-window.png", timeout=30, interval=0.5)
         assert len(image.getcolors(1 << 16) or ()) > 20, "the window looks blank"
     finally:
         code = stop(proc, 30)
@@ -209,22 +206,5 @@ def _get_status(opener, url: str) -> int | None:
             return r.status
     except urllib.error.URLError:
         return None
-
-
-def _screenshot(display: str, path: Path):
-    """The screen once two grabs 0.5 s apart are the same, saved to `path`."""
-    from PIL import ImageGrab
-    last = [None]
-
-    def steady():
-        image = ImageGrab.grab(xdisplay=display)
-        same = last[0] is not None and image.tobytes() == last[0].tobytes()
-        last[0] = image
-        return image if same else None
-
-    image = wait_for(steady, 30, "the screen to settle", interval=0.5)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    image.save(path)
-    return image
 
 

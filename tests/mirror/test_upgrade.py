@@ -28,11 +28,9 @@ QUERIES = [
 
 
 @pytest.fixture(scope="module")
-def synced(tmp_path_factory):
-    d = tmp_path_factory.mktemp("upgrade-mirror")
-    s = Settings(data_dir=d)
-    assert sync(s, SyncOptions(source_dir=SAMPLE_DIR, quiet=True)).ok
-    return s
+def synced(sample_dir):
+    """The session's sample mirror (read only here; tests that change a mirror copy it)."""
+    return Settings(data_dir=sample_dir)
 
 
 def _answers(settings) -> list[tuple[int, bytes]]:
@@ -66,7 +64,7 @@ def test_listed_column_holds_every_value_at_its_path(synced, name):
         con.close()
 
 
-def test_a_mirror_synced_before_the_listed_columns_is_answered_the_same_then_upgraded(synced, tmp_path):
+def test_a_mirror_synced_before_the_listed_columns_is_answered_the_same_then_upgraded(tmp_path):
     old = Settings(data_dir=tmp_path / "old")
     assert sync(old, SyncOptions(source_dir=SAMPLE_DIR, quiet=True)).ok
     want = _answers(old)
