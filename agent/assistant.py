@@ -156,7 +156,8 @@ class Assistant:
 
     # -- sessions ---------------------------------------------------------------------------------------
     def sessions(self) -> list[dict]:
-        """Saved sessions, newest first: id, first question, turns, last update."""
+        """Saved sessions, newest first: id, first question, turns, last update, and the conversation's text (every
+        question and answer, for searching)."""
         seen: dict[str, dict] = {}
         for cp in self.saver.list(None):
             tid = cp.config["configurable"]["thread_id"]
@@ -165,7 +166,8 @@ class Assistant:
             msgs = cp.checkpoint.get("channel_values", {}).get("messages", [])
             users = [m["content"] for m in msgs if m.get("role") == "user"]
             seen[tid] = {"session": tid, "first_question": users[0] if users else "", "turns": len(users),
-                         "updated": cp.checkpoint.get("ts", "")}
+                         "updated": cp.checkpoint.get("ts", ""),
+                         "text": "\n".join(str(m.get("content", "")) for m in msgs)}
         return sorted(seen.values(), key=lambda s: s["updated"], reverse=True)
 
     def history(self, session_id: str) -> list[dict]:

@@ -29,7 +29,6 @@ class SessionsModel:
         self.query = ""
         self.loading = False
         self.confirming: str | None = None               # a session waiting for "Delete" to be confirmed
-        self._texts: dict[tuple[str, str], str] = {}   # (session, updated) -> text
         self.on_deleted: Callable[[str], None] | None = None   # the controller ends the conversation on screen
 
     @property
@@ -49,15 +48,9 @@ class SessionsModel:
 
     def _load(self) -> None:
         try:
-            items = []
-            for s in self.backend.sessions():
-                key = (s["session"], s.get("updated", ""))
-                if key not in self._texts:
-                    messages = self.backend.history(s["session"])
-                    self._texts[key] = "\n".join(str(m.get("content", "")) for m in messages).lower()
-                items.append(SessionItem(s["session"], s.get("first_question", ""), s.get("turns", 0),
-                                         s.get("updated", "")[:19].replace("T", " "), self._texts[key]))
-            self.items = items
+            self.items = [SessionItem(s["session"], s.get("first_question", ""), s.get("turns", 0),
+                                      s.get("updated", "")[:19].replace("T", " "), s.get("text", "").lower())
+                          for s in self.backend.sessions()]   # the text comes with the list: no read per session
         finally:
             self.loading = False
             self._changed("sessions")
