@@ -41,6 +41,7 @@ class Dataset:
     key_index: bool = False      # an ART index on the key (keys in no useful order: zone maps cannot narrow)
     words: str | None = None     # child suffix whose `text` column gets a word index (see mirror/upgrade.py)
     day: str | None = None       # date column of the per-day summary of the listed columns (see mirror/upgrade.py)
+    cover: tuple[str, ...] = ()  # main columns copied into the listed columns' row indexes (see `rows_tables`)
 
     @property
     def table(self) -> str:
@@ -49,7 +50,14 @@ class Dataset:
     @property
     def words_tables(self) -> tuple[str, str] | None:
         """The word index of the `words` child: (rare words' rows table, common words table)."""
-        return (f"{self.table}_{self.words}_words", f"{self.table}_{self.words}_common") if self.words else None
+        return (f"{self.table}_{self.words}_terms", f"{self.table}_{self.words}_common") if self.words else None
+
+    @property
+    def rows_tables(self) -> dict[str, str]:
+        """Row indexes of the listed columns: table -> listed column. Each holds (term, rowid, *cover): one row per
+        record and distinct value, sorted by term then rowid, so that the records holding one value are read
+        from a few row groups, in load order, with the covered columns beside them (see mirror/upgrade.py)."""
+        return {f"{self.table}_{name}_rows": name for name in self.listed}
 
     @property
     def summaries(self) -> dict[str, tuple[str, str | None]]:
@@ -95,7 +103,7 @@ DATASETS: dict[str, Dataset] = {d.endpoint: d for d in (
              Child("patient", "$.patient[*]", ("mdr_report_key",),
                    _c("patient_sequence_number", "patient_age", "patient_sex")
                    + _c("patient_problems", "sequence_number_outcome", kind="list"))), words="text",
-            day="date_received"),
+            day="date_received", cover=("date_received", "event_type")),
     Dataset("510k", ISO, ("k_number",),
             _c("k_number", "applicant", "device_name", "product_code", "decision_code", "decision_description",
                "clearance_type", "country_code", "state", "city", "advisory_committee", "third_party_flag",
@@ -134,7 +142,8 @@ DATASETS: dict[str, Dataset] = {d.endpoint: d for d in (
              Child("product_code", "$.product_codes[*]", ("public_device_record_key",),
                    _c("code", "name") + _OPENFDA, listed=(("product_code_list", "code"),)),
              Child("gmdn_term", "$.gmdn_terms[*]", ("public_device_record_key",),
-                   _c("code", "name", "definition", "implantable", "code_status"))), key_index=True),
+                   _c("code", "name", "definition", "implantable", "code_status"))), key_index=True,
+            cover=("publish_date",)),
     Dataset("registrationlisting", ISO, ("registration_number",),
             _c("registration_number=registration.registration_number", "fei_number=registration.fei_number",
                "name=registration.name", "city=registration.city", "state_code=registration.state_code",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .datasets import Child, Column, Dataset
 
-__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "summary_sql", "WORD",
+__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "rows_sql", "summary_sql", "WORD",
            "STAGE", "STAGE_DDL", "STAGE_CLEAR"]
 
 STAGE = "_chunk"
@@ -120,8 +120,8 @@ def child_sql(ds: Dataset, ch: Child) -> str:
 
 def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int = 200_000) -> list[str]:
     """(Re)build the word index of `ds.words` (whose child table's rowids are below `rows`): every term (a word, or two
-    words in a row) of the child's texts that holds a rare word, with the key of each record whose text holds
-    it, sorted by term (zone maps find a term's rows); and apart the common words (in more than
+    words in a row) of the child's texts that holds a rare word, with the main table's rowid of each record whose
+    text holds it, once, sorted by term (zone maps find a term's rows); and apart the common words (in more than
     `common_share` of the records). Rows are read in rowid batches, so that memory stays bounded."""
     words, common = ds.words_tables
     child, word, key = f"{ds.table}_{ds.words}", WORD.replace("'", "''"), ds.key[0]
@@ -140,8 +140,22 @@ def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int =
             + [f"INSERT INTO _terms SELECT DISTINCT term, key FROM (SELECT key, unnest(list_concat(ws, {bigrams})) "
                f"AS term FROM ({split.format(lo=lo, hi=hi)})) WHERE {rare(1)} OR "
                f"(contains(term, ' ') AND {rare(2)})" for lo, hi in spans]
-            + [f'CREATE OR REPLACE TABLE "{words}" AS SELECT term, key FROM _terms ORDER BY term, key',
+            + [f'CREATE OR REPLACE TABLE "{words}" AS SELECT DISTINCT w.term, m.rowid AS rowid FROM _terms w '
+               f'JOIN "{ds.table}" m ON m."{key}" = w.key ORDER BY term, rowid',
                "DROP TABLE _terms"])
+
+
+def rows_sql(ds: Dataset) -> list[str]:
+    """(Re)build the row indexes of the listed columns: (term, rowid, *cover) per record and distinct value,
+    sorted by term then rowid. `rowid` is the main table's: rowids are fixed once the file is checkpointed,
+    and the file is not written again after its build (a sync builds a new one)."""
+    out = []
+    cover = "".join(f', "{c}"' for c in ds.cover)
+    for table, name in ds.rows_tables.items():
+        out.append(f'CREATE OR REPLACE TABLE "{table}" AS SELECT term, rid AS rowid{cover} FROM (SELECT '
+                   f'unnest(list_distinct("{name}")) AS term, rowid AS rid{cover} FROM "{ds.table}") '
+                   f"WHERE term IS NOT NULL ORDER BY term, rid")
+    return out
 
 
 def summary_sql(ds: Dataset) -> list[str]:

@@ -10,6 +10,7 @@ import duckdb
 from .datasets import DATASETS
 from .state import read_state
 from .store import Store
+from .upgrade import index_problems
 
 __all__ = ["status", "verify"]
 
@@ -78,6 +79,7 @@ def _verify_dataset(store: Store, name: str, path: Path) -> list[str]:
             expected = st.meta.get("manifest_total_records") if not st.meta.get("since") else st.meta.get("planned_records")
             if expected and int(expected) != total:
                 problems.append(f"{total} records loaded, the manifest says {expected}")
+            problems += index_problems(con, ds)
         for t in _tables(con):  # reads every block: DuckDB checks block checksums as it reads
             con.execute(f'SELECT count(*), sum(hash(COLUMNS(*))) FROM "{t}"').fetchall()
     except duckdb.Error as e:

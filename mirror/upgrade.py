@@ -9,7 +9,12 @@ as any sync is. The indexes are made on every build before it is published (`fin
 The summaries (`device_event_product_code_list_counts`: term, n; `..._days`: term, day, n) answer a count by
 product code over all records, and a count by date_received of the records of one product code, without a scan.
 
-The word index of event narratives (`device_event_text_words`: term, mdr_report_key) holds each word of the
+The row indexes (`device_event_product_code_list_rows`: term, rowid, date_received, event_type; the same on udi and
+registrationlisting with their `cover` columns) hold one row per record and distinct listed value, sorted by value
+then rowid: the records of one product code are a few row groups away, with the columns most searches filter and
+sort on beside them, so such a search never reads the whole table.
+
+The word index of event narratives (`device_event_text_terms`: term, rowid) holds each word of the
 texts and each two words in a row, split as the API splits them, with the records whose text holds them;
 but not the common words (in more than 1% of the records, listed apart in `device_event_text_common`) nor
 two common words in a row. A search for one word or a two-word phrase that holds a rare word is answered
@@ -22,10 +27,11 @@ from pathlib import Path
 
 from .datasets import Dataset
 from .load import ensure_tables
-from .loadsql import listed_sql, summary_sql, words_sql
+from .loadsql import listed_sql, rows_sql, summary_sql, words_sql
+from .state import set_meta
 from .store import Connection, Store
 
-__all__ = ["outdated", "copy_upgraded", "finish"]
+__all__ = ["outdated", "copy_upgraded", "finish", "rowid_stamp", "index_problems"]
 
 
 def outdated(store: Store, path: Path, ds: Dataset, indexes: bool = True) -> list[str]:
@@ -46,7 +52,7 @@ def outdated(store: Store, path: Path, ds: Dataset, indexes: bool = True) -> lis
     lacks = [name for name in ds.listed if name not in have]
     if indexes:
         lacks += [name for name in ([_index_name(ds)] if ds.key_index else []) + list(ds.words_tables or ())
-                  + list(ds.summaries) if name not in found]
+                  + list(ds.summaries) + list(ds.rows_tables) if name not in found]
     return lacks
 
 
@@ -82,6 +88,9 @@ def finish(con: Connection, ds: Dataset, only: set[str] | None = None) -> None:
     """The indexes and summaries of a complete build: the key index, the listed columns' summaries and the word
     index (read in rowid batches). `only`: just these of them (what an unchanged file lacks), else all."""
     con.execute("SET enable_progress_bar=false")   # long statements: DuckDB would draw a bar on stdout
+    con.execute("CHECKPOINT")   # deleted rows (dropped partitions) are vacuumed now, before rowids are written down
+    for table in _LEGACY.get(ds.endpoint, ()):
+        con.execute(f'DROP TABLE IF EXISTS "{table}"')
     if only is None or set(ds.summaries) & only:
         for sql in summary_sql(ds):
             con.execute(sql)
@@ -91,6 +100,56 @@ def finish(con: Connection, ds: Dataset, only: set[str] | None = None) -> None:
         rows = con.execute(f'SELECT coalesce(max(rowid) + 1, 0) FROM "{ds.table}_{ds.words}"').fetchone()[0]
         for sql in words_sql(ds, rows):
             con.execute(sql)
+    if ds.rows_tables and (only is None or set(ds.rows_tables) & only):
+        for sql in rows_sql(ds):
+            con.execute(sql)
+    if ds.rows_tables or ds.words:
+        set_meta(con, rowid_stamp=rowid_stamp(con, f'"{ds.table}"'))
+
+
+def rowid_stamp(con: Connection, table: str) -> str:   # table: SQL (quoted, maybe qualified)
+    """The main table's row count and highest rowid: written when the row and word indexes are built, compared
+    when the API attaches the file (a file whose rowids moved since is answered without those indexes)."""
+    n, top = con.execute(f'SELECT count(*), coalesce(max(rowid), -1) FROM {table}').fetchone()
+    return f"{n}:{top}"
+
+
+def index_problems(con: Connection, ds: Dataset) -> list[str]:
+    """What is wrong with the file's row and word indexes (they must point at the records they name): [] when
+    they agree with the main table, or the file has none (the API then answers without them)."""
+    have = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    stamp = con.execute("SELECT value FROM _sync_meta WHERE key = 'rowid_stamp'").fetchone()
+    built = [t for t in [*ds.rows_tables, *(ds.words_tables or ())[:1]] if t in have]
+    if not built:
+        return []
+    if stamp is None or stamp[0] != rowid_stamp(con, f'"{ds.table}"'):
+        return [f"{', '.join(built)}: built for other rowids than the table has now"]
+    out = []
+    for table, name in ds.rows_tables.items():
+        if table not in have:
+            continue
+        same = " AND ".join(f'r."{c}" IS NOT DISTINCT FROM m."{c}"' for c in ds.cover) or "TRUE"
+        bad = con.execute(f'SELECT count(*) FROM "{table}" r LEFT JOIN "{ds.table}" m ON m.rowid = r.rowid WHERE '
+                          f'NOT coalesce(list_contains(m."{name}", r.term) AND {same}, FALSE)').fetchone()[0]
+        want = con.execute(f'SELECT coalesce(sum(len(list_distinct(list_filter("{name}", lambda v: v IS NOT NULL)))), 0) '
+                           f'FROM "{ds.table}"').fetchone()[0]
+        n = con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+        if bad or n != want:
+            out.append(f"{table}: {bad} rows point at a record without their value; {n} rows, {want} expected")
+    if ds.words and ds.words_tables[0] in have:
+        words, key = ds.words_tables[0], ds.key[0]
+        sample = f'(SELECT * FROM "{words}" USING SAMPLE reservoir(20000 ROWS) REPEATABLE (7))'   # it is large
+        bad = con.execute(f'SELECT count(*) FROM {sample} w LEFT JOIN "{ds.table}" m ON m.rowid = w.rowid WHERE '
+                          f'm."{key}" IS NULL OR NOT EXISTS (SELECT 1 FROM "{ds.table}_{ds.words}" c WHERE '
+                          f'c."{key}" = m."{key}" AND contains(lower(c."text"), split_part(w.term, \' \', 1)))'
+                          ).fetchone()[0]
+        if bad:
+            out.append(f"{words}: {bad} of 20,000 sampled terms point at a record whose text lacks them")
+    return out
+
+
+# tables an older layout had that the current one replaced (the word index keyed by mdr_report_key)
+_LEGACY = {"event": ("device_event_text_words",)}
 
 
 def _index_name(ds: Dataset) -> str:

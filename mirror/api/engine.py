@@ -28,9 +28,10 @@ from ..errors import MirrorError
 from ..settings import Settings
 from ..store import Store
 from .catalog import Catalog, FieldRef, catalog
-from .query import ParseError, parse
+from .query import And, ParseError, parse
 from .sql import WORD, Translator
-from .summary import summary_count, summary_total
+from .summary import MEMBER, summary_count, summary_total
+from ..upgrade import rowid_stamp
 
 __all__ = ["Api", "Response", "DISCLAIMER", "ENDPOINT_PATHS"]
 
@@ -76,6 +77,15 @@ def _not_found(message: str = "No matches found!") -> ApiError:
     return ApiError(404, message)
 
 
+_WORDS = re.compile(r"t\.rowid IN \(SELECT rowid FROM (.+?) WHERE term = (\$p\d+)\)")   # sql.Translator._narrowed
+_REF = re.compile(r'\bt\.(?:"(\w+)"|(\w+))')
+
+
+def _refs(sql: str) -> set[str]:
+    """The columns of the row `t` that a piece of translated SQL reads."""
+    return {a or b for a, b in _REF.findall(sql)}
+
+
 def _int(value: str, name: str) -> int:
     """JavaScript parseInt, as openFDA reads limit and skip ("5x" is 5), but never negative."""
     digits = value.strip()
@@ -100,6 +110,7 @@ class _Endpoint:
     key_dupes: bool = False
     words: tuple[str, str, str] | None = None   # word index: (child table, words table, common words table)
     summaries: dict[tuple[str, str | None], str] = field(default_factory=dict)   # (listed, day) -> table
+    rows: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)   # listed -> (row index, its columns)
 
 
 class Api:
@@ -163,17 +174,27 @@ class Api:
                 if children and ds.key[0] in cols[ds.table]:
                     nulls, dupes = con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
                                                f'count(DISTINCT "{ds.key[0]}") FROM {table}').fetchone()
-                words = None
-                if ds.words in children and all(t in cols for t in ds.words_tables):
-                    words = (children[ds.words], *(f'{alias}.main."{t}"' for t in ds.words_tables))
+                words, rows = None, {}
+                if (ds.words or ds.rows_tables) and self._rowids_kept(con, alias, table):
+                    if ds.words in children and all(t in cols for t in ds.words_tables):
+                        words = (children[ds.words], *(f'{alias}.main."{t}"' for t in ds.words_tables))
+                    rows = {name: (f'{alias}.main."{t}"', frozenset(cols[t])) for t, name in ds.rows_tables.items()
+                            if t in cols and {"term", "rowid", *ds.cover} <= cols[t]}
                 endpoints[name] = _Endpoint(
                     name, table, cols[ds.table], children,
                     {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1], nulls > 0, dupes > 0,
-                    words, {spec: f'{alias}.main."{t}"' for t, spec in ds.summaries.items() if t in cols})
+                    words, {spec: f'{alias}.main."{t}"' for t, spec in ds.summaries.items() if t in cols}, rows)
             self._con, self._stamp, self._endpoints, self._as_of = con, stamp, endpoints, as_of
         if old is not None:
             threading.Timer(60, old.close).start()   # let requests in flight on the old files finish
         return con
+
+    @staticmethod
+    def _rowids_kept(con: duckdb.DuckDBPyConnection, alias: str, table: str) -> bool:
+        """Whether the main table's rowids are those the row and word indexes were built with (see
+        mirror/upgrade.py); if not, the API answers without those indexes."""
+        stamp = con.execute(f"SELECT value FROM {alias}.main._sync_meta WHERE key = 'rowid_stamp'").fetchone()
+        return stamp is not None and stamp[0] == rowid_stamp(con, table)
 
     @staticmethod
     def _columns(con: duckdb.DuckDBPyConnection, alias: str) -> dict[str, set[str]]:
@@ -278,18 +299,20 @@ class Api:
                         key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=self._virtual(endpoint),
                         clean=self._clean, words=ep.words[:2] if ep.words else None,
                         rare=(lambda ws: self._rare(ep, ws)) if ep.words else None)
-        where = "TRUE"
+        where, conj = "TRUE", []
         if params.get("search"):
             try:
-                where = tr.translate(parse(params["search"]))
+                node = parse(params["search"])
+                conj = [tr.translate(c) for c in (node.children if isinstance(node, And) else [node])]
             except ParseError as e:
                 raise _bad(str(e)) from None
+            where = conj[0] if len(conj) == 1 else "(" + " AND ".join(conj) + ")"   # as translate(And) writes it
         con = self._con.cursor()
         try:
             meta = {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": ep.export_date}
             if count:
-                return 200, {"meta": meta, "results": self._count(con, tr, ep, where, count, limit)}, {}
-            return self._search(con, tr, ep, where, params, limit, skip, meta, path, pairs, base_url)
+                return 200, {"meta": meta, "results": self._count(con, tr, ep, where, conj, count, limit)}, {}
+            return self._search(con, tr, ep, where, conj, params, limit, skip, meta, path, pairs, base_url)
         finally:
             con.close()
 
@@ -339,23 +362,43 @@ class Api:
             vals = f"list_transform({vals}, lambda v: try_strptime(v, ['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y'])::DATE)"
         return f"{'list_max' if desc else 'list_min'}({vals})", desc, is_date
 
-    def _search(self, con, tr: Translator, ep: _Endpoint, where: str, params: dict, limit: int, skip: int,
-                meta: dict, path: str, pairs: list, base_url: str) -> tuple[int, dict, dict]:
+    @staticmethod
+    def _source(ep: _Endpoint, conj: list[str], exprs: tuple[str | None, ...] = ()) -> tuple[str, str]:
+        """Where a search reads its rows: (table, where). A row index (or the word index) when one top-level
+        conjunct looks up one value in it and all else the request reads (the other conjuncts, the sort or count
+        expression) are columns that index holds, beside each record's rowid; else the main table."""
+        for i, c in enumerate(conj):
+            m = MEMBER.fullmatch(c)
+            if m and m.group(1) in ep.rows:
+                table, cols = ep.rows[m.group(1)]
+            else:
+                m = _WORDS.fullmatch(c)
+                if m is None or ep.words is None or m.group(1) != ep.words[1]:
+                    continue
+                table, cols = ep.words[1], frozenset({"rowid"})
+            rest = conj[:i] + conj[i + 1:]
+            if all(_refs(x) <= cols for x in rest + [e for e in exprs if e]):
+                return table, "(" + " AND ".join([f"t.term = {m.group(2)}"] + rest) + ")"
+        return ep.table, ((conj[0] if len(conj) == 1 else "(" + " AND ".join(conj) + ")") if conj else "TRUE")
+
+    def _search(self, con, tr: Translator, ep: _Endpoint, where: str, conj: list[str], params: dict, limit: int,
+                skip: int, meta: dict, path: str, pairs: list, base_url: str) -> tuple[int, dict, dict]:
         sort_expr, desc, by_date = self._sort(tr, params["sort"]) if params.get("sort") else (None, False, False)
-        page_where, where_params = where, dict(tr.params)
+        src, swhere = self._source(ep, conj, (sort_expr,))
+        page_where, where_params = swhere, dict(tr.params)
         if params.get("search_after"):
-            page_where = f"({where}) AND {self._after(tr, params['search_after'], sort_expr, desc, by_date)}"
+            page_where = f"({swhere}) AND {self._after(tr, params['search_after'], sort_expr, desc, by_date)}"
         total = summary_total(con, ep.summaries, where, where_params)
         probe = None    # unsorted and from the start: one scan gives a small result's total and its rows
         if total is None and sort_expr is None and not params.get("search_after"):
-            probe = con.execute(f"SELECT NULL, NULL, NULL, t.rowid FROM {ep.table} t WHERE {where} "
+            probe = con.execute(f"SELECT NULL, NULL, NULL, t.rowid FROM {src} t WHERE {swhere} "
                                 f"LIMIT {SMALL + 1}", where_params).fetchall()
         if total is not None:
             pass
         elif probe is not None and len(probe) <= SMALL:
             total = len(probe)
         else:
-            total = con.execute(f"SELECT count(*) FROM {ep.table} t WHERE {where}", where_params).fetchone()[0]
+            total = con.execute(f"SELECT count(*) FROM {src} t WHERE {swhere}", where_params).fetchone()[0]
         if total == 0:
             raise _not_found()
         if sort_expr is None:
@@ -368,10 +411,10 @@ class Api:
         elif probe is not None and len(probe) <= SMALL:
             rows = sorted(probe, key=lambda r: r[3])[skip:skip + limit]
         elif sort_expr is None and total <= SMALL:   # a plain scan can use an index; ORDER BY ... LIMIT cannot
-            rows = sorted(con.execute(f"SELECT NULL, {keys}, t.rowid FROM {ep.table} t WHERE {page_where}",
+            rows = sorted(con.execute(f"SELECT NULL, {keys}, t.rowid FROM {src} t WHERE {page_where}",
                                       tr.params).fetchall(), key=lambda r: r[3])[skip:skip + limit]
         else:
-            rows = con.execute(f"SELECT NULL, {keys}, t.rowid FROM {ep.table} t WHERE {page_where} "
+            rows = con.execute(f"SELECT NULL, {keys}, t.rowid FROM {src} t WHERE {page_where} "
                                f"ORDER BY {order} LIMIT {int(limit)} OFFSET {int(skip)}", tr.params).fetchall()
         if not rows and limit != 0:
             raise _not_found()
@@ -434,17 +477,20 @@ class Api:
                 f"OR ({sort_expr} = {v} AND t.rowid > {rowid}))")
 
     # -- count --------------------------------------------------------------------
-    def _count(self, con, tr: Translator, ep: _Endpoint, where: str, name: str, limit: int) -> list[dict]:
+    def _count(self, con, tr: Translator, ep: _Endpoint, where: str, conj: list[str], name: str,
+               limit: int) -> list[dict]:
         f = tr.resolve(name)
-        rows = self._buckets(con, tr, ep, where, f, limit) if f is not None else []
+        rows = self._buckets(con, tr, ep, where, conj, f, limit) if f is not None else []
         if not rows:
-            total = con.execute(f"SELECT count(*) FROM {ep.table} t WHERE {where}", tr.params).fetchone()[0]
+            src, swhere = self._source(ep, conj)
+            total = con.execute(f"SELECT count(*) FROM {src} t WHERE {swhere}", tr.params).fetchone()[0]
             raise _not_found("No matches found!" if total == 0 else "Nothing to count")
         if f.type == "date" and not f.exact:
             return [{"time": t, "count": n} for t, n in rows]
         return [{"term": t, "count": n} for t, n in rows]
 
-    def _buckets(self, con, tr: Translator, ep: _Endpoint, where: str, f: FieldRef, limit: int) -> list[tuple]:
+    def _buckets(self, con, tr: Translator, ep: _Endpoint, where: str, conj: list[str], f: FieldRef,
+                 limit: int) -> list[tuple]:
         a = tr.access(f)
         is_date = f.type == "date" and not f.exact
         tokens = not f.whole_value
@@ -473,7 +519,8 @@ class Api:
             inner = (f'SELECT DISTINCT c."{a.key}" AS k, unnest({values(a.expr, not a.child_list, a.is_date)}) AS term '
                      f"FROM {a.child} c {keep}")
         elif a.kind == "scalar" and not tokens:
-            inner = f"SELECT {a.expr} AS term FROM {ep.table} t WHERE {where}"
+            src, swhere = self._source(ep, conj, (a.expr,))
+            inner = f"SELECT {a.expr} AS term FROM {src} t WHERE {swhere}"
         else:
             inner = (f"SELECT unnest({values(a.expr, a.kind == 'scalar', a.is_date)}) AS term "
                      f"FROM {ep.table} t WHERE {where}")

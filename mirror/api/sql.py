@@ -75,7 +75,8 @@ class Translator:
     virtual: dict[str, str] = field(default_factory=dict)   # local extension fields: name -> scalar SQL over t
     clean: Callable[[str, str, bool], bool] | None = None  # (table, column, is list) -> every value is one
     #                                                          upper-case word
-    words: tuple[str, str] | None = None    # (qualified child table, its word index table), see mirror/upgrade.py
+    words: tuple[str, str] | None = None    # (qualified child table, its word index table: term -> main rowid),
+    #                                         see mirror/upgrade.py
     rare: Callable[[list[str]], str | None] | None = None   # words -> one that is not common (or None)
     params: dict[str, object] = field(default_factory=dict)
     negated: int = 0           # how many NOTs enclose the node being translated
@@ -198,7 +199,7 @@ class Translator:
         if a.kind != "child" or (a.child, a.expr) != (self.words[0], 'c."text"') or self.rare(words) is None:
             return None
         p = self.bind(" ".join(words))
-        return f't."{a.key}" IN (SELECT key FROM {self.words[1]} WHERE term = {p})'
+        return f"t.rowid IN (SELECT rowid FROM {self.words[1]} WHERE term = {p})"
 
     def _clean_token(self, f: FieldRef, node: Term):
         """One word on a text column whose every value is one upper-case word (keys, product codes): equality

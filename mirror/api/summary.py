@@ -6,10 +6,10 @@ import re
 
 from .sql import Access
 
-__all__ = ["summary_count", "summary_total"]
+__all__ = ["MEMBER", "summary_count", "summary_total"]
 
 # the translator's whole search when it is "the listed column holds this one value"
-_MEMBER = re.compile(r'coalesce\(list_contains\(t\."(\w+)", (\$p\d+)\), FALSE\)')
+MEMBER = re.compile(r'coalesce\(list_contains\(t\."(\w+)", (\$p\d+)\), FALSE\)')
 
 Summaries = dict[tuple[str, "str | None"], str]   # (listed column, date column or None) -> qualified table
 
@@ -20,7 +20,7 @@ def summary_count(summaries: Summaries, a: Access, where: str, is_date: bool, to
     if a.kind == "list" and not is_date and not tokens and where == "TRUE":
         table = summaries.get((_column(a.expr), None))
         return table and f"SELECT term, n FROM {table} ORDER BY n DESC, term ASC LIMIT {int(limit)}"
-    m = _MEMBER.fullmatch(where)
+    m = MEMBER.fullmatch(where)
     if a.kind == "scalar" and is_date and a.is_date and m:
         table = summaries.get((m.group(1), _column(a.expr)))
         return table and f"SELECT strftime(day, '%Y%m%d'), n FROM {table} WHERE term = {m.group(2)} ORDER BY day"
@@ -29,7 +29,7 @@ def summary_count(summaries: Summaries, a: Access, where: str, is_date: bool, to
 
 def summary_total(con, summaries: Summaries, where: str, params: dict) -> int | None:
     """How many records' listed column holds one value, from its summary (None: not that search)."""
-    m = _MEMBER.fullmatch(where)
+    m = MEMBER.fullmatch(where)
     table = summaries.get((m.group(1), None)) if m else None
     if table is None:
         return None

@@ -159,7 +159,7 @@ def test_the_word_index_answers_as_the_scan(synced, tmp_path):
         rows = con.execute('SELECT count(*) FROM "device_event_text"').fetchone()[0]
         for sql in words_sql(DATASETS["event"], rows, common_share=0.5, batch=3):
             con.execute(sql)
-        assert con.execute('SELECT count(*) FROM "device_event_text_words"').fetchone()[0] > 0
+        assert con.execute('SELECT count(*) FROM "device_event_text_terms"').fetchone()[0] > 0
         assert con.execute('SELECT count(*) FROM "device_event_text_common"').fetchone()[0] > 0
     finally:
         con.close()
