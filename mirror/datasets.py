@@ -42,6 +42,7 @@ class Dataset:
     words: str | None = None     # child suffix whose `text` column gets a word index (see mirror/upgrade.py)
     day: str | None = None       # date column of the per-day summary of the listed columns (see mirror/upgrade.py)
     cover: tuple[str, ...] = ()  # main columns copied into the listed columns' row indexes (see `rows_tables`)
+    counted: tuple[str, ...] = ("product_code_list",)   # listed columns that get summaries and row indexes
 
     @property
     def table(self) -> str:
@@ -57,15 +58,15 @@ class Dataset:
         """Row indexes of the listed columns: table -> listed column. Each holds (term, rowid, *cover): one row per
         record and distinct value, sorted by term then rowid, so that the records holding one value are read
         from a few row groups, in load order, with the covered columns beside them (see mirror/upgrade.py)."""
-        return {f"{self.table}_{name}_rows": name for name in self.listed}
+        return {f"{self.table}_{name}_rows": name for name in self.listed if name in self.counted}
 
     @property
     def summaries(self) -> dict[str, tuple[str, str | None]]:
         """Summary tables of the listed columns: table -> (listed column, date column or None): records per
         value, and (with `day`) records per value and day."""
-        out = {f"{self.table}_{name}_counts": (name, None) for name in self.listed}
+        out = {f"{self.table}_{name}_counts": (name, None) for name in self.listed if name in self.counted}
         if self.day:
-            out |= {f"{self.table}_{name}_days": (name, self.day) for name in self.listed}
+            out |= {f"{self.table}_{name}_days": (name, self.day) for name in self.listed if name in self.counted}
         return out
 
     @property
@@ -154,7 +155,8 @@ DATASETS: dict[str, Dataset] = {d.endpoint: d for d in (
             + _c("establishment_type", "proprietary_name", kind="list"),
             (Child("product", "$.products[*]", ("registration_number", "fei_number"),
                    _c("product_code", "exempt", "owner_operator_number") + _c("created_date", kind="date")
-                   + _OPENFDA, listed=(("product_code_list", "product_code"),)),)),
+                   + _OPENFDA, listed=(("product_code_list", "product_code"), ("created_date_list", "created_date"))),),
+            cover=("created_date_list",)),
     Dataset("covid19serology", MDY, ("manufacturer", "device", "panel", "sample_id"),
             _c("manufacturer", "device", "lot_number", "panel", "sample_id", "type", "group",
                "antibody_truth", "evaluation_id") + _c("date_performed", kind="date")),

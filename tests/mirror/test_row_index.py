@@ -148,6 +148,16 @@ def test_answers_are_the_same_with_and_without_the_indexes(synth, plain, monkeyp
         used = {s.rsplit(".", 1)[-1].strip('"') for s in sources}
         assert {"device_event_product_code_list_rows", "device_udi_product_code_list_rows",
                 "device_registrationlisting_product_code_list_rows", "device_event_text_terms"} <= used
+        for endpoint, query in [("event", f"search=device.device_report_product_code.exact:DXY+AND+event_type:Death"
+                                          "+AND+date_received:[20000101+TO+20231231]&limit=5&sort=date_received:desc"),
+                                ("udi", "search=product_codes.code:DXY+AND+publish_date:[20150101+TO+20231231]&limit=5"
+                                        "&sort=publish_date:desc"),
+                                ("registrationlisting", "search=products.product_code:DXY&limit=5"
+                                                        "&sort=products.created_date:desc"),
+                                ("event", 'search=mdr_text.text:"multiple+myeloma"&limit=5')]:
+            sources.clear()
+            assert _answer(fast, endpoint, query)[0] == 200
+            assert sources and all(s.endswith(('_rows"', '_terms"')) for s in sources), (query, sources)
         for endpoint, query in [("event", f"search=device.device_report_product_code:{_codes(synth, 'event')[0]}"
                                           "+AND+date_received:[20000101+TO+20231231]&limit=90&sort=date_received:desc"),
                                 ("event", "search=mdr_text.text:myeloma&limit=3")]:
