@@ -43,6 +43,12 @@ class Dataset:
     day: str | None = None       # date column of the per-day summary of the listed columns (see mirror/upgrade.py)
     cover: tuple[str, ...] = ()  # main columns copied into the listed columns' row indexes (see `rows_tables`)
     counted: tuple[str, ...] = ("product_code_list",)   # listed columns that get summaries and row indexes
+    words_cover: tuple[str, ...] = ()   # main columns copied into the word index beside each rowid
+
+    def index_columns(self, table: str) -> set[str]:
+        """The columns a row or word index table of this dataset must have."""
+        return {"term", "rowid", *(self.words_cover if self.words_tables and table == self.words_tables[0]
+                                   else self.cover)}
 
     @property
     def table(self) -> str:
@@ -104,7 +110,7 @@ DATASETS: dict[str, Dataset] = {d.endpoint: d for d in (
              Child("patient", "$.patient[*]", ("mdr_report_key",),
                    _c("patient_sequence_number", "patient_age", "patient_sex")
                    + _c("patient_problems", "sequence_number_outcome", kind="list"))), words="text",
-            day="date_received", cover=("date_received", "event_type")),
+            day="date_received", cover=("date_received", "event_type"), words_cover=("date_received",)),
     Dataset("510k", ISO, ("k_number",),
             _c("k_number", "applicant", "device_name", "product_code", "decision_code", "decision_description",
                "clearance_type", "country_code", "state", "city", "advisory_committee", "third_party_flag",

@@ -121,9 +121,11 @@ def child_sql(ds: Dataset, ch: Child) -> str:
 def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int = 200_000) -> list[str]:
     """(Re)build the word index of `ds.words` (whose child table's rowids are below `rows`): every term (a word, or two
     words in a row) of the child's texts that holds a rare word, with the main table's rowid of each record whose
-    text holds it, once, sorted by term (zone maps find a term's rows); and apart the common words (in more than
+    text holds it, once, with its `words_cover` columns, sorted by term (zone maps find a term's rows); and apart the
+    common words (in more than
     `common_share` of the records). Rows are read in rowid batches, so that memory stays bounded."""
     words, common = ds.words_tables
+    cover = "".join(f', m."{c}"' for c in ds.words_cover)
     child, word, key = f"{ds.table}_{ds.words}", WORD.replace("'", "''"), ds.key[0]
     bigrams = "list_filter(list_transform(ws, lambda x, i: x || ' ' || ws[i + 1]), lambda x: x IS NOT NULL)"
     spans = [(lo, lo + batch - 1) for lo in range(0, max(rows, 1), batch)]
@@ -140,7 +142,7 @@ def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int =
             + [f"INSERT INTO _terms SELECT DISTINCT term, key FROM (SELECT key, unnest(list_concat(ws, {bigrams})) "
                f"AS term FROM ({split.format(lo=lo, hi=hi)})) WHERE {rare(1)} OR "
                f"(contains(term, ' ') AND {rare(2)})" for lo, hi in spans]
-            + [f'CREATE OR REPLACE TABLE "{words}" AS SELECT DISTINCT w.term, m.rowid AS rowid FROM _terms w '
+            + [f'CREATE OR REPLACE TABLE "{words}" AS SELECT DISTINCT w.term, m.rowid AS rowid{cover} FROM _terms w '
                f'JOIN "{ds.table}" m ON m."{key}" = w.key ORDER BY term, rowid',
                "DROP TABLE _terms"])
 

@@ -111,6 +111,7 @@ class _Endpoint:
     words: tuple[str, str, str] | None = None   # word index: (child table, words table, common words table)
     summaries: dict[tuple[str, str | None], str] = field(default_factory=dict)   # (listed, day) -> table
     rows: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)   # listed -> (row index, its columns)
+    words_columns: frozenset[str] = frozenset()   # the word index's columns (term, rowid and covered ones)
 
 
 class Api:
@@ -174,16 +175,19 @@ class Api:
                 if children and ds.key[0] in cols[ds.table]:
                     nulls, dupes = con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
                                                f'count(DISTINCT "{ds.key[0]}") FROM {table}').fetchone()
-                words, rows = None, {}
+                words, rows, words_cols = None, {}, {}
                 if (ds.words or ds.rows_tables) and self._rowids_kept(con, alias, table):
-                    if ds.words in children and all(t in cols for t in ds.words_tables):
+                    if ds.words in children and all(t in cols for t in ds.words_tables) and \
+                            ds.index_columns(ds.words_tables[0]) <= cols[ds.words_tables[0]]:
                         words = (children[ds.words], *(f'{alias}.main."{t}"' for t in ds.words_tables))
+                        words_cols[name] = frozenset(cols[ds.words_tables[0]])
                     rows = {name: (f'{alias}.main."{t}"', frozenset(cols[t])) for t, name in ds.rows_tables.items()
-                            if t in cols and {"term", "rowid", *ds.cover} <= cols[t]}
+                            if t in cols and ds.index_columns(t) <= cols[t]}
                 endpoints[name] = _Endpoint(
                     name, table, cols[ds.table], children,
                     {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1], nulls > 0, dupes > 0,
-                    words, {spec: f'{alias}.main."{t}"' for t, spec in ds.summaries.items() if t in cols}, rows)
+                    words, {spec: f'{alias}.main."{t}"' for t, spec in ds.summaries.items() if t in cols}, rows,
+                    words_cols.get(name, frozenset()))
             self._con, self._stamp, self._endpoints, self._as_of = con, stamp, endpoints, as_of
         if old is not None:
             threading.Timer(60, old.close).start()   # let requests in flight on the old files finish
@@ -375,7 +379,7 @@ class Api:
                 m = _WORDS.fullmatch(c)
                 if m is None or ep.words is None or m.group(1) != ep.words[1]:
                     continue
-                table, cols = ep.words[1], frozenset({"rowid"})
+                table, cols = ep.words[1], ep.words_columns
             rest = conj[:i] + conj[i + 1:]
             if all(_refs(x) <= cols for x in rest + [e for e in exprs if e]):
                 return table, "(" + " AND ".join([f"t.term = {m.group(2)}"] + rest) + ")"

@@ -87,6 +87,9 @@ def _requests(data: Path) -> list[tuple[str, str]]:
             ("event", 'search=mdr_text.text:"multiple+myeloma"+AND+date_received:[20150101+TO+20231231]&limit=100'),
             ("event", f'search=mdr_text.text:"multiple+myeloma"+AND+{pc}:{ev[0]}&limit=100'),
             ("event", 'search=mdr_text.text:"multiple+myeloma"&count=event_type.exact'),
+            ("event", 'search=mdr_text.text:"multiple+myeloma"&limit=7&sort=date_received:desc'),
+            ("event", 'search=mdr_text.text:myeloma+AND+date_received:[20150101+TO+20231231]&count=date_received'),
+            ("event", 'search=mdr_text.text:(multiple+AND+myeloma)+AND+NOT+mdr_text.text:"multiple+myeloma"&limit=5'),
             ("event", 'search=NOT+mdr_text.text:myeloma+AND+event_type:Death&limit=2')]
     for c in udi:
         out += [("udi", f"search=product_codes.code:{c}+AND+publish_date:[20150101+TO+20231231]&limit=25"
@@ -154,7 +157,9 @@ def test_answers_are_the_same_with_and_without_the_indexes(synth, plain, monkeyp
                                         "&sort=publish_date:desc"),
                                 ("registrationlisting", "search=products.product_code:DXY&limit=5"
                                                         "&sort=products.created_date:desc"),
-                                ("event", 'search=mdr_text.text:"multiple+myeloma"&limit=5')]:
+                                ("event", 'search=mdr_text.text:"multiple+myeloma"&limit=5'),
+                                ("event", 'search=mdr_text.text:"multiple+myeloma"+AND+date_received:[20150101+TO+'
+                                          '20231231]&limit=5&sort=date_received:desc')]:
             sources.clear()
             assert _answer(fast, endpoint, query)[0] == 200
             assert sources and all(s.endswith(('_rows"', '_terms"')) for s in sources), (query, sources)
