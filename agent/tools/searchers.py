@@ -194,8 +194,10 @@ def _or(field_name: str, values: list[str]) -> str:
         else f"{field_name}:{_quote(values[0])}"
 
 
-def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None) -> tuple[str, list[str]]:
-    """The openFDA `search` value for these filters, and notes; ToolError for a filter the dataset lacks."""
+def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
+                 phrase: bool = False) -> tuple[str, list[str]]:
+    """The openFDA `search` value for these filters, and notes; ToolError for a filter the dataset lacks.
+    `phrase`: the text's words as one phrase (in a row), instead of all of them anywhere."""
     parts, notes, unsupported = [], [], []
     if args.product_codes:
         if spec.product_code is None:
@@ -231,7 +233,8 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None) -
             unsupported.append("text")
         else:
             quoted = '"' + " ".join(words) + '"' if len(words) > 1 else words[0]
-            any_field = " OR ".join(f"{f}:({' AND '.join(words)})" for f in spec.text)
+            each = quoted if phrase else f"({' AND '.join(words)})"
+            any_field = " OR ".join(f"{f}:{each}" for f in spec.text)
             parts.append(f"({any_field})" if len(spec.text) > 1 else any_field)
             notes.append(f"text: records with all of {words} in {', '.join(spec.text)} (phrase form: {quoted})")
     for key, value in args.filters.items():
@@ -319,34 +322,33 @@ def search(ctx: ToolContext, endpoint: str, args: SearchArgs) -> ToolResult:
     spec = SPECS[endpoint]
     search_value, notes = build_search(spec, args, ctx)
     limit = min(args.limit, ctx.row_cap if args.limit == 25 else args.limit)
-    ranked = endpoint == "event" and bool(args.text)
-    fetch = 200 if ranked else limit
-    params = ([("search", search_value)] if search_value else []) + [("limit", str(fetch))]
-    if spec.date and not ranked:
-        params.append(("sort", f"{spec.date}:desc"))
-    query = _query(params)
+    sort = [("sort", f"{spec.date}:desc")] if spec.date else []
+    query = _query(([("search", search_value)] if search_value else []) + [("limit", str(limit))] + sort)
     status, body = _get(ctx, endpoint, query)
     if status == 404 and body["error"]["message"].startswith("The mirror holds no"):
         raise ToolError(body["error"]["message"])
     records = body.get("results", []) if status == 200 else []
     total = body["meta"]["results"]["total"] if status == 200 else 0
-    if ranked:
-        words = [w.lower() for w in re.findall(r"\w+", args.text or "")]
-        records = sorted(records, key=lambda r: -_text_score(r, words))[:limit]
-        notes.append(f"ranked by how often the words occur in the narratives, among the first {len(body.get('results', []))} "
-                     "matches")
+    params = args.model_dump(mode="json", exclude_defaults=True)
+    prov = [Provenance(dataset=f"device/{endpoint}", as_of=ctx.api.as_of(endpoint), query=query, params=params)]
+    words = re.findall(r"\w+", args.text or "")[:12]
+    if endpoint == "event" and len(words) > 1 and total and limit:
+        # the narratives holding the words as a phrase first (newest first), then the others holding all of them
+        phrase, _ = build_search(spec, args, ctx, phrase=True)
+        pq = _query([("search", phrase), ("limit", str(limit))] + sort)
+        pstatus, pbody = _get(ctx, endpoint, pq)
+        first = pbody.get("results", []) if pstatus == 200 else []
+        keys = {r.get("mdr_report_key") for r in first}
+        records = (first + [r for r in records if r.get("mdr_report_key") not in keys])[:limit]
+        n = pbody["meta"]["results"]["total"] if pstatus == 200 else 0
+        notes.append(f"ranked: the {n} records whose narratives hold \"{' '.join(words)}\" as a phrase first, then "
+                     f"the others holding all the words; newest ({spec.date}) first within each")
+        prov.append(Provenance(dataset=f"device/{endpoint}", as_of=ctx.api.as_of(endpoint), query=pq, params=params))
     rows = [_row(spec, r) for r in records]
     if endpoint == "recall" and rows:
         _recall_classes(ctx, rows)
-    prov = Provenance(dataset=f"device/{endpoint}", as_of=ctx.api.as_of(endpoint), query=query,
-                      params=args.model_dump(mode="json", exclude_defaults=True))
     return ToolResult(tool=f"search_{_tool_suffix(endpoint)}", total=total, rows=rows, truncated=total > len(rows),
-                      id_fields=list(spec.ids), provenance=[prov], notes=notes)
-
-
-def _text_score(record: dict, words: list[str]) -> int:
-    text = " ".join(str(t.get("text", "")) for t in record.get("mdr_text", []) or []).lower()
-    return sum(len(re.findall(r"\b" + re.escape(w) + r"\b", text)) for w in words)
+                      id_fields=list(spec.ids), provenance=prov, notes=notes)
 
 
 def _recall_classes(ctx: ToolContext, rows: list[dict]) -> None:
@@ -370,7 +372,7 @@ def _tool_suffix(endpoint: str) -> str:
 
 @tool("search_events", SearchArgs, "searcher")
 def search_events(ctx: ToolContext, args: SearchArgs) -> ToolResult:
-    """Search MAUDE adverse event reports (device/event) by product codes, manufacturer, country/state, date received, narrative text and filters event_type (Death, Injury, Malfunction, Other), patient_problem, device_problem, brand_name. Returns the full total and the newest reports (mdr_report_key), or the best narrative matches for text."""
+    """Search MAUDE adverse event reports (device/event) by product codes, manufacturer, country/state, date received, narrative text and filters event_type (Death, Injury, Malfunction, Other), patient_problem, device_problem, brand_name. Returns the full total and the newest reports (mdr_report_key); for text of several words, the reports holding them as a phrase first."""
     return search(ctx, "event", args)
 
 

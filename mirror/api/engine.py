@@ -81,6 +81,11 @@ _WORDS = re.compile(r"t\.rowid IN \(SELECT rowid FROM (.+?) WHERE term = (\$p\d+
 _REF = re.compile(r'\bt\.(?:"(\w+)"|(\w+))')
 
 
+def _conjuncts(node) -> list:
+    """The top-level AND terms of a search (nested ANDs flattened: the same records)."""
+    return [c for child in node.children for c in _conjuncts(child)] if isinstance(node, And) else [node]
+
+
 def _refs(sql: str) -> set[str]:
     """The columns of the row `t` that a piece of translated SQL reads."""
     return {a or b for a, b in _REF.findall(sql)}
@@ -307,7 +312,7 @@ class Api:
         if params.get("search"):
             try:
                 node = parse(params["search"])
-                conj = [tr.translate(c) for c in (node.children if isinstance(node, And) else [node])]
+                conj = [tr.translate(c) for c in _conjuncts(node)]
             except ParseError as e:
                 raise _bad(str(e)) from None
             where = conj[0] if len(conj) == 1 else "(" + " AND ".join(conj) + ")"   # as translate(And) writes it

@@ -169,3 +169,27 @@ def test_cli_lists_and_runs_tools(sample_dir):
     out = run("search_510k", "--args", '{"nope":1}')
     assert out.returncode == 2 and out.stderr.startswith("Error: search_510k: nope: unknown argument; valid arguments:")
     assert out.stderr.count("\n") == 1
+
+
+def test_event_text_of_several_words_ranks_the_phrase_first(ctx, sql):
+    """Over the sample's real narratives: a word pair that some records hold as a phrase and others only apart."""
+    import re
+    from mirror.api.sql import tokens
+    con_rows = ctx.api.get("/device/event.json", "limit=1000").json()["results"]
+    texts = {r["mdr_report_key"]: (" ".join(t.get("text", "") for t in r.get("mdr_text", [])), r["date_received"])
+             for r in con_rows}
+    words = {k: tokens(t) for k, (t, _) in texts.items()}
+    pairs = sorted({(a, b) for ws in words.values() for a, b in zip(ws, ws[1:]) if re.fullmatch(r"[a-z]{4,}", a + b)})
+    for a, b in pairs:
+        both = [k for k, ws in words.items() if a in ws and b in ws]
+        phrase = [k for k, ws in words.items() if any(x == a and y == b for x, y in zip(ws, ws[1:]))]
+        if 0 < len(phrase) < len(both):
+            break
+    else:
+        pytest.fail("no word pair in the sample narratives is both a phrase and apart")
+    newest = lambda keys: sorted(keys, key=lambda k: (texts[k][1], -int(k)), reverse=True)   # noqa: E731
+    r = run_tool(ctx, "search_events", {"text": f"{a} {b}"})
+    assert r.total == len(both)
+    assert [row["mdr_report_key"] for row in r.rows][:len(phrase)] == newest(phrase)
+    assert {row["mdr_report_key"] for row in r.rows} == set(both)
+    assert len(r.provenance) == 2 and f'"{a}+{b}"' in r.provenance[1].query and "phrase first" in " ".join(r.notes)
