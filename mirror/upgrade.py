@@ -1,5 +1,5 @@
-"""Bring a dataset file up to the current layout: listed columns (`product_code_list`) and their summaries, key
-and word indexes.
+"""Bring a dataset file up to the current layout: listed columns (`product_code_list`) and their summaries, key,
+row and word indexes.
 
 A file published by an older version lacks the listed columns. The API answers it anyway (it falls back to
 the child tables and the record JSON), and `mirror sync` upgrades it: the staging file is built from the
@@ -14,11 +14,18 @@ registrationlisting with their `cover` columns) hold one row per record and dist
 then rowid: the records of one product code are a few row groups away, with the columns most searches filter and
 sort on beside them, so such a search never reads the whole table.
 
-The word index of event narratives (`device_event_text_terms`: term, rowid) holds each word of the
+The word index of event narratives (`device_event_text_terms`: term, rowid, date_received) holds each word of the
 texts and each two words in a row, split as the API splits them, with the records whose text holds them;
 but not the common words (in more than 1% of the records, listed apart in `device_event_text_common`) nor
 two common words in a row. A search for one word or a two-word phrase that holds a rare word is answered
 from it exactly (the same tokens, so the same records); other text searches scan the texts as before.
+
+Both kinds of index name records by the main table's rowid. `finish` checkpoints first (so that rows deleted
+for dropped partitions are vacuumed before any rowid is written down) and records the table's row count and
+highest rowid (`rowid_stamp` in `_sync_meta`); the API uses the indexes only while the table still matches
+it, and `mirror verify` checks that they point at records holding their values (`index_problems`). An index
+of an older layout (a table lacking a covered column, or the word index keyed by mdr_report_key) is rebuilt
+by the next `mirror sync`.
 """
 
 from __future__ import annotations

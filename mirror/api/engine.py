@@ -442,8 +442,9 @@ class Api:
         if not rowids:
             return []
         ids = ", ".join(str(int(i)) for i in rowids)   # in the text: binding a list costs per element
+        match = f"= {ids}" if len(rowids) == 1 else f"IN (SELECT unnest([{ids}]))"   # one row: a point read
         text = dict(con.execute(f"SELECT t.rowid, CAST(t.record AS VARCHAR) FROM {ep.table} t "
-                                f"WHERE t.rowid IN (SELECT unnest([{ids}]))").fetchall())
+                                f"WHERE t.rowid {match}").fetchall())
         return [text[i] for i in rowids]
 
     @staticmethod
