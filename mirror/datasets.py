@@ -45,10 +45,17 @@ class Dataset:
     counted: tuple[str, ...] = ("product_code_list",)   # listed columns that get summaries and row indexes
     words_cover: tuple[str, ...] = ()   # main columns copied into the word index beside each rowid
 
-    def index_columns(self, table: str) -> set[str]:
-        """The columns a row or word index table of this dataset must have."""
-        return {"term", "rowid", *(self.words_cover if self.words_tables and table == self.words_tables[0]
-                                   else self.cover)}
+    @property
+    def index_tables(self) -> dict[str, set[str]]:
+        """The rowid indexes (row indexes, then the word index) -> the columns each must have."""
+        out = {t: {"term", "rowid", *self.cover} for t in self.rows_tables}
+        if self.words_tables:
+            out[self.words_tables[0]] = {"term", "rowid", *self.words_cover}
+        return out
+
+    @property
+    def _counted(self) -> list[str]:
+        return [name for name in self.listed if name in self.counted]
 
     @property
     def table(self) -> str:
@@ -64,15 +71,15 @@ class Dataset:
         """Row indexes of the listed columns: table -> listed column. Each holds (term, rowid, *cover): one row per
         record and distinct value, sorted by term then rowid, so that the records holding one value are read
         from a few row groups, in load order, with the covered columns beside them (see mirror/upgrade.py)."""
-        return {f"{self.table}_{name}_rows": name for name in self.listed if name in self.counted}
+        return {f"{self.table}_{name}_rows": name for name in self._counted}
 
     @property
     def summaries(self) -> dict[str, tuple[str, str | None]]:
         """Summary tables of the listed columns: table -> (listed column, date column or None): records per
         value, and (with `day`) records per value and day."""
-        out = {f"{self.table}_{name}_counts": (name, None) for name in self.listed if name in self.counted}
+        out = {f"{self.table}_{name}_counts": (name, None) for name in self._counted}
         if self.day:
-            out |= {f"{self.table}_{name}_days": (name, self.day) for name in self.listed if name in self.counted}
+            out |= {f"{self.table}_{name}_days": (name, self.day) for name in self._counted}
         return out
 
     @property

@@ -58,6 +58,14 @@ def set_meta(con: Connection, **values: str) -> None:
         con.execute("INSERT OR REPLACE INTO _sync_meta VALUES (?, ?)", [k, str(v)])
 
 
+def rowid_stamp(con: Connection, table: str) -> str:
+    """A main table's row count and highest rowid (`table`: quoted SQL, maybe qualified): written to `_sync_meta`
+    when its rowid indexes are built, compared when the API attaches the file (rowids that moved since: the API
+    answers without those indexes)."""
+    n, top = con.execute(f"SELECT count(*), coalesce(max(rowid), -1) FROM {table}").fetchone()
+    return f"{n}:{top}"
+
+
 def record_loaded(con: Connection, partition: str, url: str, export_date: str, records: int, nbytes: int,
                   sha256: str) -> None:
     """The `_sync_state` row of a loaded partition or release (inside the caller's transaction)."""

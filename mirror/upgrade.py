@@ -35,10 +35,10 @@ from pathlib import Path
 from .datasets import Dataset
 from .load import ensure_tables
 from .loadsql import listed_sql, rows_sql, summary_sql, words_sql
-from .state import set_meta
+from .state import rowid_stamp, set_meta
 from .store import Connection, Store
 
-__all__ = ["outdated", "copy_upgraded", "finish", "rowid_stamp", "index_problems"]
+__all__ = ["outdated", "copy_upgraded", "finish", "index_problems"]
 
 
 def outdated(store: Store, path: Path, ds: Dataset, indexes: bool = True) -> list[str]:
@@ -52,10 +52,10 @@ def outdated(store: Store, path: Path, ds: Dataset, indexes: bool = True) -> lis
                                           [ds.table]).fetchall()}
         found = {i for (i,) in con.execute("SELECT index_name FROM duckdb_indexes() WHERE table_name = ? UNION "
                                            "SELECT table_name FROM duckdb_tables()", [ds.table]).fetchall()}
-        for table in [*ds.rows_tables, *(ds.words_tables or ())[:1]]:   # an index of an older layout: rebuilt
+        for table, need in ds.index_tables.items():   # an index of an older layout (fewer columns): rebuilt
             cols = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE table_name = ?",
                                               [table]).fetchall()}
-            if not ds.index_columns(table) <= cols:
+            if not need <= cols:
                 found.discard(table)
     finally:
         con.close()
@@ -115,15 +115,8 @@ def finish(con: Connection, ds: Dataset, only: set[str] | None = None) -> None:
     if ds.rows_tables and (only is None or set(ds.rows_tables) & only):
         for sql in rows_sql(ds):
             con.execute(sql)
-    if ds.rows_tables or ds.words:
+    if ds.index_tables:
         set_meta(con, rowid_stamp=rowid_stamp(con, f'"{ds.table}"'))
-
-
-def rowid_stamp(con: Connection, table: str) -> str:   # table: SQL (quoted, maybe qualified)
-    """The main table's row count and highest rowid: written when the row and word indexes are built, compared
-    when the API attaches the file (a file whose rowids moved since is answered without those indexes)."""
-    n, top = con.execute(f'SELECT count(*), coalesce(max(rowid), -1) FROM {table}').fetchone()
-    return f"{n}:{top}"
 
 
 def index_problems(con: Connection, ds: Dataset) -> list[str]:
@@ -131,7 +124,7 @@ def index_problems(con: Connection, ds: Dataset) -> list[str]:
     they agree with the main table, or the file has none (the API then answers without them)."""
     have = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
     stamp = con.execute("SELECT value FROM _sync_meta WHERE key = 'rowid_stamp'").fetchone()
-    built = [t for t in [*ds.rows_tables, *(ds.words_tables or ())[:1]] if t in have]
+    built = [t for t in ds.index_tables if t in have]
     if not built:
         return []
     if stamp is None or stamp[0] != rowid_stamp(con, f'"{ds.table}"'):

@@ -226,7 +226,7 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
                 raise ToolError(f"date_from {args.date_from} is after date_to {args.date_to}")
             parts.append(f"{spec.date}:[{lo} TO {hi}]")
     if args.text and args.text.strip():
-        words = [w for w in re.findall(r"\w+", args.text)][:12]
+        words = _text_words(args.text)
         if not words:
             notes.append("the text held no words to search")
         elif not spec.text:
@@ -250,6 +250,11 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
         raise ToolError(f"device/{spec.endpoint} cannot filter by {', '.join(unsupported)}; "
                         f"it takes: {', '.join(_supported(spec))}")
     return " AND ".join(parts), notes
+
+
+def _text_words(text: str) -> list[str]:
+    """The words of a free-text filter that are searched (at most 12)."""
+    return re.findall(r"\w+", text)[:12]
 
 
 def _supported(spec: Spec) -> list[str]:
@@ -330,8 +335,8 @@ def search(ctx: ToolContext, endpoint: str, args: SearchArgs) -> ToolResult:
     records = body.get("results", []) if status == 200 else []
     total = body["meta"]["results"]["total"] if status == 200 else 0
     params = args.model_dump(mode="json", exclude_defaults=True)
-    prov = [Provenance(dataset=f"device/{endpoint}", as_of=ctx.api.as_of(endpoint), query=query, params=params)]
-    words = re.findall(r"\w+", args.text or "")[:12]
+    prov = [_provenance(ctx, endpoint, query, params)]
+    words = _text_words(args.text or "")
     if endpoint == "event" and len(words) > 1 and total and limit:
         # the narratives holding the words as a phrase first (newest first), then the others holding all of them
         phrase, _ = build_search(spec, args, ctx, phrase=True)
@@ -343,12 +348,16 @@ def search(ctx: ToolContext, endpoint: str, args: SearchArgs) -> ToolResult:
         n = pbody["meta"]["results"]["total"] if pstatus == 200 else 0
         notes.append(f"ranked: the {n} records whose narratives hold \"{' '.join(words)}\" as a phrase first, then "
                      f"the others holding all the words; newest ({spec.date}) first within each")
-        prov.append(Provenance(dataset=f"device/{endpoint}", as_of=ctx.api.as_of(endpoint), query=pq, params=params))
+        prov.append(_provenance(ctx, endpoint, pq, params))
     rows = [_row(spec, r) for r in records]
     if endpoint == "recall" and rows:
         _recall_classes(ctx, rows)
     return ToolResult(tool=f"search_{_tool_suffix(endpoint)}", total=total, rows=rows, truncated=total > len(rows),
                       id_fields=list(spec.ids), provenance=prov, notes=notes)
+
+
+def _provenance(ctx: ToolContext, endpoint: str, query: str, params: dict | None = None) -> Provenance:
+    return Provenance(dataset=f"device/{endpoint}", as_of=ctx.api.as_of(endpoint), query=query, params=params or {})
 
 
 def _recall_classes(ctx: ToolContext, rows: list[dict]) -> None:
@@ -491,9 +500,8 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
     total = tbody["meta"]["results"]["total"] if tstatus == 200 else 0
     if status == 404 and total and not trend:
         notes.append(f"no record has a value for {name}")
-    prov = [Provenance(dataset=f"device/{endpoint}", as_of=ctx.api.as_of(endpoint), query=query,
-                       params=args.model_dump(mode="json", exclude_defaults=True)),
-            Provenance(dataset=f"device/{endpoint}", as_of=ctx.api.as_of(endpoint), query=total_q)]
+    prov = [_provenance(ctx, endpoint, query, args.model_dump(mode="json", exclude_defaults=True)),
+            _provenance(ctx, endpoint, total_q)]
     return ToolResult(tool="count_by", total=total, rows=rows, truncated=not trend and len(rows) >= args.limit,
                       id_fields=[name], provenance=prov,
                       notes=notes + [f"total = {total} matching records; a record can count under several values"])

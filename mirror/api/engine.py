@@ -31,7 +31,7 @@ from .catalog import Catalog, FieldRef, catalog
 from .query import And, ParseError, parse
 from .sql import WORD, Translator
 from .summary import MEMBER, summary_count, summary_total
-from ..upgrade import rowid_stamp
+from ..state import rowid_stamp
 
 __all__ = ["Api", "Response", "DISCLAIMER", "ENDPOINT_PATHS"]
 
@@ -84,6 +84,11 @@ _REF = re.compile(r'\bt\.(?:"(\w+)"|(\w+))')
 def _conjuncts(node) -> list:
     """The top-level AND terms of a search (nested ANDs flattened: the same records)."""
     return [c for child in node.children for c in _conjuncts(child)] if isinstance(node, And) else [node]
+
+
+def _joined(conj: list[str]) -> str:
+    """Translated conjuncts as one WHERE clause (one alone as it is, as translate(And) would write them)."""
+    return "TRUE" if not conj else conj[0] if len(conj) == 1 else "(" + " AND ".join(conj) + ")"
 
 
 def _refs(sql: str) -> set[str]:
@@ -162,17 +167,18 @@ class Api:
             con.execute("SET enable_progress_bar=false")   # a long scan would draw a bar on the server's stdout
             endpoints, as_of = {}, {}
             for name, path in self.store.published().items():
+                alias = f"ds_{name}"
                 try:
-                    as_of[name] = self._state(con, f"ds_{name}")[0]
+                    meta, state_rows = self._state(con, alias)
                 except duckdb.Error:
                     continue
+                as_of[name] = meta.get("export_date", "")
                 if name not in DATASETS:
                     continue
-                ds, alias = DATASETS[name], f"ds_{name}"
+                ds = DATASETS[name]
                 cols = self._columns(con, alias)
                 if ds.table not in cols:
                     continue
-                st = self._state(con, alias)
                 children = {ch.suffix: f'{alias}.main."{ds.table}_{ch.suffix}"' for ch in ds.children
                             if f"{ds.table}_{ch.suffix}" in cols}
                 table = f'{alias}.main."{ds.table}"'
@@ -180,30 +186,24 @@ class Api:
                 if children and ds.key[0] in cols[ds.table]:
                     nulls, dupes = con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
                                                f'count(DISTINCT "{ds.key[0]}") FROM {table}').fetchone()
-                words, rows, words_cols = None, {}, {}
-                if (ds.words or ds.rows_tables) and self._rowids_kept(con, alias, table):
-                    if ds.words in children and all(t in cols for t in ds.words_tables) and \
-                            ds.index_columns(ds.words_tables[0]) <= cols[ds.words_tables[0]]:
-                        words = (children[ds.words], *(f'{alias}.main."{t}"' for t in ds.words_tables))
-                        words_cols[name] = frozenset(cols[ds.words_tables[0]])
-                    rows = {name: (f'{alias}.main."{t}"', frozenset(cols[t])) for t, name in ds.rows_tables.items()
-                            if t in cols and ds.index_columns(t) <= cols[t]}
+                # rowid indexes whose table still has the rowids they were built with (mirror/upgrade.py)
+                kept = {t: frozenset(cols[t]) for t, need in ds.index_tables.items() if need <= cols.get(t, set())} \
+                    if ds.index_tables and meta.get("rowid_stamp") == rowid_stamp(con, table) else {}
+                words = words_columns = None
+                if ds.words in children and ds.words_tables[0] in kept and ds.words_tables[1] in cols:
+                    words = (children[ds.words], *(f'{alias}.main."{t}"' for t in ds.words_tables))
+                    words_columns = kept[ds.words_tables[0]]
+                rows = {name: (f'{alias}.main."{t}"', kept[t]) for t, name in ds.rows_tables.items() if t in kept}
                 endpoints[name] = _Endpoint(
                     name, table, cols[ds.table], children,
-                    {children[s]: cols[f"{ds.table}_{s}"] for s in children}, st[0], st[1], nulls > 0, dupes > 0,
-                    words, {spec: f'{alias}.main."{t}"' for t, spec in ds.summaries.items() if t in cols}, rows,
-                    words_cols.get(name, frozenset()))
+                    {children[s]: cols[f"{ds.table}_{s}"] for s in children}, meta.get("export_date", ""),
+                    state_rows, nulls > 0, dupes > 0, words,
+                    {spec: f'{alias}.main."{t}"' for t, spec in ds.summaries.items() if t in cols}, rows,
+                    words_columns or frozenset())
             self._con, self._stamp, self._endpoints, self._as_of = con, stamp, endpoints, as_of
         if old is not None:
             threading.Timer(60, old.close).start()   # let requests in flight on the old files finish
         return con
-
-    @staticmethod
-    def _rowids_kept(con: duckdb.DuckDBPyConnection, alias: str, table: str) -> bool:
-        """Whether the main table's rowids are those the row and word indexes were built with (see
-        mirror/upgrade.py); if not, the API answers without those indexes."""
-        stamp = con.execute(f"SELECT value FROM {alias}.main._sync_meta WHERE key = 'rowid_stamp'").fetchone()
-        return stamp is not None and stamp[0] == rowid_stamp(con, table)
 
     @staticmethod
     def _columns(con: duckdb.DuckDBPyConnection, alias: str) -> dict[str, set[str]]:
@@ -214,11 +214,12 @@ class Api:
         return out
 
     @staticmethod
-    def _state(con: duckdb.DuckDBPyConnection, alias: str) -> tuple[str, list[dict]]:
+    def _state(con: duckdb.DuckDBPyConnection, alias: str) -> tuple[dict[str, str], list[dict]]:
+        """A dataset file's `_sync_meta` (export_date, rowid_stamp, ...) and its `_sync_state` rows."""
         meta = dict(con.execute(f"SELECT key, value FROM {alias}.main._sync_meta").fetchall())
         cur = con.execute(f"SELECT * FROM {alias}.main._sync_state ORDER BY partition")
         names = [d[0] for d in cur.description]
-        return meta.get("export_date", ""), [dict(zip(names, r)) for r in cur.fetchall()]
+        return meta, [dict(zip(names, r)) for r in cur.fetchall()]
 
     @contextmanager
     def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -315,7 +316,7 @@ class Api:
                 conj = [tr.translate(c) for c in _conjuncts(node)]
             except ParseError as e:
                 raise _bad(str(e)) from None
-            where = conj[0] if len(conj) == 1 else "(" + " AND ".join(conj) + ")"   # as translate(And) writes it
+            where = _joined(conj)
         con = self._con.cursor()
         try:
             meta = {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": ep.export_date}
@@ -388,7 +389,7 @@ class Api:
             rest = conj[:i] + conj[i + 1:]
             if all(_refs(x) <= cols for x in rest + [e for e in exprs if e]):
                 return table, "(" + " AND ".join([f"t.term = {m.group(2)}"] + rest) + ")"
-        return ep.table, ((conj[0] if len(conj) == 1 else "(" + " AND ".join(conj) + ")") if conj else "TRUE")
+        return ep.table, _joined(conj)
 
     def _search(self, con, tr: Translator, ep: _Endpoint, where: str, conj: list[str], params: dict, limit: int,
                 skip: int, meta: dict, path: str, pairs: list, base_url: str) -> tuple[int, dict, dict]:
