@@ -3,7 +3,8 @@
 The built app runs in a network namespace holding only loopback (`unshare -n`) and under `strace`, which records
 every connect/sendto/sendmsg: none may name an address outside 127.0.0.0/8 and ::1. Checks: `ask --model none`
 answers with citations from the carried mirror (seeded on first run), `mirror status --json` reports it, the
-embedded model answers in the built app, and the window starts under Xvfb (screenshot in test-artifacts/build/).
+embedded model answers in the built app, and the window starts under Xvfb (screenshot in
+test-artifacts/installer/). The build runs once per test session, into the session's tmp folder.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tests.app.conftest import settled_screenshot, start_xvfb, stop, wait_for, x
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts" / "build"
+ARTIFACTS = ROOT / "test-artifacts" / "installer"
 TITLE = "FDA Explorer Offline"
 QUESTION = "recalls for product code FOZ"
 TOOLS = {"Xvfb": "xvfb", "xdotool": "xdotool", "strace": "strace", "unshare": "util-linux"}
@@ -41,16 +42,16 @@ def _require() -> None:
         pytest.fail("PyInstaller is missing: .venv/bin/pip install 'pyinstaller==6.22.*'")
 
 
-@pytest.fixture(scope="module")
-def sample_bundle(tmp_path_factory) -> Path:
-    """The sample mirror exported as an air-gap bundle: the snapshot the installer carries."""
-    data, bundle = tmp_path_factory.mktemp("mirror") / "data", tmp_path_factory.mktemp("bundle") / "fda"
-    for cmd in (["sync", "--sample", "--data-dir", str(data), "--quiet"], ["export", str(bundle), "--data-dir", str(data)]):
-        subprocess.run([sys.executable, "-m", "mirror", *cmd], check=True, capture_output=True, timeout=300)
+@pytest.fixture(scope="session")
+def sample_bundle(tmp_path_factory, sample_dir) -> Path:
+    """The session's sample mirror exported as an air-gap bundle: the snapshot the installer carries."""
+    bundle = tmp_path_factory.mktemp("bundle") / "fda"
+    subprocess.run([sys.executable, "-m", "mirror", "export", str(bundle), "--data-dir", str(sample_dir)],
+                   check=True, capture_output=True, timeout=300)
     return bundle
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def built(tmp_path_factory, sample_bundle) -> dict:
     """One build per session (tmp dist and work folders), then a copy of the app in a fresh folder."""
     _require()
