@@ -20,6 +20,7 @@ from .errors import Cancelled, SessionNotFound
 from .events import ANSWER, CANCELLED, ERROR, NOTE, event
 from .graph import build_graph
 from .nodes import Nodes
+from .sessions import check_session_id, session_lock
 from .settings import AgentSettings
 from .tools import ToolContext
 
@@ -52,7 +53,8 @@ class Assistant:
         self.model = model
         self.dir = Path(self.settings.data_dir) / "agent"
         self.dir.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(self.dir / "sessions.sqlite"), check_same_thread=False)
+        self._db = sqlite3.connect(str(self.dir / "sessions.sqlite"), check_same_thread=False, timeout=60)
+        self.locks = self.dir / "locks"       # one lock file per session: one writer at a time, across processes
         self.saver = SqliteSaver(self._db)
         self._events: "queue.Queue[dict] | None" = None
         self._cancel: threading.Event | None = None
@@ -66,10 +68,13 @@ class Assistant:
     def model_name(self) -> str:
         return getattr(self.model, "name", "none") if self.model is not None else "none"
 
-    def _emit(self, ev: dict) -> None:
-        """Hand an event to the running stream; every event is also the point where a cancel takes effect."""
+    def _check_stop(self) -> None:
         if self._stop.is_set() or (self._cancel is not None and self._cancel.is_set()):
             raise Cancelled()
+
+    def _emit(self, ev: dict) -> None:
+        """Hand an event to the running stream; every event is also the point where a cancel takes effect."""
+        self._check_stop()
         if self._events is not None:
             self._events.put(ev)
 
@@ -83,8 +88,11 @@ class Assistant:
         A tool query or a model call already running finishes first (the plan call of a model is not streamed).
         A reader that stops reading (Ctrl+C, a closed window: the generator is closed or raises) stops the run
         too, and the next question waits until it has stopped.
+
+        A session id must be a plain name (InvalidSessionId, raised at the first `next()`). Runs on one session,
+        in this process or another, take turns: each reads the turns saved before it, so none is lost.
         """
-        session_id = session_id or uuid.uuid4().hex[:12]
+        session_id = check_session_id(session_id) if session_id else uuid.uuid4().hex[:12]
         with self._lock:
             self._events = queue.Queue()
             self._cancel = cancel
@@ -94,9 +102,10 @@ class Assistant:
 
             def work() -> None:
                 try:
-                    result["state"] = self.graph.invoke(
-                        {"messages": [{"role": "user", "content": question}], "session_id": session_id},
-                        {"configurable": {"thread_id": session_id}, "recursion_limit": 40})
+                    with session_lock(self.locks, session_id, self._check_stop):
+                        result["state"] = self.graph.invoke(
+                            {"messages": [{"role": "user", "content": question}], "session_id": session_id},
+                            {"configurable": {"thread_id": session_id}, "recursion_limit": 40})
                 except Cancelled:
                     result["cancelled"] = True
                 except Exception as e:   # never a stack trace for the user
@@ -171,15 +180,16 @@ class Assistant:
         return sorted(seen.values(), key=lambda s: s["updated"], reverse=True)
 
     def history(self, session_id: str) -> list[dict]:
-        state = self.graph.get_state({"configurable": {"thread_id": session_id}})
+        state = self.graph.get_state({"configurable": {"thread_id": check_session_id(session_id)}})
         if not state.values:
             raise SessionNotFound(f"no session {session_id!r}; list sessions with `fda-explorer sessions`")
         return state.values.get("messages", [])
 
     def delete_session(self, session_id: str) -> None:
-        if not any(s["session"] == session_id for s in self.sessions()):
+        if not any(s["session"] == check_session_id(session_id) for s in self.sessions()):
             raise SessionNotFound(f"no session {session_id!r}; list sessions with `fda-explorer sessions`")
-        self.saver.delete_thread(session_id)
+        with session_lock(self.locks, session_id):      # not under a run that is saving a turn
+            self.saver.delete_thread(session_id)
 
     def close(self) -> None:
         self.ctx.close()

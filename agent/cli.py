@@ -77,6 +77,17 @@ def _fail(message: str, code: int):
     sys.exit(code)
 
 
+def _session_id(value: str | None) -> str | None:
+    """A --session/--show/--delete value checked before anything runs: a one-line error (exit 2) if not a plain name."""
+    from .sessions import InvalidSessionId, check_session_id
+    if value is None:
+        return None
+    try:
+        return check_session_id(value)
+    except InvalidSessionId as e:
+        _fail(str(e), 2)
+
+
 def _assistant(model: str | None, data_dir: Path | None, ollama_url: str | None):
     from .assistant import Assistant
     from .settings import AgentSettings
@@ -129,6 +140,7 @@ def ask_command(question, model, ollama_url, session, as_json, data_dir) -> None
 
     Example: fda-explorer ask "How many adverse events for product code FRN?" --model none
     """
+    session = _session_id(session)
     a = _assistant(model, data_dir, ollama_url)
     try:
         final = _print_events(a.stream(question, session), as_json)
@@ -157,6 +169,7 @@ def chat_command(model, ollama_url, session, data_dir) -> None:
     Example: fda-explorer chat --model none
     """
     import uuid
+    session = _session_id(session)
     a = _assistant(model, data_dir, ollama_url)
     session = session or uuid.uuid4().hex[:12]
     click.echo(f"session {session}; model {a.model_name}. Ask about FDA device data; empty line to quit.")
@@ -190,6 +203,7 @@ def sessions_command(delete, show, data_dir) -> None:
     Example: fda-explorer sessions --show 3f2a9c1b7d0e
     """
     from .errors import AgentError
+    delete, show = _session_id(delete), _session_id(show)
     a = _assistant("none", data_dir, None)
     try:
         if delete:
