@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urlparse
+from datetime import date
+from urllib.parse import urlsplit
 
 import orjson
 
 from .errors import ManifestError
+from .paths import url_path
 
-__all__ = ["ENDPOINTS", "Partition", "EndpointEntry", "Manifest", "parse_manifest", "plan"]
+__all__ = ["ENDPOINTS", "Partition", "EndpointEntry", "Manifest", "parse_manifest", "plan", "keeps"]
 
 ENDPOINTS = ("event", "recall", "enforcement", "510k", "pma", "classification",
              "udi", "registrationlisting", "covid19serology")
@@ -30,7 +33,7 @@ class Partition:
     @property
     def path(self) -> str:
         """The URL path without the leading slash: device/event/2019q4/device-event-0004-of-0004.json.zip."""
-        return urlparse(self.file).path.lstrip("/")
+        return urlsplit(self.file).path[1:]
 
     @property
     def bytes(self) -> int:
@@ -55,6 +58,11 @@ class EndpointEntry:
     total_records: int
     partitions: list[Partition] = field(default_factory=list)
 
+    @property
+    def listed_records(self) -> int:
+        """The sum of the partitions' records (openFDA's total_records equals it)."""
+        return sum(p.records for p in self.partitions)
+
 
 @dataclass
 class Manifest:
@@ -63,35 +71,105 @@ class Manifest:
     raw: dict
 
 
-def _partition(endpoint: str, export_date: str, p: dict, where: str) -> Partition:
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MAX_RECORDS = 1 << 62
+
+
+def _count(value: object, what: str, where: str) -> int:
+    """A record count: a whole number from 0 up (an int or a string of digits), else ManifestError."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _MAX_RECORDS:
+        raise ManifestError(f"{where}: {what} {_show(value)} is not a record count; check the manifest "
+                            "or download it again")
+    return value
+
+
+def _size_mb(value: object, what: str, where: str) -> float:
+    """size_mb: a finite number from 0 up (openFDA writes it as a string such as "0.40"); missing is 0."""
+    if value is None or value == "":
+        return 0.0
     try:
-        return Partition(endpoint=endpoint, file=str(p["file"]), records=int(p["records"]),
-                         size_mb=float(p.get("size_mb") or 0), display_name=str(p.get("display_name", "")),
-                         export_date=export_date)
-    except (KeyError, TypeError, ValueError) as e:
-        raise ManifestError(f"{where}: device/{endpoint} has a partition without a valid file/records ({e}); "
-                            "check the manifest or download it again") from None
+        size = float(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else None
+    except ValueError:
+        size = None
+    if size is None or not math.isfinite(size) or size < 0 or size > 1 << 30:
+        raise ManifestError(f"{where}: {what} size_mb {_show(value)} is not a size in MB; check the manifest "
+                            "or download it again")
+    return size
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _export_date(entry: dict, name: str, where: str) -> str:
+    value = entry.get("export_date")
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
+        raise ManifestError(f"{where}: device/{name} export_date {_show(value)} is not a date (YYYY-MM-DD); "
+                            "check the manifest or download it again")
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise ManifestError(f"{where}: device/{name} export_date {value!r} is not a real date; check the "
+                            "manifest or download it again") from None
+    return value
+
+
+def _partition(endpoint: str, export_date: str, p: object, i: int, where: str) -> Partition:
+    what = f"device/{endpoint} partition {i + 1}"
+    if not isinstance(p, dict) or not isinstance(p.get("file"), str) or "records" not in p:
+        raise ManifestError(f"{where}: {what} has no valid file/records; check the manifest or download it again")
+    url_path(p["file"], f"{where}: {what} file {_show(p['file'])}")
+    return Partition(endpoint=endpoint, file=p["file"], records=_count(p["records"], f"{what} records", where),
+                     size_mb=_size_mb(p.get("size_mb"), what, where),
+                     display_name=str(p.get("display_name", "")), export_date=export_date)
+
+
+def _endpoint(name: str, entry: object, where: str) -> EndpointEntry:
+    if not isinstance(entry, dict):
+        raise ManifestError(f"{where}: device/{name} is not an object; check the manifest or download it again")
+    export_date = _export_date(entry, name, where)
+    raw = entry.get("partitions")
+    if raw is not None and not isinstance(raw, list):
+        raise ManifestError(f"{where}: device/{name} partitions is not a list; check the manifest or download it again")
+    parts = [_partition(name, export_date, p, i, where) for i, p in enumerate(raw or [])]
+    listed = sum(p.records for p in parts)
+    total = entry.get("total_records")
+    total = listed if total is None else _count(total, f"device/{name} total_records", where)
+    return EndpointEntry(name, export_date, total, parts)
 
 
 def parse_manifest(data: bytes, where: str = "download.json") -> Manifest:
-    """Parse download.json bytes; raise ManifestError naming `where` if it is not usable."""
+    """Parse download.json bytes; raise ManifestError naming `where` if it is not usable.
+
+    Only the device endpoints this program mirrors are read (others are ignored); each must have an export date
+    (YYYY-MM-DD) and partitions whose file is an http(s) URL with a plain path (see mirror/paths.py)."""
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as e:
         raise ManifestError(f"{where}: not valid JSON ({e}); check --manifest points at openFDA's download.json") from None
-    device = (doc.get("results") or {}).get("device") if isinstance(doc, dict) else None
+    results = doc.get("results") if isinstance(doc, dict) else None
+    device = results.get("device") if isinstance(results, dict) else None
     if not isinstance(device, dict) or not device:
         raise ManifestError(f"{where}: has no device section (results.device); "
                             "check --manifest points at openFDA's download.json")
-    endpoints = {}
-    for name, entry in device.items():
-        if not isinstance(entry, dict):
-            continue
-        export_date = str(entry.get("export_date", ""))
-        parts = [_partition(name, export_date, p, where) for p in entry.get("partitions") or []]
-        endpoints[name] = EndpointEntry(name, export_date, int(entry.get("total_records") or 0), parts)
-    last = str((doc.get("meta") or {}).get("last_updated", ""))
-    return Manifest(last_updated=last, endpoints=endpoints, raw=doc)
+    meta = doc.get("meta") or {}
+    if not isinstance(meta, dict):
+        raise ManifestError(f"{where}: meta is not an object; check --manifest points at openFDA's download.json")
+    endpoints = {name: _endpoint(name, entry, where) for name, entry in device.items() if name in ENDPOINTS}
+    return Manifest(last_updated=str(meta.get("last_updated", "")), endpoints=endpoints, raw=doc)
+
+
+def keeps(endpoint: str, path: str, since: int | None) -> bool:
+    """Whether `--since` keeps a partition: event quarters from that year on, and every partition without a quarter."""
+    if since is None or endpoint != "event":
+        return True
+    m = _QUARTER.search("/" + path)
+    return m is None or int(m.group(1)) >= since
 
 
 def plan(manifest: Manifest, only: list[str] | None = None, since: int | None = None) -> dict[str, list[Partition]]:
@@ -108,8 +186,5 @@ def plan(manifest: Manifest, only: list[str] | None = None, since: int | None = 
         entry = manifest.endpoints.get(name)
         if entry is None:
             continue
-        parts = entry.partitions
-        if since is not None and name == "event":
-            parts = [p for p in parts if p.year is None or p.year >= since]
-        out[name] = list(parts)
+        out[name] = [p for p in entry.partitions if keeps(name, p.path, since)]
     return out

@@ -10,11 +10,12 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import httpx
-import orjson
 
+from .bundlefile import BundleEntry, read_bundle
 from .download import RetryPolicy, download, fetch_bytes
 from .errors import BundleError, DiskFullError, SourceError
 from .load import Fetched
+from .paths import contained, inside, url_path
 
 __all__ = ["Source", "HttpSource", "FolderSource", "read_location", "is_url", "fetch_cached", "sha256_file"]
 
@@ -47,9 +48,12 @@ def sha256_file(path: Path) -> str:
 
 
 def fetch_cached(source: "Source", url: str, dest: Path, progress, label: str) -> Fetched:
-    """A complete earlier download at `dest` is reused; otherwise fetch it with a progress bar."""
-    if dest.is_file():
-        return Fetched(dest, dest.stat().st_size, sha256_file(dest))
+    """A complete earlier download at `dest` is reused (when the source names a checksum, only if it matches);
+    otherwise fetch it with a progress bar. `dest` comes from `paths.contained()`."""
+    if dest.is_file() and not dest.is_symlink():
+        sha = sha256_file(dest)
+        if source.expected_sha256(url) in (None, sha):
+            return Fetched(dest, dest.stat().st_size, sha)
     bar = progress.file(label)
     try:
         return source.fetch(url, dest, bar)
@@ -67,8 +71,12 @@ class Source:
     def fetch(self, url: str, dest: Path, progress: Progress) -> Fetched:
         raise NotImplementedError
 
-    def verify(self, paths: list[str]) -> None:
-        """Check what can be checked before anything is loaded (bundle checksums)."""
+    def verify(self, urls: list[str]) -> None:
+        """Check what can be checked before anything is loaded (bundle checksums of the files at `urls`)."""
+
+    def expected_sha256(self, url: str) -> str | None:
+        """The sha256 the source promises for `url` (a bundle's), else None."""
+        return None
 
 
 class HttpSource(Source):
@@ -86,36 +94,64 @@ class HttpSource(Source):
 
 
 class FolderSource(Source):
-    """A folder laid out like download.open.fda.gov (download.json at its root); a bundle adds bundle.json."""
+    """A folder laid out like download.open.fda.gov (download.json at its root); a bundle adds bundle.json.
+
+    Every file is read through `paths.contained()`: nothing outside the folder (absolute paths, `..`, symbolic
+    links leading out) is read, except GUDID releases in a local `--gudid` folder the user named."""
 
     name = "folder"
 
     def __init__(self, root: Path) -> None:
-        self.root = Path(root).expanduser()
-        if not (self.root / "download.json").is_file():
+        self.root = Path(os.path.abspath(Path(root).expanduser()))  # absolute: GUDID paths found in it stay right
+        manifest = self.root / "download.json"
+        if not manifest.is_file():
             raise SourceError(f"{self.root}: no download.json here; give --from a folder made by "
                               "`mirror export` or laid out like the openFDA download site")
-        self.manifest_location = str(self.root / "download.json")
+        self.manifest_location = str(contained(self.root, "download.json", f"{manifest}", SourceError))
         self.gudid_location = str(self.root / "gudid")
-        self.bundle = self._read_bundle()
-
-    def _read_bundle(self) -> dict | None:
-        p = self.root / "bundle.json"
-        if not p.exists():
-            return None
-        try:
-            return orjson.loads(p.read_bytes())
-        except orjson.JSONDecodeError:
-            raise BundleError(f"{p}: is not valid JSON; the bundle is damaged, export it again") from None
+        self.bundle = read_bundle(self.root)
 
     def local(self, url: str) -> Path:
-        return self.root / (urlparse(url).path.lstrip("/") if is_url(url) else url)
+        """The file behind a partition URL (its path under the folder) or a GUDID release path."""
+        if is_url(url):
+            return contained(self.root, url_path(url, url, BundleError), url, BundleError)
+        path = Path(url)
+        if not path.is_absolute():
+            return contained(self.root, url, url, BundleError)
+        if any(inside(root, path) for root in self._roots()):
+            return path
+        raise BundleError(f"{path}: outside the folder {self.root}; refused (a path must stay inside its folder)")
+
+    def _roots(self) -> list[Path]:
+        """The folder, and the local GUDID folders or release files the user named with --gudid."""
+        return [self.root, *(Path(loc) for loc in self.gudid_location.split() if not is_url(loc))]
+
+    def _relative(self, src: Path) -> str | None:
+        """`src` as a bundle.json path (relative to the folder), or None when it lies in a --gudid folder."""
+        try:
+            return src.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return None
+
+    def expected_sha256(self, url: str) -> str | None:
+        if self.bundle is None:
+            return None
+        entry = self.bundle.get(self._relative(self.local(url)) or "")
+        return entry.sha256 if entry else None
 
     def fetch(self, url: str, dest: Path, progress: Progress) -> Fetched:
         src = self.local(url)
         if not src.is_file():
             raise SourceError(f"{src}: missing from the folder; copy the file in or export the bundle again")
-        return self.copy(src, dest, progress)
+        rel = self._relative(src)
+        entry = self.bundle.get(rel) if self.bundle is not None and rel is not None else None
+        if self.bundle is not None and rel is not None and entry is None:
+            raise BundleError(f"{src}: not listed in bundle.json, so it cannot be checked; export the bundle again")
+        got = self.copy(src, dest, progress)
+        if entry is not None and (got.sha256 != entry.sha256 or got.bytes != entry.bytes):
+            dest.unlink(missing_ok=True)  # the copy just made
+            raise BundleError(f"{src}: checksum does not match bundle.json; the copy is damaged, copy the bundle again")
+        return got
 
     @staticmethod
     def copy(src: Path, dest: Path, progress: Progress) -> Fetched:
@@ -136,24 +172,24 @@ class FolderSource(Source):
         os.replace(part, dest)
         return Fetched(dest, size, h.hexdigest())
 
-    def verify(self, paths: list[str]) -> None:
-        """Every file the bundle lists must exist with its recorded size and sha256."""
+    def verify(self, urls: list[str]) -> None:
+        """With a bundle.json: every file the sync plans to read from the folder (`urls`: partition URLs, GUDID
+        release paths) must be listed, and every listed file must exist with its recorded size and sha256."""
         if self.bundle is None:
             return
-        listed = {f["path"]: f for f in self.bundle.get("files", [])}
-        for rel in paths:
-            if rel in listed:
-                _check_file(self.root / rel, listed[rel])
-        for rel, entry in listed.items():
-            _check_file(self.root / rel, entry)
+        for url in urls:
+            src = self.local(url)
+            rel = self._relative(src)
+            if rel is not None and rel not in self.bundle:
+                raise BundleError(f"{src}: planned by the sync but not listed in bundle.json, so it cannot be "
+                                  "checked; export the bundle again")
+        for entry in self.bundle.values():
+            _check_file(contained(self.root, entry.path, f"{self.root / 'bundle.json'}: {entry.path}", BundleError),
+                        entry)
 
 
-def _check_file(path: Path, entry: dict) -> None:
+def _check_file(path: Path, entry: BundleEntry) -> None:
     if not path.is_file():
         raise BundleError(f"{path}: listed in bundle.json but missing; copy the whole bundle folder again")
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            h.update(block)
-    if h.hexdigest() != entry.get("sha256") or path.stat().st_size != entry.get("bytes"):
+    if path.stat().st_size != entry.bytes or sha256_file(path) != entry.sha256:
         raise BundleError(f"{path}: checksum does not match bundle.json; the copy is damaged, copy the bundle again")
