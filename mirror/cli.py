@@ -82,10 +82,12 @@ def cli() -> None:
 @click.option("--gudid", help="AccessGUDID listing page, RSS feed, release zip (URL or path), or folder.")
 @data_dir_option
 @click.option("--dry-run", is_flag=True, help="Print the plan (files, records, bytes); download nothing.")
+@click.option("--allow-shrink", is_flag=True,
+              help="Publish a dataset even if it would drop below half the records it holds (refused otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the final report as JSON on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @_edge
-def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, as_json, quiet) -> None:
+def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, allow_shrink, as_json, quiet) -> None:
     """Download and load the openFDA device datasets and AccessGUDID.
 
     Example: mirror sync --only event,recall --since 2020
@@ -93,7 +95,7 @@ def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, as
     settings = _settings(data_dir)
     opts = SyncOptions(manifest=manifest, only=_only(only), since=since,
                        source_dir=SAMPLE_DIR if sample else source_dir, gudid=gudid, dry_run=dry_run,
-                       quiet=quiet or as_json)
+                       allow_shrink=allow_shrink, quiet=quiet or as_json)
     report = run_sync(settings, opts)
     if as_json:
         _json(report.to_dict())
@@ -163,6 +165,8 @@ def verify(data_dir, as_json) -> None:
             click.echo(f"  {name:20} {'ok' if d['ok'] else 'FAILED'}")
             for p in d["problems"]:
                 click.echo(f"      {p}")
+            for n in d["notes"]:
+                click.echo(f"      note: {n}")
             if d["repair"]:
                 click.echo(f"      to repair: {d['repair']}")
     if not result["ok"]:

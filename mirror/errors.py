@@ -13,6 +13,7 @@ MirrorError
  +-- DiskFullError        no space left while writing
  +-- MirrorMissingError   no mirror in the data folder yet
  +-- LockedError          another sync holds the data folder
+ +-- ShrinkRefused        a sync would drop a dataset below half its records (without --allow-shrink)
  +-- SyncCancelled        the user cancelled a sync (the next one resumes)
 
 Every message names the thing (file, URL, folder) and the next step.
@@ -21,7 +22,7 @@ Every message names the thing (file, URL, folder) and the next step.
 __all__ = [
     "MirrorError", "ConfigError", "ManifestError", "SourceError", "DownloadError",
     "BundleError", "PartitionError", "CorruptFileError", "InvalidJSONError",
-    "RecordCountError", "DiskFullError", "MirrorMissingError", "LockedError", "SyncCancelled",
+    "RecordCountError", "DiskFullError", "MirrorMissingError", "LockedError", "ShrinkRefused", "SyncCancelled",
 ]
 
 
@@ -74,6 +75,10 @@ class MirrorMissingError(MirrorError):
 
 
 class LockedError(MirrorError):
+    pass
+
+
+class ShrinkRefused(MirrorError):
     pass
 
 

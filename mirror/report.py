@@ -45,11 +45,17 @@ class SyncReport:
         d["ok"] = self.ok
         return d
 
-    def fail(self, dataset: str, e: BaseException, staging: Path) -> MirrorError:
-        """Record a dataset's failure; DuckDB and OS errors become MirrorErrors naming `staging` (others re-raise)."""
+    @staticmethod
+    def classify(e: BaseException, staging: Path) -> MirrorError:
+        """`e` as a MirrorError: DuckDB and OS errors become ones naming `staging` (others re-raise)."""
         err = e if isinstance(e, MirrorError) else db_error(e, staging)
         if err is None:
             raise e
+        return err
+
+    def fail(self, dataset: str, e: BaseException, staging: Path) -> MirrorError:
+        """Record a dataset's failure; DuckDB and OS errors become MirrorErrors naming `staging` (others re-raise)."""
+        err = self.classify(e, staging)
         r = self.datasets[dataset]
         r.status, r.error = "failed", str(err)
         self.errors.append(str(err))

@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 
 from .datasets import DATASETS
-from .state import read_state
+from .state import read_state, shrank
 from .store import Store
 from .upgrade import index_problems
 
@@ -60,13 +60,26 @@ def status(store: Store, stale_days: int = 14, today: date | None = None) -> dic
     return out
 
 
-def _verify_dataset(store: Store, name: str, path: Path) -> list[str]:
+def _shrink_check(st, problems: list[str], notes: list[str]) -> None:
+    """The records now against what the dataset held before its last sync (`previous_records` in `_sync_meta`)."""
+    previous, total = st.meta.get("previous_records", ""), sum(st.partitions.values())
+    if not previous.isdigit() or not shrank(int(previous), total):
+        return
+    text = f"{total:,} records where the dataset held {int(previous):,} before its last sync (shrank by more than half)"
+    if st.meta.get("shrink_allowed") == "true":
+        notes.append(text + "; allowed with --allow-shrink")
+    else:
+        problems.append(text)
+
+
+def _verify_dataset(store: Store, name: str, path: Path, notes: list[str]) -> list[str]:
     problems = []
     con = store.open_file(path)
     try:
         st = read_state(con, path)
         if not st.complete:
             problems.append("dataset file is marked incomplete")
+        _shrink_check(st, problems, notes)
         if name in DATASETS:
             ds = DATASETS[name]
             got = dict(con.execute(f'SELECT _partition, count(*) FROM "{ds.table}" GROUP BY 1').fetchall())
@@ -90,10 +103,12 @@ def _verify_dataset(store: Store, name: str, path: Path) -> list[str]:
 
 
 def verify(store: Store) -> dict:
-    """Re-check recorded counts and read every table; `ok` is False on any mismatch."""
+    """Re-check recorded counts (and against the count before the last sync) and read every table; `ok` is False
+    on any mismatch or on a shrink of more than half that --allow-shrink did not allow (an allowed one is a note)."""
     files = store.require_published()
-    results = {n: _verify_dataset(store, n, p) for n, p in files.items()}
+    notes: dict[str, list[str]] = {n: [] for n in files}
+    results = {n: _verify_dataset(store, n, p, notes[n]) for n, p in files.items()}
     return {"ok": not any(results.values()),
-            "datasets": {n: {"ok": not p, "problems": p, "file": str(files[n]),
+            "datasets": {n: {"ok": not p, "problems": p, "notes": notes[n], "file": str(files[n]),
                              "repair": "" if not p else f"delete {files[n]} and run `mirror sync --only {n}`"}
                          for n, p in results.items()}}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -16,15 +17,16 @@ import httpx
 from . import gudid_sync
 from .datasets import DATASETS
 from .download import RetryPolicy, make_client
-from .errors import DiskFullError, MirrorError, PartitionError, SyncCancelled
+from .errors import DiskFullError, ManifestError, MirrorError, PartitionError, ShrinkRefused, SyncCancelled
 from .chunks import ChunkStream
 from .load import Fetched, drop_partition, ensure_tables, load_partition, open_stream
-from .manifest import ENDPOINTS, Manifest, Partition, parse_manifest, plan
+from .manifest import ENDPOINTS, EndpointEntry, Manifest, Partition, keeps, parse_manifest, plan
+from .paths import contained, remove
 from .progress import Progress, ProgressEvent
 from .report import FAILURES, DatasetReport, SyncReport
 from .settings import Settings
-from .source import FolderSource, HttpSource, Source, fetch_cached, read_location
-from .state import dataset_state, set_meta
+from .source import FolderSource, HttpSource, Source, fetch_cached, is_url, read_location
+from .state import DatasetState, dataset_state, set_meta, shrank
 from .store import Store
 from .upgrade import copy_upgraded, finish, outdated
 
@@ -41,6 +43,7 @@ class SyncOptions:
     source_dir: Path | None = None
     gudid: str | None = None
     dry_run: bool = False
+    allow_shrink: bool = False    # publish a dataset even when it drops below half its records (see state.shrank)
     quiet: bool = False
     cancel: threading.Event | None = None    # set it (from another thread) to stop the sync
     on_progress: Callable[[ProgressEvent], None] | None = None  # called from sync threads: bytes, loads, notes
@@ -58,6 +61,7 @@ class _Work:
     lacks: tuple[str, ...] = ()      # what the published file lacks of the current layout (mirror/upgrade.py)
     manifest_total: int = 0          # the endpoint's total_records in the manifest
     since: int | None = None
+    previous: int | None = None      # records the published dataset held in the same --since slice (None: none)
 
 
 def _source(settings: Settings, options: SyncOptions, client: httpx.Client | None) -> Source:
@@ -68,7 +72,8 @@ def _source(settings: Settings, options: SyncOptions, client: httpx.Client | Non
     if options.manifest:
         src.manifest_location = options.manifest
     if options.gudid:
-        src.gudid_location = options.gudid
+        src.gudid_location = " ".join(loc if is_url(loc) else os.path.abspath(os.path.expanduser(loc))
+                                      for loc in options.gudid.split())
     return src
 
 
@@ -76,8 +81,8 @@ def _policy(settings: Settings, options: SyncOptions) -> RetryPolicy:
     return RetryPolicy(settings.retries, settings.backoff, cancel=options.cancel)
 
 
-def _decide(store: Store, dataset: str, export_date: str, planned: list[Partition], dry_run: bool) -> _Work | None:
-    cur = dataset_state(store, store.current(dataset))
+def _decide(store: Store, cur: DatasetState | None, dataset: str, export_date: str, planned: list[Partition],
+            dry_run: bool) -> _Work | None:
     want = {(p.path, p.records) for p in planned}
     ds = DATASETS[dataset]
     lacks = outdated(store, store.current(dataset), ds) if cur else []
@@ -121,10 +126,10 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
     report = SyncReport(str(settings.data_dir), where, options.dry_run)
     selected = options.only or [*ENDPOINTS, "gudid"]
     works = _plan_device(store, manifest, options, report)
-    gwork = gudid_sync.plan(store, source, client, _policy(settings, options), report) if "gudid" in selected else None
+    gwork = _plan_gudid(store, source, client, _policy(settings, options), report) if "gudid" in selected else None
     if options.dry_run:
         return report
-    source.verify([p.path for w in works for p in w.to_load])
+    source.verify([p.file for w in works for p in w.planned] + [rel.url for rel in (gwork.releases if gwork else [])])
     total = sum(p.bytes for w in works for p in w.to_load)
     progress = Progress(total, quiet=options.quiet, cancel=options.cancel,
                         total_records=sum(p.records for w in works for p in w.to_load),
@@ -154,6 +159,16 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
     return report
 
 
+def _plan_gudid(store: Store, source: Source, client, policy, report: SyncReport) -> gudid_sync.GudidWork | None:
+    """GUDID's plan; a source that cannot be listed (AccessGUDID unreachable) fails GUDID alone."""
+    try:
+        return gudid_sync.plan(store, source, client, policy, report)
+    except MirrorError as e:
+        report.datasets.setdefault("gudid", DatasetReport("gudid"))
+        report.fail("gudid", e, store.staging("gudid"))
+        return None
+
+
 def _plan_device(store: Store, manifest: Manifest, options: SyncOptions, report: SyncReport) -> list[_Work]:
     works = []
     for name, parts in plan(manifest, options.only, options.since).items():
@@ -161,18 +176,45 @@ def _plan_device(store: Store, manifest: Manifest, options: SyncOptions, report:
         r = report.datasets[name] = DatasetReport(name, export_date=entry.export_date, files=len(parts),
                                                   records=sum(p.records for p in parts),
                                                   bytes_planned=sum(p.bytes for p in parts))
-        w = _decide(store, name, entry.export_date, parts, options.dry_run)
+        cur = dataset_state(store, store.current(name))
+        previous = _previous(cur, name, options.since)
+        try:
+            _check_entry(report.manifest, entry, previous, r.records, options)
+        except MirrorError as e:
+            report.fail(name, e, store.staging(name))
+            continue
+        w = _decide(store, cur, name, entry.export_date, parts, options.dry_run)
         if w is None:
             r.status = "up-to-date"
             continue
         r.files_to_fetch = len(w.to_load)
-        w.manifest_total, w.since = entry.total_records, options.since
+        w.manifest_total, w.since, w.previous = entry.total_records, options.since, previous
         works.append(w)
     return works
 
 
+def _previous(cur: DatasetState | None, name: str, since: int | None) -> int | None:
+    """Records the published dataset holds in the partitions this sync's --since keeps (None: no dataset)."""
+    if cur is None or not cur.complete:
+        return None
+    return sum(n for path, n in cur.partitions.items() if keeps(name, path, since))
+
+
+def _check_entry(where: str, entry: EndpointEntry, previous: int | None, planned: int, options: SyncOptions) -> None:
+    """Refuse an endpoint whose totals disagree (D16) or that would shrink the dataset by more than half (D8)."""
+    if entry.total_records != entry.listed_records:
+        raise ManifestError(f"{where}: device/{entry.name} total_records {entry.total_records:,} is not the sum of its "
+                            f"partitions' records ({entry.listed_records:,}); the manifest is inconsistent, so "
+                            f"{entry.name} keeps its previous data: fetch the manifest again later")
+    if previous is not None and shrank(previous, planned) and not options.allow_shrink:
+        raise ShrinkRefused(f"{where}: device/{entry.name} lists {planned:,} records where the mirror holds "
+                            f"{previous:,}; a drop of more than half is refused and {entry.name} keeps its previous "
+                            "data. If the drop is real, rerun with --allow-shrink")
+
+
 def download_path(store: Store, p: Partition) -> Path:
-    return store.data_dir / "downloads" / p.export_date / p.path
+    """Where a partition's download goes: DATA_DIR/downloads/<export date>/<URL path>, checked to stay inside."""
+    return contained(store.data_dir / "downloads", f"{p.export_date}/{p.path}", f"{p.endpoint} partition {p.file}")
 
 
 def _fetch(store: Store, source: Source, p: Partition, progress: Progress) -> Fetched:
@@ -205,7 +247,7 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
                         _prefetch(store, settings, w, i + 1, futures, streams, after=stream)
                     load_partition(con, ds, p, fetched, stream.work, stream=stream)
                 except PartitionError:
-                    fetched.path.unlink(missing_ok=True)  # a bad file is fetched anew next time
+                    remove(store.data_dir / "downloads", fetched.path)  # a bad download is fetched anew next time
                     raise
                 progress.note(f"loaded {p.path}: {p.records:,} records")
                 progress.loaded(p.records, p.path)
@@ -216,9 +258,11 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         con.execute("BEGIN TRANSACTION")
         for path in w.to_drop:
             drop_partition(con, ds, path)
+        planned = sum(p.records for p in w.planned)
         set_meta(con, status="complete", synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                 manifest_total_records=w.manifest_total, since=w.since or "",
-                 planned_records=sum(p.records for p in w.planned))
+                 manifest_total_records=w.manifest_total, since=w.since or "", planned_records=planned,
+                 previous_records="" if w.previous is None else w.previous,
+                 shrink_allowed=str(w.previous is not None and shrank(w.previous, planned)).lower())
         con.execute("COMMIT")
         finish(con, ds, set(w.lacks) if w.base == "copy" and not (w.to_load or w.to_drop) else None)
         store.publish(w.dataset, con)
@@ -227,11 +271,25 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         _prune_downloads(store, w, settings.keep_downloads)
         return None
     except FAILURES as e:
-        return report.fail(w.dataset, e, store.staging(w.dataset))
+        err = report.classify(e, store.staging(w.dataset))
+        if isinstance(err, DiskFullError) and con is not None:
+            con.close()
+            con = None
+            err = _free_staging(store, w.dataset, err)
+        return report.fail(w.dataset, err, store.staging(w.dataset))
     finally:
         if not published and con is not None:
             con.close()
         r.seconds = round(time.monotonic() - started, 3)
+
+
+def _free_staging(store: Store, dataset: str, err: DiskFullError) -> DiskFullError:
+    """On a full disk the staging file and its WAL go (a rerun starts the dataset afresh instead of failing the same
+    way); the message says so."""
+    staging = store.staging(dataset)
+    store.discard_staging(dataset)
+    shutil.rmtree(store.tmp_dir / dataset, ignore_errors=True)
+    return DiskFullError(f"{err}; the unfinished {staging.name} and its .wal were removed to free space")
 
 
 def _open(store: Store, settings: Settings, w: _Work, i: int, futures: dict[str, Future], streams: dict,

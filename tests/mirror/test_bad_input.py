@@ -120,6 +120,7 @@ def test_record_count_mismatch(sample_copy, tmp_path):
     ev = doc["results"]["device"]["event"]
     ev["export_date"] = "2026-01-01"
     ev["partitions"][-1]["records"] += 1
+    ev["total_records"] += 1        # consistent totals: the file itself holds one record fewer
     path.write_bytes(orjson.dumps(doc))
     line = assert_failed_cleanly(sample_copy, data, before, "device-event-0001-of-0001.json.zip")
     assert "records" in line and "manifest" in line
