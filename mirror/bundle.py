@@ -1,4 +1,9 @@
-"""`mirror export DIR`: an air-gap bundle of the downloaded files, laid out like the download site."""
+"""`mirror export DIR`: an air-gap bundle of the downloaded files, laid out like the download site.
+
+Crash-safe for removable media: bundle.json goes first (present only when the bundle is complete), every file is
+copied to `.part`, fsynced and renamed, download.json marks the folder as an export (`meta._bundle_note`), and
+bundle.json is written last (tmp, fsync, rename, fsync of the folder). A sync refuses a marked folder without it.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,10 @@ from pathlib import Path
 
 import orjson
 
+from .bundlefile import FORMAT, NOTE_KEY
 from .errors import BundleError, MirrorMissingError
 from .manifest import ENDPOINTS
+from .paths import contained
 from .state import dataset_state
 from .store import Store
 
@@ -34,7 +41,30 @@ def _copy(src: Path, dest: Path) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(dest.name + ".part")
     shutil.copyfile(src, tmp)
+    _fsync(tmp)
     os.replace(tmp, dest)
+    _fsync(dest.parent)
+
+
+def _write(dest: Path, data: bytes) -> None:
+    """Write a file atomically and durably: tmp, fsync, rename, fsync the folder."""
+    tmp = dest.with_name(dest.name + ".tmp")
+    tmp.write_bytes(data)
+    _fsync(tmp)
+    os.replace(tmp, dest)
+    _fsync(dest.parent)
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file or a folder to the device (folders cannot be opened on Windows: skipped there)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except (IsADirectoryError, PermissionError):
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _rows(store: Store, dataset: str) -> tuple[str, list[dict]]:
@@ -46,9 +76,8 @@ def _rows(store: Store, dataset: str) -> tuple[str, list[dict]]:
 
 
 def _source_file(store: Store, dataset: str, row: dict) -> Path:
-    if dataset == "gudid":
-        return store.data_dir / "downloads" / row["partition"]
-    return store.data_dir / "downloads" / row["export_date"] / row["partition"]
+    rel = row["partition"] if dataset == "gudid" else f"{row['export_date']}/{row['partition']}"
+    return contained(store.data_dir / "downloads", rel, f"{dataset} partition {row['partition']}", BundleError)
 
 
 def export(store: Store, dest: Path, only: list[str] | None = None) -> dict:
@@ -56,7 +85,9 @@ def export(store: Store, dest: Path, only: list[str] | None = None) -> dict:
     published = store.require_published()
     names = [n for n in (only or [*ENDPOINTS, "gudid"]) if n in published]
     dest = Path(dest).expanduser()
+    dest.mkdir(parents=True, exist_ok=True)
     (dest / "bundle.json").unlink(missing_ok=True)  # present only when the bundle is complete
+    _fsync(dest)
     files, device = [], {}
     for name in names:
         export_date, rows = _rows(store, name)
@@ -65,7 +96,7 @@ def export(store: Store, dest: Path, only: list[str] | None = None) -> dict:
             if not src.is_file():
                 raise BundleError(f"{src}: the downloaded file was not kept; run `mirror sync --only {name}` "
                                   "with FDAX_KEEP_DOWNLOADS=true, then export again")
-            _copy(src, dest / row["partition"])
+            _copy(src, contained(dest, row["partition"], f"{name} partition {row['partition']}", BundleError))
             files.append({"path": row["partition"], "endpoint": name, "export_date": row["export_date"],
                           "records": row["records"], "bytes": row["bytes"], "sha256": row["sha256"]})
         if name != "gudid":
@@ -75,12 +106,10 @@ def export(store: Store, dest: Path, only: list[str] | None = None) -> dict:
                                            for r in rows]}
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     manifest = {"meta": {"last_updated": max((d["export_date"] for d in device.values()), default=""),
-                         "_bundle_note": f"FDA Explorer Offline bundle exported {now}"},
+                         NOTE_KEY: f"FDA Explorer Offline bundle exported {now}"},
                 "results": {"device": device}}
-    (dest / "download.json").write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-    (dest / "NOTICE").write_text(NOTICE)
-    bundle = {"format": "fda-explorer-bundle/1", "exported_at": now, "files": files}
-    tmp = dest / "bundle.json.tmp"
-    tmp.write_bytes(orjson.dumps(bundle, option=orjson.OPT_INDENT_2))
-    os.replace(tmp, dest / "bundle.json")
+    _write(dest / "download.json", orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
+    _write(dest / "NOTICE", NOTICE.encode())
+    bundle = {"format": FORMAT, "exported_at": now, "files": files}
+    _write(dest / "bundle.json", orjson.dumps(bundle, option=orjson.OPT_INDENT_2))  # last: the bundle is complete
     return {"dir": str(dest), "files": len(files), "bytes": sum(f["bytes"] for f in files), "datasets": names}

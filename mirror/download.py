@@ -7,6 +7,7 @@ import errno
 import hashlib
 import os
 import random
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from .errors import DiskFullError, DownloadError, SyncCancelled
 __all__ = ["RetryPolicy", "download", "fetch_bytes", "make_client"]
 
 RETRY_STATUS = {429, 500, 502, 503, 504}
+DNS_ATTEMPTS = 2   # a host name that does not resolve is tried twice, not `retries` times (offline: fail fast)
 
 
 class RetryPolicy:
@@ -64,6 +66,29 @@ def _hash_existing(part: Path) -> tuple[int, "hashlib._Hash"]:
                 h.update(block)
                 size += len(block)
     return size, h
+
+
+def _name_not_resolved(e: BaseException) -> socket.gaierror | None:
+    """The DNS failure behind an httpx error (httpx -> httpcore -> socket.gaierror), if that is what it is."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, socket.gaierror):
+            return e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
+
+
+def _transport_failure(e: httpx.TransportError, url: str, attempt: int, policy: RetryPolicy) -> str:
+    """What went wrong, after waiting before the next attempt; DownloadError at once for a name that does not
+    resolve a second time."""
+    dns = _name_not_resolved(e)
+    if dns is not None and attempt + 1 >= DNS_ATTEMPTS:
+        host = httpx.URL(url).host
+        raise DownloadError(f"{url}: the host name {host} cannot be resolved ({dns.strerror or dns}); check the "
+                            "network connection and the URL, or sync offline with `mirror sync --from DIR`") from None
+    policy.wait(attempt)
+    return f"{type(e).__name__}: {e}"
 
 
 def _disk_full(dest: Path) -> DiskFullError:
@@ -125,8 +150,7 @@ def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
             os.replace(part, dest)
             return size, h.hexdigest()
         except httpx.TransportError as e:
-            last = f"{type(e).__name__}: {e}"
-            policy.wait(attempt)
+            last = _transport_failure(e, url, attempt, policy)
         except OSError as e:
             if e.errno == errno.ENOSPC:
                 raise _disk_full(dest) from None
@@ -161,8 +185,7 @@ def fetch_bytes(client: httpx.Client, url: str, policy: RetryPolicy) -> bytes:
         try:
             r = client.get(url)
         except httpx.TransportError as e:
-            last = f"{type(e).__name__}: {e}"
-            policy.wait(attempt)
+            last = _transport_failure(e, url, attempt, policy)
             continue
         if r.status_code in RETRY_STATUS:
             last = f"HTTP {r.status_code}"
