@@ -1,0 +1,1 @@
+"""Adversarial cases kept as tests: hostile bundles, paths, web origins, session ids, concurrent writers."""
