@@ -105,12 +105,14 @@ def run_desktop(prepare: Callable[[], "Launch"], trace: Trace, early: "EarlyClie
 
 
 def run_web(launch: "Launch", trace: Trace, port: int) -> int:
-    """Serve the app on http://127.0.0.1:PORT until SIGINT/SIGTERM; every browser tab is its own session."""
+    """Serve the app on http://127.0.0.1:PORT until SIGINT/SIGTERM; every browser tab is its own session. Only
+    pages opened from the printed address (it carries a token made at each launch) reach it (app/ui/web_guard.py)."""
     import platformdirs
     import uvicorn
     import flet_web.fastapi as flet_fastapi
 
     from .offline_web import offline_assets
+    from .web_guard import WebGuard, new_token
 
     def main(page: ft.Page) -> None:
         c = _session(page, launch, trace)
@@ -118,8 +120,8 @@ def run_web(launch: "Launch", trace: Trace, port: int) -> int:
                                                    daemon=True).start()   # never block the server's loop
 
     cache = Path(platformdirs.user_cache_dir("fda-explorer", appauthor=False))
-    asgi = flet_fastapi.app(main, assets_dir=str(offline_assets(cache)), no_cdn=True,
-                            app_name="FDA Explorer Offline", app_short_name="FDA Explorer")
+    flet_app = flet_fastapi.app(main, assets_dir=str(offline_assets(cache)), no_cdn=True,
+                                app_name="FDA Explorer Offline", app_short_name="FDA Explorer")
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -127,10 +129,13 @@ def run_web(launch: "Launch", trace: Trace, port: int) -> int:
     except OSError as e:
         print(f"Error: cannot listen on 127.0.0.1:{port} ({e.strerror}): choose another --port", file=sys.stderr)
         return 1
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    asgi = WebGuard(flet_app, sock.getsockname()[1], new_token())   # own origin, loopback Host, this launch's token
+    url = asgi.url
     print(f"FDA Explorer Offline: open {url} in a browser (Ctrl+C stops it)", flush=True)
     trace("listening", url=url)
-    server = uvicorn.Server(uvicorn.Config(asgi, log_level="warning", ws="websockets-sansio"))
+    # Flet never ends the handler of a socket that closed before registering: without a limit, a stop would wait
+    server = uvicorn.Server(uvicorn.Config(asgi, log_level="warning", ws="websockets-sansio",
+                                          timeout_graceful_shutdown=5))
     for sig in (signal.SIGINT, signal.SIGTERM):    # uvicorn re-raises the signal after its graceful shutdown:
         signal.signal(sig, lambda *_: None)        # let that be a no-op, so a stop is a clean exit 0
     server.run(sockets=[sock])

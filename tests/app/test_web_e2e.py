@@ -7,6 +7,7 @@ import io
 import json
 import os
 import subprocess
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -21,12 +22,19 @@ SEMANTIC_TEXT = """() => Array.from(document.querySelectorAll('flt-semantics')).
      .map(n => n.textContent)].join(' ')).join('\\n')"""
 
 
-def _http_ok(url: str) -> bool:
+def _listening(trace: Path) -> str:
+    """The address the app printed (with this launch's token), once its server listens; "" before."""
+    lines = trace.read_text().splitlines() if trace.exists() else []
+    urls = [json.loads(line)["url"] for line in lines if '"listening"' in line]
+    if not urls:
+        return ""
     try:
-        with urllib.request.urlopen(url, timeout=2) as r:
-            return r.status == 200
+        urllib.request.urlopen(urls[-1].split("?")[0], timeout=2)
+    except urllib.error.HTTPError as e:
+        return urls[-1] if e.code == 403 else ""      # up: a page without the token is refused
     except OSError:
-        return False
+        return ""
+    return ""
 
 
 @pytest.fixture
@@ -37,17 +45,17 @@ def data_dir(partial_mirror, mirror_copy) -> Path:
 
 @pytest.fixture
 def web_app(data_dir, tmp_path):
-    """`fda-explorer --web` on a free port over `data_dir`; yields (url, data dir, trace)."""
+    """`fda-explorer --web` on a free port over `data_dir`; yields (the printed url with its token, data dir, trace)."""
     require("chromium")
     data, port, trace = data_dir, free_port(), tmp_path / "trace.jsonl"
     proc = subprocess.Popen([*FDA_EXPLORER, "--web", "--port", str(port), "--model", "none", "--data-dir", str(data),
                              "--config", str(tmp_path / "app.json"), "--trace", str(trace)],
                             cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             env={**os.environ, "FDAX_DATA_DIR": str(data)})
-    url = f"http://127.0.0.1:{port}/"
     try:
-        wait_for(lambda: _http_ok(url) or proc.poll() is not None, 60, "the web server")
+        url = wait_for(lambda: _listening(trace) or proc.poll() is not None, 60, "the web server")
         assert proc.poll() is None, proc.stdout.read().decode()
+        assert url.startswith(f"http://127.0.0.1:{port}/?token="), url
         yield url, data, trace
     finally:
         code = stop(proc)
@@ -97,9 +105,11 @@ def browser_page(web_app):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 860})
-        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(url[:-1]) or
+        base = url.split("?")[0]
+        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) or
                    r.request.url.startswith("blob:") else (outside.append(r.request.url), r.abort()))
-        page.goto(url)
+        page.goto(url)                   # the token becomes a cookie and leaves the address
+        assert page.url == base, page.url
         page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=90_000)
         page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
         view = Page(page)
