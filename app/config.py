@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 from pathlib import Path
 from typing import Literal, get_args
+from urllib.parse import urlsplit
 
 import platformdirs
 from pydantic import BaseModel, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 __all__ = ["AppConfig", "AppEnv", "ConfigError", "load_config", "save_config", "default_config_path",
-           "model_kind", "THEMES", "COLORS"]
+           "model_kind", "remote_host", "unconfirmed_remote", "confirmed", "THEMES", "COLORS"]
 
 THEMES = ("system", "light", "dark")
 Color = Literal["indigo", "teal", "blue", "green", "deep_orange", "pink"]
@@ -43,6 +45,9 @@ class AppConfig(BaseModel):
 
     model: str = Field("embedded", description="Chat model: none, embedded, llamacpp:/path/to/model.gguf or ollama:NAME.")
     ollama_url: str = Field("http://127.0.0.1:11434", description="Ollama server for ollama:NAME models.")
+    ollama_remote_confirmed: str = Field(
+        "", description="An Ollama URL on another computer that you confirmed may receive your questions (the "
+        "Settings screen asks before saving one; a file naming another computer without it is refused).")
     data_dir: Path = Field(description="Mirror data folder (DuckDB files, downloads, sessions, audit logs).")
     export_dir: Path | None = Field(None, description="Folder for exported answers (default: DATA_DIR/exports).")
     theme: Literal["system", "light", "dark"] = Field("system", description="Appearance: follow the system, light or dark.")
@@ -66,6 +71,37 @@ def model_kind(model: str) -> tuple[str, str]:
     return "embedded", ""
 
 
+def remote_host(url: str) -> str:
+    """The host of `url` when it is another computer (not 127.0.0.0/8, ::1 or localhost), else ""."""
+    try:
+        host = (urlsplit(url.strip()).hostname or "").rstrip(".")
+    except ValueError:
+        return url.strip()
+    if not host or host == "localhost" or host.endswith(".localhost"):
+        return ""
+    try:
+        return "" if ipaddress.ip_address(host).is_loopback else host
+    except ValueError:
+        return host
+
+
+def _same(url: str) -> str:
+    return url.strip().rstrip("/")
+
+
+def unconfirmed_remote(config: AppConfig) -> str:
+    """The other computer an ollama:NAME model would send questions to, when that was not confirmed; else ""."""
+    host = remote_host(config.ollama_url)
+    if not host or model_kind(config.model)[0] != "ollama":
+        return ""
+    return "" if _same(config.ollama_remote_confirmed) == _same(config.ollama_url) else host
+
+
+def confirmed(config: AppConfig) -> AppConfig:
+    """`config` with its Ollama URL confirmed (called once the person said yes)."""
+    return config.model_copy(update={"ollama_remote_confirmed": _same(config.ollama_url)})
+
+
 def load_config(path: Path, defaults: AppConfig) -> AppConfig:
     """`defaults` overlaid with the values saved in `path` (a missing file means none saved)."""
     try:
@@ -78,17 +114,30 @@ def load_config(path: Path, defaults: AppConfig) -> AppConfig:
     if not isinstance(saved, dict):
         raise ConfigError(f"the settings file {path} is not a JSON object: fix or delete it")
     try:
-        return AppConfig.model_validate({**defaults.model_dump(), **{k: v for k, v in saved.items()
-                                                                       if k in AppConfig.model_fields}})
+        config = AppConfig.model_validate({**defaults.model_dump(), **{k: v for k, v in saved.items()
+                                                                         if k in AppConfig.model_fields}})
     except ValidationError as e:
         first = e.errors()[0]
         raise ConfigError(f"the settings file {path} has a bad {'.'.join(map(str, first['loc']))} "
                           f"({first['msg']}): fix or delete it") from None
+    host = unconfirmed_remote(config) if "ollama_url" in saved else ""   # FDAX_OLLAMA_URL, --ollama-url: yours
+    if host:
+        raise ConfigError(f"the settings file {path} sends your questions to the Ollama server at "
+                          f"{config.ollama_url}, on another computer ({host}), and this was not confirmed: choose "
+                          "that server again on the Settings screen (it asks you to confirm), or set ollama_url "
+                          "back to http://127.0.0.1:11434")
+    return config
 
 
 def save_config(config: AppConfig, path: Path) -> None:
-    """Write the settings atomically (temporary file, then rename)."""
+    """Write the settings atomically (temporary file, then rename); an unconfirmed Ollama server on another
+    computer is refused (ConfigError), as `load_config` would refuse it."""
     path = Path(path)
+    host = unconfirmed_remote(config)
+    if host:
+        raise ConfigError(f"settings not saved to {path}: the Ollama server at {config.ollama_url} is on another "
+                          f"computer ({host}) and sending your questions there was not confirmed; save them from "
+                          "the Settings screen, which asks you to confirm")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".part")

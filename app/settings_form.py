@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .backend import Backend
 from .banners import Banner, one_line
-from .config import COLORS, THEMES, AppConfig, model_kind
+from .config import COLORS, THEMES, AppConfig, confirmed, model_kind, unconfirmed_remote
 from .jobs import Jobs
 
 __all__ = ["SettingsForm", "MODEL_KINDS"]
@@ -17,7 +17,12 @@ MODEL_KINDS = {"none": "No model (deterministic answers)", "embedded": "Embedded
 
 
 class SettingsForm:
-    """Edits a copy of the config; `save` hands a checked AppConfig to `apply` (which persists and applies it)."""
+    """Edits a copy of the config; `save` hands a checked AppConfig to `apply` (which persists and applies it).
+
+    An Ollama server on another computer would receive every question and the records read to answer it, so
+    `save` first asks: `remote` then names that computer (the view shows a dialog) and nothing is saved until
+    `confirm_remote()` (saved, with the URL marked as confirmed) or `cancel_remote()` (not saved).
+    """
 
     def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
                  report: Callable[[Banner], None], apply: Callable[[AppConfig], None],
@@ -29,6 +34,8 @@ class SettingsForm:
         self.ollama_models: list[str] = []
         self.ollama_status = ""
         self.testing = False
+        self.remote = ""                         # a host waiting for "send my questions there" to be confirmed
+        self._pending: AppConfig | None = None
         self.embedded_available = backend.embedded_available()
         self.load(self._current())
 
@@ -42,6 +49,7 @@ class SettingsForm:
                        "data_dir": str(config.data_dir), "export_dir": str(config.export_dir or ""),
                        "theme": config.theme, "color": config.color}
         self.errors = {}
+        self.remote, self._pending = "", None
 
     def set(self, name: str, value: str) -> None:
         self.values[name] = value or ""
@@ -89,9 +97,33 @@ class SettingsForm:
             "data_dir": Path(v["data_dir"].strip()).expanduser(),
             "export_dir": Path(v["export_dir"].strip()).expanduser() if v["export_dir"].strip() else None,
             "theme": v["theme"], "color": v["color"]})
+        self.remote = unconfirmed_remote(config)
+        if self.remote:
+            self._pending = config
+            self.changed()
+            return False
         self._apply(config)
         self.changed()
         return True
+
+    def remote_question(self) -> str:
+        """What the confirmation dialog says, in plain words."""
+        url = self._pending.ollama_url if self._pending else self.values["ollama_url"].strip()
+        return (f"With this setting, every question you ask, and the FDA records the assistant reads to answer it, "
+                f"are sent to the Ollama server at {url}. That is another computer ({self.remote}), not this one. "
+                "Send them there only if that computer may receive this information.")
+
+    def confirm_remote(self) -> None:
+        """The person agreed: save the pending settings with their Ollama URL marked as confirmed."""
+        config, self.remote, self._pending = self._pending, "", None
+        if config is not None:
+            self._apply(confirmed(config))
+        self.changed()
+
+    def cancel_remote(self) -> None:
+        self.remote, self._pending = "", None
+        self._report(Banner("Settings not saved: the Ollama server on another computer was not confirmed.", "info"))
+        self.changed()
 
     def test_ollama(self) -> None:
         self.testing, self.ollama_status = True, "Connecting…"

@@ -40,6 +40,7 @@ class SettingsView:
         self.color = ft.Dropdown(label="Accent colour", width=200, on_select=setter("color"),
                                  options=[ft.DropdownOption(key=k, text=k.replace("_", " ")) for k in COLORS])
         self.where = caption("")
+        self._asking = False                     # the "another computer" confirmation dialog is open
         self.gguf_row = ft.Row([self.gguf, self.gguf_browse])
         self.ollama_box = ft.Column([ft.Row([self.ollama_url, self.ollama_test]), self.ollama_model, self.ollama_status])
         self.root = ft.Column([
@@ -64,9 +65,27 @@ class SettingsView:
             self.gguf.value = files[0].path
             self.c.settings.set("gguf_path", files[0].path)
 
+    def _render_remote(self) -> None:
+        """The dialog asking whether questions may go to an Ollama server on another computer."""
+        f = self.c.settings
+        if not f.remote:
+            if self._asking:
+                self._asking = False
+                self.page.pop_dialog()
+            return
+        if self._asking:
+            return
+        self._asking = True
+        self.page.show_dialog(ft.AlertDialog(
+            modal=True, title=ft.Text("Send your questions to another computer?"),
+            content=ft.Text(f.remote_question()),
+            actions=[ft.FilledButton(f"Send them to {f.remote}", on_click=lambda e: f.confirm_remote()),
+                     ft.TextButton("Cancel", on_click=lambda e: f.cancel_remote())]))
+
     def render(self) -> None:
         f = self.c.settings
         v = f.values
+        self._render_remote()
         self.kind.value = v["model_kind"]
         self.gguf_row.visible = v["model_kind"] == "gguf"
         self.gguf_browse.visible = not self.page.web

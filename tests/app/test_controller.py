@@ -229,6 +229,32 @@ def test_settings_are_checked_saved_applied_and_an_unreachable_model_is_a_banner
         c.shutdown()
 
 
+def test_an_ollama_server_on_another_computer_is_saved_only_once_confirmed(sample_mirror, mirror_copy, tmp_path):
+    c, _ = controller(mirror_copy(sample_mirror), tmp_path)
+    path, url = tmp_path / "app.json", f"http://0.0.0.0:{free_port()}"    # not loopback; refused at once, no DNS
+    try:
+        form = c.settings
+        form.set("model_kind", "ollama")
+        form.set("ollama_url", url)
+        form.set("ollama_model", "llama3.2")
+        assert form.save() is False and form.remote == "0.0.0.0" and not path.exists()
+        question = form.remote_question()
+        assert f"every question you ask, and the FDA records the assistant reads to answer it, are sent to the " \
+               f"Ollama server at {url}. That is another computer (0.0.0.0)" in question
+        form.cancel_remote()
+        assert form.remote == "" and not path.exists() and "Settings not saved" in c.banner.message
+        assert c.config.model == "none"
+        assert form.save() is False and form.remote == "0.0.0.0"
+        form.confirm_remote()
+        saved = json.loads(path.read_text())
+        assert (saved["model"], saved["ollama_url"], saved["ollama_remote_confirmed"]) == ("ollama:llama3.2", url, url)
+        assert c.config.ollama_remote_confirmed == url and form.remote == ""
+        c.go("settings")
+        assert form.save() is True                           # confirmed once: saving again does not ask
+    finally:
+        c.shutdown()
+
+
 def test_the_ollama_test_lists_the_models(sample_mirror, mirror_copy, tmp_path):
     from tests.agent.ollama_standin import OllamaStandIn
     c, _ = controller(mirror_copy(sample_mirror), tmp_path)
