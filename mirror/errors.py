@@ -85,3 +85,12 @@ class ShrinkRefused(MirrorError):
 class SyncCancelled(MirrorError):
     def __init__(self, message: str = "sync cancelled; the mirror keeps its previous data and the next sync resumes"):
         super().__init__(message)
+
+
+class UnloadableFileError(MirrorError):
+    """An intact download that this version cannot load: a record over the size or nesting limit, a record that
+    is not a JSON object, a GUDID update whose XML is invalid. Not a PartitionError, so the sync keeps the
+    download (fetching it again would not help) and the message does not advise a rerun."""
+
+
+__all__.append("UnloadableFileError")
