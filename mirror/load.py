@@ -10,7 +10,7 @@ import duckdb
 
 from .bulkjson import BulkFile
 from .chunks import ChunkStream
-from .datasets import Dataset
+from .datasets import DATASETS, Dataset
 from .errors import DiskFullError, InvalidJSONError, MirrorError, RecordCountError
 from .loadsql import STAGE, STAGE_CLEAR, STAGE_DDL, child_sql, ddl, main_sql, stage_sql
 from .manifest import Partition
@@ -51,8 +51,11 @@ def _insert_chunks(con, ds: Dataset, stream: ChunkStream, part: str) -> int:
 
 def open_stream(part: Partition, fetched: Fetched, work: Path, chunk_bytes: int = 32 << 20,
                 after: ChunkStream | None = None) -> ChunkStream:
-    """Start unzipping a partition (checks the zip first: CorruptFileError if it is not the expected zip)."""
-    return ChunkStream(BulkFile(fetched.path, part.member), work, chunk_bytes, after=after)
+    """Start unzipping a partition (checks the zip first: CorruptFileError if it is not the expected zip;
+    RecordCountError if it unzips to more than the manifest's records can take)."""
+    ds = DATASETS.get(part.endpoint)
+    bulk = BulkFile(fetched.path, part.member, records=part.records, key=ds.key[0] if ds else None)
+    return ChunkStream(bulk, work, chunk_bytes, after=after)
 
 
 def load_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, part: Partition, fetched: Fetched,

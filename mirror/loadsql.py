@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .bulkjson import MAX_RECORD_BYTES
 from .datasets import Child, Column, Dataset
 
 __all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "rows_sql", "summary_sql", "WORD",
@@ -39,11 +40,12 @@ def _paths(ds: Dataset) -> list[str]:
 
 
 def stage_sql(ds: Dataset, ndjson: Path) -> str:
-    """Parse a chunk once: the normalised record `j` and the fragments `v` at every path the load needs."""
+    """Parse a chunk once: the normalised record `j` and the fragments `v` at every path the load needs (the
+    chunk's records were checked against MAX_RECORD_BYTES while unzipping; DuckDB's limit sits just above)."""
     paths = "[" + ", ".join(f"'{p}'" for p in _paths(ds)) + "]"
     path = str(ndjson).replace("'", "''")
     return (f"INSERT INTO {STAGE} SELECT json(json) AS j, json_extract(json, {paths}) AS v "
-            f"FROM read_ndjson_objects('{path}')")
+            f"FROM read_ndjson_objects('{path}', maximum_object_size={MAX_RECORD_BYTES + (64 << 10)})")
 
 
 STAGE_DDL = f"CREATE TEMP TABLE IF NOT EXISTS {STAGE} (j JSON, v JSON[])"
