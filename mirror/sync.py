@@ -289,7 +289,7 @@ def _free_staging(store: Store, dataset: str, err: DiskFullError) -> DiskFullErr
     staging = store.staging(dataset)
     store.discard_staging(dataset)
     shutil.rmtree(store.tmp_dir / dataset, ignore_errors=True)
-    return DiskFullError(f"{err}; the unfinished {staging.name} and its .wal were removed to free space")
+    return DiskFullError(f"{err}; the unfinished {staging.name} and its .wal were deleted to give their space back")
 
 
 def _open(store: Store, settings: Settings, w: _Work, i: int, futures: dict[str, Future], streams: dict,
