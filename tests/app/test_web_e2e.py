@@ -209,3 +209,33 @@ class TestFirstRun:
         view.click("button", "Retry")
         view.wait_text("Chart: device/event by year (line, as of 2025-09-23)")
         assert (data / "db").is_dir()
+
+
+
+def test_an_ollama_server_on_another_computer_is_saved_only_after_a_confirmation(browser_page):
+    """The attack of review D2 through the Settings screen (Test connection, pick the model, Save) now asks first."""
+    from tests.agent.ollama_standin import OllamaStandIn
+    view, _, trace, _ = browser_page
+    config = trace.parent / "app.json"
+    with OllamaStandIn(models=["llama3.2:1b"]) as srv:
+        url = srv.url.replace("127.0.0.1", "0.0.0.0")     # not a loopback name, yet served here (no DNS)
+        view.click("button", "Settings")
+        view.wait_text("An Ollama server")
+        view.click("radio", "An Ollama server")
+        view.wait_text("Test connection")
+        view.page.locator('input[aria-label="Ollama URL"]').fill(url)   # one change (typing races the redraws)
+        view.click("button", "Test connection")
+        view.wait_text(f"Connected to {url}: 1 model(s)")
+        view.click("button", "Save")
+        view.wait_text("Send your questions to another computer?", f"are sent to the Ollama server at {url}",
+                       "That is another computer (0.0.0.0), not this one")
+        view.shot("web-settings-remote.png")
+        assert not config.exists()
+        view.click("button", "Cancel", exact=True)
+        view.wait_text("Settings not saved: the Ollama server on another computer was not confirmed")
+        assert "Send your questions to another computer?" not in view.text() and not config.exists()
+        view.click("button", "Save")
+        view.click("button", "Send them to 0.0.0.0")
+        view.wait_text("Settings saved")
+        saved = json.loads(config.read_text())
+    assert (saved["model"], saved["ollama_url"], saved["ollama_remote_confirmed"]) == ("ollama:llama3.2:1b", url, url)
