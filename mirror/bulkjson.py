@@ -8,10 +8,11 @@ other indentation) goes through ijson's event parser instead (`compactjson`).
 
 Memory is bounded whatever the file holds: each unzipped byte is scanned once and copied a fixed number of
 times, a record may hold at most MAX_RECORD_BYTES, and a file whose records outnumber the manifest's count
-(or whose unzipped size could not hold so few records) stops at once. A record this version cannot load
-(too large, nested too deep, not a JSON object) raises UnloadableFileError once the zip's checksum has
-been checked to the end: the download is intact and kept, as fetching it again would not help. A damaged
-zip raises CorruptFileError: the download is dropped and the next sync fetches it anew.
+stops at the first block that shows it (RecordCountError). A record this version cannot load (too large,
+nested too deep, not a JSON object) raises UnloadableFileError once the zip's checksum has been checked to
+the end (unless the zip declares more bytes than the manifest's records could fill: it cannot load either
+way, and a zip bomb is not inflated for nothing): the download is kept, as fetching it again would not
+help. A damaged zip raises CorruptFileError: the download is dropped and the next sync fetches it anew.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ def _flatten(block: bytes | bytearray) -> bytes | bytearray:
     return block.replace(_SEP, b"}" + _RS + b"{").replace(b"\n", b"").replace(_RS, b"\n") + b"\n"
 
 
+def _size(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n:,} bytes"
+
+
 class BulkFile:
     """One openFDA bulk zip: `chunks()` yields NDJSON blocks of whole records; `meta` is set after.
 
@@ -54,6 +59,7 @@ class BulkFile:
         self.member = member
         self.records, self.key, self.max_record = records, key, max_record
         self.meta: dict | None = None
+        self._declared = 0          # the member's unzipped size, as the zip declares it
         self._check()
 
     def _fail(self, why: str, cls: type = CorruptFileError) -> Exception:
@@ -64,8 +70,10 @@ class BulkFile:
                                 "the file or the manifest is out of date: run `mirror sync` again")
 
     def _unloadable(self, f, what: str) -> UnloadableFileError:
-        """The error for a record this version cannot load, once the zip's CRC (checked at its end) held."""
-        self._drain(f)
+        """The error for a record this version cannot load, once the zip's CRC (checked at its end) held; a member
+        declaring more bytes than the manifest's records can fill is not read on (it cannot load either way)."""
+        if self.records is None or self._declared <= self._room():
+            self._drain(f)
         return UnloadableFileError(f"{self.zip_path}: {what}; this file cannot be loaded by this version; the "
                                    "previous data is kept (and so is the download: fetching it again would not help)")
 
@@ -78,9 +86,11 @@ class BulkFile:
             raise self._fail(f"not a readable zip ({e})") from None
         if names != [self.member]:
             raise self._fail(f"unexpected zip members {names} (expected only {self.member})")
-        if self.records is not None and size > self.records * (self.max_record + len(_SEP)) + _WRAPPER:
-            raise self._too_many(f"{size / 1048576:,.0f} MB unzipped, more than {self.records:,} records of at most "
-                                 f"{self.max_record >> 20} MB can take, so more")
+        self._declared = size
+
+    def _room(self) -> int:
+        """The most bytes the manifest's records can take unzipped."""
+        return (self.records or 0) * (self.max_record + len(_SEP)) + _WRAPPER
 
     def chunks(self, chunk_bytes: int = 32 << 20) -> Iterator[bytes]:
         try:
@@ -149,16 +159,17 @@ class BulkFile:
         """Refuse the record buf[rec:end] if it is over the size limit, naming it by its key if it shows one."""
         if end - rec <= self.max_record:
             return
-        which = f"number {done + 1:,} (at byte {base + rec:,} of {self.member})"
+        where = f"number {done + 1:,}, at byte {base + rec:,} of {self.member}"
+        which = f"{where.replace(', ', ' (', 1)})"
         if self.key:
             at = buf.find(b'\n      "' + self.key.encode() + b'": ', rec, rec + self.max_record)  # a top-level field
             if at >= 0:
                 line = bytes(buf[at:buf.find(b"\n", at + 1, at + 300)]).split(b": ", 1)[1].rstrip(b",")
                 try:
-                    which = f"{self.key} {orjson.loads(line)} ({which.removeprefix('number ')})"
+                    which = f"{self.key} {orjson.loads(line)} ({where})"
                 except orjson.JSONDecodeError:
                     pass
-        raise self._unloadable(f, f"record {which} is over the {self.max_record >> 20} MB a record may hold")
+        raise self._unloadable(f, f"record {which} is over the {_size(self.max_record)} a record may hold")
 
     def _tail(self, f) -> bytes:
         tail = f.read(_WRAPPER + 1)
@@ -184,7 +195,7 @@ class BulkFile:
         """Any JSON layout, through ijson's events: slower, still streamed, one record in memory at a time."""
         out: list[bytes] = []
         size = n = 0
-        limit = f"{self.max_record >> 20} MB"
+        limit = _size(self.max_record)
         with zipfile.ZipFile(self.zip_path) as zf, zf.open(self.member) as f:
             try:
                 for kind, value in items(f, self.max_record + (64 << 10), limit):
@@ -222,5 +233,5 @@ class BulkFile:
         except orjson.JSONEncodeError:
             raise self._unloadable(f, f"record {which} is nested deeper than {MAX_DEPTH} levels") from None
         if len(line) > self.max_record:
-            raise self._unloadable(f, f"record {which} is over the {self.max_record >> 20} MB a record may hold")
+            raise self._unloadable(f, f"record {which} is over the {_size(self.max_record)} a record may hold")
         return line

@@ -45,7 +45,7 @@ def stage_sql(ds: Dataset, ndjson: Path) -> str:
     paths = "[" + ", ".join(f"'{p}'" for p in _paths(ds)) + "]"
     path = str(ndjson).replace("'", "''")
     return (f"INSERT INTO {STAGE} SELECT json(json) AS j, json_extract(json, {paths}) AS v "
-            f"FROM read_ndjson_objects('{path}', maximum_object_size={MAX_RECORD_BYTES + (64 << 10)})")
+            f"FROM read_ndjson_objects('{path}', maximum_object_size={MAX_RECORD_BYTES})")
 
 
 STAGE_DDL = f"CREATE TEMP TABLE IF NOT EXISTS {STAGE} (j JSON, v JSON[])"
