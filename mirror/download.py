@@ -104,6 +104,8 @@ def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
     A partial file is hashed once; each retry resumes from where the last one stopped."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     part = dest.with_name(dest.name + ".part")
+    if part.is_symlink():  # never written through: a partial file is a plain file this function made
+        part.unlink()
     size, h = _hash_existing(part)
     reported, total, last = 0, None, "no attempt"
 

@@ -157,6 +157,8 @@ class FolderSource(Source):
     def copy(src: Path, dest: Path, progress: Progress) -> Fetched:
         dest.parent.mkdir(parents=True, exist_ok=True)
         part = dest.with_name(dest.name + ".part")
+        if part.is_symlink():  # never written through
+            part.unlink()
         h, size, total = hashlib.sha256(), 0, src.stat().st_size
         try:
             with open(src, "rb") as fi, open(part, "wb") as fo:

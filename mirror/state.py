@@ -10,15 +10,7 @@ import duckdb
 
 from .store import Connection, Store
 
-__all__ = ["DatasetState", "dataset_state", "read_state", "set_meta", "record_loaded", "shrank", "SHRINK_LIMIT"]
-
-SHRINK_LIMIT = 0.5   # a dataset may not drop below half the records it held without --allow-shrink
-
-
-def shrank(previous: int, now: int) -> bool:
-    """True when `now` records would replace `previous` ones with a drop the shrink guard refuses (to empty, or
-    below SHRINK_LIMIT of the previous count); nothing to compare when there were none."""
-    return previous > 0 and now < previous * SHRINK_LIMIT
+__all__ = ["DatasetState", "dataset_state", "read_state", "set_meta", "record_loaded"]
 
 
 @dataclass

@@ -8,7 +8,8 @@ from pathlib import Path
 import duckdb
 
 from .datasets import DATASETS
-from .state import read_state, shrank
+from .guard import shrank
+from .state import read_state
 from .store import Store
 from .upgrade import index_problems
 

@@ -17,16 +17,17 @@ import httpx
 from . import gudid_sync
 from .datasets import DATASETS
 from .download import RetryPolicy, make_client
-from .errors import DiskFullError, ManifestError, MirrorError, PartitionError, ShrinkRefused, SyncCancelled
+from .errors import DiskFullError, MirrorError, PartitionError, SyncCancelled
 from .chunks import ChunkStream
 from .load import Fetched, drop_partition, ensure_tables, load_partition, open_stream
-from .manifest import ENDPOINTS, EndpointEntry, Manifest, Partition, keeps, parse_manifest, plan
-from .paths import contained, remove
+from .guard import check_entry, previous_records, shrank
+from .manifest import ENDPOINTS, Manifest, Partition, parse_manifest, plan
+from .paths import contained, inside, remove
 from .progress import Progress, ProgressEvent
 from .report import FAILURES, DatasetReport, SyncReport
 from .settings import Settings
 from .source import FolderSource, HttpSource, Source, fetch_cached, is_url, read_location
-from .state import DatasetState, dataset_state, set_meta, shrank
+from .state import DatasetState, dataset_state, set_meta
 from .store import Store
 from .upgrade import copy_upgraded, finish, outdated
 
@@ -43,7 +44,7 @@ class SyncOptions:
     source_dir: Path | None = None
     gudid: str | None = None
     dry_run: bool = False
-    allow_shrink: bool = False    # publish a dataset even when it drops below half its records (see state.shrank)
+    allow_shrink: bool = False    # publish a dataset even when it drops below half its records (mirror/guard.py)
     quiet: bool = False
     cancel: threading.Event | None = None    # set it (from another thread) to stop the sync
     on_progress: Callable[[ProgressEvent], None] | None = None  # called from sync threads: bytes, loads, notes
@@ -177,9 +178,9 @@ def _plan_device(store: Store, manifest: Manifest, options: SyncOptions, report:
                                                   records=sum(p.records for p in parts),
                                                   bytes_planned=sum(p.bytes for p in parts))
         cur = dataset_state(store, store.current(name))
-        previous = _previous(cur, name, options.since)
+        previous = previous_records(cur, name, options.since)
         try:
-            _check_entry(report.manifest, entry, previous, r.records, options)
+            check_entry(report.manifest, entry, previous, r.records, options.allow_shrink)
         except MirrorError as e:
             report.fail(name, e, store.staging(name))
             continue
@@ -191,25 +192,6 @@ def _plan_device(store: Store, manifest: Manifest, options: SyncOptions, report:
         w.manifest_total, w.since, w.previous = entry.total_records, options.since, previous
         works.append(w)
     return works
-
-
-def _previous(cur: DatasetState | None, name: str, since: int | None) -> int | None:
-    """Records the published dataset holds in the partitions this sync's --since keeps (None: no dataset)."""
-    if cur is None or not cur.complete:
-        return None
-    return sum(n for path, n in cur.partitions.items() if keeps(name, path, since))
-
-
-def _check_entry(where: str, entry: EndpointEntry, previous: int | None, planned: int, options: SyncOptions) -> None:
-    """Refuse an endpoint whose totals disagree (D16) or that would shrink the dataset by more than half (D8)."""
-    if entry.total_records != entry.listed_records:
-        raise ManifestError(f"{where}: device/{entry.name} total_records {entry.total_records:,} is not the sum of its "
-                            f"partitions' records ({entry.listed_records:,}); the manifest is inconsistent, so "
-                            f"{entry.name} keeps its previous data: fetch the manifest again later")
-    if previous is not None and shrank(previous, planned) and not options.allow_shrink:
-        raise ShrinkRefused(f"{where}: device/{entry.name} lists {planned:,} records where the mirror holds "
-                            f"{previous:,}; a drop of more than half is refused and {entry.name} keeps its previous "
-                            "data. If the drop is real, rerun with --allow-shrink")
 
 
 def download_path(store: Store, p: Partition) -> Path:
@@ -318,5 +300,6 @@ def _prune_downloads(store: Store, w: _Work, keep: bool) -> None:
     """Drop this endpoint's downloads of other export dates (or all of them when downloads are not kept)."""
     root = store.data_dir / "downloads"
     for dated in root.iterdir() if root.exists() else ():
-        if dated.name != w.export_date or not keep:
-            shutil.rmtree(dated / "device" / w.dataset, ignore_errors=True)
+        target = dated / "device" / w.dataset
+        if (dated.name != w.export_date or not keep) and not dated.is_symlink() and inside(root, target):
+            shutil.rmtree(target, ignore_errors=True)  # never through a link leading out of the downloads

@@ -99,7 +99,8 @@ def test_malformed_bundle_json_is_refused_in_one_line(doc, bundle, mirror_copy, 
     assert code == 1 and not list(fresh.rglob("*.duckdb")), "nothing may load from a bad bundle"
 
 
-@pytest.mark.parametrize("raw", [b"not json", b"", b"{\"files\": [", b"\xff\xfe"], ids=["text", "empty", "cut", "binary"])
+@pytest.mark.parametrize("raw", [b"not json", b"", b"{\"files\": [", b"\xff\xfe"],
+                         ids=["text", "empty", "cut", "binary"])
 def test_bundle_json_that_is_not_json_is_refused(raw, bundle, mirror_copy):
     data, before = mirror_copy
     (bundle / "bundle.json").write_bytes(raw)
