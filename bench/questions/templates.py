@@ -18,6 +18,7 @@ bank file says `synthetic: true` and every family id starts with `syn_`.
 from __future__ import annotations
 
 import argparse
+import calendar
 import re
 import sys
 from pathlib import Path
@@ -68,6 +69,10 @@ def family(fid: str, dataset: str, features: list[str], interp: dict, match: str
             "phrasings": phrasings, **extra}
 
 
+class Missing(LookupError):
+    """The mirror lacks the vocabulary a template needs (e.g. the sample has no Class I enforcement reports)."""
+
+
 class Vocab:
     """What the synthetic mirror holds, read once: firms, codes, dates, roots shared by several firms and a brand."""
 
@@ -86,21 +91,30 @@ class Vocab:
         self.lookalikes = [r[0] for r in con.execute(r"""SELECT DISTINCT manufacturer_d_name FROM device_event_device
             WHERE regexp_matches(manufacturer_d_name, '^Meditronic') ORDER BY 1 LIMIT 1""").fetchall()]
 
+    def one(self, sql: str):
+        row = self.con.execute(sql).fetchone()
+        if not row or row[0] is None:
+            raise Missing(" ".join(sql.split())[:100])
+        return row[0]
+
     def top_year(self, where: str, table: str = "device_event", col: str = "date_received") -> int:
-        return self.con.execute(f"SELECT year({col}) y FROM {table} WHERE {where} GROUP BY 1 "
-                                f"ORDER BY count(*) DESC, y DESC LIMIT 1").fetchone()[0]
+        return self.one(f"SELECT year({col}) y FROM {table} WHERE {where} AND {col} IS NOT NULL GROUP BY 1 "
+                        f"ORDER BY count(*) DESC, y DESC LIMIT 1")
 
     def top_month(self, where: str, year: int) -> int:
-        return self.con.execute(f"SELECT month(date_received) m FROM device_event WHERE {where} AND year(date_received) = "
-                                f"{year} GROUP BY 1 ORDER BY count(*) DESC, m LIMIT 1").fetchone()[0]
+        return self.one(f"SELECT month(date_received) m FROM device_event WHERE {where} AND year(date_received) = "
+                        f"{year} GROUP BY 1 ORDER BY count(*) DESC, m LIMIT 1")
 
 
 def _range(y0: int, m0: int, y1: int, m1: int) -> tuple[str, str]:
-    import calendar
     return f"{y0:04d}-{m0:02d}-01", f"{y1:04d}-{m1:02d}-{calendar.monthrange(y1, m1)[1]:02d}"
 
 
-def event_families(v: Vocab) -> list[dict]:
+def _year(y: int, field: str) -> dict:
+    return {"field": field, "from": f"{y}-01-01", "to": f"{y}-12-31"}
+
+
+def firm_families(v: Vocab) -> list[dict]:
     out = []
     for short, pat in KNOWN_FIRMS:
         slug = re.sub(r"\W+", "_", short.lower())
@@ -114,11 +128,17 @@ def event_families(v: Vocab) -> list[dict]:
         slug = re.sub(r"\W+", "_", name.lower()).strip("_")
         out.append(family(f"syn_ev_exact_firm_{slug}", "event", ["firm", "collision"],
                           {"datasets": ["event"], "measure": "count", "filters": {"firm": name}}, "count",
-                          f"SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE manufacturer_d_name = '{q(name)}'",
+                          "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
+                          f"WHERE manufacturer_d_name = '{q(name)}'",
                           [f"how many adverse events for {name}?", f"{name} MDRs", f"maude reports filed by {name}",
                            f"adverse event count, manufacturer {name}", f"{name.lower()} adverse events"],
-                          note="Other firms (and brands) share this root, or it looks like a known firm: only this exact "
-                               "firm counts."))
+                          note="Other firms (and brands) share this root, or it looks like a known firm: only this "
+                               "exact firm counts."))
+    return out
+
+
+def collision_families(v: Vocab) -> list[dict]:
+    out = []
     for root, n, _ in v.roots:
         r = root.capitalize()
         out.append(family(f"syn_clar_root_{root}", "event", ["collision", "firm_vs_brand", "ambiguity"],
@@ -128,15 +148,19 @@ def event_families(v: Vocab) -> list[dict]:
                           [f"{r} adverse events", f"how many MDRs for {root}?", f"{root} maude reports",
                            f"adverse event reports for {r}", f"any problems reported for {r}?"],
                           kind="clarify", note=f"{n} firms and a brand share the root {r}: ask which one."))
+    return out
+
+
+def code_families(v: Vocab) -> list[dict]:
+    out = []
     for code, name, _ in v.codes:
         w = f"list_contains(product_code_list, '{code}')"
         y = v.top_year(w)
         m = v.top_month(w, y)
-        d0, d1 = _range(y, 1, y, 12)
+        sql = f"SELECT count(*) FROM device_event WHERE {w} AND date_received BETWEEN {{date_from}} AND {{date_to}}"
         out.append(family(f"syn_ev_code_year_{code}", "event", ["product_code", "device_name", "year"],
                           {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
-                           "dates": {"field": "date_received", "from": d0, "to": d1}}, "count",
-                          f"SELECT count(*) FROM device_event WHERE {w} AND date_received BETWEEN {{date_from}} AND {{date_to}}",
+                           "dates": _year(y, "date_received")}, "count", sql,
                           [f"how many adverse events for {lay(name)} in {y}?", f"{code} MDRs {y}",
                            f"{name.lower()} reports received in {y}", f"maude count, product code {code}, {y}",
                            f"{y} adverse events for procode {code}"]))
@@ -144,129 +168,154 @@ def event_families(v: Vocab) -> list[dict]:
         mon = MONTHS[m - 1]
         out.append(family(f"syn_ev_code_month_{code}", "event", ["product_code", "month"],
                           {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
-                           "dates": {"field": "date_received", "from": d0, "to": d1}}, "count",
-                          f"SELECT count(*) FROM device_event WHERE {w} AND date_received BETWEEN {{date_from}} AND {{date_to}}",
+                           "dates": {"field": "date_received", "from": d0, "to": d1}}, "count", sql,
                           [f"{code} reports received in {mon} {y}", f"{mon[:3].lower()} {y} MDRs for {lay(name)}",
                            f"how many {code} adverse events in {y}-{m:02d}?", f"adverse events for {code} during {mon} of {y}",
                            f"{lay(name)} event reports {m:02d}/{y}"]))
         out.append(family(f"syn_ev_code_last2y_{code}", "event", ["product_code", "relative"],
                           {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
-                           "dates": {"field": "date_received", "from": "as_of-2y", "to": "as_of"}}, "count",
-                          f"SELECT count(*) FROM device_event WHERE {w} AND date_received BETWEEN {{date_from}} AND {{date_to}}",
+                           "dates": {"field": "date_received", "from": "as_of-2y", "to": "as_of"}}, "count", sql,
                           [f"{code} adverse events in the last 2 years", f"how many MDRs for {lay(name)} over the past two years?",
                            f"{lay(name)} reports, last 2 yrs", f"product code {code} maude reports in the previous 2 years",
                            f"past 2 years adverse event count for {code}"]))
-    code, name, _ = v.codes[0]
-    out.append(family(f"syn_ev_top_firms_{code}", "event", ["top", "firm", "lay_term"],
-                      {"datasets": ["event"], "measure": "top", "filters": {"product_code": [code]}, "group_by": "manufacturer"},
-                      "top", f"""SELECT manufacturer_d_name, count(DISTINCT mdr_report_key) n FROM device_event_device
-                                 WHERE device_report_product_code = '{code}' GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1""",
-                      [f"top manufacturers of {lay(name)} in adverse events", f"which firm has the most {code} MDRs?",
-                       f"who has the most adverse event reports for {lay(name)}", f"rank manufacturers by {code} reports",
-                       f"top {code} manufacturers"]))
-    short, pat = KNOWN_FIRMS[0]
-    y = v.top_year(f"mdr_report_key IN {EV_FIRM.format(p=pat)}")
-    out.append(family("syn_ev_firm_quarter", "event", ["firm", "quarter"],
-                      {"datasets": ["event"], "measure": "count", "filters": {"firm": short},
-                       "dates": {"field": "date_received", "from": f"{y}-04-01", "to": f"{y}-06-30"}}, "count",
-                      f"SELECT count(*) FROM device_event WHERE mdr_report_key IN {EV_FIRM.format(p=pat)} "
-                      f"AND date_received BETWEEN {{date_from}} AND {{date_to}}",
-                      [f"Q2 {y} adverse events for {short}", f"{short} MDRs in the second quarter of {y}",
-                       f"{short.lower()} maude reports {y} Q2", f"how many {short} reports April-June {y}?",
-                       f"2Q{str(y)[2:]} {short} adverse event count"]))
-    y = v.top_year("event_type = 'Death'")
-    out.append(family("syn_ev_deaths_year", "event", ["event_type", "year"],
-                      {"datasets": ["event"], "measure": "count", "filters": {"event_type": "Death"},
-                       "dates": {"field": "date_received", "from": f"{y}-01-01", "to": f"{y}-12-31"}}, "count",
-                      "SELECT count(*) FROM device_event WHERE event_type = 'Death' AND date_received BETWEEN {date_from} AND {date_to}",
-                      [f"how many death reports in {y}?", f"deaths reported in {y}", f"{y} adverse events with a death",
-                       f"MDRs with event type death, {y}", f"fatal device events received in {y}"]))
-    (a, pa), (b, pb) = KNOWN_FIRMS[0], KNOWN_FIRMS[2]
-    out.append(family("syn_cmp_firms_year", "event", ["compare", "firm", "year"],
-                      {"datasets": ["event"], "measure": "compare", "sides": [{"firm": a}, {"firm": b}],
-                       "dates": {"field": "date_received", "from": f"{y}-01-01", "to": f"{y}-12-31"}}, "compare",
-                      f"""SELECT '{a}', count(*) FROM device_event WHERE mdr_report_key IN {EV_FIRM.format(p=pa)}
-                            AND date_received BETWEEN {{date_from}} AND {{date_to}}
-                          UNION ALL SELECT '{b}', count(*) FROM device_event WHERE mdr_report_key IN {EV_FIRM.format(p=pb)}
-                            AND date_received BETWEEN {{date_from}} AND {{date_to}}""",
-                      [f"{a} vs {b} adverse events in {y}", f"compare {a} and {b} MDRs for {y}",
-                       f"{y}: {b.lower()} versus {a.lower()} maude reports", f"how do {a} and {b} compare on adverse events in {y}?",
-                       f"{a} compared with {b}, event reports {y}"]))
     return out
 
 
-def other_families(v: Vocab) -> list[dict]:
-    out = []
+def top_firm_family(v: Vocab) -> list[dict]:
+    code, name, _ = v.codes[0]
+    return [family(f"syn_ev_top_firms_{code}", "event", ["top", "firm", "lay_term"],
+                   {"datasets": ["event"], "measure": "top", "filters": {"product_code": [code]}, "group_by": "manufacturer"},
+                   "top", f"""SELECT manufacturer_d_name, count(DISTINCT mdr_report_key) n FROM device_event_device
+                              WHERE device_report_product_code = '{code}' GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1""",
+                   [f"top manufacturers of {lay(name)} in adverse events", f"which firm has the most {code} MDRs?",
+                    f"who has the most adverse event reports for {lay(name)}", f"rank manufacturers by {code} reports",
+                    f"top {code} manufacturers"])]
+
+
+def firm_quarter_family(v: Vocab) -> list[dict]:
+    short, pat = KNOWN_FIRMS[0]
+    y = v.top_year(f"mdr_report_key IN {EV_FIRM.format(p=pat)}")
+    return [family("syn_ev_firm_quarter", "event", ["firm", "quarter"],
+                   {"datasets": ["event"], "measure": "count", "filters": {"firm": short},
+                    "dates": {"field": "date_received", "from": f"{y}-04-01", "to": f"{y}-06-30"}}, "count",
+                   f"SELECT count(*) FROM device_event WHERE mdr_report_key IN {EV_FIRM.format(p=pat)} "
+                   f"AND date_received BETWEEN {{date_from}} AND {{date_to}}",
+                   [f"Q2 {y} adverse events for {short}", f"{short} MDRs in the second quarter of {y}",
+                    f"{short.lower()} maude reports {y} Q2", f"how many {short} reports April-June {y}?",
+                    f"2Q{str(y)[2:]} {short} adverse event count"])]
+
+
+def deaths_and_compare(v: Vocab) -> list[dict]:
+    y = v.top_year("event_type = 'Death'")
+    (a, pa), (b, pb) = KNOWN_FIRMS[0], KNOWN_FIRMS[2]
+    side = ("SELECT '{n}', count(*) FROM device_event WHERE mdr_report_key IN {s} "
+            "AND date_received BETWEEN {{date_from}} AND {{date_to}}")
+    return [family("syn_ev_deaths_year", "event", ["event_type", "year"],
+                   {"datasets": ["event"], "measure": "count", "filters": {"event_type": "Death"},
+                    "dates": _year(y, "date_received")}, "count",
+                   "SELECT count(*) FROM device_event WHERE event_type = 'Death' "
+                   "AND date_received BETWEEN {date_from} AND {date_to}",
+                   [f"how many death reports in {y}?", f"deaths reported in {y}", f"{y} adverse events with a death",
+                    f"MDRs with event type death, {y}", f"fatal device events received in {y}"]),
+            family("syn_cmp_firms_year", "event", ["compare", "firm", "year"],
+                   {"datasets": ["event"], "measure": "compare", "sides": [{"firm": a}, {"firm": b}],
+                    "dates": _year(y, "date_received")}, "compare",
+                   side.format(n=a, s=EV_FIRM.format(p=pa)) + " UNION ALL " + side.format(n=b, s=EV_FIRM.format(p=pb)),
+                   [f"{a} vs {b} adverse events in {y}", f"compare {a} and {b} MDRs for {y}",
+                    f"{y}: {b.lower()} versus {a.lower()} maude reports",
+                    f"how do {a} and {b} compare on adverse events in {y}?", f"{a} compared with {b}, event reports {y}"])]
+
+
+def k_families(v: Vocab) -> list[dict]:
     short, pat = KNOWN_FIRMS[1]
     y = v.top_year(f"regexp_matches(lower(applicant), '{pat}')", "device_510k", "decision_date")
-    out.append(family("syn_k_firm_year", "510k", ["firm", "year"],
-                      {"datasets": ["510k"], "measure": "count", "filters": {"firm": short},
-                       "dates": {"field": "decision_date", "from": f"{y}-01-01", "to": f"{y}-12-31"}}, "count",
-                      f"SELECT count(*) FROM device_510k WHERE regexp_matches(lower(applicant), '{pat}') "
-                      "AND decision_date BETWEEN {date_from} AND {date_to}",
-                      [f"{short} 510(k)s cleared in {y}", f"how many 510ks did {short} get in {y}?",
-                       f"{y} clearances for {short.lower()}", f"510(k) decisions for {short} during {y}",
-                       f"number of {short} 510k clearances, {y}"]))
-    st = v.con.execute("SELECT state FROM device_510k WHERE state <> '' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+    st = v.one("SELECT state FROM device_510k WHERE state <> '' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")
     sn = STATES.get(st, st)
-    out.append(family(f"syn_k_state_{st}", "510k", ["place", "state"],
-                      {"datasets": ["510k"], "measure": "count", "filters": {"state": st}}, "count",
-                      f"SELECT count(*) FROM device_510k WHERE state = '{st}'",
-                      [f"510(k)s from {sn} companies", f"how many 510ks were submitted by applicants in {st}?",
-                       f"{sn.lower()} 510k clearances", f"510(k) holders located in {sn}", f"510ks, state = {st}"]))
-    y = v.top_year("true", "device_pma", "decision_date")
-    for which, cond, feats, words in (("originals", "= ''", ["originals_vs_supplements", "year"], "approvals"),
-                                      ("supplements", "<> ''", ["originals_vs_supplements", "year"], "supplements")):
-        out.append(family(f"syn_pma_{which}_year", "pma", feats,
+    return [family("syn_k_firm_year", "510k", ["firm", "year"],
+                   {"datasets": ["510k"], "measure": "count", "filters": {"firm": short},
+                    "dates": _year(y, "decision_date")}, "count",
+                   f"SELECT count(*) FROM device_510k WHERE regexp_matches(lower(applicant), '{pat}') "
+                   "AND decision_date BETWEEN {date_from} AND {date_to}",
+                   [f"{short} 510(k)s cleared in {y}", f"how many 510ks did {short} get in {y}?",
+                    f"{y} clearances for {short.lower()}", f"510(k) decisions for {short} during {y}",
+                    f"number of {short} 510k clearances, {y}"]),
+            family(f"syn_k_state_{st}", "510k", ["place", "state"],
+                   {"datasets": ["510k"], "measure": "count", "filters": {"state": st}}, "count",
+                   f"SELECT count(*) FROM device_510k WHERE state = '{st}'",
+                   [f"510(k)s from {sn} companies", f"how many 510ks were submitted by applicants in {st}?",
+                    f"{sn.lower()} 510k clearances", f"510(k) holders located in {sn}", f"510ks, state = {st}"])]
+
+
+def pma_families(v: Vocab) -> list[dict]:
+    y = v.top_year("coalesce(supplement_number, '') = ''", "device_pma", "decision_date")
+    out = []
+    for which, cond, words in (("originals", "= ''", "approvals"), ("supplements", "<> ''", "supplements")):
+        out.append(family(f"syn_pma_{which}_year", "pma", ["originals_vs_supplements", "year"],
                           {"datasets": ["pma"], "measure": "count",
                            "filters": {"supplement": "original" if which == "originals" else "supplement"},
-                           "dates": {"field": "decision_date", "from": f"{y}-01-01", "to": f"{y}-12-31"}}, "count",
+                           "dates": _year(y, "decision_date")}, "count",
                           f"SELECT count(*) FROM device_pma WHERE coalesce(supplement_number, '') {cond} "
                           "AND decision_date BETWEEN {date_from} AND {date_to}",
                           [f"how many PMA {words} in {y}?", f"PMA {words} {y}", f"{y} pma {words} - count",
                            f"number of PMA {words} decided during {y}", f"pma {words} for {y}"]))
+    return out
+
+
+def recall_families(v: Vocab) -> list[dict]:
     short, pat = KNOWN_FIRMS[1]
     y = v.top_year(f"regexp_matches(lower(recalling_firm), '{pat}')", "device_recall", "event_date_initiated")
-    out.append(family("syn_rc_firm_year", "recall", ["firm", "year"],
-                      {"datasets": ["recall"], "measure": "count", "filters": {"firm": short},
-                       "dates": {"field": "event_date_initiated", "from": f"{y}-01-01", "to": f"{y}-12-31"}}, "count",
-                      f"SELECT count(*) FROM device_recall WHERE regexp_matches(lower(recalling_firm), '{pat}') "
-                      "AND event_date_initiated BETWEEN {date_from} AND {date_to}",
-                      [f"{short} recalls initiated in {y}", f"how many recalls did {short} start in {y}?",
-                       f"{short.lower()} recalls {y}", f"recalls by {short} during {y}", f"{y} {short} recall count"]))
-    y = v.top_year("classification = 'Class I'", "device_enforcement", "report_date")
-    out.append(family("syn_enf_class1_year", "enforcement", ["recall_class", "year"],
-                      {"datasets": ["enforcement"], "measure": "count", "filters": {"classification": "Class I"},
-                       "dates": {"field": "report_date", "from": f"{y}-01-01", "to": f"{y}-12-31"}}, "count",
-                      "SELECT count(*) FROM device_enforcement WHERE classification = 'Class I' "
-                      "AND report_date BETWEEN {date_from} AND {date_to}",
-                      [f"class I recalls in {y}", f"how many class 1 enforcement reports in {y}?",
-                       f"{y} class i device recalls", f"enforcement reports classified Class I, {y}",
-                       f"most serious recalls (class I) reported in {y}"]))
+    y1 = v.top_year("classification = 'Class I'", "device_enforcement", "report_date")
+    return [family("syn_rc_firm_year", "recall", ["firm", "year"],
+                   {"datasets": ["recall"], "measure": "count", "filters": {"firm": short},
+                    "dates": _year(y, "event_date_initiated")}, "count",
+                   f"SELECT count(*) FROM device_recall WHERE regexp_matches(lower(recalling_firm), '{pat}') "
+                   "AND event_date_initiated BETWEEN {date_from} AND {date_to}",
+                   [f"{short} recalls initiated in {y}", f"how many recalls did {short} start in {y}?",
+                    f"{short.lower()} recalls {y}", f"recalls by {short} during {y}", f"{y} {short} recall count"]),
+            family("syn_enf_class1_year", "enforcement", ["recall_class", "year"],
+                   {"datasets": ["enforcement"], "measure": "count", "filters": {"classification": "Class I"},
+                    "dates": _year(y1, "report_date")}, "count",
+                   "SELECT count(*) FROM device_enforcement WHERE classification = 'Class I' "
+                   "AND report_date BETWEEN {date_from} AND {date_to}",
+                   [f"class I recalls in {y1}", f"how many class 1 enforcement reports in {y1}?",
+                    f"{y1} class i device recalls", f"enforcement reports classified Class I, {y1}",
+                    f"most serious recalls (class I) reported in {y1}"])]
+
+
+def udi_reg_families(v: Vocab) -> list[dict]:
     short, pat = KNOWN_FIRMS[4]
-    out.append(family("syn_udi_firm", "udi", ["firm"],
-                      {"datasets": ["udi"], "measure": "count", "filters": {"firm": short}}, "count",
-                      f"SELECT count(*) FROM device_udi WHERE regexp_matches(lower(company_name), '{pat}')",
-                      [f"UDI records for {short}", f"how many devices does {short} have in the UDI data?",
-                       f"{short.lower()} udi count", f"device identifiers listed by {short}",
-                       f"how many UDI entries are from {typo(short).lower()}"]))
-    cc = v.con.execute("SELECT iso_country_code FROM device_registrationlisting WHERE iso_country_code <> 'US' "
-                       "GROUP BY 1 ORDER BY count(*) DESC LIMIT 1").fetchone()[0]
+    cc = v.one("SELECT iso_country_code FROM device_registrationlisting WHERE iso_country_code NOT IN ('US', '') "
+               "GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")
     cn = COUNTRIES.get(cc, cc)
-    out.append(family(f"syn_reg_country_{cc}", "registrationlisting", ["place", "country"],
-                      {"datasets": ["registrationlisting"], "measure": "count", "filters": {"country": cc}}, "count",
-                      f"SELECT count(*) FROM device_registrationlisting WHERE iso_country_code = '{cc}'",
-                      [f"registered establishments in {cn}", f"how many device establishments are registered in {cn}?",
-                       f"registration listings for {cc}", f"establishments located in {cn.lower()} - count",
-                       f"{cn} registrations"]))
-    return out
+    return [family("syn_udi_firm", "udi", ["firm", "typo"],
+                   {"datasets": ["udi"], "measure": "count", "filters": {"firm": short}}, "count",
+                   f"SELECT count(*) FROM device_udi WHERE regexp_matches(lower(company_name), '{pat}')",
+                   [f"UDI records for {short}", f"how many devices does {short} have in the UDI data?",
+                    f"{short.lower()} udi count", f"device identifiers listed by {short}",
+                    f"how many UDI entries are from {typo(short).lower()}"]),
+            family(f"syn_reg_country_{cc}", "registrationlisting", ["place", "country"],
+                   {"datasets": ["registrationlisting"], "measure": "count", "filters": {"country": cc}}, "count",
+                   f"SELECT count(*) FROM device_registrationlisting WHERE iso_country_code = '{cc}'",
+                   [f"registered establishments in {cn}", f"how many device establishments are registered in {cn}?",
+                    f"registration listings for {cc}", f"establishments located in {cn.lower()} - count",
+                    f"{cn} registrations"])]
+
+
+BUILDERS = (firm_families, collision_families, code_families, top_firm_family, firm_quarter_family,
+            deaths_and_compare, k_families, pma_families, recall_families, udi_reg_families)
 
 
 def build(con) -> dict:
     v = Vocab(con)
-    fams = event_families(v) + other_families(v)
+    fams, skipped = [], []
+    for builder in BUILDERS:
+        try:
+            fams += builder(v)
+        except Missing as e:        # a small mirror lacks this vocabulary: leave those families out, say which
+            skipped.append(f"{builder.__name__}: {e}")
     return {"version": 1, "mirror": "synthetic", "synthetic": True,
-            "as_of": {k: d.isoformat() for k, d in sorted(v.as_of.items())}, "families": fams}
+            "as_of": {k: d.isoformat() for k, d in sorted(v.as_of.items())}, "skipped": skipped,
+            "families": fams}
 
 
 def main(argv: list[str] | None = None) -> int:
