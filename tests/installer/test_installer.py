@@ -172,12 +172,15 @@ def test_web_mode_serves_the_offline_client(built, airgap):
                             env=airgap.env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
     try:
-        line = wait_for(lambda: proc.stdout.readline() or proc.poll() is not None, 120, "the web server's URL")
-        url = re.search(r"http://127\.0\.0\.1:\d+/", str(line))
-        assert url, line
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))     # straight to 127.0.0.1
-        assert wait_for(lambda: _get_status(opener, url.group(0)), 60, "the web server to listen") == 200
-        with opener.open(url.group(0) + "main.dart.js", timeout=60) as r:
+        url = wait_for(lambda: re.search(r"(http://127\.0\.0\.1:\d+/)\?token=[\w-]+", proc.stdout.readline())
+                       or proc.poll() is not None, 120, "the web server's address (with this launch's token)")
+        assert isinstance(url, re.Match), proc.stdout.read()
+        base, direct = url.group(1), urllib.request.ProxyHandler({})             # straight to 127.0.0.1
+        assert wait_for(lambda: _get_status(urllib.request.build_opener(direct), base), 60,
+                        "the web server to listen") == 403                          # no token, no app
+        browser = urllib.request.build_opener(direct, urllib.request.HTTPCookieProcessor())
+        assert _get_status(browser, url.group(0)) == 200                            # the token becomes a cookie
+        with browser.open(base + "main.dart.js", timeout=60) as r:
             script = r.read()
         assert len(script) > 1e6 and b"cdn.jsdelivr.net" not in script
     finally:
@@ -205,6 +208,8 @@ def _get_status(opener, url: str) -> int | None:
     try:
         with opener.open(url, timeout=30) as r:
             return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
     except urllib.error.URLError:
         return None
 
