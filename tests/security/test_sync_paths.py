@@ -252,3 +252,32 @@ def test_the_sample_still_syncs_with_relative_and_absolute_gudid_paths(tmp_path,
         assert code == 0, (args, err)
         code, out, err = run("status", "--data-dir", f"d{i}")
         assert code == 0 and "gudid" in out and "unfinished" not in out
+
+
+REFUSED = ["", "/etc/passwd", "../x", "a/../../x", "a/./b", "a//b", "a/", "./a", "a\\..\\b", "C:/Windows/x",
+           "c:x", "%2e%2e/x", "a%2fb", "a\x00b", "a\nb", "..", "."]
+
+
+@pytest.mark.parametrize("rel", REFUSED, ids=[repr(r) for r in REFUSED])
+def test_contained_refuses(rel, tmp_path):
+    from mirror.errors import BundleError
+    from mirror.paths import contained
+    with pytest.raises(BundleError, match="refused"):
+        contained(tmp_path, rel, "entry", BundleError)
+
+
+def test_contained_accepts_plain_paths_and_links_that_stay_inside(tmp_path):
+    from mirror.paths import contained, remove
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "f.zip").write_bytes(b"x")
+    (tmp_path / "alias").symlink_to(tmp_path / "real", target_is_directory=True)
+    assert contained(tmp_path, "alias/f.zip") == tmp_path / "alias" / "f.zip"
+    rel = "device/event/2019q4/not-yet.json.zip"
+    assert contained(tmp_path, rel) == tmp_path / rel
+    outside = tmp_path.parent / (tmp_path.name + "-outside.txt")
+    outside.write_text("keep")
+    (tmp_path / "link.txt").symlink_to(outside)
+    assert not remove(tmp_path, tmp_path / "link.txt") and outside.read_text() == "keep"
+    assert not remove(tmp_path / "real", outside) and outside.exists()
+    assert remove(tmp_path, tmp_path / "real" / "f.zip") and not (tmp_path / "real" / "f.zip").exists()
+    outside.unlink()
