@@ -23,8 +23,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import AgentError, SessionNotFound
 from ..sessions import InvalidSessionId, check_session_id
-from .contract import (ERRORS, Answer, Health, RunCreate, RunInfo, Thread, ThreadCreate, ThreadDetail, ThreadSearch,
-                       ToolInfo)
+from .contract import (ERRORS, EVENT_TYPES, Answer, Health, RunCreate, RunInfo, Thread, ThreadCreate, ThreadDetail,
+                       ThreadSearch, ToolInfo)
 from .guard import Access, AccessGuard
 from .runs import INTERRUPTED, SUCCESS, AssistantPool, Run, RunBook, iso
 from .surface import registry_specs
@@ -156,8 +156,8 @@ def _install_errors(app: FastAPI) -> None:
 
 
 SSE_DOC = {200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
-                 "description": "Server-Sent Events: id (1, 2, ...), event (metadata, step, tool_call, tool_result, "
-                                "token, note, clarification, answer, error, cancelled), data (JSON)"}}
+                 "description": "Server-Sent Events: id (1, 2, ...), event (" + ", ".join(EVENT_TYPES) + "), data "
+                                "(JSON); the run goes on if the client leaves: rejoin with Last-Event-ID"}}
 
 
 def make_app(state: ServerState, access: Access) -> FastAPI:

@@ -41,7 +41,8 @@ class ToolOutput(ToolResult):
 class QueryArgs(BaseModel):
     """One request to the local openFDA API (the parameters of api.fda.gov/device/ENDPOINT.json)."""
     model_config = ConfigDict(extra="forbid")
-    endpoint: Literal[ENDPOINTS] = Field(description="Device endpoint: " + ", ".join(ENDPOINTS))  # type: ignore[valid-type]
+    endpoint: Literal[ENDPOINTS] = Field(  # type: ignore[valid-type]
+        description="Device endpoint: " + ", ".join(ENDPOINTS))
     search: str | None = Field(None, description="openFDA search, e.g. device.device_report_product_code:DXY AND "
                                                  "date_received:[20200101 TO 20201231]")
     count: str | None = Field(None, description="Count records by this field (e.g. date_received, "
