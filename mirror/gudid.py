@@ -18,7 +18,8 @@ import duckdb
 from .errors import ConfigError, DiskFullError, SourceError
 from .gudid_xml import apply_delta, corrupt, open_zip, quote_ident, table_name, zip_members
 
-__all__ = ["GudidRelease", "parse_release_name", "list_releases", "choose", "discover", "load_full_release", "apply_delta", "table_name"]
+__all__ = ["GudidRelease", "ParallelReadRefused", "parse_release_name", "list_releases", "choose", "discover",
+           "load_full_release", "apply_delta", "table_name"]
 
 _RELEASE = r"(?:AccessGUDID_Delimited_Full_Release|gudid_(?:daily|weekly|monthly)_update)_(\d{8})\.zip"
 _NAME_RE = re.compile(_RELEASE, re.IGNORECASE)
@@ -34,6 +35,12 @@ _log = logging.getLogger(__name__)
 # Lines up to 8 MB (DuckDB's default is 2 MB); buffers stay 32 MB so a 1 GB memory_limit is enough.
 _CSV_OPTIONS = ("delim='|', header=true, all_varchar=true, quote='', escape='', strict_mode=false,"
                 " null_padding=true, max_line_size=8388608, buffer_size=33554432")
+
+
+class ParallelReadRefused(Exception):
+    """DuckDB's parallel CSV reader refused a member ("does not support a full read on this file": seen on files
+    whose lines hold a lone carriage return). The caller's transaction is aborted by then: roll it back and load
+    the release again with `parallel=False`."""
 
 
 @dataclass(frozen=True)
@@ -125,15 +132,20 @@ def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> tuple[
 
 
 def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.ZipFile,
-                 info: zipfile.ZipInfo, table: str, work_dir: Path) -> int:
+                 info: zipfile.ZipInfo, table: str, work_dir: Path, parallel: bool) -> int:
     target = work_dir / f"{table}.txt"
     try:
         lines, regular = _extract(zf, info, target)
         if lines == 0:
             raise corrupt(zip_path, f"{info.filename} is empty (no header line)")
+        options = _CSV_OPTIONS + ("" if parallel else ", parallel=false")
         try:
-            sql = f"CREATE OR REPLACE TABLE {quote_ident(table)} AS SELECT * FROM read_csv(?, {_CSV_OPTIONS})"
+            sql = f"CREATE OR REPLACE TABLE {quote_ident(table)} AS SELECT * FROM read_csv(?, {options})"
             con.execute(sql, [str(target)])
+        except duckdb.NotImplementedException as e:
+            if not parallel:
+                raise
+            raise ParallelReadRefused(f"{zip_path}: {info.filename}: {str(e).splitlines()[0]}") from e
         except duckdb.InvalidInputException as e:
             detail = str(e).splitlines()[0]
             raise corrupt(zip_path, f"{info.filename} cannot be read as pipe-delimited UTF-8 ({detail})") from e
@@ -148,8 +160,11 @@ def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.Zip
     return rows
 
 
-def load_full_release(con: duckdb.DuckDBPyConnection, zip_path: Path, work_dir: Path) -> dict[str, int]:
-    """Load every *.txt of a delimited full release into gudid_<snake_case stem>; return {table: rows}."""
+def load_full_release(con: duckdb.DuckDBPyConnection, zip_path: Path, work_dir: Path,
+                      parallel: bool = True) -> dict[str, int]:
+    """Load every *.txt of a delimited full release into gudid_<snake_case stem>; return {table: rows}.
+
+    `parallel=False` reads single-threaded, for a file the parallel reader refused (ParallelReadRefused)."""
     work_dir.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
     with open_zip(zip_path) as zf:
@@ -161,7 +176,7 @@ def load_full_release(con: duckdb.DuckDBPyConnection, zip_path: Path, work_dir: 
             raise corrupt(zip_path, f"two members map to the same table ({', '.join(tables)})")
         for info, table in zip(members, tables):
             try:
-                counts[table] = _load_member(con, zip_path, zf, info, table, work_dir)
+                counts[table] = _load_member(con, zip_path, zf, info, table, work_dir, parallel)
             except (zipfile.BadZipFile, zlib.error, EOFError) as e:
                 raise corrupt(zip_path, f"damaged member {info.filename} ({e})") from e
             except NotImplementedError as e:

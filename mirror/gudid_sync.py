@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 import httpx
+import orjson
 
 from . import gudid
 from .download import RetryPolicy
-from .errors import PartitionError, SourceError
+from .errors import MirrorError, PartitionError, SourceError, UnloadableFileError
+from .load import Fetched
 from .settings import Settings
 from .source import FolderSource, Source, fetch_cached, is_url, read_location
 from .report import FAILURES, DatasetReport, SyncReport
@@ -19,6 +22,8 @@ from .state import dataset_state, record_loaded, set_meta
 from .store import Store
 
 __all__ = ["GudidWork", "plan", "build"]
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -70,39 +75,98 @@ def plan(store: Store, source: Source, client, policy: RetryPolicy, report: Sync
 
 def build(store: Store, settings: Settings, source: Source, work: GudidWork, report: SyncReport,
           progress) -> None:
+    """Apply the releases in order; a bad update stops the run there, and what came before it is published
+    (updates apply in date order: the later ones wait for it, or for a newer full release)."""
     r = report.datasets["gudid"]
     started = time.monotonic()
     store.discard_staging("gudid")  # releases apply in order from the published copy; downloads are reused
     published = False
     con = None
+    applied: list[gudid.GudidRelease] = []
     try:
-        con = store.open_staging("gudid", copy_current=not work.full)
-        for rel in work.releases:
-            dest = store.data_dir / "downloads" / "gudid" / rel.name
-            fetched = fetch_cached(source, rel.url, dest, progress, rel.name)
-            r.bytes_fetched += fetched.bytes
-            con.execute("BEGIN TRANSACTION")
-            try:
-                counts = (gudid.load_full_release(con, dest, store.tmp_dir / "gudid") if rel.kind == "full"
-                          else gudid.apply_delta(con, dest))
-                rows = counts.get("gudid_device", sum(counts.values()))
-                record_loaded(con, f"gudid/{rel.name}", rel.url, rel.date, rows, fetched.bytes, fetched.sha256)
-                set_meta(con, dataset="gudid", export_date=rel.date, applied_through=rel.date, status="complete",
-                         synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-                con.execute("COMMIT")
-            except BaseException as e:
-                con.execute("ROLLBACK")
-                if isinstance(e, PartitionError):
-                    dest.unlink(missing_ok=True)  # a bad release is fetched anew next time; others are kept
-                raise
-            progress.note(f"loaded gudid/{rel.name}")
+        try:
+            for rel in work.releases:
+                dest = store.data_dir / "downloads" / "gudid" / rel.name
+                fetched = fetch_cached(source, rel.url, dest, progress, rel.name)
+                r.bytes_fetched += fetched.bytes
+                _refuse_known_bad(fetched)
+                con = con or store.open_staging("gudid", copy_current=not work.full)
+                _apply(con, store, rel, fetched)
+                applied.append(rel)
+                progress.note(f"loaded gudid/{rel.name}")
+        except _SKIPPABLE as e:
+            if not applied or rel.kind == "full":
+                raise _waiting(e, None) if rel.kind == "delta" else e
+            bad = _waiting(e, applied[-1].date)
+        else:
+            bad = None
         r.records = con.execute("SELECT count(*) FROM gudid_device").fetchone()[0]
+        r.export_date = applied[-1].date
         store.publish("gudid", con)
         published = True
         r.status = "updated"
+        if bad is not None:
+            raise bad
     except FAILURES as e:
         report.fail("gudid", e, store.staging("gudid"))
     finally:
         if not published and con is not None:
             con.close()
         r.seconds = round(time.monotonic() - started, 3)
+
+
+# an update that fails for one of these stops the run at it; what came before it is still published
+_SKIPPABLE = (PartitionError, UnloadableFileError, SourceError)
+
+
+def _waiting(e: MirrorError, through: str | None) -> MirrorError:
+    """The error of a bad update, saying what GUDID holds now."""
+    now = f"GUDID was updated up to {through} without it" if through else "GUDID stays as it was"
+    return type(e)(f"{e}; {now} (later updates wait for it, or for a newer full release)")
+
+
+def _apply(con, store: Store, rel: gudid.GudidRelease, fetched: Fetched) -> None:
+    """Load one release and its sync state in one transaction. A full release that DuckDB's parallel CSV reader
+    refuses is loaded again single-threaded (the refusal aborts the transaction, so it starts over)."""
+    for parallel in (True, False):
+        con.execute("BEGIN TRANSACTION")
+        try:
+            counts = (gudid.load_full_release(con, fetched.path, store.tmp_dir / "gudid", parallel=parallel)
+                      if rel.kind == "full" else gudid.apply_delta(con, fetched.path))
+            rows = counts.get("gudid_device", sum(counts.values()))
+            record_loaded(con, f"gudid/{rel.name}", rel.url, rel.date, rows, fetched.bytes, fetched.sha256)
+            set_meta(con, dataset="gudid", export_date=rel.date, applied_through=rel.date, status="complete",
+                     synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            con.execute("COMMIT")
+            return
+        except gudid.ParallelReadRefused as e:
+            con.execute("ROLLBACK")
+            _log.info("%s; reading it again single-threaded", e)
+        except BaseException as e:
+            con.execute("ROLLBACK")
+            if isinstance(e, PartitionError):
+                fetched.path.unlink(missing_ok=True)  # a bad release is fetched anew next time; others are kept
+            elif isinstance(e, UnloadableFileError):
+                _remember_bad(fetched, e)
+            raise
+
+
+def _marker(fetched: Fetched) -> Path:
+    return fetched.path.with_name(fetched.path.name + ".unloadable")
+
+
+def _remember_bad(fetched: Fetched, e: UnloadableFileError) -> None:
+    """Note beside a kept update that it cannot be applied, so the next sync says so without copying GUDID."""
+    _marker(fetched).write_bytes(orjson.dumps({"sha256": fetched.sha256, "error": str(e)}))
+
+
+def _refuse_known_bad(fetched: Fetched) -> None:
+    """Raise the remembered error of this very file (same sha256); a replaced file is tried again."""
+    marker = _marker(fetched)
+    try:
+        note = orjson.loads(marker.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return
+    if isinstance(note, dict) and note.get("sha256") == fetched.sha256 and isinstance(note.get("error"), str):
+        raise UnloadableFileError(note["error"])
+    marker.unlink(missing_ok=True)

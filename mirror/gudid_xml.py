@@ -15,10 +15,11 @@ from typing import IO
 import duckdb
 import orjson
 
-from .errors import CorruptFileError, SourceError
+from .errors import CorruptFileError, SourceError, UnloadableFileError
 
 __all__ = ["apply_delta", "table_name", "quote_ident", "open_zip", "zip_members", "corrupt"]
 
+_READ = 1 << 20
 BATCH_DEVICES = 2000  # devices per set-based apply; bounds memory (~20 MB per 1000 fixture-sized devices)
 DEVICE_TABLE = "gudid_device"
 KEY, DI, VERSION = "publicDeviceRecordKey", "PrimaryDI", "publicVersionNumber"
@@ -58,7 +59,26 @@ def quote_ident(name: str) -> str:
 
 def corrupt(path: Path | str, detail: object) -> CorruptFileError:
     one_line = " ".join(str(detail).split())
-    return CorruptFileError(f"{path}: {one_line}; remove it and run `mirror sync` again")
+    return CorruptFileError(f"{path}: {one_line}; the download is dropped: run `mirror sync` again to fetch it anew")
+
+
+class _BadContent(Exception):
+    """A delta whose XML (or content) cannot be applied; unloadable if its zip is intact, else corrupt."""
+
+
+def _unloadable(zf: zipfile.ZipFile, info: zipfile.ZipInfo | None, where: str,
+                detail: object) -> CorruptFileError | UnloadableFileError:
+    """UnloadableFileError for bad content in an intact zip (its CRC checked to the member's end), else corrupt."""
+    try:
+        if info is not None:
+            with zf.open(info) as fp:
+                while fp.read(_READ):
+                    pass
+    except (zipfile.BadZipFile, zlib.error, EOFError) as e:
+        return corrupt(where, f"damaged zip member ({e})")
+    one_line = " ".join(str(detail).split())
+    return UnloadableFileError(f"{where}: {one_line}; this GUDID update cannot be applied by this version "
+                               "(the file is kept: delete it to download it again)")
 
 
 def open_zip(path: Path) -> zipfile.ZipFile:
@@ -128,7 +148,7 @@ def _add_rows(children: dict[str, list[Row]], container: str, elem: ET.Element) 
         rows.append(row)
 
 
-def _parse_device(elem: ET.Element, where: str) -> _Device:
+def _parse_device(elem: ET.Element) -> _Device:
     fields: Row = {}
     children: dict[str, list[Row]] = {}
     fallback_di = elem.get("deviceid")
@@ -149,12 +169,12 @@ def _parse_device(elem: ET.Element, where: str) -> _Device:
             fields[name] = _text(child)
     key = fields.get(KEY)
     if not key:
-        raise corrupt(where, "a <device> has no publicDeviceRecordKey")
+        raise _BadContent("a <device> has no publicDeviceRecordKey")
     primary = next((r.get("deviceId") for r in children.get("gudid_identifiers", [])
                     if (r.get("deviceIdType") or "").lower() == "primary" and r.get("deviceId")), fallback_di)
     delete = (fields.get("publicVersionStatus") or "").strip().lower() == "delete"
     if not primary and not delete:
-        raise corrupt(where, f"device {key} has no Primary deviceId")
+        raise _BadContent(f"device {key} has no Primary deviceId")
     try:
         version = int(fields.get(VERSION) or "")
     except ValueError:
@@ -162,7 +182,7 @@ def _parse_device(elem: ET.Element, where: str) -> _Device:
     return _Device(key, delete, version, primary, fields, children)
 
 
-def _iter_devices(fp: IO[bytes], where: str) -> Iterator[_Device]:
+def _iter_devices(fp: IO[bytes]) -> Iterator[_Device]:
     """Yield top-level <device> elements one at a time, clearing parsed elements (bounded memory)."""
     stack: list[ET.Element] = []
     depth = 0
@@ -176,7 +196,7 @@ def _iter_devices(fp: IO[bytes], where: str) -> Iterator[_Device]:
         if is_device:
             depth -= 1
             if depth == 0:
-                yield _parse_device(elem, where)
+                yield _parse_device(elem)
                 elem.clear()
                 if stack:
                     stack[-1].clear()  # drop processed devices from the wrapper
@@ -281,18 +301,21 @@ def _apply_batch(con: duckdb.DuckDBPyConnection, batch: list[_Device], counts: d
 
 
 def apply_delta(con: duckdb.DuckDBPyConnection, zip_path: Path) -> dict[str, int]:
-    """Apply one XML delta zip inside the caller's transaction; return {"new", "updated", "deleted", "skipped"}."""
+    """Apply one XML delta zip inside the caller's transaction; return {"new", "updated", "deleted", "skipped"}.
+
+    A damaged zip raises CorruptFileError (fetch it again); invalid XML (a billion-laughs file, an undefined
+    entity: expat refuses both) or a device without its keys in an intact zip raises UnloadableFileError."""
     counts = {"new": 0, "updated": 0, "deleted": 0, "skipped": 0}
     with open_zip(zip_path) as zf:
         members = zip_members(zf, ".xml")
         if not members:
-            raise corrupt(zip_path, "no .xml member in this GUDID delta zip")
+            raise _unloadable(zf, None, str(zip_path), "no .xml member in this GUDID delta zip")
         for info in members:
             where = f"{zip_path}!{info.filename}"
             try:
                 with zf.open(info) as fp:
                     batch: list[_Device] = []
-                    for dev in _iter_devices(fp, where):
+                    for dev in _iter_devices(fp):
                         batch.append(dev)
                         if len(batch) >= BATCH_DEVICES:
                             _apply_batch(con, batch, counts)
@@ -302,7 +325,9 @@ def apply_delta(con: duckdb.DuckDBPyConnection, zip_path: Path) -> dict[str, int
             except (zipfile.BadZipFile, zlib.error, EOFError) as e:
                 raise corrupt(where, f"damaged zip member ({e})") from e
             except ET.ParseError as e:
-                raise corrupt(where, f"invalid XML ({e})") from e
+                raise _unloadable(zf, info, where, f"invalid XML ({e})") from None
+            except _BadContent as e:
+                raise _unloadable(zf, info, where, e) from None
             except NotImplementedError as e:
                 raise corrupt(where, f"unsupported zip compression ({e})") from e
     return counts

@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from mirror import gudid, gudid_xml
-from mirror.errors import CorruptFileError, SourceError
+from mirror.errors import CorruptFileError, SourceError, UnloadableFileError
 from mirror.gudid import GudidRelease, apply_delta, discover, load_full_release, parse_release_name
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
@@ -275,7 +275,8 @@ def test_full_release_without_device_txt(con, tmp_path):
 def test_corrupt_zips(con, tmp_path):
     junk = tmp_path / "AccessGUDID_Delimited_Full_Release_20251001.zip"
     junk.write_bytes(b"<html>503 Service Unavailable</html>")
-    with pytest.raises(CorruptFileError, match=re.escape(str(junk)) + ".*remove it and run `mirror sync` again"):
+    with pytest.raises(CorruptFileError,
+                       match=re.escape(str(junk)) + ".*the download is dropped: run `mirror sync` again"):
         load_full_release(con, junk, tmp_path / "work")
     with pytest.raises(CorruptFileError, match=re.escape(str(junk))):
         apply_delta(con, junk)
@@ -453,15 +454,26 @@ def test_apply_delta_on_the_unmodified_fixture(con, tmp_path):
 
 
 def test_apply_delta_bad_content(con, tmp_path):
+    """Bad content in an intact zip cannot be applied, whatever the number of downloads: UnloadableFileError
+    (the sync keeps the file). This test asserted CorruptFileError (dropped and fetched again) before."""
     no_xml = write_zip(tmp_path / "gudid_daily_update_20251002.zip", {"readme.txt": "x"})
-    with pytest.raises(CorruptFileError, match=re.escape(str(no_xml)) + ".*no .xml member"):
+    with pytest.raises(UnloadableFileError, match=re.escape(str(no_xml)) + ".*no .xml member.*cannot be applied"):
         apply_delta(con, no_xml)
     broken = write_zip(tmp_path / "gudid_daily_update_20251003.zip", {"d.xml": "<gudid><device><brandName>x"})
-    with pytest.raises(CorruptFileError, match=re.escape(str(broken)) + "!d.xml: invalid XML"):
+    with pytest.raises(UnloadableFileError, match=re.escape(str(broken)) + "!d.xml: invalid XML"):
         apply_delta(con, broken)
     keyless = delta_zip(tmp_path / "gudid_daily_update_20251004.zip", TEMPLATE.replace("publicDeviceRecordKey", "x"))
-    with pytest.raises(CorruptFileError, match="no publicDeviceRecordKey"):
+    with pytest.raises(UnloadableFileError, match="no publicDeviceRecordKey"):
         apply_delta(con, keyless)
+    # the same invalid XML in a zip whose stored bytes were damaged: corrupt, fetched again
+    damaged = tmp_path / "gudid_daily_update_20251005.zip"
+    with zipfile.ZipFile(damaged, "w", zipfile.ZIP_STORED) as zf:
+        zf.writestr("d.xml", "<gudid><device><brandName>x" + " " * 100 + "FLIP")
+    raw = bytearray(damaged.read_bytes())
+    raw[raw.index(b"FLIP")] = ord("Q")
+    damaged.write_bytes(bytes(raw))
+    with pytest.raises(CorruptFileError, match="CRC"):
+        apply_delta(con, damaged)
 
 
 def test_table_names():
