@@ -224,8 +224,13 @@ def test_an_ollama_server_on_another_computer_is_saved_only_after_a_confirmation
         view.click("radio", "An Ollama server")
         view.wait_text("Test connection")
         view.page.locator('input[aria-label="Ollama URL"]').fill(url)   # one change (typing races the redraws)
-        view.click("button", "Test connection")
-        view.wait_text(f"Connected to {url}: 1 model(s)")
+
+        def connected() -> bool:         # the field's change reaches the app a moment after the fill
+            view.click("button", "Test connection")
+            return bool(wait_for(lambda: "model(s)" in view.text() or "not reachable" in view.text(), 15,
+                                 "the connection test") and f"Connected to {url}: 1 model(s)" in view.text())
+
+        wait_for(connected, 45, f"Test connection to list the model of {url}", interval=0.5)
         view.click("button", "Save")
         view.wait_text("Send your questions to another computer?", f"are sent to the Ollama server at {url}",
                        "That is another computer (0.0.0.0), not this one")
