@@ -16,9 +16,9 @@ The token travels like this. The address printed is `http://127.0.0.1:PORT/?toke
 answered with a redirect to `/` (the token leaves the address bar and the page's route) that sets the cookie
 `fdax-token-PORT=T` (HttpOnly, SameSite=Strict, Path=/). The browser then sends the cookie with every page, file
 and the WebSocket upgrade of Flet's client, which connects to `/ws` on its own (its connection carries no query
-the app controls), so the cookie is what the socket is checked on. HttpOnly keeps scripts of other local pages from reading it, and
-the Origin check refuses their sockets even though the browser would attach the cookie (ports do not separate
-cookies). Responses also lose Flet's `Access-Control-Allow-Origin: *` and may not be framed by another page.
+the app controls), so the cookie is what the socket is checked on. HttpOnly keeps scripts of other local pages
+from reading it, and the Origin check refuses their sockets even though the browser would attach the cookie (ports
+do not separate cookies). Responses also lose Flet's `Access-Control-Allow-Origin: *` and may not be framed.
 """
 
 from __future__ import annotations

@@ -134,8 +134,8 @@ def test_a_request_without_the_token_gets_a_short_page_saying_what_to_open(app):
 
 
 def test_a_foreign_host_is_refused_400(app):
-    for host in ("evil.example", f"evil.example:{app.port}", f"127.0.0.1:{app.port + 1}", f"127.0.0.1.nip.io:{app.port}",
-                 f"localhost.evil.example:{app.port}", "", f"10.0.0.1:{app.port}"):
+    for host in ("evil.example", f"evil.example:{app.port}", f"127.0.0.1:{app.port + 1}", "127.0.0.1",
+                 f"127.0.0.1.nip.io:{app.port}", f"localhost.evil.example:{app.port}", "", f"10.0.0.1:{app.port}"):
         r = app.get(f"/?token={app.token}", Cookie=app.cookie, Host=host)
         assert r.status == 400, host
         assert b"answers only at http://127.0.0.1:" in r.body and r.getheader("Set-Cookie") is None
