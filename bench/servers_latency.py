@@ -4,7 +4,8 @@ Usage (from the repository root):
 
     .venv/bin/python bench/servers_latency.py [--data-dir DIR] [--repeat 20] [--json]
 
-Without --data-dir it syncs the shipped sample mirror into a temporary folder (`mirror sync --sample`). Then:
+Without --data-dir it syncs the shipped sample mirror into a temporary folder (`mirror sync --sample`); with it, the
+mirror's files are hard-linked into that folder (the questions' sessions are written there, not into yours). Then:
 
 1. Tool calls: each tool below is called --repeat times (in turn, round by round) directly in process (`agent.servers.surface.call`, the
    function both servers run), then through the MCP SDK's client to `fda-explorer mcp` over stdio (a
@@ -21,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -142,6 +145,33 @@ def asks(data: Path, repeat: int, work: Path) -> dict[str, dict[str, list[float]
     return out
 
 
+def private_copy(src: Path, work: Path) -> Path:
+    """The mirror's database files hard-linked (copied across file systems) into the work folder, so that the
+    sessions the questions write stay there and leave with it."""
+    data = work / "data"
+    for f in (src / "db").rglob("*"):
+        if f.is_file():
+            dest = data / "db" / f.relative_to(src / "db")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(f, dest)
+            except OSError:
+                shutil.copy2(f, dest)
+    return data
+
+
+def run(opts, work: Path) -> dict:
+    import anyio
+    if opts.data_dir is None:
+        data = work / "data"
+        subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
+                       check=True, capture_output=True)
+    else:
+        data = private_copy(opts.data_dir, work)
+    return {"repeat": opts.repeat, "data_dir": str(opts.data_dir or "the sample mirror"),
+            "tools": anyio.run(_tool_calls, data, opts.repeat, work), "asks": asks(data, opts.repeat, work)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data-dir", type=Path, default=None, help="A synced mirror (default: the sample, synced)")
@@ -149,18 +179,14 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     opts = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="servers-latency-"))
-    data = opts.data_dir
-    if data is None:
-        data = work / "data"
-        subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
-                       check=True, capture_output=True)
-    import anyio
-    report = {"repeat": opts.repeat, "data_dir": str(data), "tools": anyio.run(_tool_calls, data, opts.repeat, work),
-              "asks": asks(data, opts.repeat, work)}
+    try:
+        report = run(opts, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     if opts.json:
         print(json.dumps(report, indent=1))
         return
-    print(f"Tool calls, ms (p50 / p95 over {opts.repeat}; overhead = MCP p50 - direct p50), data {data}")
+    print(f"Tool calls, ms (p50 / p95 over {opts.repeat}; overhead = MCP p50 - direct p50), {report['data_dir']}")
     print(f"{'tool':<16}{'direct':>16}{'MCP stdio':>16}{'MCP HTTP':>16}{'+stdio':>9}{'+HTTP':>9}")
     for name, ways in report["tools"].items():
         cells = [f"{statistics.median(v):7.2f} /{pct(v, 95):6.2f}" for v in ways.values()]
