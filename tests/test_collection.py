@@ -27,7 +27,8 @@ def test_every_test_file_is_collected_by_the_readme_command():
     on_disk = {p.relative_to(ROOT).as_posix() for pattern in ("test_*.py", "*_test.py")
                for p in (ROOT / "tests").rglob(pattern) if "__pycache__" not in p.parts}
     proc, collected = _collected()
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    errors = proc.stdout[proc.stdout.find("= ERRORS ="):] if "= ERRORS =" in proc.stdout else proc.stdout[-3000:]
+    assert proc.returncode == 0, f"pytest cannot collect the suite:\n{errors[:5000]}{proc.stderr[-2000:]}"
     assert "tests/installer/test_installer.py" in on_disk      # the glob sees the folder that once dropped out
     missing = sorted(on_disk - collected)
     assert not missing, (f"pytest does not collect {missing}: rename the folder (pytest's norecursedirs skips "
