@@ -61,21 +61,23 @@ class ServerState:
         with self.lock:
             return {s["session"]: s for s in self.admin.sessions()}
 
-    def thread(self, thread_id: str, detail: bool = False) -> Thread | ThreadDetail:
+    def thread(self, thread_id: str, detail: bool = False, saved: dict[str, dict] | None = None) -> Thread:
+        """A thread as the API shows it (with its conversation when `detail`); `saved`: sessions already read."""
         thread_id = check_session_id(thread_id)
-        saved = self.sessions().get(thread_id)
+        session = (self.sessions() if saved is None else saved).get(thread_id)
         made = self.created.get(thread_id)
-        if saved is None and made is None and not self.book.of_thread(thread_id):
+        if session is None and made is None and not self.book.of_thread(thread_id):
             raise Problem(404, "thread_not_found", f"no thread {thread_id!r}; list threads with POST /threads/search "
                                                    "or create one with POST /threads")
+        session = session or {}
         out = Thread(thread_id=thread_id, created_at=iso(made[0]) if made else "", metadata=made[1] if made else {},
-                     updated_at=(saved or {}).get("updated", ""), turns=(saved or {}).get("turns", 0),
-                     first_question=(saved or {}).get("first_question", ""),
+                     updated_at=session.get("updated", ""), turns=session.get("turns", 0),
+                     first_question=session.get("first_question", ""),
                      status="busy" if self.book.active(thread_id) else "idle")
         if not detail:
             return out
         with self.lock:
-            messages = self.admin.history(thread_id) if saved else []
+            messages = self.admin.history(thread_id) if session else []
         return ThreadDetail(**out.model_dump(), messages=messages)
 
     def start(self, thread_id: str, body: RunCreate) -> Run:
@@ -198,8 +200,9 @@ def _routes(app: FastAPI, state: ServerState) -> None:   # noqa: C901  (one line
     @app.post("/threads/search", response_model=list[Thread], summary="List threads, newest first")
     def search_threads(body: ThreadSearch | None = None) -> list[Thread]:
         body = body or ThreadSearch()
-        ids = list(dict.fromkeys([*reversed(state.created), *state.sessions()]))
-        return [state.thread(t) for t in ids[body.offset: body.offset + body.limit]]
+        saved = state.sessions()
+        ids = list(dict.fromkeys([*reversed(state.created), *saved]))
+        return [state.thread(t, saved=saved) for t in ids[body.offset: body.offset + body.limit]]
 
     @app.get("/threads/{thread_id}", response_model=ThreadDetail, summary="A thread and its conversation")
     def get_thread(thread_id: str) -> ThreadDetail:
