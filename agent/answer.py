@@ -1,91 +1,178 @@
-"""The answer: a template built from the evidence (always right), a model's narrative only if it is grounded."""
+"""The answer for people: "Interpreted as", a first sentence with the figure, a short table of records, provenance.
+
+Every figure and record ID comes from the evidence (tool results); a model's narrative is added only when it is
+grounded (`grounded`) and the model passed its quality check.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-__all__ = ["template_answer", "citations", "grounded", "facts_of", "counts_of", "NOUN"]
+from .understand.dates import readable
+from .understand.types import Clarification, Interpretation, LastResult
+from .understand.vocab import LABEL
+from .writing import (COLUMNS, FIELD_LABEL, as_of_text, code_text, day, decision, noun, plural, scope, table)
 
-NOUN = {"search_events": "adverse event reports (MAUDE)", "search_recalls": "recalled products",
-        "search_510k": "510(k) clearances", "search_pma": "PMA approvals and supplements",
-        "search_classifications": "product codes (classification)", "search_udi": "UDI device records",
-        "search_registrations": "establishment registrations/listings"}
+__all__ = ["write_answer", "interpreted_line", "not_understood", "clarify_text", "citations", "grounded",
+           "facts_of", "counts_of", "summary", "last_result", "TOP_ROWS"]
+
 TOP_ROWS = 5
 
 
-def _as_of(e: dict) -> str:
-    return ", ".join(sorted({f"{p['dataset']} as of {p['as_of']}" for p in e.get("provenance", [])}))
+def interpreted_line(it: Interpretation) -> str:
+    """'Interpreted as: <datasets>; device ...; firm ...; place ...; dates ...; filters ...' and the words not used."""
+    bits = [" and ".join(LABEL.get(d, d) for d in it.datasets) or "no dataset"]
+    if it.measure == "compare" and it.sides:
+        bits.append("compared: " + " vs ".join(s.label for s in it.sides))
+    if it.device:
+        bits.append(("device " if it.device.path != "given" else "") + code_text(it.device, limit=4))
+    if it.firm:
+        bits.append("firm " + (it.firm.name if it.firm.match != "those" else f"the firms of the previous answer "
+                                                                              f"({it.firm.name})"))
+    if it.place:
+        bits.append(f"place {it.place.name}")
+    if it.date_from or it.date_to:
+        bits.append(f"dates {readable(it.date_from, it.date_to)}")
+    bits += [f.label for f in it.filters if f.field not in ("supplement_number",)]
+    if "pma" in it.datasets and it.supplements != "all":
+        bits.append("original approvals only" if it.supplements == "originals" else "supplements")
+    if it.measure == "trend":
+        bits.append(f"per {it.by}")
+    elif it.measure == "top" and it.by:
+        bits.append(f"top {FIELD_LABEL.get(it.by, it.by)}")
+    elif it.measure == "lookup" and it.field:
+        bits.append(f"field {FIELD_LABEL.get(it.field, it.field)}")
+    line = "Interpreted as: " + "; ".join(bits) + "."
+    if it.unexplained:
+        line += " Words not used: " + ", ".join(f"\"{w}\"" for w in it.unexplained) + "."
+    return line
 
 
-def _row_text(row: dict, id_fields: list[str]) -> str:
-    ids = ", ".join(str(row[f]) for f in id_fields if row.get(f))
-    rest = [str(v) for k, v in row.items() if k not in id_fields and v not in (None, "", []) and
-            k in ("date_received", "decision_date", "event_date_initiated", "event_type", "product_code", "brand_name",
-                  "device_name", "applicant", "recalling_firm", "recall_class", "trade_name", "company_name", "name",
-                  "iso_country_code", "device_class")][:4]
-    return f"{ids} ({'; '.join(rest)})" if rest else ids
+def not_understood(it: Interpretation) -> str:
+    words = ", ".join(f"\"{w}\"" for w in it.unexplained[:8])
+    why = " ".join(n.rstrip(".") + "." for n in it.notes) if it.notes else ""
+    head = (f"I did not understand {words} in your question" if words else "I did not understand your question")
+    return (f"{head}, so I have not searched: a search without it would answer about a whole dataset. {why} "
+            "Name a device (\"insulin pump\"), a firm as the data spells it (\"Medtronic\"), a product code (DXY), "
+            "a record number (K200606, P150012, Z-0053-2020) or a dataset (adverse events, recalls, 510(k), PMA, "
+            "classification, UDI, registrations), in English.").replace("  ", " ").strip()
 
 
-def _filters(args: dict) -> str:
-    bits = []
-    if args.get("product_codes"):
-        bits.append("product codes " + ", ".join(args["product_codes"]))
-    if args.get("manufacturer"):
-        bits.append(f"manufacturer {args['manufacturer']}")
-    for k in ("country", "state"):
-        if args.get(k):
-            bits.append(f"{k} {args[k]}")
-    if args.get("date_from") or args.get("date_to"):
-        bits.append(f"dates {args.get('date_from') or '…'} to {args.get('date_to') or '…'}")
-    for k, v in (args.get("filters") or {}).items():
-        bits.append(f"{k} {v if isinstance(v, str) else ', '.join(map(str, v))}")
-    if args.get("recall_class"):
-        bits.append(args["recall_class"])
-    if args.get("text"):
-        bits.append(f"text \"{args['text']}\"")
-    return "; ".join(bits) or "no filter"
+def clarify_text(clar: Clarification) -> str:
+    lines = [f"Before I answer: {clar.question}"]
+    lines += [f"  {i}. {c.label}" for i, c in enumerate(clar.choices, 1)]
+    lines.append("Reply with the number of your choice (or ask again in other words).")
+    return "\n".join(lines)
 
 
-def _line(e: dict, args: dict) -> str:
-    tool, rows, total, ids = e["tool"], e.get("rows", []), e["total"], e.get("id_fields", [])
-    if tool == "resolve_device":
-        if not rows:
-            return f"I found no product code for \"{args.get('query', '')}\"."
-        top = "; ".join(f"{r['product_code']} ({r.get('device_name', '')}, class {r.get('device_class', '?')})"
-                        for r in rows[:TOP_ROWS])
-        return f"\"{args.get('query', '')}\" matches product codes {top} [{_as_of(e)}]."
-    if tool == "resolve_manufacturer":
-        if not rows:
-            return f"I found no manufacturer named \"{args.get('query', '')}\"."
-        canon = rows[0].get("canonical") or rows[0].get("name")
-        return f"Manufacturer \"{args.get('query', '')}\" is {canon}, with {len(rows)} name variants in the data [{_as_of(e)}]."
-    if tool == "resolve_location":
-        return f"Location \"{args.get('location', '')}\": {total} registered establishments [{_as_of(e)}]."
-    if tool == "count_by":
+def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -> str:
+    ds, total = call.get("dataset", ""), e["total"]
+    args = call.get("args", {})
+    when = as_of_text(e)
+    if e["tool"] == "count_by":
         field = args.get("field", "")
-        buckets = "; ".join(f"{r.get(field)}: {r['count']:,}" for r in rows[:24])
-        what = f"{args.get('dataset')} by {field}"
-        return (f"{what} ({_filters(args)}): {total:,} matching records in all; {buckets or 'no values'} "
-                f"[{_as_of(e)}].")
-    noun = NOUN.get(tool, tool)
-    head = f"{total:,} {noun} match {_filters(args)} [{_as_of(e)}]."
-    if rows:
-        shown = "; ".join(_row_text(r, ids) for r in rows[:TOP_ROWS])
-        head += f" {'Newest' if 'text' not in args else 'Best matches'}: {shown}."
+        buckets = "; ".join(f"{r.get(field)}: {r['count']:,}" for r in e.get("rows", [])[:12])
+        what = noun(ds, 2, it)
+        if field in ("year", "month", "day"):
+            return (f"{what[0].upper()}{what[1:]}{scope(it, call)} per {field}: {buckets or 'none'} "
+                    f"({total:,} matching records in all; {when}).")
+        return (f"{FIELD_LABEL.get(field, field).capitalize()} with the most {what}{scope(it, call)}: "
+                f"{buckets or 'none'} ({total:,} matching records in all; {when}).")
+    if it.measure == "lookup" and it.field and e.get("rows"):
+        return _lookup_sentence(it, e, call)
+    head = f"{total:,} {noun(ds, total, it)}{scope(it, call)} ({when})."
+    if "enforcement" in e.get("related", {}):
+        n = e["related"]["enforcement"]
+        head += f" {n:,} {plural(n, 'enforcement report')} {'matches' if n == 1 else 'match'} the same filters."
+    for x in extra:
+        if x["call"].get("label", "").startswith("supplements"):
+            n = x["e"]["total"]
+            head += (f" Only original PMA approvals are counted: {n:,} {plural(n, 'PMA supplement')} with the "
+                     f"same filters {'is' if n == 1 else 'are'} not (ask for PMA supplements to see them).")
     return head
 
 
-def template_answer(evidence: list[dict], calls: list[dict], notes: list[str]) -> str:
-    """One line per tool result, figures and record IDs straight from the evidence, then notes and sources."""
-    args_of = {c.get("result_index"): c["args"] for c in calls if c.get("result_index") is not None}
-    lines = [_line(e, args_of.get(i, {})) for i, e in enumerate(evidence)]
-    errors = [f"{c['tool']} could not run: {c['summary']}" for c in calls if not c.get("ok")]
-    extra = [n for n in notes] + errors
-    out = "\n".join(f"- {ln}" for ln in lines)
-    if extra:
-        out += "\n\nNotes:\n" + "\n".join(f"- {n}" for n in extra)
-    return out or "I could not find anything to answer that from the mirror."
+def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
+    field, rows = it.field or "", e["rows"]
+    key = {"root_cause": "root_cause_description", "status": "recall_status"}.get(field, field)
+    parts = []
+    for r in rows[:TOP_ROWS]:
+        ident = ", ".join(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f))
+        name = r.get("device_name") or r.get("trade_name") or r.get("brand_name") or ""
+        value = r.get(key)
+        if field == "device_class" and value:
+            value = "class " + {"1": "I", "2": "II", "3": "III"}.get(str(value), str(value))
+        elif field == "decision_code" and value:
+            value = decision(str(value))
+        elif field == "decision_date" and value:
+            value = day(str(value))
+        shown = value if value not in (None, "") else "not given in the record"
+        parts.append(f"{ident}{f' ({name})' if name else ''}: {FIELD_LABEL.get(field, field)} {shown}")
+    return "; ".join(parts) + f" ({as_of_text(e)})."
+
+
+def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], notes: list[str]) -> str:
+    """The whole answer text: interpreted line, first sentence(s), table, notes and provenance."""
+    done = [(c, evidence[c["result_index"]]) for c in calls if c.get("result_index") is not None]
+    lines = [interpreted_line(it), ""]
+    main = [(c, e) for c, e in done if not c.get("label", "").startswith("supplements")]
+    extra = [{"call": c, "e": e} for c, e in done if c.get("label", "").startswith("supplements")]
+    if it.measure == "compare" and it.sides and main:
+        lines.append(_compare(it, main))
+    else:
+        for c, e in main:
+            lines.append(_main_sentence(it, e, c, [x for x in extra if x["call"]["dataset"] == c.get("dataset")]))
+    for c, e in main[:3]:
+        t = table(c.get("dataset", ""), e, TOP_ROWS)
+        if t:
+            lines += ["", t]
+    retried = {(c["tool"], c.get("dataset"), c.get("label")) for c in calls if c.get("ok")}
+    failed = [f"{LABEL.get(c.get('dataset', ''), c['tool'])} could not be searched: {c['summary']}"
+              for c in calls if not c.get("ok") and (c["tool"], c.get("dataset"), c.get("label")) not in retried]
+    how = [it.device.how] if it.device and it.device.how else []
+    extra_notes = list(dict.fromkeys(how + it.notes + notes + failed))
+    if extra_notes:
+        lines += ["", "Notes:"] + [f"- {n}" for n in extra_notes]
+    prov = [p for _, e in done for p in e.get("provenance", [])]
+    if prov:
+        lines += ["", "Sources:"] + [f"- {p['dataset']} (as of {day(p['as_of'])}): {p['query']}" for p in prov[:6]]
+    return "\n".join(lines).strip()
+
+
+def _compare(it: Interpretation, main: list[tuple[dict, dict]]) -> str:
+    ds = main[0][0].get("dataset", "")
+    parts = [f"{c.get('label')}: {e['total']:,}" for c, e in main]
+    rows = "\n".join(f"| {c.get('label')} | {e['total']:,} {noun(c.get('dataset', ''), e['total'], it)} |"
+                     for c, e in main)
+    return (f"{noun(ds, 2, it).capitalize()}{scope(it, main[0][0], sides=False)}, side by side: "
+            f"{'; '.join(parts)} ({as_of_text(main[0][1])}).\n\n| side | records |\n|---|---|\n{rows}")
+
+
+def last_result(it: Interpretation, evidence: list[dict], calls: list[dict]) -> LastResult:
+    """What "those" means in the next question: the firms or codes this answer found, else its filters."""
+    for c in calls:
+        if c.get("result_index") is None:
+            continue
+        e = evidence[c["result_index"]]
+        args, ds = c.get("args", {}), c.get("dataset", "")
+        if e["tool"] == "count_by" and args.get("field") == "manufacturer":
+            return LastResult(dataset=ds, kind="firms", firms=[str(r["manufacturer"]) for r in e["rows"][:5]],
+                              place=it.place)
+        if e["tool"] == "count_by" and args.get("field") == "product_code":
+            return LastResult(dataset=ds, kind="codes", codes=[str(r["product_code"]) for r in e["rows"][:5]],
+                              place=it.place)
+        if args.get("product_codes"):
+            return LastResult(dataset=ds, kind="codes", codes=args["product_codes"], place=it.place)
+        if it.firm:
+            return LastResult(dataset=ds, kind="firms", firms=[it.firm.name] + it.firm.variants[:9], place=it.place)
+        codes = []
+        for r in e.get("rows", []):
+            v = r.get("product_code") or r.get("product_codes")
+            codes += v if isinstance(v, list) else [v] if v else []
+        if codes:
+            return LastResult(dataset=ds, kind="records", codes=list(dict.fromkeys(codes))[:8], place=it.place)
+    return LastResult(place=it.place)
 
 
 def citations(evidence: list[dict]) -> list[dict[str, str]]:
@@ -97,7 +184,7 @@ def citations(evidence: list[dict]) -> list[dict[str, str]]:
         dataset = e["provenance"][0]["dataset"] if e.get("provenance") else e["tool"]
         for r in e.get("rows", [])[:TOP_ROWS]:
             for f in e.get("id_fields", [])[:1]:
-                if r.get(f) and e["tool"] != "count_by":
+                if r.get(f):
                     key = (dataset, f"{f}={r[f]}")
                     if key not in seen:
                         seen.add(key)
@@ -158,3 +245,6 @@ def summary(e: dict[str, Any]) -> str:
     """One line for the timeline: tool, total, first IDs."""
     ids = [f"{r.get(e['id_fields'][0])}" for r in e.get("rows", [])[:3] if e.get("id_fields")]
     return f"{e['tool']}: total {e['total']}" + (f" ({', '.join(ids)}…)" if ids else "")
+
+
+__all__ += ["COLUMNS"]

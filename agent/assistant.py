@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
 
 from mirror.settings import Settings
 
@@ -19,10 +20,12 @@ from .audit import write_audit
 from .errors import Cancelled, SessionNotFound
 from .events import ANSWER, CANCELLED, ERROR, NOTE, event
 from .graph import build_graph
-from .nodes import Nodes
+from .answer import clarify_text
+from .nodes import Nodes, pick
 from .sessions import check_session_id, session_lock
 from .settings import AgentSettings
 from .tools import ToolContext
+from .understand.types import Clarification
 
 __all__ = ["Assistant", "resolve_model"]
 
@@ -103,9 +106,7 @@ class Assistant:
             def work() -> None:
                 try:
                     with session_lock(self.locks, session_id, self._check_stop):
-                        result["state"] = self.graph.invoke(
-                            {"messages": [{"role": "user", "content": question}], "session_id": session_id},
-                            {"configurable": {"thread_id": session_id}, "recursion_limit": 40})
+                        result["state"] = self._invoke(question, session_id)
                 except Cancelled:
                     result["cancelled"] = True
                 except Exception as e:   # never a stack trace for the user
@@ -148,14 +149,32 @@ class Assistant:
                 raise RuntimeError(ev["message"])
         return final
 
+    def _invoke(self, question: str, session_id: str) -> dict:
+        """Run the graph on a new question, or resume it when the session waits for a choice (a clarifying
+        question): a reply naming a choice resumes it; anything else lets the choice lapse and is a new question."""
+        config = {"configurable": {"thread_id": session_id}, "recursion_limit": 40}
+        pending = self.graph.get_state(config)
+        if pending.next == ("clarify",) and pending.values.get("clarify"):
+            if pick(question, Clarification(**pending.values["clarify"])) is not None:
+                return self.graph.invoke(Command(resume=question), config)
+            self.graph.invoke(Command(resume=""), config)          # the choice lapses
+        return self.graph.invoke({"messages": [{"role": "user", "content": question}], "session_id": session_id},
+                                 config)
+
     def _payload(self, state: dict, session_id: str, question: str, seconds: float) -> dict:
         evidence = state.get("evidence", [])
+        clarify = {}
+        if state.get("__interrupt__") and state.get("clarify"):
+            c = Clarification(**state["clarify"])
+            clarify = {"question": c.question, "choices": [ch.label for ch in c.choices]}
+            state = {**state, "answer": clarify_text(c)}
         return {"session": session_id, "question": question, "answer": state.get("answer", ""),
+                "clarify": clarify, "interpretation": state.get("interpretation", {}),
                 "citations": state.get("citations", []), "evidence": evidence,
                 "provenance": [p for e in evidence for p in e.get("provenance", [])],
                 "tool_calls": [{k: c[k] for k in ("tool", "args", "ok", "summary") if k in c} | {
                     "queries": c.get("queries", [])} for c in state.get("calls", [])],
-                "plan": state.get("intent", {}), "route": state.get("route", ""),
+                "plan": state.get("interpretation", {}), "route": state.get("route", ""),
                 "model": self.model_name, "model_calls": state.get("model_calls", 0),
                 "seconds": round(seconds, 3), "as_of": self.ctx.api.datasets()}
 

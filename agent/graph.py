@@ -1,4 +1,11 @@
-"""Graph wiring only: start -> (direct | plan -> tools -> reflect -> (plan | answer)) -> end."""
+"""Graph wiring only.
+
+start -> direct -> end                                  (greetings, help, off-topic, medical advice)
+start -> understand -> clarify (interrupt) -> plan        (a weak or tied reading: the person picks)
+start -> understand -> plan -> tools -> reflect -> (plan | answer) -> end
+understand -> answer                                    (not understood: said so, nothing searched)
+clarify -> end                                          (the person asked something else instead of choosing)
+"""
 
 from __future__ import annotations
 
@@ -11,7 +18,17 @@ __all__ = ["build_graph"]
 
 
 def _after_start(state: AgentState) -> str:
-    return "plan" if state["route"] == "ask" else "direct"
+    return "understand" if state["route"] == "ask" else "direct"
+
+
+def _after_understand(state: AgentState) -> str:
+    if state.get("clarify"):
+        return "clarify"
+    return "plan" if state.get("interpretation", {}).get("understood", True) else "answer"
+
+
+def _after_clarify(state: AgentState) -> str:
+    return END if state.get("skipped") else "plan"
 
 
 def _after_plan(state: AgentState) -> str:
@@ -24,15 +41,13 @@ def _after_reflect(state: AgentState) -> str:
 
 def build_graph(nodes: Nodes, checkpointer=None):
     g = StateGraph(AgentState)
-    g.add_node("start", nodes.start)
-    g.add_node("direct", nodes.direct)
-    g.add_node("plan", nodes.plan)
-    g.add_node("tools", nodes.tools)
-    g.add_node("reflect", nodes.reflect)
-    g.add_node("answer", nodes.answer)
+    for name in ("start", "direct", "understand", "clarify", "plan", "tools", "reflect", "answer"):
+        g.add_node(name, getattr(nodes, name))
     g.add_edge(START, "start")
-    g.add_conditional_edges("start", _after_start, ["plan", "direct"])
+    g.add_conditional_edges("start", _after_start, ["understand", "direct"])
     g.add_edge("direct", END)
+    g.add_conditional_edges("understand", _after_understand, ["clarify", "plan", "answer"])
+    g.add_conditional_edges("clarify", _after_clarify, ["plan", END])
     g.add_conditional_edges("plan", _after_plan, ["tools", "answer"])
     g.add_edge("tools", "reflect")
     g.add_conditional_edges("reflect", _after_reflect, ["plan", "answer"])

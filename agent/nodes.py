@@ -1,21 +1,38 @@
-"""The graph's nodes: start, direct reply, plan, tools, reflect, answer (wired together in graph.py)."""
+"""The graph's nodes: start, direct reply, understand, clarify, plan, tools, reflect, answer (wired in graph.py)."""
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from . import guard, prompts
-from .answer import citations, grounded, summary, template_answer
-from .events import ANSWER, ERROR, NOTE, STEP, TOKEN, TOOL_CALL, TOOL_RESULT, event
-from .intent import Intent, parse_intent
-from .planner import call_key, plan_schema, resolver_calls, searcher_calls
-from .state import TURN_RESET, AgentState
-from .tools import ToolContext, ToolError, run_tool, validate
-from .tools.context import ResolvedDevice, ResolverContext
+from langgraph.types import interrupt
 
-__all__ = ["Nodes"]
+from . import guard, prompts
+from .answer import citations, clarify_text, grounded, last_result, not_understood, summary, write_answer
+from .events import ANSWER, ERROR, NOTE, STEP, TOKEN, TOOL_CALL, TOOL_RESULT, event
+from .planner import call_key, plan_calls
+from .quality import passes_quality
+from .state import TURN_RESET, AgentState
+from .tools import ToolContext, ToolError, run_tool
+from .tools.searchers import UnsupportedFilter
+from .understand.interpret import apply_choice, interpret
+from .understand.types import Clarification, Interpretation, LastResult
+
+__all__ = ["Nodes", "pick"]
+
+
+def pick(reply: Any, clar: Clarification) -> int | None:
+    """The index of the choice a reply names: its number (1-based) or its label; None when it names none."""
+    text = str(reply if reply is not None else "").strip().lower().rstrip(".")
+    if m := re.fullmatch(r"(?:#|no\.?|number|choice|option)?\s*(\d{1,2})", text):
+        k = int(m[1]) - 1
+        return k if 0 <= k < len(clar.choices) else None
+    for k, c in enumerate(clar.choices):
+        if text and (text == c.label.lower() or len(text) > 3 and text in c.label.lower()):
+            return k
+    return None
 
 
 @dataclass
@@ -25,148 +42,182 @@ class Nodes:
     max_iterations: int
     emit: Callable[[dict], None]
     render_budget: int = 1800
+    said: set = field(default_factory=set)     # notes said once per assistant
 
     # -- start / direct ------------------------------------------------------------------------------
     def start(self, state: AgentState) -> dict:
         question = state["messages"][-1]["content"] if state.get("messages") else ""
-        resolved = ResolverContext(**(state.get("resolved") or {}))
-        route = guard.classify(question, has_context=bool(resolved.devices or resolved.firms))
+        last = state.get("last") or {}
+        route = guard.classify(question, has_context=bool(last.get("codes") or last.get("firms")))
         self.emit(event(STEP, step="guard", route=route))
-        return {**TURN_RESET, "question": question, "route": route, "resolved": resolved.model_dump()}
+        return {**TURN_RESET, "question": question, "route": route}
 
     def direct(self, state: AgentState) -> dict:
-        text = guard.reply(state["route"])
-        return self._final(state, text, [])
+        return self._final(state, guard.reply(state["route"]), [])
 
-    # -- plan ----------------------------------------------------------------------------------------
-    def plan(self, state: AgentState) -> dict:
-        it = Intent(**state["intent"]) if state.get("intent") else parse_intent(state["question"], self._today())
-        resolved = ResolverContext(**state["resolved"])
-        phase = state.get("phase") or "resolve"
-        calls: list[dict] = []
-        notes = list(state.get("notes", []))
-        if phase == "resolve":
-            calls = resolver_calls(it, resolved)
-            phase = "search" if calls else "search_now"
-        if phase in ("search", "search_now") and not calls:
-            drop = {n.split(":", 1)[1] for n in notes if n.startswith("dropped:")}
-            calls = searcher_calls(it, state.get("evidence", []), resolved, drop)
-            phase = "done"
-            if it.product_codes:   # codes given directly are context for follow-ups too
-                resolved = resolved.model_copy(update={"devices": [ResolvedDevice(product_code=c) for c in it.product_codes]})
-        model_calls = state.get("model_calls", 0)
-        searched = any(not c["tool"].startswith("resolve_") for c in state.get("calls", []))
-        if not calls and phase == "done" and not searched and self.model is not None and not state.get("iteration"):
-            calls, used, note = self._model_plan(state["question"])   # the rules found nothing to search
-            model_calls += used
-            notes += [note] if note else []
-        done = {c["key"] for c in state.get("calls", [])}
-        fresh, seen = [], set()
-        for c in calls:   # identical calls run once per question
-            key = call_key(c["tool"], c["args"])
-            if key not in done and key not in seen:
-                seen.add(key)
-                fresh.append(c)
-        self.emit(event(STEP, step="plan", phase=phase, calls=[{"tool": c["tool"], "args": c["args"]} for c in fresh]))
-        return {"intent": it.to_dict(), "plan": fresh, "phase": phase, "model_calls": model_calls, "notes": notes,
-                "resolved": resolved.model_dump()}
+    # -- understand / clarify ---------------------------------------------------------------------------
+    def understand(self, state: AgentState) -> dict:
+        last = LastResult(**state["last"]) if state.get("last") else None
+        it, clar = interpret(self.ctx, state["question"], last)
+        model_calls = 0
+        if clar is not None and self.model is not None:
+            clar, model_calls = self._model_order(it, clar)
+        elif not it.understood and self.model is not None:
+            it, clar, model_calls = self._model_fill(it, last)
+        self.emit(event(STEP, step="understand", interpretation=it.model_dump(mode="json"),
+                        clarify=clar.model_dump(mode="json") if clar else None))
+        out: dict = {"interpretation": it.model_dump(mode="json"), "model_calls": model_calls,
+                     "clarify": clar.model_dump(mode="json") if clar else {}}
+        return out
 
-    def _model_plan(self, question: str) -> tuple[list[dict], int, str]:
-        """Ask the model for tool calls (schema-constrained); invalid ones are repaired or reported."""
+    def clarify(self, state: AgentState) -> dict:
+        """Ask the person (a LangGraph interrupt); resume with their reply: a choice's number or label."""
+        clar = Clarification(**state["clarify"])
+        reply = interrupt({"question": clar.question, "choices": [c.label for c in clar.choices]})
+        k = pick(reply, clar)
+        if k is None:
+            return {"skipped": True, "clarify": {}}
+        it = apply_choice(Interpretation(**state["interpretation"]), clar.choices[k])
+        self.emit(event(STEP, step="clarify", picked=clar.choices[k].label))
+        return {"interpretation": it.model_dump(mode="json"), "clarify": {}, "picked": clar.choices[k].label,
+                "messages": [{"role": "assistant", "content": clarify_text(clar)},
+                             {"role": "user", "content": str(reply)}]}
+
+    def _model_fill(self, it: Interpretation, last: LastResult | None) -> tuple[Interpretation, Any, int]:
+        """The rules could not read the question: the model fills the reading's schema (dataset, device, firm,
+        record number). Only words that are in the question are kept, and they are read again by the rules;
+        the model never states a figure."""
         try:
-            out = self.model.json(prompts.plan_messages(question), plan_schema())
-        except Exception as e:   # a model failing mid-run must not fail the user
-            self.emit(event(ERROR, where="model plan", message=str(e)))
-            return [], 1, f"the model could not plan ({e}); answered from the question's words only"
+            out = self.model.json(prompts.fill_messages(it.question), prompts.FILL_SCHEMA, max_tokens=96)
+        except Exception as e:   # a model failing must not fail the user
+            self.emit(event(ERROR, where="model reading", message=str(e)))
+            return it, None, 1
+        q = it.question.lower()
+        parts = [str(out.get(k) or "").strip() for k in ("record", "device", "firm")]
+        kept = [p for p in parts if len(p) > 1 and p.lower() in q]
+        ds = out.get("dataset") if out.get("dataset") in prompts.DATASET_WORDS else None
+        if not kept or ds is None:
+            it.notes.append(f"{getattr(self.model, 'name', 'the model')} could not read it either")
+            return it, None, 1
+        words = prompts.DATASET_WORDS[ds] + " " + " ".join(
+            f"{'by ' if p == parts[2] else 'for ' if p == parts[1] else ''}{p}" for p in kept)
+        again, clar = interpret(self.ctx, words, last)
+        if not again.understood:
+            return it, None, 1
+        again.question = it.question
+        again.unexplained = [w for w in it.unexplained if w.lower() not in " ".join(kept).lower()]
+        again.notes.append(f"read with the help of {getattr(self.model, 'name', 'the model')} as \"{words}\"")
+        again.confidence = min(again.confidence, 0.6)
+        return again, clar, 1
+
+    def _model_order(self, it: Interpretation, clar: Clarification) -> tuple[Clarification, int]:
+        """The model suggests which choice fits the question (constrained to the choices); it is listed first.
+        The person still picks: a model's guess never becomes a figure on its own."""
+        schema = {"type": "object", "properties": {"choice": {"type": "integer", "minimum": 1,
+                                                              "maximum": len(clar.choices)}}, "required": ["choice"]}
+        try:
+            out = self.model.json(prompts.choose_messages(it.question, clar.question,
+                                                          [c.label for c in clar.choices]), schema, max_tokens=16)
+        except Exception as e:   # a model failing must not fail the user
+            self.emit(event(ERROR, where="model choice", message=str(e)))
+            return clar, 1
+        k = int(out.get("choice", 1)) - 1
+        if 0 < k < len(clar.choices):
+            choices = [clar.choices[k]] + [c for i, c in enumerate(clar.choices) if i != k]
+            choices[0] = choices[0].model_copy(update={"label": choices[0].label + " (suggested)"})
+            clar = clar.model_copy(update={"choices": choices})
+        return clar, 1
+
+    # -- plan / tools / reflect -------------------------------------------------------------------------
+    def plan(self, state: AgentState) -> dict:
+        it = Interpretation(**state["interpretation"])
+        dropped = set(state.get("dropped", []))
         calls = []
-        for c in (out.get("calls") or [])[:3]:
-            try:
-                args = validate(c.get("tool", ""), c.get("args") or {}).model_dump(exclude_defaults=True, mode="json")
-                calls.append({"tool": c["tool"], "args": args})
-            except ToolError as e:
-                self.emit(event(NOTE, message=f"model's call repaired away: {e}"))
-        return calls, 1, ""
+        for c in plan_calls(it):
+            args = {k: v for k, v in c["args"].items() if k not in dropped}
+            if "filters" in args:
+                args["filters"] = {k: v for k, v in args["filters"].items() if f"filters.{k}" not in dropped}
+                if not args["filters"]:
+                    args.pop("filters")
+            calls.append({**c, "args": args})
+        done = {c["key"] for c in state.get("calls", []) if c.get("ok")}
+        fresh = [c for c in calls if call_key(c["tool"], c["args"]) not in done]
+        if state.get("iteration"):
+            failed = {call_key(c["tool"], c["args"]) for c in state.get("calls", []) if not c.get("ok")}
+            fresh = [c for c in fresh if call_key(c["tool"], c["args"]) not in failed]
+        self.emit(event(STEP, step="plan", calls=[{"tool": c["tool"], "args": c["args"]} for c in fresh]))
+        return {"plan": fresh, "phase": "done"}
 
-    def _today(self):
-        from datetime import date
-        dates = [d for d in self.ctx.api.datasets().values() if d]
-        return date.fromisoformat(max(dates)) if dates else date.today()
-
-    # -- tools ----------------------------------------------------------------------------------------
     def tools(self, state: AgentState) -> dict:
-        self.ctx.resolved = ResolverContext(**state["resolved"])
         plan = state.get("plan", [])
         for c in plan:
             self.emit(event(TOOL_CALL, tool=c["tool"], args=c["args"]))
         with ThreadPoolExecutor(max_workers=min(4, max(1, len(plan)))) as pool:
             outcomes = list(pool.map(self._run_one, plan))
-        evidence = list(state.get("evidence", []))
-        calls = list(state.get("calls", []))
-        for c, (result, error) in zip(plan, outcomes):
-            rec = {"tool": c["tool"], "args": c["args"], "key": call_key(c["tool"], c["args"]), "ok": error is None}
+        evidence, calls = list(state.get("evidence", [])), list(state.get("calls", []))
+        for c, (result, error, unsupported) in zip(plan, outcomes):
+            rec = {"tool": c["tool"], "args": c["args"], "key": call_key(c["tool"], c["args"]), "ok": error is None,
+                   "dataset": c.get("dataset", ""), "label": c.get("label", "")}
             if error is None:
-                rec["result_index"] = len(evidence)
-                rec["summary"] = summary(result)
-                rec["queries"] = [p["query"] for p in result["provenance"]]
+                rec.update(result_index=len(evidence), summary=summary(result),
+                           queries=[p["query"] for p in result["provenance"]])
                 evidence.append(result)
             else:
-                rec["summary"] = error
+                rec.update(summary=error, unsupported=unsupported)
             calls.append(rec)
             self.emit(event(TOOL_RESULT, tool=c["tool"], ok=error is None, summary=rec["summary"]))
-            if error is None and not c["tool"].startswith("resolve_"):   # what a follow-up's "those" refers to
-                self.ctx.resolved.last_filters = {k: c["args"][k] for k in ("product_codes", "manufacturer", "country",
-                                                                            "state") if c["args"].get(k)}
-        return {"evidence": evidence, "calls": calls, "plan": [], "resolved": self.ctx.resolved.model_dump()}
+        return {"evidence": evidence, "calls": calls, "plan": []}
 
-    def _run_one(self, call: dict) -> tuple[dict | None, str | None]:
+    def _run_one(self, call: dict) -> tuple[dict | None, str | None, list[str]]:
         try:
-            return run_tool(self.ctx, call["tool"], call["args"]).model_dump(mode="json"), None
+            return run_tool(self.ctx, call["tool"], call["args"]).model_dump(mode="json"), None, []
+        except UnsupportedFilter as e:
+            return None, str(e), [f.split("/")[0] for f in e.filters]
         except ToolError as e:
-            return None, str(e)
+            return None, str(e), []
         except Exception as e:   # a tool error comes back as text and never crashes the run
-            return None, f"{type(e).__name__}: {e}"
+            return None, f"{type(e).__name__}: {e}", []
 
-    # -- reflect --------------------------------------------------------------------------------------
     def reflect(self, state: AgentState) -> dict:
-        """Loop back when the plan is not finished or a filter a dataset lacks can be dropped (said in a note)."""
-        notes = list(state.get("notes", []))
-        iteration = state.get("iteration", 0)
-        if state.get("phase") != "done":
-            return {"iteration": iteration}
-        retry = []
-        for c in state.get("calls", []):
-            if not c["ok"] and "cannot filter by" in c["summary"]:
-                bad = c["summary"].split("cannot filter by", 1)[1].split(";")[0].strip()
-                for name in bad.split(", "):
-                    note = f"dropped:{name.split('/')[0]}"
-                    if note not in notes:
-                        retry.append(note)
-        if retry and iteration + 1 < self.max_iterations:
-            notes += retry
-            self.emit(event(STEP, step="reflect", decision="retry without " + ", ".join(r[8:] for r in retry)))
-            return {"notes": notes, "phase": "search_now", "iteration": iteration + 1}
+        """Loop back once when a dataset cannot apply a filter: that search runs without it (said in a note)."""
+        iteration, dropped = state.get("iteration", 0), list(state.get("dropped", []))
+        new = [f for c in state.get("calls", []) if not c.get("ok") for f in c.get("unsupported", [])
+               if f not in dropped]
+        if new and iteration + 1 < self.max_iterations:
+            self.emit(event(STEP, step="reflect", decision="retry without " + ", ".join(new)))
+            return {"dropped": dropped + new, "phase": "search", "iteration": iteration + 1}
         self.emit(event(STEP, step="reflect", decision="answer"))
-        return {"iteration": iteration + 1}
+        return {"iteration": iteration + 1, "phase": "done"}
 
     # -- answer ---------------------------------------------------------------------------------------
     def answer(self, state: AgentState) -> dict:
+        it = Interpretation(**state["interpretation"]) if state.get("interpretation") else Interpretation()
         evidence, calls = state.get("evidence", []), state.get("calls", [])
-        notes = [n if not n.startswith("dropped:") else f"the filter {n[8:]} does not apply to one dataset, "
-                 "so that search ran without it" for n in state.get("notes", [])]
-        for e in evidence:
-            notes += e.get("notes", [])[:2]
+        if not it.understood:
+            return self._final(state, not_understood(it), [])
+        notes = [f"{d.replace('filters.', '')} does not apply to one of the datasets, so that search ran without it"
+                 for d in state.get("dropped", [])]
         if not evidence and not calls:
-            return self._final(state, guard.OFF_TOPIC if not state.get("intent", {}).get("device_text")
-                               else f"I could not identify a device, firm or dataset in \"{state['question']}\". "
-                                    + guard.HELP, [])
-        text = template_answer(evidence, calls, list(dict.fromkeys(notes)))
+            return self._final(state, not_understood(it), [])
+        text = write_answer(it, evidence, calls, notes)
         model_calls = state.get("model_calls", 0)
-        if self.model is not None and evidence:
+        if self.model is not None and evidence and self._summaries_allowed():
             narrative, used = self._narrative(state["question"], evidence, text)
             model_calls += used
             if narrative:
-                text = narrative + "\n\n" + text
-        return self._final(state, text, evidence, model_calls)
+                head, _, rest = text.partition("\n\n")
+                text = f"{head}\n\nSummary: {narrative}\n\n{rest}"
+        last = last_result(it, evidence, calls)
+        out = self._final(state, text, evidence, model_calls)
+        out["last"] = last.model_dump(mode="json")
+        return out
+
+    def _summaries_allowed(self) -> bool:
+        ok, note = passes_quality(self.model)
+        if not ok and note and note not in self.said:
+            self.said.add(note)
+            self.emit(event(NOTE, message=note))
+        return ok
 
     def _narrative(self, question: str, evidence: list[dict], facts: str) -> tuple[str, int]:
         chunks = []
@@ -180,7 +231,7 @@ class Nodes:
         kept, removed = grounded("".join(chunks), evidence, question)
         if removed:
             self.emit(event(NOTE, message=f"grounding removed {len(removed)} unsupported sentence(s)"))
-        return (f"Summary: {kept}" if kept and any(ch.isdigit() for ch in kept) else ""), 1
+        return (kept if kept and any(ch.isdigit() for ch in kept) else ""), 1
 
     def _final(self, state: AgentState, text: str, evidence: list[dict], model_calls: int | None = None) -> dict:
         cites = citations(evidence)
@@ -190,4 +241,3 @@ class Nodes:
         if model_calls is not None:
             out["model_calls"] = model_calls
         return out
-

@@ -1,4 +1,4 @@
-"""Planning: turn the parsed question (and what resolvers found) into tool calls; a model plans only the rest."""
+"""Planning: turn an Interpretation into tool calls, one per dataset asked about (one per side of a comparison)."""
 
 from __future__ import annotations
 
@@ -7,127 +7,118 @@ from typing import Any
 
 from mirror.lookup.places import REGIONS
 
-from .intent import Intent
 from .tools import TOOLS
-from .tools.context import ResolverContext
+from .understand.interpret import TOP_OK
+from .understand.resolve import COUNT_NAME, MAX_CODES, SEARCHER
+from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFilter
 
-__all__ = ["resolver_calls", "searcher_calls", "call_key", "plan_schema", "MAX_CODES"]
+__all__ = ["plan_calls", "call_key", "plan_schema", "MAX_CODES", "SEARCHER", "COUNT_NAME"]
 
-MAX_CODES = 8
-SEARCHER = {"event": "search_events", "recall": "search_recalls", "510k": "search_510k", "pma": "search_pma",
-            "classification": "search_classifications", "udi": "search_udi",
-            "registrationlisting": "search_registrations"}
-COUNT_NAME = {"event": "events", "recall": "recalls", "510k": "510k", "pma": "pma", "classification": "classification",
-              "udi": "udi", "registrationlisting": "registrations"}
-TOP_OK = {"event": {"manufacturer", "product_code", "event_type", "patient_problem", "device_problem", "country"},
-          "recall": {"manufacturer", "product_code", "recall_class", "country"},
-          "510k": {"manufacturer", "product_code", "decision_code", "country"},
-          "pma": {"manufacturer", "product_code", "decision_code"},
-          "udi": {"manufacturer", "product_code"}, "registrationlisting": {"country", "product_code"},
-          "classification": set()}
+COUNT_NAME = {**COUNT_NAME, "enforcement": "enforcement", "classification": "classification"}
+# record-ID filters: field -> {dataset: searcher filter}
+ID_FILTERS = {"k_number": {"510k": "k_number", "recall": "k_number"},
+              "pma_number": {"pma": "pma_number", "recall": "pma_number"},
+              "supplement_number": {"pma": "supplement_number"},
+              "product_res_number": {"recall": "product_res_number", "enforcement": "recall_number"},
+              "mdr_report_key": {"event": "mdr_report_key"}, "di": {"udi": "di"}}
 
 
 def call_key(tool: str, args: dict) -> str:
     return tool + json.dumps(args, sort_keys=True, default=str)
 
 
-def resolver_calls(it: Intent, resolved: ResolverContext) -> list[dict]:
-    calls = []
-    if it.device_text and not it.product_codes and not (it.followup and resolved.devices):
-        calls.append({"tool": "resolve_device", "args": {"query": it.device_text}})
-    for number in it.numbers:
-        if not it.datasets or set(it.datasets) - {"510k", "pma"}:
-            calls.append({"tool": "resolve_device", "args": {"query": number}})
-    if it.firm:
-        calls.append({"tool": "resolve_manufacturer", "args": {"query": it.firm}})
-    if it.location:
-        calls.append({"tool": "resolve_location", "args": {"location": it.location}})
-    return [c for c in calls if c["tool"] in TOOLS]
+def _device_args(d: DeviceFilter | None, ds: str) -> dict[str, Any]:
+    if d is None:
+        return {}
+    if d.path == "names" and d.text:
+        return {"names": d.text}
+    codes = [c.code for c in d.codes][:MAX_CODES]
+    return {"product_codes": codes} if codes else {}
 
 
-def _codes(it: Intent, evidence: list[dict], resolved: ResolverContext) -> list[str]:
-    if it.product_codes:
-        return it.product_codes[:MAX_CODES]
-    found = [e for e in evidence if e.get("tool") == "resolve_device" and e.get("rows")]
-    if found:
-        rows = found[-1]["rows"]
-        top = rows[0].get("score") or 0
-        return [r["product_code"] for r in rows if (r.get("score") or 0) >= 0.8 * top][:MAX_CODES]
-    if it.followup and not it.device_text and not resolved.last_filters:
-        return resolved.product_codes()[:MAX_CODES]
-    return []
+def _firm_args(f: FirmFilter | None) -> dict[str, Any]:
+    if f is None:
+        return {}
+    if f.match == "those":
+        return {"manufacturer": f.variants or [f.name]}
+    names = [f.words] if f.match in ("exact", "leading") else [f.name]
+    names += [v for v in f.variants if v.lower() != names[0].lower()]
+    return {"manufacturer": names[0] if len(names) == 1 else names[:30]}
 
 
-def default_datasets(it: Intent) -> list[str]:
-    if it.datasets:
-        return it.datasets
-    if it.numbers:
-        return sorted({"510k" if n.startswith(("K", "DEN")) else "pma" for n in it.numbers})
-    if it.shape in ("count", "trend", "top") or it.event_type:
-        return ["event"]
-    return ["classification"]
+def _place_args(p: PlaceFilter | None) -> dict[str, Any]:
+    if p is None:
+        return {}
+    if p.kind == "region" and p.code in REGIONS:
+        return {"country": list(REGIONS[p.code][1])}
+    return {"state" if p.kind == "us_state" else "country": p.code}
 
 
-def searcher_calls(it: Intent, evidence: list[dict], resolved: ResolverContext, drop: set[str] | None = None) -> list[dict]:
-    """One call per dataset asked about, with every key the question and the resolvers gave."""
-    drop = drop or set()
-    codes = _codes(it, evidence, resolved)
-    if it.device_text and not codes and not it.numbers and not it.firm and not it.location:
-        return []   # a device we could not identify: say so rather than search everything
-    base: dict[str, Any] = {}
-    if it.followup:   # "those", "them", "there": the previous question's keys, unless this one gives new ones
-        base.update({k: v for k, v in resolved.last_filters.items() if k in ("product_codes", "manufacturer",
-                                                                             "country", "state")})
-    if codes:
-        base["product_codes"] = codes
-    firm_found = [e for e in evidence if e.get("tool") == "resolve_manufacturer"]
-    if it.firm and (not firm_found or firm_found[-1].get("total")):
-        rows = firm_found[-1].get("rows") if firm_found else []
-        canon = (resolved.firms[-1].canonical if resolved.firms else "") or (rows[0].get("canonical") if rows else "")
-        base["manufacturer"] = canon or it.firm   # searchers match its words and its resolved spellings
-    loc = resolved.location
-    if it.location and loc and loc.code:
-        if loc.kind == "region" and loc.code in REGIONS:
-            base["country"] = list(REGIONS[loc.code][1])
-        else:
-            base["state" if loc.kind == "us_state" else "country"] = loc.code
-    if it.date_from:
-        base["date_from"] = it.date_from
-    if it.date_to:
-        base["date_to"] = it.date_to
-    calls = []
-    for ds in default_datasets(it):
-        args = {k: v for k, v in base.items() if k not in drop}
-        filters: dict[str, Any] = {}
-        if ds == "event" and it.event_type:
-            filters["event_type"] = it.event_type
-        if ds == "recall" and it.recall_class:
-            args["recall_class"] = it.recall_class
-        if ds == "classification":
-            args.pop("date_from", None), args.pop("date_to", None)
-            if it.device_class:
-                filters["device_class"] = it.device_class
-        if ds in ("510k", "pma", "recall") and it.numbers:
-            kinds = {"510k": ("K", "DEN"), "pma": ("P",), "recall": ("K", "P")}[ds]
-            nums = [n.split("S")[0].rstrip("/") for n in it.numbers if n.startswith(kinds)]
-            if ds == "recall" and nums:
-                ks, ps = [n for n in nums if n.startswith("K")], [n for n in nums if n.startswith("P")]
-                filters.update({k: v for k, v in (("k_number", ks), ("pma_number", ps)) if v})
-                args.pop("product_codes", None)
-            elif nums:
-                filters["k_number" if ds == "510k" else "pma_number"] = nums
-                args.pop("product_codes", None)
-        if filters:
-            args["filters"] = filters
-        args = {k: v for k, v in args.items() if k not in drop}
-        if it.shape == "trend":
-            calls.append({"tool": "count_by", "args": {"dataset": COUNT_NAME[ds], "field": it.trend_by, **args}})
-        elif it.shape == "top" and it.top_by in TOP_OK.get(ds, set()):
-            calls.append({"tool": "count_by", "args": {"dataset": COUNT_NAME[ds], "field": it.top_by, "limit": 10,
-                                                       **args}})
-        else:
-            calls.append({"tool": SEARCHER[ds], "args": {**args, "limit": 5 if it.shape == "count" else 10}})
+def _base(it: Interpretation, ds: str, device=None, firm=None, place=None) -> dict[str, Any]:
+    args: dict[str, Any] = {}
+    args.update(_device_args(device, ds))
+    args.update(_firm_args(firm))
+    args.update(_place_args(place))
+    if it.date_from and ds != "classification":
+        args["date_from"] = it.date_from.isoformat()
+    if it.date_to and ds != "classification":
+        args["date_to"] = it.date_to.isoformat()
+    filters: dict[str, Any] = {}
+    for f in it.filters:
+        if f.field in ID_FILTERS:
+            if ds in ID_FILTERS[f.field]:
+                filters[ID_FILTERS[f.field][ds]] = f.value if isinstance(f.value, list) else [f.value]
+        elif f.field == "event_type" and ds == "event":
+            filters["event_type"] = f.value
+        elif f.field == "recall_class" and ds == "recall":
+            args["recall_class"] = f.value
+        elif f.field == "recall_class" and ds == "enforcement":
+            filters["recall_class"] = f.value
+        elif f.field == "device_class" and ds == "classification":
+            filters["device_class"] = f.value
+    if ds == "pma" and it.supplements != "all":
+        filters["supplement"] = "original" if it.supplements == "originals" else "supplement"
+    if filters:
+        args["filters"] = filters
+    return args
+
+
+def _one(it: Interpretation, ds: str, args: dict, label: str = "") -> list[dict]:
+    meta = {"dataset": ds, "label": label}
+    if it.measure == "trend" and ds in COUNT_NAME:
+        return [{"tool": "count_by", "args": {"dataset": COUNT_NAME[ds], "field": it.by or "year", **args}, **meta}]
+    if it.measure == "top" and it.by in TOP_OK.get(ds, set()):
+        return [{"tool": "count_by", "args": {"dataset": COUNT_NAME[ds], "field": it.by, "limit": it.top_n,
+                                              **args}, **meta}]
+    limit = 5 if it.measure in ("count", "compare", "lookup") else 10
+    calls = [{"tool": SEARCHER[ds], "args": {**args, "limit": limit}, **meta}]
+    if ds == "pma" and it.supplements == "originals" and it.measure in ("count", "list"):
+        other = {**args, "filters": {**args.get("filters", {}), "supplement": "supplement"}, "limit": 0}
+        calls.append({"tool": "search_pma", "args": other, "dataset": ds, "label": "supplements (not counted)"})
     return calls
+
+
+def plan_calls(it: Interpretation) -> list[dict]:
+    """Tool calls for the reading: {"tool", "args", "dataset", "label"}; several per dataset only for comparisons."""
+    calls: list[dict] = []
+    if it.measure == "lookup" and it.field is None and not it.datasets:
+        return calls
+    for ds in it.datasets:
+        if ds not in SEARCHER:
+            continue
+        if it.sides:
+            for side in it.sides:
+                args = _base(it, ds, side.device or it.device, side.firm or it.firm, side.place or it.place)
+                calls += _one(it, ds, args, side.label)
+        else:
+            calls += _one(it, ds, _base(it, ds, it.device, it.firm, it.place))
+    seen, out = set(), []
+    for c in calls:
+        key = call_key(c["tool"], c["args"])
+        if key not in seen and c["tool"] in TOOLS:
+            seen.add(key)
+            out.append(c)
+    return out
 
 
 def _capped(node):

@@ -1,11 +1,13 @@
-"""The graph's state: the conversation, the resolver context and, per question, the plan, calls and evidence."""
+"""The graph's state: the conversation, what the previous answer found, and per question its reading and evidence."""
 
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, Literal, TypedDict
 
-__all__ = ["AgentState", "TURN_RESET"]
+__all__ = ["AgentState", "TURN_RESET", "Phase"]
+
+Phase = Literal["search", "done"]
 
 
 class AgentState(TypedDict, total=False):
@@ -13,12 +15,16 @@ class AgentState(TypedDict, total=False):
     session_id: str
     question: str
     route: str                   # guard's verdict: ask | help | greeting | empty | off_topic | medical
-    intent: dict[str, Any]       # what the deterministic parser read from the question
-    resolved: dict[str, Any]     # ResolverContext, merged across turns
-    plan: list[dict[str, Any]]   # tool calls to run next: {"tool", "args"}
-    calls: list[dict[str, Any]]  # tool calls run for this question: {"tool", "args", "ok", "summary", "key"}
+    interpretation: dict[str, Any]   # understand.types.Interpretation, dumped (the checkpoint keeps JSON)
+    clarify: dict[str, Any]      # understand.types.Clarification while a choice is pending, else {}
+    picked: str                  # the choice the person made, if any
+    skipped: bool                # the person asked something else instead of choosing
+    last: dict[str, Any]         # understand.types.LastResult of the previous answer ("those")
+    plan: list[dict[str, Any]]   # tool calls to run next: {"tool", "args", "dataset", "label"}
+    calls: list[dict[str, Any]]  # tool calls run for this question: {"tool", "args", "ok", "summary", "key", ...}
     evidence: list[dict[str, Any]]   # ToolResult dumps for this question
-    phase: str                   # resolve | search | done
+    dropped: list[str]           # filters a dataset could not apply, dropped on the retry (said in a note)
+    phase: Phase
     iteration: int
     model_calls: int
     answer: str
@@ -27,5 +33,6 @@ class AgentState(TypedDict, total=False):
 
 
 # Fields that start empty for every new question (the rest carries over between turns).
-TURN_RESET: dict[str, Any] = {"route": "", "intent": {}, "plan": [], "calls": [], "evidence": [], "phase": "resolve",
+TURN_RESET: dict[str, Any] = {"route": "", "interpretation": {}, "clarify": {}, "picked": "", "skipped": False,
+                              "plan": [], "calls": [], "evidence": [], "dropped": [], "phase": "search",
                               "iteration": 0, "model_calls": 0, "answer": "", "citations": [], "notes": []}

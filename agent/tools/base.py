@@ -40,6 +40,8 @@ class ToolResult(BaseModel):
     id_fields: list[str] = Field(default_factory=list, description="Row keys that identify records")
     provenance: list[Provenance] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list, description="Ambiguities, warnings, next steps")
+    related: dict[str, int] = Field(default_factory=dict, description="Totals of related records matching the same "
+                                                                      "filters, by dataset (e.g. enforcement)")
 
     def ids(self) -> list[str]:
         """Every record ID in the rows, as `field=value`."""

@@ -23,7 +23,16 @@ from .base import Provenance, ToolError, ToolResult
 from .context import ToolContext
 from .registry import tool
 
-__all__ = ["SPECS", "Spec", "SearchArgs", "CountArgs", "build_search", "search", "count_by", "COUNT_FIELDS"]
+__all__ = ["SPECS", "Spec", "SearchArgs", "CountArgs", "build_search", "search", "count_by", "COUNT_FIELDS",
+           "NAME_FIELDS", "UnsupportedFilter", "name_variants"]
+
+
+class UnsupportedFilter(ToolError):
+    """Filters a dataset cannot apply; `.filters` names them (the agent retries without them and says so)."""
+
+    def __init__(self, message: str, filters: list[str]) -> None:
+        super().__init__(message)
+        self.filters = filters
 
 _CODE = re.compile(r"^[A-Z]{3}$")
 _SAFE = re.compile(r"[^\w\s.,'/@%-]", re.UNICODE)   # characters a quoted openFDA value may carry
@@ -54,7 +63,8 @@ SPECS: dict[str, Spec] = {s.endpoint: s for s in (
          "date_received", "device.device_report_product_code.exact", ("device.manufacturer_d_name", "manufacturer_name"),
          "device.manufacturer_d_country.exact", "device.manufacturer_d_state.exact", ("mdr_text.text",),
          {"event_type": "event_type.exact", "patient_problem": "patient.patient_problems.exact",
-          "device_problem": "product_problems.exact", "brand_name": "device.brand_name.exact"},
+          "device_problem": "product_problems.exact", "brand_name": "device.brand_name.exact",
+          "mdr_report_key": "mdr_report_key"},
          {"product_code": "device.device_report_product_code.exact", "manufacturer": "device.manufacturer_d_name.exact",
           "event_type": "event_type.exact", "patient_problem": "patient.patient_problems.exact",
           "device_problem": "product_problems.exact", "country": "device.manufacturer_d_country.exact",
@@ -67,7 +77,7 @@ SPECS: dict[str, Spec] = {s.endpoint: s for s in (
          "event_date_initiated", "product_code", ("recalling_firm",), "country", "state",
          ("reason_for_recall", "product_description", "action"),
          {"recall_status": "recall_status", "recall_class": "recall_class", "root_cause": "root_cause_description.exact",
-          "k_number": "k_numbers", "pma_number": "pma_numbers"},
+          "k_number": "k_numbers", "pma_number": "pma_numbers", "product_res_number": "product_res_number"},
          {"product_code": "product_code", "manufacturer": "recalling_firm.exact", "recall_status": "recall_status",
           "recall_class": "recall_class", "root_cause": "root_cause_description.exact", "country": "country",
           "state": "state", "device_class": "openfda.device_class"}),
@@ -78,7 +88,7 @@ SPECS: dict[str, Spec] = {s.endpoint: s for s in (
          "recall_initiation_date", None, ("recalling_firm",), "country.exact", "state.exact",
          ("reason_for_recall", "product_description", "code_info"),
          {"recall_class": "classification.exact", "status": "status.exact",
-          "voluntary_mandated": "voluntary_mandated.exact"},
+          "voluntary_mandated": "voluntary_mandated.exact", "recall_number": "recall_number"},
          {"recall_class": "classification.exact", "manufacturer": "recalling_firm.exact", "status": "status.exact",
           "country": "country.exact", "state": "state.exact"}),
     Spec("510k", ("k_number",),
@@ -99,7 +109,7 @@ SPECS: dict[str, Spec] = {s.endpoint: s for s in (
          "decision_date", "product_code", ("applicant",), None, "state", ("trade_name", "generic_name"),
          {"decision_code": "decision_code", "supplement_type": "supplement_type.exact",
           "advisory_committee": "advisory_committee", "pma_number": "pma_number",
-          "supplement_number": "supplement_number"},
+          "supplement_number": "supplement_number", "supplement": "supplement_number"},
          {"product_code": "product_code", "manufacturer": "applicant.exact", "decision_code": "decision_code",
           "supplement_type": "supplement_type.exact", "state": "state", "device_class": "openfda.device_class"}),
     Spec("classification", ("product_code",),
@@ -142,6 +152,31 @@ SPECS: dict[str, Spec] = {s.endpoint: s for s in (
 )}
 
 
+# Each dataset's own device-name fields (brand, generic, trade, device names), searched by `names`.
+NAME_FIELDS: dict[str, tuple[str, ...]] = {
+    "event": ("device.brand_name", "device.generic_name"), "recall": ("product_description",),
+    "enforcement": ("product_description",), "510k": ("device_name",), "pma": ("trade_name", "generic_name"),
+    "classification": ("device_name",), "udi": ("brand_name", "device_description", "gmdn_terms.name"),
+    "registrationlisting": ("proprietary_name",)}
+
+
+def name_variants(word: str) -> list[str]:
+    """A word and its singular or plural ("pumps" -> pumps, pump; "battery" -> battery, batteries)."""
+    w = word.lower()
+    out = [w]
+    if w.endswith("ies") and len(w) > 4:
+        out.append(w[:-3] + "y")
+    elif w.endswith(("ches", "shes", "sses", "xes")):
+        out.append(w[:-2])
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        out.append(w[:-1])
+    elif w.endswith("y") and len(w) > 3 and w[-2] not in "aeiou":
+        out.append(w[:-1] + "ies")
+    elif not w.endswith("s"):
+        out.append(w + ("es" if w.endswith(("ch", "sh", "x", "ss")) else "s"))
+    return out
+
+
 def _quote(value: str) -> str:
     """A value as an openFDA quoted phrase; characters the API refuses are dropped (then said in a note)."""
     v = _SAFE.sub(" ", value).replace('"', " ")
@@ -159,6 +194,8 @@ class SearchArgs(BaseModel):
     date_from: date | None = Field(None, description="From this date (inclusive), YYYY-MM-DD")
     date_to: date | None = Field(None, description="To this date (inclusive), YYYY-MM-DD")
     text: str | None = Field(None, description="Free text over the dataset's text fields (narratives for events)")
+    names: str | None = Field(None, description="Words of a device name, searched in the dataset's own brand, "
+                                                "generic, trade or device-name fields (singular and plural forms)")
     filters: dict[str, str | list[str]] = Field(default_factory=dict,
                                                 description="Dataset fields, e.g. {\"event_type\": \"Death\"}")
     limit: int = Field(25, ge=0, le=1000, description="Rows to return (the total is always the full count)")
@@ -237,7 +274,23 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
             any_field = " OR ".join(f"{f}:{each}" for f in spec.text)
             parts.append(f"({any_field})" if len(spec.text) > 1 else any_field)
             notes.append(f"text: records with all of {words} in {', '.join(spec.text)} (phrase form: {quoted})")
+    if args.names and args.names.strip():
+        words = [w for w in _text_words(args.names) if len(w) > 1][:6]
+        fields = NAME_FIELDS.get(spec.endpoint, ())
+        if not fields:
+            unsupported.append("names")
+        elif words:
+            each = " AND ".join(f"({' OR '.join(name_variants(w))})" if len(name_variants(w)) > 1 else w
+                                for w in words)
+            parts.append("(" + " OR ".join(f"{f}:({each})" for f in fields) + ")")
+            notes.append(f"names: records whose {', '.join(fields)} hold {' '.join(words)}")
     for key, value in args.filters.items():
+        if key == "supplement" and key in spec.own:     # original | supplement: PMA originals or supplements
+            values = value if isinstance(value, list) else [value]
+            if values and values != ["any"]:
+                kind = "_missing_" if values == ["original"] else "_exists_"
+                parts.append(f"{kind}:{spec.own[key]}")
+            continue
         if key not in spec.own:
             raise ToolError(f"device/{spec.endpoint} has no filter {key!r}; its filters are: "
                             + ", ".join(sorted(spec.own)) + ", plus product_codes, manufacturer, country, state, "
@@ -247,8 +300,8 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
             continue
         parts.append(_or(spec.own[key], [str(v) for v in values]))
     if unsupported:
-        raise ToolError(f"device/{spec.endpoint} cannot filter by {', '.join(unsupported)}; "
-                        f"it takes: {', '.join(_supported(spec))}")
+        raise UnsupportedFilter(f"device/{spec.endpoint} cannot filter by {', '.join(unsupported)}; "
+                                f"it takes: {', '.join(_supported(spec))}", unsupported)
     return " AND ".join(parts), notes
 
 
@@ -275,9 +328,11 @@ def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None) ->
     clauses = []
     if variants:   # known spellings: whole-value matches, besides the words below
         clauses += [f"{f}.exact:{_quote(v)}" for f in spec.firm for v in dict.fromkeys(variants)]
+    seen: set[tuple[str, ...]] = set()
     for n in names:
         words = [w for w in re.findall(r"\w+", n) if w.lower() not in _LEGAL][:8] or re.findall(r"\w+", n)[:8]
-        if words:
+        if words and tuple(w.lower() for w in words) not in seen:   # one clause per spelling, whatever its case
+            seen.add(tuple(w.lower() for w in words))
             clauses += [f"{f}:({' AND '.join(words)})" for f in spec.firm]
     if not clauses:
         raise ToolError(f"manufacturer {manufacturer!r} holds no name to search")
@@ -372,7 +427,7 @@ def _recall_classes(ctx: ToolContext, rows: list[dict]) -> None:
 
 
 def _tool_suffix(endpoint: str) -> str:
-    return {"event": "events", "recall": "recalls", "enforcement": "recalls", "registrationlisting": "registrations",
+    return {"event": "events", "recall": "recalls", "enforcement": "enforcement", "registrationlisting": "registrations",
             "classification": "classifications"}.get(endpoint, endpoint)
 
 
@@ -412,9 +467,16 @@ def search_recalls(ctx: ToolContext, args: RecallArgs) -> ToolResult:
         status, body = _get(ctx, "enforcement", query)
         n = body["meta"]["results"]["total"] if status == 200 else 0
         result.notes.append(f"device/enforcement: {n} enforcement reports match the same filters")
+        result.related["enforcement"] = n
         result.provenance.append(Provenance(dataset="device/enforcement", as_of=ctx.api.as_of("enforcement"),
                                             query=query, params=enf_args.model_dump(mode="json", exclude_defaults=True)))
     return result
+
+
+@tool("search_enforcement", SearchArgs, "searcher")
+def search_enforcement(ctx: ToolContext, args: SearchArgs) -> ToolResult:
+    """Search FDA enforcement reports of device recalls (device/enforcement: one report per recall number, with its recall class) by recalling firm, country/state, recall initiation date, text in the reason or product description, and filters recall_class (Class I, Class II, Class III), status, voluntary_mandated, recall_number. Enforcement reports carry no product code."""
+    return search(ctx, "enforcement", args)
 
 
 @tool("search_510k", SearchArgs, "searcher")

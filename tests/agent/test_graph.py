@@ -62,8 +62,10 @@ def test_count_question_without_a_model_is_answered_from_the_data(data):
     total = sql(data, "SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE device_report_product_code='OZP'")
     assert [c["tool"] for c in out["tool_calls"]] == ["search_events"]
     assert out["tool_calls"][0]["args"]["product_codes"] == ["OZP"]
-    assert f"{total:,} adverse event reports (MAUDE) match" in out["answer"]
-    assert "device/event as of 2025-09-23" in out["answer"]
+    assert out["answer"].startswith("Interpreted as: adverse event reports (MAUDE); product code OZP")
+    assert f"\n\n{total:,} adverse event reports for product code OZP" in out["answer"]
+    assert "device/event as of 23 September 2025" in out["answer"]
+    assert out["interpretation"]["datasets"] == ["event"] and out["clarify"] == {}
     keys = {c["id"].split("=")[1] for c in out["citations"]}
     assert keys and all(sql(data, f"SELECT count(*) FROM device_event WHERE mdr_report_key='{k}'") == 1 for k in keys)
     assert out["model_calls"] == 0 and out["model"] == "none"
@@ -113,42 +115,79 @@ def test_a_filter_a_dataset_lacks_is_dropped_with_a_note(data):
         a.close()
     tools = [(c["tool"], c["ok"]) for c in out["tool_calls"]]
     assert ("search_pma", False) in tools and ("search_pma", True) in tools
-    assert "the filter country does not apply" in out["answer"]
+    assert "country does not apply to one of the datasets, so that search ran without it" in out["answer"]
 
 
-def test_scripted_model_plans_and_its_summary_is_grounded(data):
+PROBE_ANSWERS = ["There were 12 adverse event reports for product code DXY in 2023; the newest is report 16081310.",
+                 "There were 3 recalled products from Arrow International Inc; the newest is recall Z-0053-2020."]
+
+
+def test_a_model_reads_what_the_rules_cannot_and_its_summary_is_grounded(data):
+    """Words the rules cannot place: the model fills the reading's schema (only words of the question are kept, and
+    the rules read them again); a model that passes the probe questions adds a grounded summary."""
     model = ScriptedModel([
-        {"calls": [{"tool": "search_510k", "args": {"product_codes": ["GEI"]}}]},
+        {"dataset": "510k", "device": "", "firm": "", "record": "K202114"},
+        *PROBE_ANSWERS,
         "There is 1 clearance, K202114, decided 2020-10-06. Another 4,321 were refused in K999999.",
     ])
     a = make(data, model)
     try:
-        out = a.ask("zxqv wibble frob")       # nothing the rules can read
+        out = a.ask("frobnicate wibble K202114 zorp")       # noise the rules cannot read around a K number
     finally:
         a.close()
-    assert [c["tool"] for c in out["tool_calls"]][-1] == "search_510k"
-    assert out["answer"].startswith("Summary: There is 1 clearance, K202114")
+    assert [c["tool"] for c in out["tool_calls"]] == ["search_510k"]
+    assert out["tool_calls"][0]["args"]["filters"] == {"k_number": ["K202114"]}
+    assert out["answer"].startswith("Interpreted as: 510(k) clearances; K202114")
+    assert "Summary: There is 1 clearance, K202114" in out["answer"]
     assert "4,321" not in out["answer"] and "K999999" not in out["answer"]
-    assert out["model_calls"] == 2 and model.calls == 2
+    assert out["model_calls"] == 2 and model.calls == 4          # reading, two probes, summary
 
 
-def test_invalid_model_calls_are_repaired_away_and_a_failing_model_does_not_fail_the_user(data):
-    model = ScriptedModel([{"calls": [{"tool": "no_such_tool", "args": {}},
-                                      {"tool": "search_events", "args": {"product_codes": ["not a code"]}}]}])
+def test_a_model_cannot_put_words_into_the_question_and_a_failing_model_does_not_fail_the_user(data):
+    model = ScriptedModel([{"dataset": "510k", "device": "", "firm": "", "record": "K999999"}])
     a = make(data, model)
     try:
         out = a.ask("zxqv wibble frob")
     finally:
         a.close()
-    assert not any(c["tool"] in ("no_such_tool",) for c in out["tool_calls"])
-    assert out["answer"]
-    model = ScriptedModel([RuntimeError("model crashed"), RuntimeError("again")])
+    assert out["tool_calls"] == [] and "did not understand" in out["answer"] and model.calls == 1
+    model = ScriptedModel([RuntimeError("model crashed"), RuntimeError("again"), RuntimeError("and again")])
     a = make(data, model)
     try:
         out = a.ask("How many adverse events for product code OZP?")
     finally:
         a.close()
-    assert "adverse event reports (MAUDE) match" in out["answer"] and not out["answer"].startswith("Summary")
+    assert "2 adverse event reports for product code OZP" in out["answer"] and "Summary" not in out["answer"]
+
+
+def test_a_model_that_fails_the_quality_check_writes_no_summary_and_says_so_once(data):
+    model = ScriptedModel(["OZP OZP OZP match the Malfunction with the Malfunction", "word salad", "unused"])
+    a = make(data, model)
+    try:
+        events = list(a.stream("How many adverse events for product code OZP?"))
+        again = list(a.stream("How many adverse events for product code OZO?"))
+    finally:
+        a.close()
+    notes = [e["message"] for e in events + again if e["type"] == "note"]
+    assert len([n for n in notes if "quality check" in n]) == 1
+    assert "Summary" not in events[-1]["answer"] and model.calls == 2
+
+
+def test_a_tie_is_asked_about_and_the_pick_resumes_the_graph(data):
+    """A weak reading becomes a clarifying question (a LangGraph interrupt); the next message picks."""
+    a = make(data)
+    try:
+        first = a.ask("recalls for Medlin stuff", session_id="tie")
+        assert first["clarify"]["choices"] and first["tool_calls"] == []
+        assert first["answer"].startswith("Before I answer:")
+        picked = a.ask("1", session_id="tie")
+        assert picked["clarify"] == {} and picked["tool_calls"]
+        assert picked["answer"].startswith("Interpreted as:")
+        other = a.ask("recalls for Medlin stuff", session_id="tie2")
+        moved_on = a.ask("adverse events for product code OZP", session_id="tie2")   # not a choice: a new question
+        assert other["clarify"] and moved_on["tool_calls"][0]["args"]["product_codes"] == ["OZP"]
+    finally:
+        a.close()
 
 
 def test_a_missing_model_falls_back_to_none_with_a_note(data, tmp_path):
@@ -197,22 +236,22 @@ def test_sessions_persist_across_restarts_and_audit_is_written(data):
 
 def test_the_graph_on_an_ollama_model_through_the_stand_in(data):
     """ChatOllama (langchain-ollama) against the Ollama stand-in server (tests/agent/ollama_standin.py: no real
-    Ollama can be installed here): the model's JSON plan is run, its summary kept only where grounded."""
+    Ollama can be installed here): the model's reading is schema-constrained, its summary kept only where grounded."""
     from agent.settings import AgentSettings as AS
     from .ollama_standin import OllamaStandIn
     with OllamaStandIn(models=["qwen2.5:0.5b"]) as srv:
-        srv.reply(json.dumps({"calls": [{"tool": "search_510k", "args": {"product_codes": ["GEI"]}}]}),
+        srv.reply(json.dumps({"dataset": "510k", "device": "", "firm": "", "record": "K202114"}), *PROBE_ANSWERS,
                   "K202114 is the 1 clearance found. It was decided in 1999 for 12 devices.")
         a = Assistant(Settings(data_dir=data), AS(model="ollama:qwen2.5:0.5b", ollama_url=srv.url))
         try:
-            out = a.ask("zxqv wibble frob")
+            out = a.ask("frobnicate wibble K202114 zorp")
         finally:
             a.close()
         chats = srv.chats()
     assert out["model"] == "ollama:qwen2.5:0.5b" and out["model_calls"] == 2
     assert out["tool_calls"][-1]["tool"] == "search_510k" and out["tool_calls"][-1]["ok"]
-    assert chats[0]["format"]["properties"]["calls"]["maxItems"] == 3        # the plan was schema-constrained
-    assert out["answer"].startswith("Summary: K202114 is the 1 clearance found.")
+    assert chats[0]["format"]["properties"]["dataset"]["enum"][0] == "event"     # the reading was constrained
+    assert "Summary: K202114 is the 1 clearance found." in out["answer"]
     assert "1999" not in out["answer"] and "12 devices" not in out["answer"]
     assert {"dataset": "device/510k", "id": "k_number=K202114"} in out["citations"]
 

@@ -1,0 +1,210 @@
+"""Dates said in words: months, quarters, halves, years, ranges, "since 2019", "last 2 years", "this year".
+
+Relative periods are anchored on the data's as-of date (not the computer's clock): "this year" in a mirror whose
+events are as of 2025-09-23 is 2025-01-01 to 2025-09-23. A month named without a year is its latest occurrence
+on or before the anchor.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from .tokens import Tokens
+
+__all__ = ["DateRange", "read_dates", "readable"]
+
+MONTHS = {"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+          "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
+          "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12}
+_AMBIGUOUS_MONTHS = {"may", "march", "mar", "jan", "jun", "dec", "oct", "sep", "aug", "apr", "feb", "nov", "jul"}
+ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
+NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+          "ten": 10, "twelve": 12, "a": 1}
+
+
+@dataclass
+class DateRange:
+    start: date | None
+    end: date | None
+    words: str
+
+
+def _year(w: str) -> int | None:
+    return int(w) if re.fullmatch(r"(19[5-9]\d|20\d\d)", w) else None
+
+
+def _month_end(y: int, m: int) -> date:
+    return date(y, m, calendar.monthrange(y, m)[1])
+
+
+def _quarter(y: int, q: int) -> tuple[date, date]:
+    return date(y, 3 * q - 2, 1), _month_end(y, 3 * q)
+
+
+def _minus_years(d: date, n: int) -> date:
+    try:
+        return d.replace(year=d.year - n)
+    except ValueError:                       # 29 February
+        return d.replace(year=d.year - n, day=28)
+
+
+def _minus_months(d: date, n: int) -> date:
+    y, m = divmod(d.year * 12 + d.month - 1 - n, 12)
+    return date(y, m + 1, min(d.day, calendar.monthrange(y, m + 1)[1]))
+
+
+# A period: (start, end) of one point expression at tokens i.., and how many tokens it used.
+def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tuple[date, date, int] | None:
+    a = w[i] if i < len(w) else ""
+    b = w[i + 1] if i + 1 < len(w) else ""
+    c = w[i + 2] if i + 2 < len(w) else ""
+    if (m := re.fullmatch(r"(\d{4})-(\d{2})(?:-(\d{2}))?", a)) and _year(m[1]) and 1 <= int(m[2]) <= 12:
+        y, mo = int(m[1]), int(m[2])
+        if m[3]:
+            d = date(y, mo, min(int(m[3]), calendar.monthrange(y, mo)[1]))
+            return d, d, 1
+        return date(y, mo, 1), _month_end(y, mo), 1
+    if (m := re.fullmatch(r"(\d{1,2})/(\d{4})", a)) and _year(m[2]) and 1 <= int(m[1]) <= 12:
+        return date(int(m[2]), int(m[1]), 1), _month_end(int(m[2]), int(m[1])), 1
+    if a in MONTHS:
+        y = _year(b) or (_year(c) if b == "of" else None)
+        if y:
+            return date(y, MONTHS[a], 1), _month_end(y, MONTHS[a]), 2 if _year(b) else 3
+        if month_alone and a not in _AMBIGUOUS_MONTHS:
+            y = anchor.year if MONTHS[a] <= anchor.month else anchor.year - 1
+            return date(y, MONTHS[a], 1), _month_end(y, MONTHS[a]), 1
+    if (m := re.fullmatch(r"q([1-4])", a)) and (y := _year(b) or (_year(c) if b == "of" else None)):
+        s, e = _quarter(y, int(m[1]))
+        return s, e, 2 if _year(b) else 3
+    if (y := _year(a)) and (m := re.fullmatch(r"q([1-4])", b)):
+        s, e = _quarter(y, int(m[1]))
+        return s, e, 2
+    if a in ORDINAL and b == "quarter":
+        y = _year(c) or (_year(w[i + 3]) if c == "of" and i + 3 < len(w) else None)
+        if y:
+            s, e = _quarter(y, ORDINAL[a])
+            return s, e, 3 if _year(c) else 4
+    if (m := re.fullmatch(r"h([12])", a)) and (y := _year(b)):
+        return (date(y, 1, 1), date(y, 6, 30), 2) if m[1] == "1" else (date(y, 7, 1), date(y, 12, 31), 2)
+    if a in ("first", "second") and b == "half":
+        y = _year(c) or (_year(w[i + 3]) if c == "of" and i + 3 < len(w) else None)
+        if y:
+            n = 3 if _year(c) else 4
+            return (date(y, 1, 1), date(y, 6, 30), n) if a == "first" else (date(y, 7, 1), date(y, 12, 31), n)
+    if y := _year(a):
+        return date(y, 1, 1), date(y, 12, 31), 1
+    return None
+
+
+def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, int] | None:
+    a, b = w[i], (w[i + 1] if i + 1 < len(w) else "")
+    c = w[i + 2] if i + 2 < len(w) else ""
+    if a in ("this", "current") and b == "year" or a in ("ytd",) or (a, b, c) == ("year", "to", "date"):
+        return date(anchor.year, 1, 1), anchor, (3 if a == "year" else 1 if a == "ytd" else 2)
+    if a in ("this", "current") and b == "month":
+        return date(anchor.year, anchor.month, 1), anchor, 2
+    if a == "last" and b == "year":
+        return date(anchor.year - 1, 1, 1), date(anchor.year - 1, 12, 31), 2
+    if a == "last" and b == "month":
+        s = _minus_months(date(anchor.year, anchor.month, 1), 1)
+        return s, _month_end(s.year, s.month), 2
+    if a in ("last", "past", "previous", "recent") or (a == "the" and b in ("last", "past", "previous")):
+        k = i + (1 if a != "the" else 2)
+        n_word = w[k] if k < len(w) else ""
+        n = int(n_word) if n_word.isdigit() and 0 < int(n_word) < 100 else NUMBER.get(n_word)
+        unit = w[k + 1] if n and k + 1 < len(w) else n_word
+        used = (k - i) + (2 if n else 1)
+        n = n or 1
+        if unit in ("year", "years"):
+            return _minus_years(anchor, n), anchor, used
+        if unit in ("month", "months"):
+            return _minus_months(anchor, n), anchor, used
+        if unit in ("day", "days"):
+            return anchor - timedelta(days=n), anchor, used
+        if unit in ("decade", "decades"):
+            return _minus_years(anchor, 10 * n), anchor, used
+    return None
+
+
+_FROM = {"since", "after", "from", "starting", "beginning"}
+_TO = {"before", "until", "till", "through", "thru", "prior", "older", "earlier", "by"}
+_JOIN = {"and", "to", "through", "thru", "until", "till", "-", "–"}
+
+
+def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
+    """The question's date range (marking the tokens it used), or None. One range per question: the first found."""
+    w = tokens.lows()
+    for i in range(len(w)):
+        if not tokens.free(i):
+            continue
+        got = _at(w, i, anchor)
+        if got:
+            start, end, n = got
+            j = i + n
+            k = i - 1 if i > 0 and w[i - 1] in ("in", "during", "for", "of", "on", "within", "over") else i
+            if start and end and start > end:
+                start, end = end, start
+            tokens.take(k, j, "date")
+            return DateRange(start, end, tokens.words(k, j))
+    return None
+
+
+def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, int] | None:
+    a = w[i]
+    if rel := _relative(w, i, anchor):
+        return rel
+    if a == "between" or a == "from":
+        p = _point(w, i + 1, anchor, month_alone=True)
+        if p and i + 1 + p[2] < len(w) and w[i + 1 + p[2]] in _JOIN:
+            q = _point(w, i + 2 + p[2], anchor, month_alone=True)
+            if q:
+                s, e = p[0], q[1]
+                if w[i + 1] in MONTHS and not _year(w[i + 2] if i + 2 < len(w) else "") and q[0].year != s.year:
+                    s = s.replace(year=q[0].year)          # "between April and June 2020"
+                return s, e, 2 + p[2] + q[2]
+        if a == "from" and p:
+            return p[0], None, 1 + p[2]
+    if a in _FROM:
+        k = i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("in", "of", "with") else 0)
+        if p := _point(w, k, anchor, month_alone=True):
+            start = p[1] + timedelta(days=1) if a == "after" else p[0]
+            return start, None, (k - i) + p[2]
+    if a in _TO:
+        k = i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("to", "than", "in", "of") else 0)
+        if p := _point(w, k, anchor, month_alone=True):
+            end = p[0] - timedelta(days=1) if a in ("before", "prior", "older", "earlier") else p[1]
+            return None, end, (k - i) + p[2]
+    if (m := re.fullmatch(r"(\d{4})[-–](\d{2}|\d{4})", a)) and _year(m[1]):
+        y2 = _year(m[2]) or (_year(m[1][:2] + m[2]) if int(m[2]) > 12 else None)
+        if y2 and y2 >= int(m[1]):
+            return date(int(m[1]), 1, 1), date(y2, 12, 31), 1      # "2019-2021", "2019-21"
+    if p := _point(w, i, anchor):
+        j = i + p[2]
+        if j < len(w) and w[j] in _JOIN and (q := _point(w, j + 1, anchor)) and _year(w[i]) and _year(w[j + 1]):
+            return p[0], q[1], p[2] + 1 + q[2]          # "2019 to 2021", "2008 - 2009"
+        return p
+    return None
+
+
+def readable(start: date | None, end: date | None) -> str:
+    """'January 2023', 'Q1 2023', '2020', '1 April 2020 to 30 June 2020', 'since 1 January 2019'."""
+    def day(d: date) -> str:
+        return f"{d.day} {calendar.month_name[d.month]} {d.year}"
+    if start and end:
+        if start == date(start.year, 1, 1) and end == date(start.year, 12, 31):
+            return str(start.year)
+        if start.day == 1 and end == _month_end(start.year, start.month):
+            return f"{calendar.month_name[start.month]} {start.year}"
+        if start.day == 1 and start.month in (1, 4, 7, 10) and end == _month_end(start.year, start.month + 2):
+            return f"Q{(start.month + 2) // 3} {start.year}"
+        if start.month == 1 and start.day == 1 and end.month == 12 and end.day == 31:
+            return f"{start.year} to {end.year}"
+        return f"{day(start)} to {day(end)}"
+    if start:
+        return f"since {day(start)}"
+    if end:
+        return f"up to {day(end)}"
+    return ""

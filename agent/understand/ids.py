@@ -1,0 +1,76 @@
+"""Record-ID shapes in a question: K / DEN / P(/S) numbers, recall numbers, MDR keys, device identifiers, codes."""
+
+from __future__ import annotations
+
+import re
+
+from .tokens import Tokens
+from .types import Filter
+
+__all__ = ["read_ids", "code_tokens", "NOT_CODES", "SUBMISSION_DATASET"]
+
+# three-letter words typed in capitals that are not product codes
+NOT_CODES = {"FDA", "PMA", "UDI", "MDR", "AND", "THE", "FOR", "USA", "EUA", "DEN", "ALL", "ANY", "HOW", "WHO", "GMP",
+             "IDE", "CFR", "ISO", "LOT", "NOT", "ARE", "WAS", "HAS", "TOP", "PER", "III", "MRI", "ICD", "IUD", "CGM",
+             "EEA", "DIS", "UDIS", "GE", "OEC", "INC", "LLC", "LTD", "USA", "CPT", "DME", "ECG", "EKG", "IVD", "OTC",
+             "CEO", "FAQ", "ETC", "YES", "AKA", "API", "CSV", "PDF", "URL", "BUT", "CAN", "YOU", "WHY", "GET", "OUT",
+             "NEW", "OLD", "ONE", "TWO", "SIX", "TEN", "BOX", "KIT", "SET", "BAG", "CAP", "RED", "USB", "DNA", "RNA",
+             "HIV", "PPE", "ICU", "NHS", "EU", "UK", "VS", "DID", "MAX", "MIN", "AVG"}
+_WORDS = {"for", "and", "the", "are", "was", "has", "had", "how", "any", "all", "who", "why", "its", "per", "new",
+          "top", "one", "two", "did", "get", "got", "see", "can", "may", "use", "via", "not", "too", "yet", "out"}
+SUBMISSION_DATASET = {"k": "510k", "den": "510k", "p": "pma"}
+
+
+def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
+    """(dataset, filter) for each record number in the question; marks its tokens."""
+    out: list[tuple[str, Filter]] = []
+    lows = tokens.lows()
+    for i, t in enumerate(tokens.toks):
+        if not tokens.free(i):
+            continue
+        up = t.text.upper().replace(" ", "")
+        prev = lows[i - 1] if i else ""
+        if m := re.fullmatch(r"(K|DEN)(\d{6})", up):
+            out.append(("510k", Filter(field="k_number", value=up, label=up, words=t.text)))
+        elif m := re.fullmatch(r"P(\d{6})(?:/?(S\d{3,4}))?", up):
+            f = Filter(field="pma_number", value=f"P{m[1]}", label=up, words=t.text)
+            out.append(("pma", f))
+            if m[2]:
+                out.append(("pma", Filter(field="supplement_number", value=m[2], label=m[2], words=t.text)))
+        elif re.fullmatch(r"Z-\d{4}-\d{4}", up):
+            out.append(("recall", Filter(field="product_res_number", value=up, label=up, words=t.text)))
+        elif re.fullmatch(r"\d{14}", up) or (prev in ("di", "udi", "identifier", "gtin") and re.fullmatch(r"[0-9A-Z+]{8,30}", up)):
+            out.append(("udi", Filter(field="di", value=up, label=f"device identifier {up}", words=t.text)))
+        elif re.fullmatch(r"\d{5,10}", up) and prev in ("mdr", "report", "key", "event", "number", "#"):
+            out.append(("event", Filter(field="mdr_report_key", value=up, label=f"report {up}", words=t.text)))
+        else:
+            continue
+        tokens.take(i, i + 1, "id")
+    return out
+
+
+def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
+    """Token indexes that are product codes as typed: (said to be codes, uppercase three-letter words).
+
+    "product code(s) X, Y" names codes in any case; elsewhere only capitals (DXY) read as a code."""
+    said, caps = [], []
+    lows = tokens.lows()
+    after_code_word = False
+    for i, t in enumerate(tokens.toks):
+        w = lows[i]
+        if w in ("code", "codes"):
+            after_code_word = True
+            continue
+        if not tokens.free(i):
+            after_code_word = after_code_word and w in ("and", "or", "&")
+            continue
+        if re.fullmatch(r"[A-Za-z]{3}", t.text) and t.text.upper() not in NOT_CODES and w not in _WORDS:
+            if after_code_word:
+                said.append(i)
+                continue
+            if t.text.isupper() and t.text not in NOT_CODES:
+                caps.append(i)
+                continue
+        if w not in ("and", "or", "&"):
+            after_code_word = False
+    return said, caps

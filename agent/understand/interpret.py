@@ -1,0 +1,356 @@
+"""Read a question into one Interpretation (or a clarifying question): grammar words, dates, record IDs, product
+codes, then firms, places and devices from the mirror's own names; scored by how much of the question it explains."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from mirror.lookup.lexicon import product_code_details
+
+from ..tools import ToolContext
+from . import vocab
+from .dates import read_dates
+from .ids import code_tokens, read_ids
+from .names import read_names
+from .resolve import MAX_CODES, codes_in, read_device
+from .tokens import Tokens, tokenize
+from .types import Choice, Clarification, Code, DeviceFilter, Filter, FirmFilter, Interpretation, LastResult, Side
+
+__all__ = ["interpret", "apply_choice", "MAX_GIVEN_CODES"]
+
+MAX_GIVEN_CODES = 20
+LOOKUP_FIELDS = {"regulation_number": "classification", "device_class": "classification",
+                 "review_panel": "classification", "device_name": "classification", "decision_code": "510k",
+                 "decision_date": "510k", "applicant": "510k", "root_cause": "recall", "recall_class": "recall",
+                 "status": "recall", "supplement_type": "pma", "clearance_type": "510k", "event_type": "event"}
+TOP_OK = {"event": {"manufacturer", "product_code", "event_type", "patient_problem", "device_problem", "country"},
+          "recall": {"manufacturer", "product_code", "recall_class", "country", "root_cause", "state", "status"},
+          "enforcement": {"manufacturer", "recall_class", "country", "state", "status"},
+          "510k": {"manufacturer", "product_code", "decision_code", "country", "state", "clearance_type"},
+          "pma": {"manufacturer", "product_code", "decision_code", "supplement_type", "state"},
+          "udi": {"manufacturer", "product_code"}, "registrationlisting": {"country", "product_code", "state"},
+          "classification": {"device_class", "review_panel"}}
+
+
+def _anchor(ctx: ToolContext, datasets: list[str]) -> date:
+    have = ctx.api.datasets()
+    for ds in datasets or ["event"]:
+        if have.get(ds):
+            return date.fromisoformat(have[ds])
+    dates = [v for v in have.values() if v]
+    return date.fromisoformat(max(dates)) if dates else date.today()
+
+
+def _datasets(tokens: Tokens, take: bool, weak_ok: bool = True) -> list[str]:
+    hits = vocab.match_phrases(tokens, vocab.DATASET_PHRASES, "dataset", take=take)
+    strong = [t for _, _, t in hits if not t.endswith("?")]
+    if "510k" in strong and "pma" in strong and not any(tokens.lows()[i] in ("pma", "pmas") for i, _, t in hits
+                                                         if t == "pma"):
+        strong.remove("pma")                  # "510(k) approvals"
+    if "enforcement" in strong and "recall" in strong:
+        strong.remove("recall")               # "enforcement reports of recalls"
+    weak = [t.rstrip("?") for _, _, t in hits if t.endswith("?")]
+    return list(dict.fromkeys(strong or (weak if weak_ok else [])))
+
+
+COUNTABLE = {"applicant": "manufacturer", "manufacturer": "manufacturer", "product_code": "product_code",
+             "event_type": "event_type", "patient_problem": "patient_problem", "device_problem": "device_problem",
+             "country": "country", "state": "state", "recall_class": "recall_class", "decision_code": "decision_code",
+             "root_cause": "root_cause", "status": "status", "supplement_type": "supplement_type",
+             "clearance_type": "clearance_type", "device_class": "device_class", "review_panel": "review_panel"}
+
+
+def _measure(tokens: Tokens, it: Interpretation) -> None:
+    """count / list / trend / top / compare, and the field asked about (kept in `it.field` until ids are known)."""
+    hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
+    tags = [t for _, _, t in hits]
+    lows = tokens.lows()
+    fields = vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False)
+    near = [(i, j, f) for i, j, f in fields if i == 0 or any(abs(i - hj) <= 2 or abs(hi - j) <= 3
+                                                             for hi, hj, t in hits if t in ("top", "list"))]
+    if "compare" in tags:
+        it.measure = "compare"
+    elif "trend" in tags:
+        it.measure, it.by = "trend", "month" if any(w.startswith("month") for w in lows) else "year"
+    elif "top" in tags:
+        field = next((COUNTABLE[f] for _, _, f in near if f in COUNTABLE), None)
+        if field:
+            it.measure, it.by = "top", field
+    elif "count" in tags:
+        it.measure = "count"
+    if it.measure == "list" and near:
+        it.field = near[0][2]                      # settled by _resolve_measure once record IDs are known
+    for i, j, f in near:
+        if f in (it.by, it.field) or COUNTABLE.get(f) == it.by:
+            tokens.take(i, j, "field")
+    for i, _, t in hits:
+        if t == "top" and i + 1 < len(lows) and lows[i + 1].isdigit() and 0 < int(lows[i + 1]) <= 100:
+            it.top_n = int(lows[i + 1])
+            tokens.take(i + 1, i + 2, "measure")
+
+
+def _resolve_measure(it: Interpretation, ids: list) -> None:
+    """A field asked about: its value for one record or code ("what is the regulation number of DXY"), else a
+    breakdown by it ("which firms recalled catheters")."""
+    if it.measure != "list" or not it.field:
+        return
+    specific = bool(ids or (it.device and it.device.path == "given"))
+    if it.field in LOOKUP_FIELDS and (specific or it.field not in COUNTABLE):
+        it.measure = "lookup"
+    elif it.field in COUNTABLE:
+        it.measure, it.by, it.field = "top", COUNTABLE[it.field], None
+    else:
+        it.field = None
+
+
+def _weak(tokens: Tokens, preview: list[str]) -> list[str]:
+    """Datasets named only by weak words ("reports", "product code")."""
+    hits = vocab.match_phrases(Tokens(tokens.text, tokens.toks, {}), vocab.DATASET_PHRASES, "dataset", take=False)
+    weak = [t.rstrip("?") for i, _, t in hits if t.endswith("?")]
+    return list(dict.fromkeys(weak))[:1]
+
+
+def _ids_elsewhere(ctx: ToolContext, it: Interpretation, ids: list) -> None:
+    """A K / P number asked about in a dataset that does not hold it: its product codes there, and the record."""
+    from mirror.lookup.devices import resolve_devices
+    for ds, f in ids:
+        if f.field not in ("k_number", "pma_number") or ds in it.datasets or it.device:
+            continue
+        if any(d in ("recall",) for d in it.datasets) and len(it.datasets) == 1:
+            continue                              # recalls carry K and P numbers themselves
+        found = resolve_devices(ctx.api, str(f.value))
+        codes = [Code(code=r["product_code"], name=r["device_name"] or "") for r in found["rows"]]
+        if codes:
+            it.device = DeviceFilter(words=str(f.value), codes=codes, path="given",
+                                     how=f"{f.value} is filed under product code {', '.join(c.code for c in codes)}")
+        it.datasets.append(ds)
+
+
+def _filters(tokens: Tokens, it: Interpretation) -> None:
+    for i, j, tag in vocab.match_phrases(tokens, vocab.FILTER_PHRASES, "filter"):
+        name, value = tag.split("=")
+        words = tokens.words(i, j)
+        if name == "event_type":
+            it.filters.append(Filter(field="event_type", value=value, label=value.lower() + " reports", words=words))
+        elif name == "class":
+            it.filters.append(Filter(field="class", value=value, label=f"class {value}", words=words))
+        elif name == "supplements":
+            it.supplements = "supplements" if value == "supplements" else "originals"
+
+
+def _codes(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> list[str]:
+    """Product codes typed in the question; returns those unknown to the mirror that were said to be codes."""
+    said, caps = code_tokens(tokens)
+    idx = said + caps
+    if not idx:
+        return []
+    if len(idx) > MAX_GIVEN_CODES:
+        tokens.take(min(idx), max(idx) + 1, "code")
+        it.notes.append(f"{len(idx)} product codes is more than I search at once ({MAX_GIVEN_CODES})")
+        return [tokens.toks[i].text.upper() for i in idx]
+    typed = [tokens.toks[i].text.upper() for i in idx]
+    known = product_code_details(ctx.api, typed)
+    unknown = [typed[k] for k, i in enumerate(idx) if typed[k] not in known and i in said]
+    for k, i in enumerate(idx):
+        if typed[k] in known or i in said:
+            tokens.take(i, i + 1, "code")
+    if known:
+        it.device = DeviceFilter(words=", ".join(dict.fromkeys(c for c in typed if c in known)), path="given",
+                                 codes=[Code(code=c, name=d.device_name, device_class=d.device_class)
+                                        for c, d in known.items()])
+    return list(dict.fromkeys(unknown))
+
+
+def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
+              ) -> tuple[Interpretation, Clarification | None]:
+    """The best reading of the question, and a clarifying question when that reading is weak or tied."""
+    it = Interpretation(question=question)
+    tokens = tokenize(question[:2000])
+    if not tokens.toks:
+        it.understood = False
+        return it, None
+    ids = read_ids(tokens)
+    it.filters += [f for _, f in ids]
+    unknown_codes = _codes(ctx, tokens, it)
+    preview = _datasets(Tokens(tokens.text, tokens.toks, dict(tokens.role)), take=False)
+    ids_ds = list(dict.fromkeys(ds for ds, _ in ids))
+    rng = read_dates(tokens, _anchor(ctx, preview or ids_ds))
+    if rng:
+        it.date_from, it.date_to, it.date_words = rng.start, rng.end, rng.words
+    _filters(tokens, it)
+    _measure(tokens, it)
+    strong = _datasets(tokens, take=True, weak_ok=False)
+    implied = (["event"] if any(f.field == "event_type" for f in it.filters) else []) + \
+        (["pma"] if it.supplements != "all" else [])
+    it.datasets = list(dict.fromkeys(strong + implied))
+    follow = vocab.match_phrases(tokens, vocab.FOLLOWUP, "followup")
+    _typos(ctx, tokens, it)
+    it.datasets = it.datasets or _weak(tokens, preview)
+    if not it.datasets and follow and last and last.dataset:
+        it.datasets = [last.dataset]          # "what about Boston Scientific?": the previous question's dataset
+    names = read_names(ctx, tokens, vocab.FUNCTION)
+    for k in range(len(tokens.toks)):
+        if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION:
+            tokens.take(k, k + 1, "function")
+    _resolve_measure(it, ids)
+    _defaults(it, ids_ds, names)
+    _ids_elsewhere(ctx, it, ids)
+    clar = _devices_and_names(ctx, tokens, it, names)
+    if follow and last and not (it.device or it.firm or ids or it.place):
+        _bind(it, last, [tokens.lows()[i] for i, _, _ in follow])
+    elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
+        it.place, it.followup = last.place, "keys"
+    _classes(it)
+    if it.supplements == "all" and "pma" in it.datasets and not any(f.field == "pma_number" for f in it.filters):
+        it.supplements = "originals" if it.measure in ("count", "list", "compare") else "all"
+    if it.date_from and rng and not preview and it.datasets and _anchor(ctx, it.datasets) != _anchor(ctx, []):
+        again = read_dates(tokenize(rng.words), _anchor(ctx, it.datasets))
+        if again:
+            it.date_from, it.date_to = again.start, again.end
+    _score(tokens, it, names, unknown_codes)
+    if clar is None and names.questions:
+        clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
+    if clar is not None and not it.understood and any(c.patch.get("device") for c in clar.choices):
+        it.understood = True                  # the question names a device we could not read: ask
+    return it, clar if it.understood else None
+
+
+def _typos(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
+    """Dataset words typed with a typo ("recals"), unless the word is a device or firm word."""
+    from mirror.lookup.lexicon import device_word_reach
+    free = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION]
+    cands = {i: vocab.fuzzy_grammar_word(tokens.toks[i].low) for i in free}
+    cands = {i: w for i, w in cands.items() if w}
+    if not cands:
+        return
+    reach = device_word_reach(ctx.api, [tokens.toks[i].low for i in cands])
+    for i, w in cands.items():
+        if reach.get(tokens.toks[i].low, 0) == 0:
+            tag = vocab.DATASET_PHRASES.get((w,), "").rstrip("?")
+            if tag and tag not in it.datasets:
+                it.datasets.append(tag)
+                it.notes.append(f"read \"{tokens.toks[i].text}\" as \"{w}\"")
+            tokens.take(i, i + 1, "typo")
+
+
+def _defaults(it: Interpretation, ids_ds: list[str], names) -> None:
+    if it.datasets:
+        if ids_ds and "510k" in it.datasets and "pma" in ids_ds and "pma" not in it.datasets:
+            pass
+        return
+    by_filter = [("event" if f.field == "event_type" else "") for f in it.filters]
+    if ids_ds:
+        it.datasets = ids_ds[:1]
+    elif it.field and it.field in LOOKUP_FIELDS:
+        it.datasets = [LOOKUP_FIELDS[it.field]]
+    elif any(by_filter):
+        it.datasets = ["event"]
+    elif it.supplements != "all":
+        it.datasets = ["pma"]
+    elif it.measure in ("count", "trend", "top"):
+        it.datasets = ["event"]
+    elif it.measure == "compare" and (names.firms or names.devices):
+        it.datasets = ["event"]
+    else:
+        it.datasets = ["classification"]
+
+
+def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, names) -> Clarification | None:
+    clar = None
+    it.firm = names.firms[0] if names.firms else None
+    it.place = names.places[0] if names.places else it.place
+    devices = []
+    for a, b, words in names.devices:
+        reading = read_device(ctx, words, it.datasets, known=tokens.role.get(a) == "device")
+        if reading.choices and clar is None:
+            clar = Clarification(question=reading.question, choices=reading.choices)
+        if reading.device is None or reading.strength < 0.3:
+            for k in range(a, b):
+                tokens.role.pop(k, None)          # unexplained: matched nothing
+            continue
+        if reading.corrected:
+            it.notes.append("read " + ", ".join(f"\"{a_}\" as \"{b_}\"" for a_, b_ in reading.corrected))
+        if reading.unknown:
+            it.unexplained += reading.unknown
+        it.confidence = min(it.confidence, reading.strength)
+        devices.append(reading.device)
+    if it.device is None and devices:
+        it.device = devices[0]
+    elif it.device is not None and it.device.path == "given" and it.datasets:
+        counts = codes_in(ctx, it.datasets[0], it.codes())
+        for c in it.device.codes:
+            c.records = counts.get(c.code) if counts else None
+    if it.measure == "compare" or len(names.firms) > 1 or len(devices) > 1:
+        sides = [Side(label=f.name if f.words == f.name else f.words, firm=f) for f in names.firms[:4]]
+        if len(sides) < 2:
+            sides = [Side(label=d.words, device=d) for d in devices[:4]]
+        if len(sides) >= 2:
+            it.measure, it.sides = "compare", sides
+            it.firm = None if sides[0].firm else it.firm
+            it.device = None if sides[0].device else it.device
+    return clar
+
+
+def _bind(it: Interpretation, last: LastResult, words: list[str]) -> None:
+    """"those" / "them": the previous answer's result set."""
+    if last.kind == "firms" and last.firms:
+        it.firm = FirmFilter(words="those firms", name=", ".join(last.firms[:5]), variants=last.firms[:10],
+                             match="those")
+        it.followup = "firms"
+    elif last.codes:
+        it.device = DeviceFilter(words="those", path="given", codes=[Code(code=c) for c in last.codes[:MAX_CODES]])
+        it.followup = "codes"
+    if last.place and not it.place:
+        it.place = last.place
+
+
+def _classes(it: Interpretation) -> None:
+    """"class II" is a recall class for recalls and enforcement reports, a device class elsewhere."""
+    out = []
+    for f in it.filters:
+        if f.field != "class":
+            out.append(f)
+            continue
+        roman = f.value
+        if set(it.datasets) & {"recall", "enforcement"}:
+            out.append(Filter(field="recall_class", value=f"Class {roman}", label=f"class {roman}", words=f.words))
+        else:
+            out.append(Filter(field="device_class", value={"I": "1", "II": "2", "III": "3"}[roman],
+                              label=f"device class {roman}", words=f.words))
+    it.filters = out
+
+
+def _score(tokens: Tokens, it: Interpretation, names, unknown_codes: list[str]) -> None:
+    """Unexplained words, confidence, and whether the question was understood at all."""
+    content = [i for i, t in enumerate(tokens.toks) if t.low not in vocab.FUNCTION and any(c.isalnum() for c in t.low)]
+    left = [tokens.toks[i].text for i in content if tokens.free(i)]
+    it.unexplained = list(dict.fromkeys(it.unexplained + left))
+    share = len(left) / max(1, len(content))
+    it.confidence = round(min(it.confidence, 1 - share), 2)
+    specific = bool(it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to)
+    named = bool(set(tokens.role.values()) & {"dataset", "measure", "field", "filter", "code", "id", "date"})
+    if len(unknown_codes) > MAX_GIVEN_CODES:
+        it.understood = False
+    elif unknown_codes:
+        it.understood = False
+        it.notes.append(f"{', '.join(unknown_codes[:10])}: not a product code in the mirror")
+    elif it.device and it.device.path == "given" and len(it.device.codes) > MAX_GIVEN_CODES:
+        it.understood = False
+        it.notes.append(f"{len(it.device.codes)} product codes is more than I search at once ({MAX_GIVEN_CODES})")
+    elif not named and not specific:
+        it.understood = False
+    elif left and not specific:
+        it.understood = False                   # a name we could not read: never answer about the whole dataset
+    elif names.cue_without_name and not it.firm and left:
+        it.understood = False
+    elif share > 0.5:
+        it.understood = False
+
+
+def apply_choice(it: Interpretation, choice: Choice) -> Interpretation:
+    """The interpretation with the picked reading (its patch) applied."""
+    data = it.model_dump()
+    data.update(choice.patch)
+    out = Interpretation.model_validate(data)
+    out.confidence = 1.0
+    return out

@@ -1,0 +1,198 @@
+"""Names in the words no grammar explained: firms, places and devices, matched against the mirror's own lexicons.
+
+A run of such words is split into a firm (the names the data holds, by exact name or leading words), a place
+(countries, US states, regions) and a device (the device vocabulary). A known firm beats a fuzzy device match; a word
+that matches nothing stays unexplained and is never "corrected" into a device on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mirror.lookup.firms import find_firm
+from mirror.lookup.lexicon import FirmHit, device_word_reach, firm_phrases
+from mirror.lookup.places import read_place
+
+from ..tools import ToolContext
+from .tokens import Tokens
+from .types import Choice, FirmFilter, PlaceFilter
+
+__all__ = ["Names", "read_names", "runs", "FIRM_CUES", "PLACE_CUES"]
+
+FIRM_CUES = {"by", "from", "firm", "firms", "company", "companies", "manufacturer", "maker", "applicant", "labeler",
+             "made", "manufactured", "recalled", "did", "does", "has", "have"}
+PLACE_CUES = {"in", "from", "based", "located", "registered"}
+# words that lead many firm names but are plain English: read as a firm only when capitalised mid-question or cued
+COMMON = set("""best general american international united national advanced total global standard premier precision
+medical surgical health healthcare care life bio smart new first home north south east west pacific atlantic central
+universal applied integrated innovative quality superior elite prime alpha beta delta omega apex summit one all
+complete direct express modern natural perfect pro professional pure safe simple solutions systems technologies
+technology digital dynamic micro nano clinical dental vision spine ortho cardio neuro""".split())
+DEVICE_COMMON = 3      # a word reaching this many product codes is a device word first
+
+
+@dataclass
+class Names:
+    firms: list[FirmFilter] = field(default_factory=list)
+    places: list[PlaceFilter] = field(default_factory=list)
+    devices: list[tuple[int, int, str]] = field(default_factory=list)    # token span and its words
+    questions: list[tuple[str, list[Choice]]] = field(default_factory=list)   # ambiguities to ask about
+    cue_without_name: bool = False
+
+
+# function words that belong to a firm's name when capitalised next to it ("Tz Medical", "GE Healthcare Products")
+NAME_PARTS = {"medical", "products", "product", "devices", "device", "company", "companies", "international", "health",
+              "care", "systems", "inc", "corp", "llc", "ltd", "labs", "laboratories", "technologies", "surgical"}
+
+
+def runs(tokens: Tokens, skip: set[str]) -> list[tuple[int, int]]:
+    """Maximal runs of free tokens that are not function words (capitalised name parts join a run)."""
+    out, start = [], None
+    for i, t in enumerate(tokens.toks):
+        part = (t.low in NAME_PARTS and t.text[:1].isupper() and start is not None) or t.text in ("US", "UK", "EU")
+        content = tokens.free(i) and (t.low not in skip or part) and any(ch.isalnum() for ch in t.low)
+        if content and start is None:
+            start = i
+        if not content and start is not None:
+            out.append((start, i))
+            start = None
+    if start is not None:
+        out.append((start, len(tokens.toks)))
+    return out
+
+
+def _capital(tokens: Tokens, i: int) -> bool:
+    t = tokens.toks[i].text
+    return t[:1].isupper() and (i > 0 or t.isupper() and len(t) > 1)
+
+
+def _cued(tokens: Tokens, i: int, cues: set[str]) -> bool:
+    lows = tokens.lows()
+    return any(lows[k] in cues for k in range(max(0, i - 2), i))
+
+
+def _firm_ok(tokens: Tokens, i: int, j: int, hit: FirmHit, reach: dict[str, int]) -> bool:
+    lows = tokens.lows(i, j)
+    if _cued(tokens, i, FIRM_CUES) or any(_capital(tokens, k) for k in range(i, j)):
+        return not (len(lows) == 1 and lows[0] in COMMON and not hit.exact and not _capital(tokens, i))
+    if len(lows) == 1 and lows[0] in COMMON:
+        return False
+    if hit.exact and len(lows) > 1:
+        return True
+    return any(reach.get(w, 0) < DEVICE_COMMON for w in lows)
+
+
+def _place(tokens: Tokens, i: int, j: int) -> PlaceFilter | list[PlaceFilter] | None:
+    text = tokens.words(i, j)
+    if j - i == 1 and len(text) == 2 and not (text.isupper() and _cued(tokens, i, PLACE_CUES)):
+        return None
+    if not (_cued(tokens, i, PLACE_CUES) or _capital(tokens, i)):
+        return None
+    try:
+        reading = read_place(text)
+    except ValueError:
+        return None
+    if not reading.places and reading.suggestions and _cued(tokens, i, {"in", "from"}) and text[:1].isupper():
+        found = []
+        for name in reading.suggestions[:3]:
+            r = read_place(name)
+            found += [PlaceFilter(words=text, kind=p.kind, code=p.code, name=p.name, countries=list(p.countries))
+                      for p in r.places[:1]]
+        return found or None
+    if not reading.places or reading.suggestions:
+        return None
+    found = [PlaceFilter(words=text, kind=p.kind, code=p.code, name=p.name, countries=list(p.countries))
+             for p in reading.places]
+    return found[0] if len(found) == 1 else found
+
+
+def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
+    """Firms, places and device spans in the free runs of the question (marking the tokens they use)."""
+    out = Names()
+    spans = runs(tokens, skip)
+    phrases = {tokens.words(i, j) for a, b in spans for i in range(a, b) for j in range(i + 1, min(b, i + 5) + 1)}
+    hits = firm_phrases(ctx.api, sorted(phrases)) if phrases else {}
+    reach = device_word_reach(ctx.api, [t.low for a, b in spans for t in tokens.toks[a:b]])
+    _places(tokens, 0, len(tokens.toks), out)
+    spans = runs(tokens, skip)
+    for a, b in spans:
+        _firms(tokens, a, b, hits, reach, out)
+    for a, b in runs(tokens, skip):                      # what is left: devices, or firms by spelling
+        _rest(ctx, tokens, a, b, reach, out)
+    lows = tokens.lows()
+    out.cue_without_name = any(w in ("firm", "company", "manufacturer") for w in lows) and not out.firms
+    return out
+
+
+def _places(tokens: Tokens, a: int, b: int, out: Names) -> None:
+    for n in (3, 2, 1):
+        for i in range(a, b - n + 1):
+            if not all(tokens.free(k) for k in range(i, i + n)):
+                continue
+            got = _place(tokens, i, i + n)
+            if isinstance(got, list):
+                known = read_place(got[0].words).places
+                ask = "can mean several places" if known else "is not a place I know"
+                out.questions.append((f"\"{got[0].words}\" {ask}. Which one do you mean?",
+                                      [Choice(label=f"{p.name} ({'US state' if p.kind == 'us_state' else p.kind})",
+                                              patch={"place": p.model_dump()}) for p in got]))
+                tokens.take(i, i + n, "place")
+            elif got:
+                out.places.append(got)
+                tokens.take(i, i + n, "place")
+
+
+def _firms(tokens: Tokens, a: int, b: int, hits: dict[str, FirmHit], reach: dict[str, int], out: Names) -> None:
+    cands = []
+    for i in range(a, b):
+        for j in range(i + 1, min(b, i + 5) + 1):
+            hit = hits.get(tokens.words(i, j))
+            if hit and all(tokens.free(k) for k in range(i, j)) and _firm_ok(tokens, i, j, hit, reach):
+                cands.append((not hit.exact, -(j - i), -hit.records, i, j, hit))
+    for *_, i, j, hit in sorted(cands):
+        if all(tokens.free(k) for k in range(i, j)):
+            out.firms.append(FirmFilter(words=tokens.words(i, j), name=hit.names[0] if hit.firms == 1 else
+                                        tokens.words(i, j), key=hit.key, variants=list(hit.variants),
+                                        records=hit.records, exact=hit.exact,
+                                        match="exact" if hit.exact else "leading"))
+            tokens.take(i, j, "firm")
+
+
+def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int], out: Names) -> None:
+    """A run no firm or place took: a device when its words are device words; else a firm by spelling or nothing."""
+    lows = tokens.lows(a, b)
+    words = tokens.words(a, b)
+    if not any(sum(ch.isalpha() for ch in w) >= 2 for w in lows):
+        return                                # numbers and symbols: not a name
+    known = [w for w in lows if reach.get(w, 0) > 0]
+    cued = _cued(tokens, a, FIRM_CUES) or any(_capital(tokens, k) for k in range(a, b))
+    if len(known) < len(lows) and cued:
+        firm = _firm_by_spelling(ctx, words)
+        if firm is not None:
+            out.firms.append(firm)
+            tokens.take(a, b, "firm")
+            return
+    if known:
+        out.devices.append((a, b, words))
+        tokens.take(a, b, "device")
+        return
+    out.devices.append((a, b, words))       # tried as a device; unknown words stay unexplained if it fails
+    tokens.take(a, b, "device?")
+
+
+def _firm_by_spelling(ctx: ToolContext, words: str) -> FirmFilter | None:
+    """A firm whose name is a near spelling, or holds these words (find_firm), when one clearly leads."""
+    try:
+        found = find_firm(ctx.api, words)
+    except ValueError:
+        return None
+    if not found.candidates:
+        return None
+    best = found.candidates[0]
+    if best.match == "typo" and best.score < 0.65:
+        return None
+    if len(found.candidates) > 1 and found.candidates[1].score > best.score - 0.05 and best.match != "exact":
+        return None
+    return FirmFilter(words=words, name=best.name, key=best.key, variants=[v.name for v in found.variants][:30],
+                      records=best.records, exact=best.match == "exact",
+                      match="exact" if best.match == "exact" else "spelling")

@@ -1,0 +1,145 @@
+"""Devices in the context of the question: codes ranked by the records they hold in the dataset asked about, and the
+dataset's own brand / generic / device names searched when the codes find little."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mirror.lookup.devices import resolve_devices
+
+from ..tools import ToolContext, ToolError, run_tool
+from .types import Choice, Code, DeviceFilter
+
+__all__ = ["DeviceReading", "read_device", "codes_in", "MAX_CODES", "COUNT_NAME"]
+
+MAX_CODES = 12          # product codes a search takes
+ALL_CODES = 300         # product codes of a broad term ranked by their records
+# datasets whose records carry a product code, with their count_by name
+COUNT_NAME = {"event": "events", "recall": "recalls", "510k": "510k", "pma": "pma", "udi": "udi",
+              "registrationlisting": "registrations"}
+SEARCHER = {"event": "search_events", "recall": "search_recalls", "enforcement": "search_enforcement",
+            "510k": "search_510k", "pma": "search_pma", "classification": "search_classifications",
+            "udi": "search_udi", "registrationlisting": "search_registrations"}
+
+
+@dataclass
+class DeviceReading:
+    device: DeviceFilter | None
+    strength: float                      # 1 exact words, lower for partial or corrected readings, 0 none
+    corrected: list[list[str]] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)    # when the reading needs the person to pick
+    question: str = ""
+
+
+def codes_in(ctx: ToolContext, dataset: str, codes: list[str]) -> dict[str, int]:
+    """Records per product code in the dataset (one count query)."""
+    if dataset not in COUNT_NAME or not codes:
+        return {}
+    try:
+        r = run_tool(ctx, "count_by", {"dataset": COUNT_NAME[dataset], "field": "product_code",
+                                       "product_codes": codes, "limit": min(1000, max(100, len(codes)))})
+    except ToolError:
+        return {}
+    got = {str(row.get("product_code")): int(row["count"]) for row in r.rows}
+    return {c: got.get(c, 0) for c in codes}
+
+
+def _names_total(ctx: ToolContext, dataset: str, words: str) -> int:
+    try:
+        return run_tool(ctx, SEARCHER[dataset], {"names": words, "limit": 0}).total
+    except ToolError:
+        return 0
+
+
+def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool = True) -> DeviceReading:
+    """The device the words name, its codes ranked in the dataset asked about, or the names path; with strength.
+
+    `known`: some word is in the device vocabulary. Words that are not are never corrected into a device: they are
+    looked up in the dataset's own names as typed, and a spelling correction is only offered as a choice."""
+    ds = next((d for d in datasets if d in COUNT_NAME), None)
+    found = resolve_devices(ctx.api, words, 30)
+    if not known:
+        return _unknown_words(ctx, words, ds, found)
+    rows = found["rows"]
+    if not rows:
+        return DeviceReading(None, 0.0, unknown=found.get("unknown", []))
+    if ds and not found["partial"] and found["total"] > len(rows):
+        rows = resolve_devices(ctx.api, words, min(found["total"], ALL_CODES))["rows"]   # every code, to rank
+    strength = 0.45 if found["partial"] else 1.0
+    if found["corrections"]:
+        strength = min(strength, 0.7)
+    if found["unknown"]:
+        strength *= 0.6
+    top = rows[0]["score"] or 0
+    primary = [r for r in rows if (r["score"] or 0) >= 0.8 * top][:MAX_CODES]
+    device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes")
+    reading = DeviceReading(device, strength, found["corrections"], found["unknown"])
+    if ds is None:
+        return reading
+    counts = codes_in(ctx, ds, [r["product_code"] for r in rows])
+    held = [r for r in rows if counts.get(r["product_code"]) and _by_name(r)]
+    by_names = _names_total(ctx, ds, words)
+    defined = [r for r in rows if counts.get(r["product_code"]) and not _by_name(r)]
+    if not held and not by_names:
+        held, defined = defined, []              # only codes whose definitions hold the words have records
+    if held and not found["partial"]:
+        held.sort(key=lambda r: -counts[r["product_code"]])
+        device.codes = [_code(r, counts) for r in held[:MAX_CODES]]
+        shown = ", ".join(f"{c.code} ({c.name or 'no name'}): {c.records:,}" for c in device.codes[:4])
+        device.how = (f"{len(held)} of the {found['total']:,} product codes matching \"{words}\" hold records here: "
+                      f"{shown}")
+        if by_names > sum(counts.values()):
+            device.how += f"; {by_names:,} records hold \"{words}\" in their own device names"
+        return reading
+    for c in device.codes:
+        c.records = 0
+    shown = ", ".join(f"{c.code} ({c.name or 'no name'})" for c in device.codes[:4])
+    if by_names:
+        device.path, device.text = "names", words
+        device.how = (f"the product codes named \"{words}\" ({shown}) hold no records here, so the dataset's own brand "
+                      f"and generic names holding \"{words}\" were searched: {by_names:,} found")
+        if defined:
+            device.how += ("; product codes whose definitions mention it also hold records: "
+                           + ", ".join(f"{r['product_code']} ({r['device_name']}): {counts[r['product_code']]:,}"
+                                       for r in defined[:3]))
+        return reading
+    if held:                                  # partial matches only
+        reading.question = (f"No product code matching all of \"{words}\" has records in this dataset. Did you mean "
+                            "one of these?")
+        reading.choices = [Choice(label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} "
+                                        "records)",
+                                  patch={"device": DeviceFilter(words=words, path="codes",
+                                                                codes=[_code(r, counts)]).model_dump()})
+                           for r in held[:4]]
+    device.how = f"no record holds these product codes ({shown}) or \"{words}\" in its device names"
+    return reading
+
+
+def _by_name(r: dict) -> bool:
+    """Matched by a device name, GMDN term or brand (not only by a definition or description)."""
+    return r["match"].removeprefix("synonym:") in ("device_name", "gmdn_term", "brand_name", "product_code")
+
+
+def _code(r: dict, counts: dict[str, int] | None = None) -> Code:
+    return Code(code=r["product_code"], name=r["device_name"] or "", device_class=str(r["device_class"] or ""),
+                records=None if counts is None else counts.get(r["product_code"], 0))
+
+
+def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) -> DeviceReading:
+    """Words not in the device vocabulary: the dataset's own names as typed; a correction only as a choice."""
+    by_names = _names_total(ctx, ds, words) if ds else 0
+    if by_names:
+        device = DeviceFilter(words=words, path="names", text=words,
+                              how=f"\"{words}\" is in no product code's name; the dataset's own brand and generic "
+                                  f"names holding it were searched: {by_names:,} found")
+        return DeviceReading(device, 0.8)
+    reading = DeviceReading(None, 0.0, unknown=[words])
+    if found["rows"] and found["corrections"] and not found["partial"]:
+        fixed = " ".join(b for _, b in found["corrections"])
+        r = found["rows"][0]
+        d = DeviceFilter(words=fixed, path="codes", codes=[_code(x) for x in found["rows"][:3]])
+        reading.question = f"I do not know \"{words}\". Did you mean the device \"{fixed}\"?"
+        reading.choices = [Choice(label=f"the device \"{fixed}\" ({r['product_code']} {r['device_name']})",
+                                  patch={"device": d.model_dump()})]
+    return reading

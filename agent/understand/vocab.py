@@ -1,0 +1,154 @@
+"""The words of the questions' grammar: datasets, measures, fields users ask about, filters and function words."""
+
+from __future__ import annotations
+
+import difflib
+
+from .tokens import Tokens
+
+__all__ = ["DATASET_PHRASES", "MEASURE_PHRASES", "FIELD_PHRASES", "FILTER_PHRASES", "FUNCTION", "FOLLOWUP",
+           "match_phrases", "fuzzy_grammar_word", "LABEL", "NOUN"]
+
+
+def _table(spec: dict[str, str]) -> dict[tuple[str, ...], str]:
+    """'a b|c' -> {("a", "b"): tag, ("c",): tag}."""
+    out: dict[tuple[str, ...], str] = {}
+    for tag, phrases in spec.items():
+        for p in phrases.split("|"):
+            out[tuple(p.split())] = tag
+    return out
+
+
+# dataset words (tag = dataset; "event?" marks words that mean events only when no other dataset is named)
+DATASET_PHRASES = _table({
+    "event": "adverse event|adverse events|adverse event reports|adverse event report|event reports|event report|"
+             "events|event|adverse|maude|mdr|mdrs|mdr reports|medical device reports|complaints|complaint|"
+             "incidents|incident|adverse reactions",
+    "event?": "reports|report|reported|problems|problem",
+    "recall": "recalls|recall|recalled|recalling|recalled products|recalled product|recall events|withdrawals",
+    "enforcement": "enforcement|enforcement reports|enforcement report|enforcement actions",
+    "510k": "510k|510ks|510 k|clearances|clearance|cleared|premarket notifications|premarket notification|"
+            "de novo|de novos|denovo|submissions cleared",
+    "pma": "pma|pmas|premarket approvals|premarket approval|pma approvals|pma approval|supplements|supplement|"
+           "pma supplements|approvals|approval|approved|originals|original",
+    "classification": "classification|classifications|classified|regulation|regulations|device classes|"
+                      "review panel|panels",
+    "classification?": "product codes|product code|panel",
+    "udi": "udi|udis|gudid|device identifiers|device identifier|di|dis|udi records|udi devices|gudid records|"
+           "device records|labelers|labeler",
+    "registrationlisting": "registrations|registration|registered|establishments|establishment|facilities|"
+                           "facility|listings|listing|listed|plants|sites|owner operators",
+})
+DATASETS = ("event", "recall", "enforcement", "510k", "pma", "classification", "udi", "registrationlisting")
+
+MEASURE_PHRASES = _table({
+    "count": "how many|number of|count|count of|total|how often|how much|tally",
+    "list": "list|show|show me|find|give me|display|which|what|get|see|tell me about|details of|details for",
+    "trend": "trend|trends|over time|per year|per month|by year|by month|each year|each month|yearly|monthly|"
+             "annual|annually|year by year|month by month|year over year|by quarter|per quarter",
+    "top": "top|most|most common|most frequent|leading|biggest|largest|main|highest|ranking|rank",
+    "compare": "vs|versus|compared to|compared with|compare|comparison|against",
+})
+
+# fields users ask about: tag = field name (the searchers' row keys, or a count_by field)
+FIELD_PHRASES = _table({
+    "regulation_number": "regulation number|regulation numbers|regulation|cfr|cfr section|21 cfr",
+    "device_class": "device class|class of device|classification class|risk class",
+    "decision_code": "decision code|decision codes|decision|decisions",
+    "decision_date": "decision date|date of decision|when was it cleared|when was it approved",
+    "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why",
+    "recall_class": "recall class|recall classes|recall classification",
+    "review_panel": "review panel|panel|medical specialty|specialty",
+    "device_name": "device name|name of the device|what device",
+    "applicant": "applicant|applicants|sponsor|holder",
+    "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
+                    "recalling firm|labelers",
+    "product_code": "product codes|product code|devices|device types|device type",
+    "event_type": "event types|event type|outcomes|outcome",
+    "patient_problem": "patient problems|patient problem|harms|patient outcomes",
+    "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems",
+    "country": "countries|country",
+    "state": "states|state",
+    "status": "status|recall status",
+    "supplement_type": "supplement type|supplement types",
+    "clearance_type": "clearance type|clearance types",
+})
+
+# dataset filters said in words: tag = "field=value"
+FILTER_PHRASES = _table({
+    "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports",
+    "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries",
+    "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports",
+    "class=I": "class i|class 1|class one",
+    "class=II": "class ii|class 2|class two",
+    "class=III": "class iii|class 3|class three",
+    "supplements=supplements": "supplements|supplement|pma supplements",
+    "supplements=originals": "originals|original|original approvals|original pmas",
+    "implant_flag=Y": "implants|implant|implanted|implantable",
+})
+
+FOLLOWUP = _table({
+    "those": "those|these|them|they|their|those devices|these devices|those codes|those firms|those companies|"
+             "those products|the same|same devices|same codes|that device|that firm|that company|it|its|"
+             "those records|these records|there|too|as well|also|what about|and what about|how about",
+})
+
+# words that carry the sentence but no filter: explained by being grammar
+FUNCTION = set("""a an the of for in on at by to from with without and or about is are was were be been being do does
+did done how what which who whom whose where when why please all any some there their its it this that these those them
+they per each every over since after before between during through than more most i we you me my our us can could
+would should will shall may might must have has had having get got gets getting give show list find tell know see
+look lookup up many much number count total so far ever also too same related associated involving involved
+make makes made making info information details summary summarize summarise records record entries entry data
+database fda device devices medical product products type types kind kinds here did does done received reported
+issued filed submitted decided initiated posted published occurred happened ever yet still just only new recent
+recently latest newest oldest first last past year years month months day days date dates time times quarter
+quarters like under into across overall altogether together whole entire anything something everything
+companies company firm firms manufacturer manufacturers maker makers by via including include includes has
+let lets let's what's whats how's which's there's are there's mirror database dataset datasets exist exists
+existing currently current available as well what's vs versus compare compared against top most involve involves
+involving concern concerns concerning regarding regard about relating relate relates tied linked connected""".split())
+
+# plain labels for datasets (the answers never show internal names)
+LABEL = {"event": "adverse event reports (MAUDE)", "recall": "recalls", "enforcement": "enforcement reports",
+         "510k": "510(k) clearances", "pma": "PMA approvals", "classification": "classification (product codes)",
+         "udi": "UDI device records (GUDID)", "registrationlisting": "establishment registrations"}
+# (singular, plural) of what one record of each dataset is
+NOUN = {"event": ("adverse event report", "adverse event reports"), "recall": ("recalled product", "recalled products"),
+        "enforcement": ("enforcement report", "enforcement reports"),
+        "510k": ("510(k) clearance", "510(k) clearances"), "pma": ("PMA record", "PMA records"),
+        "classification": ("product code", "product codes"), "udi": ("UDI device record", "UDI device records"),
+        "registrationlisting": ("registered establishment", "registered establishments")}
+
+
+def match_phrases(tokens: Tokens, table: dict[tuple[str, ...], str], role: str,
+                  take: bool = True) -> list[tuple[int, int, str]]:
+    """Longest-first matches of the table's phrases over free tokens: (start, end, tag); marks them `role`."""
+    longest = max((len(k) for k in table), default=0)
+    out, i, lows = [], 0, tokens.lows()
+    while i < len(lows):
+        hit = None
+        for n in range(min(longest, len(lows) - i), 0, -1):
+            key = tuple(lows[i:i + n])
+            if key in table and all(tokens.free(k) for k in range(i, i + n)):
+                hit = (i, i + n, table[key])
+                break
+        if hit:
+            out.append(hit)
+            if take:
+                tokens.take(hit[0], hit[1], role)
+            i = hit[1]
+        else:
+            i += 1
+    return out
+
+
+_GRAMMAR_WORDS = sorted({w for table in (DATASET_PHRASES,) for k in table for w in k if len(w) >= 5})
+
+
+def fuzzy_grammar_word(word: str) -> str | None:
+    """A dataset word the token is a typo of ("recals" -> "recalls"), or None."""
+    if len(word) < 5 or not word.isalpha():
+        return None
+    hit = difflib.get_close_matches(word, _GRAMMAR_WORDS, n=1, cutoff=0.84)
+    return hit[0] if hit else None

@@ -1,0 +1,145 @@
+"""Plain words for answers: nouns with their number, readable dates, labels for fields, and short record tables."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from typing import Any
+
+from .understand.dates import readable
+from .understand.types import DeviceFilter, Interpretation
+
+__all__ = ["noun", "plural", "day", "decision", "scope", "code_text", "as_of_text", "table", "COLUMNS",
+           "FIELD_LABEL"]
+
+NOUNS = {"event": "adverse event report", "recall": "recalled product", "enforcement": "enforcement report",
+         "510k": "510(k) clearance", "classification": "product code", "udi": "UDI device record",
+         "registrationlisting": "establishment registration"}
+FIELD_LABEL = {"regulation_number": "regulation number", "device_class": "device class", "decision_code":
+               "decision code", "decision_date": "decision date", "root_cause": "root cause", "recall_class":
+               "recall class", "review_panel": "review panel", "device_name": "device name", "applicant": "applicant",
+               "manufacturer": "manufacturers", "product_code": "product codes", "event_type": "event types",
+               "patient_problem": "patient problems", "device_problem": "device problems", "country": "countries",
+               "state": "states", "status": "recall status", "supplement_type": "supplement types",
+               "clearance_type": "clearance types", "year": "year", "month": "month"}
+DECISIONS = {"SESE": "substantially equivalent", "SESD": "substantially equivalent with drug",
+             "SESK": "substantially equivalent (kit)", "SESP": "substantially equivalent (postmarket surveillance)",
+             "SESU": "substantially equivalent with limitations", "DENG": "De Novo granted",
+             "APPR": "approved", "OK30": "30-day notice accepted", "LE30": "30-day notice (real-time) accepted",
+             "APRL": "approval for a labeling change", "DENY": "denied", "NSE": "not substantially equivalent"}
+# row key -> column label, per dataset (the order shown)
+COLUMNS = {
+    "event": [("mdr_report_key", "Report key"), ("date_received", "Received"), ("event_type", "Type"),
+              ("product_code", "Product code"), ("brand_name", "Brand"), ("manufacturer", "Manufacturer")],
+    "recall": [("product_res_number", "Recall number"), ("event_date_initiated", "Initiated"),
+               ("recall_class", "Class"), ("recalling_firm", "Firm"), ("product_code", "Product code"),
+               ("root_cause_description", "Root cause")],
+    "enforcement": [("recall_number", "Recall number"), ("recall_initiation_date", "Initiated"),
+                    ("classification", "Class"), ("recalling_firm", "Firm"), ("status", "Status")],
+    "510k": [("k_number", "510(k)"), ("decision_date", "Decided"), ("applicant", "Applicant"),
+             ("device_name", "Device"), ("product_code", "Product code"), ("decision_code", "Decision")],
+    "pma": [("pma_number", "PMA"), ("supplement_number", "Supplement"), ("decision_date", "Decided"),
+            ("applicant", "Applicant"), ("trade_name", "Trade name"), ("product_code", "Product code")],
+    "classification": [("product_code", "Product code"), ("device_name", "Device"), ("device_class", "Class"),
+                       ("regulation_number", "Regulation"), ("medical_specialty", "Specialty")],
+    "udi": [("primary_di", "Device identifier"), ("brand_name", "Brand"), ("company_name", "Company"),
+            ("product_code", "Product code"), ("publish_date", "Published")],
+    "registrationlisting": [("registration_number", "Registration"), ("fei_number", "FEI"),
+                            ("name", "Establishment"), ("city", "City"), ("state_code", "State"),
+                            ("iso_country_code", "Country"), ("product_codes", "Product codes")],
+}
+_DATE_KEYS = {"date_received", "event_date_initiated", "recall_initiation_date", "decision_date", "publish_date"}
+
+
+def plural(n: int, word: str) -> str:
+    if n == 1:
+        return word
+    return word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+
+
+def noun(ds: str, n: int, it: Interpretation | None = None) -> str:
+    if ds == "pma":
+        kind = it.supplements if it else "all"
+        word = {"originals": "original PMA approval", "supplements": "PMA supplement"}.get(kind)
+        return plural(n, word or "PMA record")
+    return plural(n, NOUNS.get(ds, "record"))
+
+
+def day(value: str) -> str:
+    """'20230101' or '2023-01-01' -> '1 January 2023' (other text unchanged)."""
+    m = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", str(value or "").strip())
+    if not m or not 1 <= int(m[2]) <= 12:
+        return str(value or "")
+    return f"{int(m[3])} {calendar.month_name[int(m[2])]} {m[1]}"
+
+
+def decision(code: str) -> str:
+    return f"{code} ({DECISIONS[code]})" if code in DECISIONS else code
+
+
+def as_of_text(e: dict) -> str:
+    dates = sorted({(p["dataset"], p["as_of"]) for p in e.get("provenance", [])})
+    return "; ".join(f"{ds} as of {day(a)}" for ds, a in dict(dates).items()) or "as-of date unknown"
+
+
+def code_text(d: DeviceFilter, limit: int = 3) -> str:
+    """'product code OZP (Automated Insulin Dosing ...)', or the words searched in the dataset's names."""
+    if d.path == "names":
+        return f"\"{d.words}\" in the records' own device names"
+    shown = [f"{c.code} ({c.name})" if c.name else c.code for c in d.codes[:limit]]
+    more = f" and {len(d.codes) - limit} more" if len(d.codes) > limit else ""
+    codes = f"product code{'s' if len(d.codes) > 1 else ''} " + ", ".join(shown) + more
+    return f"{d.words} ({codes})" if d.path == "codes" else codes
+
+
+def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
+    """' for <device> from <firm> in <place> in <dates>, <filters>' for the first sentence."""
+    bits = []
+    side = next((s for s in it.sides if s.label == call.get("label")), None) if sides else None
+    device = (side.device if side and side.device else None) or it.device
+    firm = (side.firm if side and side.firm else None) or it.firm
+    if device:
+        bits.append(" for " + code_text(device, 2))
+    if firm:
+        bits.append(" from " + (firm.name if firm.match != "those" else "those firms"))
+    if it.place:
+        bits.append(f" in {it.place.name}")
+    filters = [f.label for f in it.filters if f.field in ("event_type", "recall_class", "device_class")]
+    if filters:
+        bits.append(" (" + ", ".join(filters) + ")")
+    ids = [f.label for f in it.filters if f.field in ("k_number", "pma_number", "product_res_number",
+                                                      "mdr_report_key", "di")]
+    if ids:
+        bits.append(" for " + ", ".join(ids))
+    if it.date_from or it.date_to:
+        when = readable(it.date_from, it.date_to)
+        bits.append(" " + (when if when.startswith(("since", "up to")) else f"in {when}"))
+    return "".join(bits)
+
+
+def _cell(key: str, v: Any) -> str:
+    if isinstance(v, list):
+        v = ", ".join(map(str, v[:3])) + (" …" if len(v) > 3 else "")
+    if key == "device_class" and str(v) in ("1", "2", "3"):
+        v = {"1": "I", "2": "II", "3": "III"}[str(v)]
+    s = day(v) if key in _DATE_KEYS else decision(str(v)) if key == "decision_code" else str(v if v is not None else "")
+    s = " ".join(s.split()).replace("|", "/")
+    return s if len(s) <= 60 else s[:57] + "…"
+
+
+def table(ds: str, e: dict, limit: int) -> str:
+    """The first records as a short table with labelled columns (count results: value and count)."""
+    rows = e.get("rows", [])[:limit if e["tool"] != "count_by" else 12]
+    if not rows:
+        return ""
+    if e["tool"] == "count_by":
+        key = next(k for k in rows[0] if k != "count")
+        return "\n".join([f"| {FIELD_LABEL.get(key, key)} | records |", "|---|---|"] +
+                         [f"| {_cell(key, r.get(key))} | {r['count']:,} |" for r in rows])
+    cols = [(k, label) for k, label in COLUMNS.get(ds, []) if any(r.get(k) not in (None, "", []) for r in rows)]
+    if not cols:
+        return ""
+    head = f"| {' | '.join(label for _, label in cols)} |"
+    body = [f"| {' | '.join(_cell(k, r.get(k)) for k, _ in cols)} |" for r in rows]
+    more = f"\n({len(rows)} of {e['total']:,} shown, newest first)" if e["total"] > len(rows) else ""
+    return "\n".join([head, "|" + "---|" * len(cols)] + body) + more
