@@ -15,6 +15,7 @@ from . import gudid
 from .download import RetryPolicy
 from .errors import MirrorError, PartitionError, SourceError, UnloadableFileError
 from .load import Fetched
+from .paths import remove
 from .settings import Settings
 from .source import FolderSource, Source, fetch_cached, is_url, read_location
 from .report import FAILURES, DatasetReport, SyncReport
@@ -89,7 +90,7 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
                 dest = store.data_dir / "downloads" / "gudid" / rel.name
                 fetched = fetch_cached(source, rel.url, dest, progress, rel.name)
                 r.bytes_fetched += fetched.bytes
-                _refuse_known_bad(fetched)
+                _refuse_known_bad(store, fetched)
                 con = con or store.open_staging("gudid", copy_current=not work.full)
                 _apply(con, store, rel, fetched)
                 applied.append(rel)
@@ -144,8 +145,8 @@ def _apply(con, store: Store, rel: gudid.GudidRelease, fetched: Fetched) -> None
             _log.info("%s; reading it again single-threaded", e)
         except BaseException as e:
             con.execute("ROLLBACK")
-            if isinstance(e, PartitionError):
-                fetched.path.unlink(missing_ok=True)  # a bad release is fetched anew next time; others are kept
+            if isinstance(e, PartitionError):   # a bad release is fetched anew next time; others are kept
+                remove(store.data_dir / "downloads", fetched.path)
             elif isinstance(e, UnloadableFileError):
                 _remember_bad(fetched, e)
             raise
@@ -160,7 +161,7 @@ def _remember_bad(fetched: Fetched, e: UnloadableFileError) -> None:
     _marker(fetched).write_bytes(orjson.dumps({"sha256": fetched.sha256, "error": str(e)}))
 
 
-def _refuse_known_bad(fetched: Fetched) -> None:
+def _refuse_known_bad(store: Store, fetched: Fetched) -> None:
     """Raise the remembered error of this very file (same sha256); a replaced file is tried again."""
     marker = _marker(fetched)
     try:
@@ -169,4 +170,4 @@ def _refuse_known_bad(fetched: Fetched) -> None:
         return
     if isinstance(note, dict) and note.get("sha256") == fetched.sha256 and isinstance(note.get("error"), str):
         raise UnloadableFileError(note["error"])
-    marker.unlink(missing_ok=True)
+    remove(store.data_dir / "downloads", marker)
