@@ -128,18 +128,33 @@ def _print_events(events, as_json: bool) -> dict:
     return final
 
 
+CLARIFY_EXIT = 4     # `ask` asked a clarifying question instead of answering: pick with --choose N
+
+
 @click.command("ask")
-@click.argument("question")
+@click.argument("question", required=False, default="")
 @model_option
 @ollama_option
 @click.option("--session", default=None, help="Continue this session (default: a new one).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer, citations, evidence and tool calls as JSON.")
+@click.option("--choose", type=int, default=None,
+              help="Answer the session's clarifying question with choice N (needs --session; no QUESTION).")
 @data_option
-def ask_command(question, model, ollama_url, session, as_json, data_dir) -> None:
+def ask_command(question, model, ollama_url, session, as_json, choose, data_dir) -> None:
     """Ask one question about the mirrored FDA device data; the answer cites record IDs and as-of dates.
+
+    When a question can be read in several ways, the assistant asks which one instead of answering: it prints
+    the question and numbered choices and exits with status 4 (with --json: "clarify" holds the question and
+    choices). Pick one with `ask --session ID --choose N`.
 
     Example: fda-explorer ask "How many adverse events for product code FRN?" --model none
     """
+    if choose is not None:
+        if not session or question:
+            _fail("--choose needs --session (the session that asked) and no question", 2)
+        question = str(choose)
+    if not question.strip() and choose is None:
+        _fail("give a question, e.g. fda-explorer ask \"recalls for product code DXY\"", 2)
     session = _session_id(session)
     a = _assistant(model, data_dir, ollama_url)
     try:
@@ -149,12 +164,16 @@ def ask_command(question, model, ollama_url, session, as_json, data_dir) -> None
     if not final:
         _fail("the assistant stopped without an answer; run again, or with --model none", 1)
     if as_json:
-        keys = ("answer", "citations", "evidence", "provenance", "tool_calls", "model_calls", "session", "model",
-                "audit")
+        keys = ("answer", "clarify", "interpretation", "citations", "evidence", "provenance", "tool_calls",
+                "model_calls", "session", "model", "audit")
         click.echo(orjson.dumps({k: final.get(k) for k in keys}, option=orjson.OPT_INDENT_2).decode())
     else:
         click.echo(final["answer"])
         click.echo(f"\n(session {final['session']}; model {final['model']}; audit {final['audit']})", err=True)
+    if final.get("clarify"):
+        if not as_json:
+            click.echo(f"(choose with: fda-explorer ask --session {final['session']} --choose N)", err=True)
+        sys.exit(CLARIFY_EXIT)
 
 
 @click.command("chat")

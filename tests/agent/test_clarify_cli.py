@@ -1,0 +1,46 @@
+"""The clarifying question on the command line: `ask --json` returns the choices with exit status 4, and
+`ask --session ID --choose N` resumes the session's interrupted graph on that choice."""
+
+from __future__ import annotations
+
+import shutil
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from agent.cli import CLARIFY_EXIT, ask_command
+
+
+@pytest.fixture
+def data(sample_dir, tmp_path):
+    d = tmp_path / "data"
+    shutil.copytree(sample_dir / "db", d / "db")
+    return d
+
+
+def test_ask_json_returns_the_choices_and_choose_resumes(data):
+    run = CliRunner()
+    first = run.invoke(ask_command, ["510(k) clearances in CA", "--json", "--model", "none", "--session", "ca1",
+                                     "--data-dir", str(data)])
+    assert first.exit_code == CLARIFY_EXIT == 4, first.output
+    out = orjson.loads(first.stdout)
+    assert out["clarify"]["choices"] == ["Canada (country)", "California (US state)"]
+    assert out["tool_calls"] == [] and out["interpretation"]["datasets"] == ["510k"]
+    picked = run.invoke(ask_command, ["--session", "ca1", "--choose", "2", "--json", "--model", "none",
+                                      "--data-dir", str(data)])
+    assert picked.exit_code == 0, picked.output
+    answer = orjson.loads(picked.stdout)
+    assert answer["clarify"] == {} and answer["interpretation"]["place"]["name"] == "California"
+    assert answer["tool_calls"][0]["args"]["state"] == "CA"
+    assert answer["answer"].startswith("Interpreted as: 510(k) clearances; place California.")
+
+
+def test_choose_needs_a_session_and_no_question(data):
+    res = CliRunner().invoke(ask_command, ["--choose", "1", "--model", "none", "--data-dir", str(data)])
+    assert res.exit_code == 2 and "--choose needs --session" in res.output
+
+
+def test_the_help_documents_the_exit_status():
+    res = CliRunner().invoke(ask_command, ["--help"])
+    assert "status 4" in res.output and "--choose" in res.output
