@@ -105,10 +105,13 @@ def embedded_ready() -> str:
 # ------------------------------------------------------------------------------------------------------ running
 
 def questions(bank: Bank, family: str | None, limit: int | None) -> list[tuple[Family, int]]:
-    """(family, phrasing index) pairs, round-robin over families so a --limit still covers many of them."""
-    fams = [f for f in bank.families if not family or family in f.id]
-    if not fams:
+    """(family, phrasing index) pairs, round-robin over families (themselves interleaved by dataset) so that a
+    --limit still covers many families and every dataset."""
+    picked = [f for f in bank.families if not family or family in f.id]
+    if not picked:
         raise SystemExit(f"no family id contains {family!r}; ids look like {bank.families[0].id}")
+    per_ds = list(by(picked, lambda f: f.dataset).values())
+    fams = [g[i] for i in range(max(map(len, per_ds))) for g in per_ds if i < len(g)]
     order = [(f, i) for i in range(max(len(f.phrasings) for f in fams)) for f in fams if i < len(f.phrasings)]
     return order[:limit] if limit else order
 

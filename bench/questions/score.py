@@ -75,8 +75,9 @@ def read_payload(p: dict) -> Reading:
     body = _INTERP_LINE.sub("", text)
     clar = p.get("clarify") if isinstance(p.get("clarify"), dict) else None
     route = str(p.get("route") or "")
-    refused = bool(p.get("refused")) or route in REFUSAL_ROUTES or (not clar and bool(_REFUSAL_TEXT.search(text)))
     heads = headline(body)
+    refused = bool(p.get("refused")) or route in REFUSAL_ROUTES or (
+        not clar and not heads and bool(_REFUSAL_TEXT.search(text)))    # an answer with figures is no refusal
     if clar is None and not heads and not refused:
         clar = _clarify_from_text(body)
     cited = text + "\n" + json.dumps(p.get("citations") or [], default=str)

@@ -158,12 +158,16 @@ def code_families(v: Vocab) -> list[dict]:
         y = v.top_year(w)
         m = v.top_month(w, y)
         sql = f"SELECT count(*) FROM device_event WHERE {w} AND date_received BETWEEN {{date_from}} AND {{date_to}}"
+        words = " AND ".join(f"device_name ILIKE '%{q(w)}%'" for w in re.findall(r"[a-z]{3,}", name.lower()))
+        by_name = (f"SELECT count(*) FROM device_event WHERE list_has_any(product_code_list, (SELECT list(product_code) "
+                   f"FROM device_classification WHERE {words})) AND date_received BETWEEN {{date_from}} AND {{date_to}}")
         out.append(family(f"syn_ev_code_year_{code}", "event", ["product_code", "device_name", "year"],
                           {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
                            "dates": _year(y, "date_received")}, "count", sql,
                           [f"how many adverse events for {lay(name)} in {y}?", f"{code} MDRs {y}",
                            f"{name.lower()} reports received in {y}", f"maude count, product code {code}, {y}",
-                           f"{y} adverse events for procode {code}"]))
+                           f"{y} adverse events for procode {code}"], expect_extra={"also_sql": by_name},
+                          note="Also right: every product code whose device name holds all the words of this one."))
         d0, d1 = _range(y, m, y, m)
         mon = MONTHS[m - 1]
         out.append(family(f"syn_ev_code_month_{code}", "event", ["product_code", "month"],
@@ -279,7 +283,10 @@ def recall_families(v: Vocab) -> list[dict]:
                    "AND report_date BETWEEN {date_from} AND {date_to}",
                    [f"class I recalls in {y1}", f"how many class 1 enforcement reports in {y1}?",
                     f"{y1} class i device recalls", f"enforcement reports classified Class I, {y1}",
-                    f"most serious recalls (class I) reported in {y1}"])]
+                    f"most serious recalls (class I) reported in {y1}"],
+                   expect_extra={"also_sql": "SELECT count(*) FROM device_enforcement WHERE classification = 'Class I' "
+                                             "AND recall_initiation_date BETWEEN {date_from} AND {date_to}"},
+                   note="A year of recalls is read on the report date; the initiation date is also right.")]
 
 
 def udi_reg_families(v: Vocab) -> list[dict]:
