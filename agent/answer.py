@@ -151,6 +151,12 @@ def _compare(it: Interpretation, main: list[tuple[dict, dict]]) -> str:
 
 def last_result(it: Interpretation, evidence: list[dict], calls: list[dict]) -> LastResult:
     """What "those" means in the next question: the firms or codes this answer found, else its filters."""
+    found = _found(it, evidence, calls)
+    found.reading = it.model_dump(mode="json", exclude={"question", "unexplained", "notes", "confidence"})
+    return found
+
+
+def _found(it: Interpretation, evidence: list[dict], calls: list[dict]) -> LastResult:
     for c in calls:
         if c.get("result_index") is None:
             continue

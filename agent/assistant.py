@@ -163,7 +163,7 @@ class Assistant:
 
     def _payload(self, state: dict, session_id: str, question: str, seconds: float) -> dict:
         evidence = state.get("evidence", [])
-        clarify = {}
+        clarify = None                       # {"question", "choices"} only when asking back
         if state.get("__interrupt__") and state.get("clarify"):
             c = Clarification(**state["clarify"])
             clarify = {"question": c.question, "choices": [ch.label for ch in c.choices]}

@@ -10,6 +10,7 @@ from mirror.lookup.places import REGIONS
 from .tools import TOOLS
 from .understand.interpret import TOP_OK
 from .understand.resolve import COUNT_NAME, MAX_CODES, SEARCHER
+from .understand import vocab
 from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFilter
 
 __all__ = ["plan_calls", "call_key", "plan_schema", "MAX_CODES", "SEARCHER", "COUNT_NAME"]
@@ -76,6 +77,10 @@ def _base(it: Interpretation, ds: str, device=None, firm=None, place=None) -> di
             filters["recall_class"] = f.value
         elif f.field == "device_class" and ds == "classification":
             filters["device_class"] = f.value
+        elif f.field.startswith("word:"):
+            target = vocab.FILTER_FIELDS[f.field[5:]][0].get(ds)
+            if target:
+                filters[target] = f.value
     if ds == "pma" and it.supplements != "all":
         filters["supplement"] = "original" if it.supplements == "originals" else "supplement"
     if filters:

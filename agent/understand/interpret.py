@@ -136,6 +136,10 @@ def _filters(tokens: Tokens, it: Interpretation) -> None:
             it.filters.append(Filter(field="class", value=value, label=f"class {value}", words=words))
         elif name == "supplements":
             it.supplements = "supplements" if value == "supplements" else "originals"
+        elif name in vocab.FILTER_FIELDS:
+            label = vocab.FILTER_FIELDS[name][1].format(v=value)
+            values = list(dict.fromkeys([value, value[:1] + value[1:].lower()])) if name == "root" else value
+            it.filters.append(Filter(field=f"word:{name}", value=values, label=label, words=words))
 
 
 def _codes(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> list[str]:
@@ -181,22 +185,28 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     _measure(tokens, it)
     strong = _datasets(tokens, take=True, weak_ok=False)
     implied = (["event"] if any(f.field == "event_type" for f in it.filters) else []) + \
-        (["pma"] if it.supplements != "all" else [])
+        (["pma"] if it.supplements != "all" else []) + \
+        [vocab.FILTER_DATASET[f.field[5:]] for f in it.filters if f.field.startswith("word:")][:1]
     it.datasets = list(dict.fromkeys(strong + implied))
     follow = vocab.match_phrases(tokens, vocab.FOLLOWUP, "followup")
     _typos(ctx, tokens, it)
+    refine = bool(last and last.reading and not it.datasets and not ids and _refining(tokens, follow))
     it.datasets = it.datasets or _weak(tokens, preview)
-    if not it.datasets and follow and last and last.dataset:
+    if refine:
+        it.datasets = list(last.reading.get("datasets") or [])   # "just 2009?": the previous question, narrowed
+    elif not it.datasets and follow and last and last.dataset:
         it.datasets = [last.dataset]          # "what about Boston Scientific?": the previous question's dataset
-    names = read_names(ctx, tokens, vocab.FUNCTION)
+    names = read_names(ctx, tokens, vocab.FUNCTION | vocab.FIELD_WORDS)
     for k in range(len(tokens.toks)):
-        if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION:
+        if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:
             tokens.take(k, k + 1, "function")
     _resolve_measure(it, ids)
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
     clar = _devices_and_names(ctx, tokens, it, names)
-    if follow and last and not (it.device or it.firm or ids or it.place):
+    if refine:
+        it = _merge(Interpretation(**last.reading), it, bool(rng))
+    elif follow and last and not (it.device or it.firm or ids or it.place):
         _bind(it, last, [tokens.lows()[i] for i, _, _ in follow])
     elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
         it.place, it.followup = last.place, "keys"
@@ -289,6 +299,36 @@ def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, nam
             it.firm = None if sides[0].firm else it.firm
             it.device = None if sides[0].device else it.device
     return clar
+
+
+_REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
+
+
+def _refining(tokens: Tokens, follow: list) -> bool:
+    """The question narrows or changes the previous one ("just 2009?", "and for Medtronic?", "what about X?")."""
+    return bool(follow) or (bool(tokens.toks) and tokens.toks[0].low in _REFINE_FIRST)
+
+
+def _merge(prev: Interpretation, new: Interpretation, dated: bool) -> Interpretation:
+    """The previous reading with what the new question says instead (device, firm, place, dates, filters, measure)."""
+    out = prev.model_copy(deep=True)
+    out.question, out.notes, out.unexplained = new.question, new.notes, new.unexplained
+    out.followup, out.confidence, out.understood = "keys", new.confidence, True
+    if new.device:
+        out.device = new.device
+    if new.firm:
+        out.firm = new.firm
+    if new.place:
+        out.place = new.place
+    if dated:
+        out.date_from, out.date_to, out.date_words = new.date_from, new.date_to, new.date_words
+    fields = {f.field for f in new.filters}
+    out.filters = [f for f in out.filters if f.field not in fields] + new.filters
+    if new.measure != "list" or new.field:
+        out.measure, out.by, out.field, out.top_n = new.measure, new.by, new.field, new.top_n
+    if new.sides:
+        out.sides = new.sides
+    return out
 
 
 def _bind(it: Interpretation, last: LastResult, words: list[str]) -> None:

@@ -64,6 +64,13 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
     rows = found["rows"]
     if not rows:
         return DeviceReading(None, 0.0, unknown=found.get("unknown", []))
+    if not any(_by_name(r) for r in rows[:5]):       # words only in definitions or descriptions: not a device name
+        by_names = _names_total(ctx, ds, words) if ds else 0
+        if not by_names:
+            return DeviceReading(None, 0.0, unknown=[words])
+        return DeviceReading(DeviceFilter(words=words, path="names", text=words,
+                                          how=f"no product code is named \"{words}\"; the dataset's own brand and "
+                                              f"generic names holding it were searched: {by_names:,} found"), 0.8)
     if ds and not found["partial"] and found["total"] > len(rows):
         rows = resolve_devices(ctx.api, words, min(found["total"], ALL_CODES))["rows"]   # every code, to rank
     strength = 0.45 if found["partial"] else 1.0
@@ -80,6 +87,8 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
     counts = codes_in(ctx, ds, [r["product_code"] for r in rows])
     held = [r for r in rows if counts.get(r["product_code"]) and _by_name(r)]
     by_names = _names_total(ctx, ds, words)
+    if found["unknown"] and by_names:
+        held = []                                  # a model or brand word the vocabulary lacks: the names decide
     defined = [r for r in rows if counts.get(r["product_code"]) and not _by_name(r)]
     if not held and not by_names:
         held, defined = defined, []              # only codes whose definitions hold the words have records

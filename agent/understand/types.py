@@ -82,6 +82,7 @@ class LastResult(BaseModel):
     records: list[str] = Field(default_factory=list)
     place: PlaceFilter | None = None
     kind: Literal["", "codes", "firms", "records"] = ""
+    reading: dict = Field(default_factory=dict)    # the previous Interpretation, for "just 2009?"
 
 
 class Interpretation(BaseModel):

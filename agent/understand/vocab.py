@@ -52,7 +52,8 @@ MEASURE_PHRASES = _table({
 
 # fields users ask about: tag = field name (the searchers' row keys, or a count_by field)
 FIELD_PHRASES = _table({
-    "regulation_number": "regulation number|regulation numbers|regulation|cfr|cfr section|21 cfr",
+    "regulation_number": "regulation number|regulation numbers|regulation|cfr|cfr section|21 cfr|reg number|"
+                         "reg no|reg num|reg|regulation no|regulation num",
     "device_class": "device class|class of device|classification class|risk class",
     "decision_code": "decision code|decision codes|decision|decisions",
     "decision_date": "decision date|date of decision|when was it cleared|when was it approved",
@@ -74,6 +75,9 @@ FIELD_PHRASES = _table({
     "clearance_type": "clearance type|clearance types",
 })
 
+# words of the field phrases: grammar when no field reading used them ("decisions", "reasons"), never a device
+FIELD_WORDS = {w for k in FIELD_PHRASES for w in k if len(w) > 2} - {"devices", "device", "product", "products"}
+
 # dataset filters said in words: tag = "field=value"
 FILTER_PHRASES = _table({
     "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports",
@@ -84,8 +88,62 @@ FILTER_PHRASES = _table({
     "class=III": "class iii|class 3|class three",
     "supplements=supplements": "supplements|supplement|pma supplements",
     "supplements=originals": "originals|original|original approvals|original pmas",
-    "implant_flag=Y": "implants|implant|implanted|implantable",
+    "status=Terminated": "terminated|closed",
+    "status=Ongoing": "ongoing|still ongoing|open|active|still open",
+    "status=Completed": "completed",
+    "voluntary=Voluntary: Firm Initiated": "voluntary|firm initiated|voluntarily",
+    "rx=true": "rx|prescription|prescription only|prescription-only|labeled rx",
+    "otc=true": "otc|over the counter|over-the-counter",
+    "kit=true": "kit|kits",
+    "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
+              "life support|life-support",
+    "implant=Y": "implant flag|implanted devices|implantable devices|implants",
+    "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed",
+    "decision=SESE": "substantially equivalent|found substantially equivalent|sese",
+    "root=Employee Error": "employee error|employee errors",
+    "root=Device Design": "device design|design|design issues|design problems",
+    "estab=Sterilize Medical Device for Another Party (Contract Sterilizer)": "contract sterilizers|contract sterilizer|"
+                                                                            "sterilizers for others",
+    "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
+    "estab=Repack or Relabel Medical Device": "repackers|relabelers|repack|relabel",
+    "panel=CV": "cardiovascular|cardiology|cardiac",
+    "panel=DE": "dental|dentistry",
+    "panel=OP": "ophthalmic|ophthalmology|eye",
+    "panel=OR": "orthopedic|orthopaedic|orthopedics",
+    "panel=NE": "neurology|neurological",
+    "panel=RA": "radiology|radiological",
+    "panel=AN": "anesthesiology|anesthesia",
+    "panel=GU": "gastroenterology|urology",
+    "panel=CH": "clinical chemistry",
+    "panel=MI": "microbiology",
+    "panel=HE": "hematology",
+    "panel=IM": "immunology",
+    "panel=OB": "obstetrics|gynecology|ob/gyn",
+    "panel=EN": "ear nose throat|ent",
+    "panel=HO": "general hospital",
+    "panel=PM": "physical medicine",
+    "panel=PA": "pathology",
+    "panel=SU": "general surgery|plastic surgery",
+    "panel=TX": "toxicology|clinical toxicology",
 })
+# field values said in words -> (searcher filter per dataset, label)
+FILTER_FIELDS = {
+    "status": ({"recall": "recall_status", "enforcement": "status"}, "status {v}"),
+    "voluntary": ({"enforcement": "voluntary_mandated"}, "voluntary recalls"),
+    "rx": ({"udi": "is_rx"}, "prescription (Rx) devices"),
+    "otc": ({"udi": "is_otc"}, "over-the-counter devices"),
+    "kit": ({"udi": "is_kit"}, "kits"),
+    "life": ({"classification": "life_sustain_support_flag"}, "life-sustaining or supporting"),
+    "implant": ({"classification": "implant_flag"}, "implants"),
+    "third_party": ({"510k": "third_party"}, "third-party reviewed"),
+    "decision": ({"510k": "decision_code"}, "decision {v} (substantially equivalent)"),
+    "root": ({"recall": "root_cause"}, "root cause {v}"),
+    "estab": ({"registrationlisting": "establishment_type"}, "{v}"),
+    "panel": ({"classification": "medical_specialty"}, "medical specialty {v}"),
+}
+FILTER_DATASET = {"status": "recall", "voluntary": "enforcement", "rx": "udi", "otc": "udi", "kit": "udi",
+                  "life": "classification", "implant": "classification", "third_party": "510k", "decision": "510k",
+                  "root": "recall", "estab": "registrationlisting", "panel": "classification"}
 
 FOLLOWUP = _table({
     "those": "those|these|them|they|their|those devices|these devices|those codes|those firms|those companies|"
@@ -107,7 +165,10 @@ quarters like under into across overall altogether together whole entire anythin
 companies company firm firms manufacturer manufacturers maker makers by via including include includes has
 let lets let's what's whats how's which's there's are there's mirror database dataset datasets exist exists
 existing currently current available as well what's vs versus compare compared against top most involve involves
-involving concern concerns concerning regarding regard about relating relate relates tied linked connected""".split())
+involving concern concerns concerning regarding regard about relating relate relates tied linked connected
+counts one ones located foreign release released design file filed cover among fall falls regulated start
+beginning end came come comes held labeled labelled initiation initiated begun came went number numbers overall
+procode procodes code codes version key keys dated""".split())
 
 # plain labels for datasets (the answers never show internal names)
 LABEL = {"event": "adverse event reports (MAUDE)", "recall": "recalls", "enforcement": "enforcement reports",

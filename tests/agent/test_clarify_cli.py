@@ -31,7 +31,7 @@ def test_ask_json_returns_the_choices_and_choose_resumes(data):
                                       "--data-dir", str(data)])
     assert picked.exit_code == 0, picked.output
     answer = orjson.loads(picked.stdout)
-    assert answer["clarify"] == {} and answer["interpretation"]["place"]["name"] == "California"
+    assert answer["clarify"] is None and answer["interpretation"]["place"]["name"] == "California"
     assert answer["tool_calls"][0]["args"]["state"] == "CA"
     assert answer["answer"].startswith("Interpreted as: 510(k) clearances; place California.")
 

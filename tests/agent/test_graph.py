@@ -65,7 +65,7 @@ def test_count_question_without_a_model_is_answered_from_the_data(data):
     assert out["answer"].startswith("Interpreted as: adverse event reports (MAUDE); product code OZP")
     assert f"\n\n{total:,} adverse event reports for product code OZP" in out["answer"]
     assert "device/event as of 23 September 2025" in out["answer"]
-    assert out["interpretation"]["datasets"] == ["event"] and out["clarify"] == {}
+    assert out["interpretation"]["datasets"] == ["event"] and out["clarify"] is None
     keys = {c["id"].split("=")[1] for c in out["citations"]}
     assert keys and all(sql(data, f"SELECT count(*) FROM device_event WHERE mdr_report_key='{k}'") == 1 for k in keys)
     assert out["model_calls"] == 0 and out["model"] == "none"
@@ -181,7 +181,7 @@ def test_a_tie_is_asked_about_and_the_pick_resumes_the_graph(data):
         assert first["clarify"]["choices"] and first["tool_calls"] == []
         assert first["answer"].startswith("Before I answer:")
         picked = a.ask("1", session_id="tie")
-        assert picked["clarify"] == {} and picked["tool_calls"]
+        assert picked["clarify"] is None and picked["tool_calls"]
         assert picked["answer"].startswith("Interpreted as:")
         other = a.ask("recalls for Medlin stuff", session_id="tie2")
         moved_on = a.ask("adverse events for product code OZP", session_id="tie2")   # not a choice: a new question
