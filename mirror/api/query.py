@@ -9,6 +9,9 @@ Grammar (OR is the default operator; AND binds tighter than OR; NOT and a leadin
   value   := "(" values ")" | phrase | range | word
   range   := ("[" | "{") bound "TO" bound ("]" | "}")
 `_exists_:f` and `_missing_:f` become Exists / Not(Exists). A bare value (no field) searches all fields.
+
+Bounds (a search past them is a ParseError, the API's 400): at most MAX_DEPTH parentheses and NOTs nested, and at
+most MAX_TERMS terms, counting each word of an unquoted term apart (`a-b` is two), as Lucene counts clauses.
 """
 
 from __future__ import annotations
@@ -16,10 +19,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ParseError", "Term", "Range", "Exists", "Not", "And", "Or", "Node", "parse", "ALLOWED"]
+__all__ = ["ParseError", "Term", "Range", "Exists", "Not", "And", "Or", "Node", "parse", "ALLOWED", "MAX_DEPTH",
+           "MAX_TERMS", "leaves", "tokens"]
 
 # openFDA's whitelist: letters, digits, space and these; anything else is "Search not supported".
 ALLOWED = re.compile(r"""^[\w\s@%/\\',.:()"\[\]{}\-+><=*]*$""", re.UNICODE)
+MAX_DEPTH = 50      # parentheses and NOTs nested in one another
+MAX_TERMS = 100     # terms (each word of an unquoted term) in one search
+_PY_WORD = re.compile(r"[^\W]+(?:[.'][^\W]+)*")
+
+
+def tokens(text: str) -> list[str]:
+    """The lower-case words of a text, as the index would see them."""
+    return [t.lower() for t in _PY_WORD.findall(text)]
 
 
 class ParseError(ValueError):
@@ -91,8 +103,20 @@ def _unescape(s: str) -> str:
 
 
 class _Parser:
-    def __init__(self, tokens: list[tuple[str, str]]) -> None:
+    def __init__(self, tokens: list[tuple[str, str]], max_depth: int) -> None:
         self.t, self.i = tokens, 0
+        self.depth, self.max_depth = 0, max_depth
+
+    def nest(self, parse, *args) -> Node:
+        """`parse(*args)` one level deeper (a parenthesis, NOT or sign), refused past the depth bound."""
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise ParseError(f"Search not supported: parentheses and NOTs nested more than {self.max_depth} deep; "
+                             "write the search with fewer levels")
+        try:
+            return parse(*args)
+        finally:
+            self.depth -= 1
 
     def peek(self, k: int = 0) -> tuple[str, str] | None:
         return self.t[self.i + k] if self.i + k < len(self.t) else None
@@ -133,12 +157,12 @@ class _Parser:
     def unary(self) -> Node:
         if self.at_word("NOT", "!"):
             self.take()
-            return Not(self.unary())
+            return Not(self.nest(self.unary))
         tok = self.peek()
         if tok and tok[0] == "word" and tok[1][0] in "-+!" and len(tok[1]) > 1:
             sign = tok[1][0]
             self.t[self.i] = ("word", tok[1][1:])
-            node = self.unary()
+            node = self.nest(self.unary)
             return Not(node) if sign in "-!" else node
         return self.primary()
 
@@ -148,7 +172,7 @@ class _Parser:
             raise ParseError("Search not supported: unexpected end of search")
         if tok[1] == "(":
             self.take()
-            node = self.query()
+            node = self.nest(self.query)
             self.expect(")")
             return node
         if tok[0] == "word" and self.peek(1) == ("punct", ":"):
@@ -165,16 +189,7 @@ class _Parser:
             node = Exists(_unescape(v))
             return node if field == "_exists_" else Not(node)
         if v == "(":
-            parts = [self._group_value(field)]
-            while self.peek() is not None and self.peek()[1] != ")":
-                if self.at_word("OR", "||", "AND", "&&"):
-                    op = self.take()[1]
-                    if op in ("AND", "&&"):
-                        parts = [And((parts.pop(), self._group_value(field)))] if parts else parts
-                        continue
-                parts.append(self._group_value(field))
-            self.expect(")")
-            return parts[0] if len(parts) == 1 else Or(tuple(parts))
+            return self.nest(self._group, field)
         if v in ("[", "{"):
             return self.range(field, v == "[")
         if kind == "phrase":
@@ -183,10 +198,23 @@ class _Parser:
             raise ParseError(f"Search not supported: unexpected {v!r}")
         return Term(field, _unescape(v), wildcard="*" in v.replace("\\*", ""))
 
+    def _group(self, field: str | None) -> Node:
+        """`field:(a OR b AND c)`: the values after the opening parenthesis, through the closing one."""
+        parts = [self._group_value(field)]
+        while self.peek() is not None and self.peek()[1] != ")":
+            if self.at_word("OR", "||", "AND", "&&"):
+                op = self.take()[1]
+                if op in ("AND", "&&"):
+                    parts = [And((parts.pop(), self._group_value(field)))] if parts else parts
+                    continue
+            parts.append(self._group_value(field))
+        self.expect(")")
+        return parts[0] if len(parts) == 1 else Or(tuple(parts))
+
     def _group_value(self, field: str | None) -> Node:
         if self.at_word("NOT", "!"):
             self.take()
-            return Not(self._group_value(field))
+            return Not(self.nest(self._group_value, field))
         return self.value(field)
 
     def range(self, field: str | None, include_low: bool) -> Node:
@@ -204,17 +232,42 @@ class _Parser:
         return Range(field, bound(low), bound(high), include_low, close == "]")
 
 
-def parse(search: str) -> Node:
+def leaves(node: Node) -> list[Node]:
+    """The terms, ranges and existence tests of a tree, left to right (no recursion: any depth)."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (And, Or)):
+            stack.extend(reversed(n.children))
+        elif isinstance(n, Not):
+            stack.append(n.child)
+        else:
+            out.append(n)
+    return out
+
+
+def _weight(node: Node) -> int:
+    """How many clauses a leaf costs: an unquoted term matches any of its words, each a clause."""
+    if isinstance(node, Term) and not node.phrase and not node.wildcard:
+        return max(1, len(tokens(node.value)))
+    return 1
+
+
+def parse(search: str, max_terms: int = MAX_TERMS, max_depth: int = MAX_DEPTH) -> Node:
     """The syntax tree of a `search=` value (already URL-decoded, `+` already a space)."""
     if not ALLOWED.match(search):
         bad = sorted({c for c in search if not ALLOWED.match(c)})
         raise ParseError(f"Search not supported: {search}" if not bad else
                          f"Search not supported: characters {''.join(bad)!r} are not allowed")
-    tokens = _tokens(search)
-    if not tokens:
+    toks = _tokens(search)
+    if not toks:
         raise ParseError("Search not supported: empty search")
-    p = _Parser(tokens)
+    p = _Parser(toks, max_depth)
     node = p.query()
     if p.peek() is not None:
         raise ParseError(f"Search not supported: unbalanced parentheses near {p.peek()[1]!r}")
+    n = sum(_weight(leaf) for leaf in leaves(node))
+    if n > max_terms:
+        raise ParseError(f"Search not supported: {n} terms, more than the {max_terms} a search may hold; split the "
+                         "search into several requests or use fewer OR terms")
     return node
