@@ -29,7 +29,7 @@ from ..settings import Settings
 from ..store import Store
 from .catalog import Catalog, FieldRef, catalog
 from .query import And, ParseError, parse
-from .sql import WORD, Translator
+from .sql import WORD, Translator, grouped
 from .summary import MEMBER, summary_count, summary_total
 from ..state import rowid_stamp
 
@@ -43,6 +43,7 @@ PARAMS = ("search", "count", "limit", "skip", "sort", "search_after")
 IGNORED = ("api_key",)
 MAX_LIMIT = 1000
 SMALL = 5000           # a result set this small is ordered (by rowid) in Python
+ONE_SCAN = 100_000     # up to skip + limit this many, an unsorted page and its total come from one scan
 WORD_SQL = WORD.replace("'", "''")
 ENDPOINT_PATHS = {f"/device/{ep}.json": ep for ep in DATASETS}
 HEADERS = {"Content-Type": "application/json; charset=utf-8", "Server": "fda-explorer-offline",
@@ -312,8 +313,8 @@ class Api:
         where, conj = "TRUE", []
         if params.get("search"):
             try:
-                node = parse(params["search"])
-                conj = [tr.translate(c) for c in _conjuncts(node)]
+                parts = _conjuncts(parse(params["search"]))
+                conj = [tr.translate(c) for c in (grouped(And(tuple(parts))) if len(parts) > 1 else parts)]
             except ParseError as e:
                 raise _bad(str(e)) from None
             where = _joined(conj)
@@ -399,15 +400,12 @@ class Api:
         if params.get("search_after"):
             page_where = f"({swhere}) AND {self._after(tr, params['search_after'], sort_expr, desc, by_date)}"
         total = summary_total(con, ep.summaries, where, where_params)
-        probe = None    # unsorted and from the start: one scan gives a small result's total and its rows
-        if total is None and sort_expr is None and not params.get("search_after"):
-            probe = con.execute(f"SELECT NULL, NULL, NULL, t.rowid FROM {src} t WHERE {swhere} "
-                                f"LIMIT {SMALL + 1}", where_params).fetchall()
-        if total is not None:
-            pass
-        elif probe is not None and len(probe) <= SMALL:
-            total = len(probe)
-        else:
+        rows = None     # unsorted and from the start: one scan gives the total and the page's rowids
+        if total is None and sort_expr is None and not params.get("search_after") and skip + limit <= ONE_SCAN:
+            total, first = con.execute(f"SELECT count(*), min(t.rowid, {max(1, skip + limit)}) FROM {src} t "
+                                       f"WHERE {swhere}", where_params).fetchone()
+            rows = [(None, None, None, i) for i in (first or [])[skip:skip + limit]]
+        elif total is None:
             total = con.execute(f"SELECT count(*) FROM {src} t WHERE {swhere}", where_params).fetchone()[0]
         if total == 0:
             raise _not_found()
@@ -416,10 +414,10 @@ class Api:
         else:
             order = f"({sort_expr}) IS NULL, {sort_expr} {'DESC' if desc else 'ASC'}, t.rowid"
             keys = f"({sort_expr}) IS NULL, CAST({sort_expr} AS VARCHAR)"
-        if limit == 0:
+        if rows is not None:
+            pass
+        elif limit == 0:
             rows = []
-        elif probe is not None and len(probe) <= SMALL:
-            rows = sorted(probe, key=lambda r: r[3])[skip:skip + limit]
         elif sort_expr is None and total <= SMALL:   # a plain scan can use an index; ORDER BY ... LIMIT cannot
             rows = sorted(con.execute(f"SELECT NULL, {keys}, t.rowid FROM {src} t WHERE {page_where}",
                                       tr.params).fetchall(), key=lambda r: r[3])[skip:skip + limit]

@@ -13,7 +13,8 @@ How a field is read, fastest first:
   * otherwise the original record JSON: every value at that path, arrays flattened at any level.
 Text fields match words (case-insensitive, Unicode letters/digits/underscore make up words, `.` and `'`
 join them as in Lucene's standard tokenizer); keyword and `.exact` fields match whole values; dates
-compare as dates whichever way they are written (`20200101`, `2020-01-01`).
+compare as dates whichever way they are written (`20200101`, `2020-01-01`). Terms without a field match
+words in any value of the record, read once per record for all of them (anyfield.py).
 """
 
 from __future__ import annotations
@@ -26,19 +27,14 @@ from datetime import date, datetime
 from ..datasets import DATASETS
 from ..loadsql import WORD, flat_values
 from .catalog import ARRAYS, NUMERIC, SAFE_PATH, Catalog, FieldRef
-from .query import And, Exists, Node, Not, Or, ParseError, Range, Term
+from .anyfield import any_field, any_only
+from .query import And, Exists, Node, Not, Or, ParseError, Range, Term, tokens
 
-__all__ = ["Access", "Translator", "WORD", "WORD_SQL", "tokens", "parse_date"]
+__all__ = ["Access", "Translator", "WORD", "WORD_SQL", "tokens", "parse_date", "grouped"]
 
 WORD_SQL = WORD.replace("'", "''")
-_PY_WORD = re.compile(r"[^\W]+(?:[.'][^\W]+)*")
 _DATE_FORMATS = "['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y']"
 UNIQUE_KEY = {"event", "udi"}     # endpoints whose key identifies one record (child tables join on it)
-
-
-def tokens(text: str) -> list[str]:
-    """The lower-case words of a text, as the index would see them."""
-    return [t.lower() for t in _PY_WORD.findall(text)]
 
 
 def parse_date(value: str, field_name: str) -> date:
@@ -158,10 +154,11 @@ class Translator:
 
     # -- the tree --------------------------------------------------------------
     def translate(self, node: Node) -> str:
-        if isinstance(node, And):
-            return "(" + " AND ".join(self.translate(c) for c in node.children) + ")"
-        if isinstance(node, Or):
-            return "(" + " OR ".join(self.translate(c) for c in node.children) + ")"
+        if any_only(node):
+            return any_field(node, self.bind)
+        if isinstance(node, (And, Or)):
+            children = grouped(node)
+            return "(" + (" AND " if isinstance(node, And) else " OR ").join(map(self.translate, children)) + ")"
         if isinstance(node, Not):
             self.negated += 1
             try:
@@ -179,8 +176,6 @@ class Translator:
             f = self.resolve(node.field)
             return "FALSE" if f is None else self.where(f, self._range(f, node))
         if isinstance(node, Term):
-            if node.field is None:
-                return self._anywhere(node)
             f = self.resolve(node.field)
             if f is None:
                 return "FALSE"
@@ -304,10 +299,14 @@ class Translator:
             return "coalesce(" + " AND ".join(conds or [f"{x} IS NOT NULL"]) + ", FALSE)"
         return pred
 
-    def _anywhere(self, node: Term) -> str:
-        """A term without a field: words in any value of the record (keys are not searched)."""
-        text = "regexp_replace(CAST(t.record AS VARCHAR), '\"[A-Za-z0-9_@]+\":', ' ', 'g')"
-        return f"coalesce({self._text(node)(text, False)}, FALSE)"
+
+
+def grouped(node: And | Or) -> list[Node]:
+    """The children of an AND or OR, its field-less terms joined into one child (read in one pass, see anyfield)."""
+    anys = [c for c in node.children if any_only(c)]
+    if len(anys) < 2:
+        return list(node.children)
+    return [c for c in node.children if not any_only(c)] + [type(node)(tuple(anys))]
 
 
 def _equals(p: str):
