@@ -73,7 +73,8 @@ class Reading:
 def read_payload(p: dict) -> Reading:
     text = str(p.get("answer") or "")
     body = _INTERP_LINE.sub("", text)
-    clar = p.get("clarify") if isinstance(p.get("clarify"), dict) else None
+    c = p.get("clarify")
+    clar = c if isinstance(c, dict) and (c.get("question") or c.get("choices")) else None    # {} means none
     route = str(p.get("route") or "")
     heads = headline(body)
     refused = bool(p.get("refused")) or route in REFUSAL_ROUTES or (
@@ -103,8 +104,10 @@ def _strip(text: str) -> str:
 
 
 def figures(text: str) -> list[int]:
-    """Every count-like number in the text once dates, years, record IDs, codes, classes and decimals are removed."""
-    return [int(n.replace(",", "")) for n in re.findall(rf"(?<![\w.]){_NUM}(?![\w.])", _strip(text))]
+    """Every count-like number in the text once dates, years, record IDs, codes, classes, decimals and the 510 of
+    "510(k)" are removed."""
+    text = re.sub(r"\b510\s*\(?k\)?", " ", _strip(text), flags=re.I)
+    return [int(n.replace(",", "")) for n in re.findall(rf"(?<![\w.]){_NUM}(?![\w.])", text)]
 
 
 def headline(text: str) -> list[int]:
