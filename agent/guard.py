@@ -37,13 +37,20 @@ _MEDICAL = re.compile(
     r"treat(ment)? (for|of) my|is (my|this) [\w-]+( [\w-]+)? safe( for me)?)\b", re.I)
 _FOLLOWUP = re.compile(r"\b(those|these|them|that|it|same|also|too|and what about|what about)\b", re.I)
 _CODE = re.compile(r"\b[A-Z]{3}\b")
+# other agencies' and other products' data: not in this mirror ("drug-eluting stent" is a device)
+_OTHER = re.compile(r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|drugs?(?![-\w])|"
+                    r"medicines?|foods?|cosmetics?|tobacco|vaccines?|dietary supplements?|peanut|butter|pet food)\b",
+                    re.I)
+OTHER_DATA = ("That is not in this mirror: it holds only FDA medical-device data (adverse events, recalls and "
+              "enforcement reports, 510(k), PMA, classification, UDI and registrations), not drugs, food, vaccines or "
+              "other agencies' databases. ")
 _CHAT = re.compile(r"\b(weather|recipe|joke|poem|song|capital of|president|stock price|bitcoin|football|soccer|movie|"
                    r"translate|write (me )?(a|some|an)|python|javascript|horoscope|news|who (are|is) you|your name)\b",
                    re.I)
 
 
 def classify(question: str, has_context: bool = False) -> str:
-    """One of: empty, greeting, help, medical, off_topic, ask."""
+    """One of: empty, greeting, help, medical, off_topic, out_of_scope (other agencies or products), ask."""
     q = (question or "").strip()
     if not q:
         return "empty"
@@ -53,6 +60,8 @@ def classify(question: str, has_context: bool = False) -> str:
         return "help"
     if _MEDICAL.search(q) and re.search(r"\b(i|my|me)\b", q, re.I):
         return "medical"
+    if _OTHER.search(q):
+        return "out_of_scope"
     if DOMAIN_WORDS.search(q) or _CODE.search(q) or (has_context and _FOLLOWUP.search(q)):
         return "ask"
     if _CHAT.search(q):
@@ -61,4 +70,5 @@ def classify(question: str, has_context: bool = False) -> str:
 
 
 def reply(route: str) -> str:
-    return {"empty": EMPTY, "greeting": GREETING, "help": HELP, "medical": MEDICAL, "off_topic": OFF_TOPIC}[route]
+    return {"empty": EMPTY, "greeting": GREETING, "help": HELP, "medical": MEDICAL, "off_topic": OFF_TOPIC,
+            "out_of_scope": OTHER_DATA + HELP}[route]

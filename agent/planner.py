@@ -18,6 +18,7 @@ __all__ = ["plan_calls", "call_key", "plan_schema", "MAX_CODES", "SEARCHER", "CO
 COUNT_NAME = {**COUNT_NAME, "enforcement": "enforcement", "classification": "classification"}
 # record-ID filters: field -> {dataset: searcher filter}
 ID_FILTERS = {"k_number": {"510k": "k_number", "recall": "k_number"},
+              "regulation_number": {"classification": "regulation_number"},
               "pma_number": {"pma": "pma_number", "recall": "pma_number"},
               "supplement_number": {"pma": "supplement_number"},
               "product_res_number": {"recall": "product_res_number", "enforcement": "recall_number"},

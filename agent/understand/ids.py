@@ -30,6 +30,9 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             continue
         up = t.text.upper().replace(" ", "")
         prev = lows[i - 1] if i else ""
+        if up == "21" and i + 1 < len(lows) and lows[i + 1] == "cfr":
+            tokens.take(i, i + 2, "id")                 # "21 CFR 880.5725"
+            continue
         if m := re.fullmatch(r"(K|DEN)(\d{6})", up):
             out.append(("510k", Filter(field="k_number", value=up, label=up, words=t.text)))
         elif m := re.fullmatch(r"P(\d{6})(?:/?(S\d{3,4}))?", up):
@@ -39,8 +42,12 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
                 out.append(("pma", Filter(field="supplement_number", value=m[2], label=m[2], words=t.text)))
         elif re.fullmatch(r"Z-\d{4}-\d{4}", up):
             out.append(("recall", Filter(field="product_res_number", value=up, label=up, words=t.text)))
-        elif re.fullmatch(r"\d{14}", up) or (prev in ("di", "udi", "identifier", "gtin") and re.fullmatch(r"[0-9A-Z+]{8,30}", up)):
+        elif re.fullmatch(r"\d{14}", up) or (prev in ("di", "udi", "identifier", "gtin", "udi-di", "dis") and
+                                              re.fullmatch(r"[0-9A-Z+]{6,30}", up) and any(c.isdigit() for c in up)):
             out.append(("udi", Filter(field="di", value=up, label=f"device identifier {up}", words=t.text)))
+        elif re.fullmatch(r"\d{3}\.\d{1,4}", up):
+            out.append(("classification", Filter(field="regulation_number", value=up,
+                                                 label=f"regulation {up}", words=t.text)))
         elif re.fullmatch(r"\d{5,10}", up) and prev in ("mdr", "report", "key", "event", "number", "#"):
             out.append(("event", Filter(field="mdr_report_key", value=up, label=f"report {up}", words=t.text)))
         else:

@@ -22,7 +22,8 @@ MAX_GIVEN_CODES = 20
 LOOKUP_FIELDS = {"regulation_number": "classification", "device_class": "classification",
                  "review_panel": "classification", "device_name": "classification", "decision_code": "510k",
                  "decision_date": "510k", "applicant": "510k", "root_cause": "recall", "recall_class": "recall",
-                 "status": "recall", "supplement_type": "pma", "clearance_type": "510k", "event_type": "event"}
+                 "status": "recall", "supplement_type": "pma", "clearance_type": "510k", "event_type": "event",
+                 "gmdn_term": "udi"}
 TOP_OK = {"event": {"manufacturer", "product_code", "event_type", "patient_problem", "device_problem", "country"},
           "recall": {"manufacturer", "product_code", "recall_class", "country", "root_cause", "state", "status"},
           "enforcement": {"manufacturer", "recall_class", "country", "state", "status"},
@@ -220,6 +221,8 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     _score(tokens, it, names, unknown_codes)
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
+    if clar is None and it.understood and not refine:
+        clar = _ask_when_weak(ctx, it)
     if clar is not None and not it.understood and any(c.patch.get("device") for c in clar.choices):
         it.understood = True                  # the question names a device we could not read: ask
     return it, clar if it.understood else None
@@ -329,6 +332,43 @@ def _merge(prev: Interpretation, new: Interpretation, dated: bool) -> Interpreta
     if new.sides:
         out.sides = new.sides
     return out
+
+
+BROAD = 20        # a one-word device term matching more product codes than this is asked about
+
+
+def _ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None:
+    """A reading too weak to answer with a figure: nothing to look for, a one-word device matching many codes, or
+    a firm named by its first words that has no records in the dataset asked about."""
+    from .vocab import LABEL
+    specific = it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to
+    if not specific and it.measure == "list" and it.datasets and it.datasets != ["classification"]:
+        label = " and ".join(LABEL.get(d, d) for d in it.datasets)
+        return Clarification(question=f"Your question names no device, firm, product code, place or period. What "
+                                      f"should I look for in the {label}?",
+                             choices=[Choice(label=f"all the {label} (the whole dataset)", patch={"measure": "count"})])
+    d = it.device
+    if d and d.path == "codes" and len(d.words.split()) == 1 and d.matched > BROAD and not it.sides:
+        held = [c for c in d.codes if c.records]
+        choices = [Choice(label=f"{c.code} {c.name}" + (f" ({c.records:,} records)" if c.records else ""),
+                          patch={"device": d.model_copy(update={"codes": [c]}).model_dump()}) for c in
+                   (held or d.codes)[:4]]
+        choices.append(Choice(label=f"all {d.matched} product codes named \"{d.words}\"",
+                              patch={"device": d.model_dump()}))
+        return Clarification(question=f"\"{d.words}\" names {d.matched} kinds of device (product codes). Which one "
+                                      "do you mean?", choices=choices)
+    f = it.firm
+    if f and f.match == "leading" and f.by_dataset and not any(f.by_dataset.get(ds) for ds in it.datasets):
+        choices = [Choice(label=f"{f.name}: {n:,} {LABEL.get(ds, ds)}", patch={"datasets": [ds]})
+                   for ds, n in sorted(f.by_dataset.items(), key=lambda x: -x[1]) if ds in LABEL][:3]
+        from .resolve import read_device
+        alt = read_device(ctx, f.words, it.datasets, known=False)
+        choices += alt.choices[:2]
+        if choices:
+            label = " and ".join(LABEL.get(d_, d_) for d_ in it.datasets)
+            return Clarification(question=f"\"{f.words}\" is {f.name}, which has no {label} in the mirror. "
+                                          "Did you mean one of these?", choices=choices)
+    return None
 
 
 def _bind(it: Interpretation, last: LastResult, words: list[str]) -> None:

@@ -153,7 +153,7 @@ def _firms(tokens: Tokens, a: int, b: int, hits: dict[str, FirmHit], reach: dict
         if all(tokens.free(k) for k in range(i, j)):
             out.firms.append(FirmFilter(words=tokens.words(i, j), name=hit.names[0] if hit.firms == 1 else
                                         tokens.words(i, j), key=hit.key, variants=list(hit.variants),
-                                        records=hit.records, exact=hit.exact,
+                                        records=hit.records, exact=hit.exact, by_dataset=dict(hit.by_dataset),
                                         match="exact" if hit.exact else "leading"))
             tokens.take(i, j, "firm")
 

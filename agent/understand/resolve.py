@@ -80,7 +80,7 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
         strength *= 0.6
     top = rows[0]["score"] or 0
     primary = [r for r in rows if (r["score"] or 0) >= 0.8 * top][:MAX_CODES]
-    device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes")
+    device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes", matched=found["total"])
     reading = DeviceReading(device, strength, found["corrections"], found["unknown"])
     if ds is None:
         return reading

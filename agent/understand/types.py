@@ -27,6 +27,7 @@ class DeviceFilter(BaseModel):
     codes: list[Code] = Field(default_factory=list)
     text: str = ""                               # searched in the dataset's brand / generic / device-name fields
     path: Literal["given", "codes", "names", "codes+names"] = "codes"
+    matched: int = 0                             # product codes the words match in all (a broad term matches many)
     how: str = ""                                # said in the answer: which path found what
 
 
@@ -38,6 +39,7 @@ class FirmFilter(BaseModel):
     records: int = 0
     exact: bool = True
     match: Literal["exact", "leading", "spelling", "those"] = "exact"
+    by_dataset: dict[str, int] = Field(default_factory=dict)   # records naming the firm, per dataset
 
 
 class PlaceFilter(BaseModel):

@@ -73,6 +73,7 @@ FIELD_PHRASES = _table({
     "status": "status|recall status",
     "supplement_type": "supplement type|supplement types",
     "clearance_type": "clearance type|clearance types",
+    "gmdn_term": "gmdn term|gmdn terms|gmdn|gmdn name|gmdn names|gmdn preferred term",
 })
 
 # words of the field phrases: grammar when no field reading used them ("decisions", "reasons"), never a device
@@ -102,10 +103,10 @@ FILTER_PHRASES = _table({
     "decision=SESE": "substantially equivalent|found substantially equivalent|sese",
     "root=Employee Error": "employee error|employee errors",
     "root=Device Design": "device design|design|design issues|design problems",
-    "estab=Sterilize Medical Device for Another Party (Contract Sterilizer)": "contract sterilizers|contract sterilizer|"
-                                                                            "sterilizers for others",
+    "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
+                                 "sterilize for another party|sterilize devices for another party",
     "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
-    "estab=Repack or Relabel Medical Device": "repackers|relabelers|repack|relabel",
+    "estab=Repack or Relabel": "repackers|relabelers|repack|relabel",
     "panel=CV": "cardiovascular|cardiology|cardiac",
     "panel=DE": "dental|dentistry",
     "panel=OP": "ophthalmic|ophthalmology|eye",
@@ -138,7 +139,7 @@ FILTER_FIELDS = {
     "third_party": ({"510k": "third_party"}, "third-party reviewed"),
     "decision": ({"510k": "decision_code"}, "decision {v} (substantially equivalent)"),
     "root": ({"recall": "root_cause"}, "root cause {v}"),
-    "estab": ({"registrationlisting": "establishment_type"}, "{v}"),
+    "estab": ({"registrationlisting": "establishment_words"}, "establishment type {v}"),
     "panel": ({"classification": "medical_specialty"}, "medical specialty {v}"),
 }
 FILTER_DATASET = {"status": "recall", "voluntary": "enforcement", "rx": "udi", "otc": "udi", "kit": "udi",

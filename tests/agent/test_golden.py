@@ -23,7 +23,7 @@ from mirror.settings import Settings
 from mirror.store import Store
 
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
-ROUTES = {"ask", "empty", "greeting", "help", "off_topic", "medical"}
+ROUTES = {"ask", "empty", "greeting", "help", "off_topic", "medical", "out_of_scope"}
 KEYS = {"id", "question", "tags", "session", "follows", "route", "expect_tools", "expect_args", "expect_figures",
         "expect_ids", "xfail"}
 ASPECTS = ("route", "tools", "args", "figures", "ids", "citations")
