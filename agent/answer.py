@@ -95,7 +95,8 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
 
 def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     field, rows = it.field or "", e["rows"]
-    key = {"root_cause": "root_cause_description", "status": "recall_status"}.get(field, field)
+    key = {"root_cause": "root_cause_description", "status": "recall_status",
+           "product_problems": "device_problems"}.get(field, field)
     parts = []
     for r in rows[:TOP_ROWS]:
         ident = ", ".join(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f))

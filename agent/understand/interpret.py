@@ -23,7 +23,9 @@ LOOKUP_FIELDS = {"regulation_number": "classification", "device_class": "classif
                  "review_panel": "classification", "device_name": "classification", "decision_code": "510k",
                  "decision_date": "510k", "applicant": "510k", "root_cause": "recall", "recall_class": "recall",
                  "status": "recall", "supplement_type": "pma", "clearance_type": "510k", "event_type": "event",
-                 "gmdn_term": "udi"}
+                 "gmdn_term": "udi", "brand_name": "udi", "version_or_model_number": "udi", "trade_name": "pma",
+                 "registration_number": "registrationlisting", "city": "registrationlisting",
+                 "company_name": "udi", "product_problems": "event"}
 TOP_OK = {"event": {"manufacturer", "product_code", "event_type", "patient_problem", "device_problem", "country"},
           "recall": {"manufacturer", "product_code", "recall_class", "country", "root_cause", "state", "status"},
           "enforcement": {"manufacturer", "recall_class", "country", "state", "status"},
@@ -212,8 +214,14 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
         it.place, it.followup = last.place, "keys"
     _classes(it)
-    if it.supplements == "all" and "pma" in it.datasets and not any(f.field == "pma_number" for f in it.filters):
+    said = {t.low for t in tokens.toks}
+    if it.supplements == "all" and "pma" in it.datasets and not any(f.field == "pma_number" for f in it.filters) \
+            and said & {"approval", "approvals", "approved", "approve"}:
         it.supplements = "originals" if it.measure in ("count", "list", "compare") else "all"
+    if "recall" in it.datasets and any(f.field == "recall_class" for f in it.filters):
+        it.datasets = [("enforcement" if d == "recall" else d) for d in it.datasets]   # classes live there
+        it.notes.append("recall classes are given in FDA enforcement reports, so those were counted")
+        it.datasets = list(dict.fromkeys(it.datasets))
     if it.date_from and rng and not preview and it.datasets and _anchor(ctx, it.datasets) != _anchor(ctx, []):
         again = read_dates(tokenize(rng.words), _anchor(ctx, it.datasets))
         if again:

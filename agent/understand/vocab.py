@@ -74,6 +74,12 @@ FIELD_PHRASES = _table({
     "supplement_type": "supplement type|supplement types",
     "clearance_type": "clearance type|clearance types",
     "gmdn_term": "gmdn term|gmdn terms|gmdn|gmdn name|gmdn names|gmdn preferred term",
+    "brand_name": "brand|brand name|brand names|brands",
+    "version_or_model_number": "model|model number|model numbers|version|version or model",
+    "trade_name": "trade name|trade names|tradename",
+    "registration_number": "registration number|registration no|fei|fei number",
+    "city": "city|town",
+    "product_problems": "problem code|problem codes|device problem code|product problem"
 })
 
 # words of the field phrases: grammar when no field reading used them ("decisions", "reasons"), never a device
