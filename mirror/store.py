@@ -116,9 +116,12 @@ class Store:
 
     # reading ---------------------------------------------------------------
     def connect(self, required: bool = True) -> Connection:
-        """An in-memory connection with every published dataset attached read-only and exposed as views."""
+        """An in-memory connection with every published dataset attached read-only and exposed as views, bounded
+        by the memory limit (spilling, if it must, to the data folder's tmp/, never to the current folder)."""
         files = self.require_published() if required else self.published()
         con = duckdb.connect(":memory:")
+        con.execute(f"SET memory_limit='{_q(self.memory_limit)}'")
+        con.execute(f"SET temp_directory='{_q(str(self.tmp_dir))}'")
         for dataset, path in files.items():
             alias = _alias(dataset)
             con.execute(f"ATTACH '{_q(str(path))}' AS {alias} (READ_ONLY)")
@@ -126,6 +129,15 @@ class Store:
                     "SELECT table_name FROM duckdb_tables() WHERE database_name=? AND NOT starts_with(table_name, '_')",
                     [alias]).fetchall():
                 con.execute(f'CREATE VIEW "{table}" AS SELECT * FROM {alias}.main."{table}"')
+        return con
+
+    def sealed(self) -> Connection:
+        """`connect()`, then sealed: no file, network or extension access beyond the attached files, and the
+        configuration locked, so that no statement can reattach a file writable or read another one."""
+        con = self.connect()
+        for setting in ("enable_external_access=false", "autoinstall_known_extensions=false",
+                        "autoload_known_extensions=false", "lock_configuration=true"):
+            con.execute(f"SET {setting}")
         return con
 
     def open_file(self, path: Path, read_only: bool = True) -> Connection:

@@ -38,6 +38,9 @@ def any_only(node: Node) -> bool:
 def any_field(node: Node, bind: Callable[[object], str], record: str = "t.record") -> str:
     """The SQL predicate of a tree of field-less terms over one record (`record`, a JSON column)."""
     body = _Unit(bind).sql(node)
+    if any(isinstance(leaf, Term) and leaf.wildcard for leaf in leaves(node)):   # the values' words, split once
+        words = f"regexp_extract_all(regexp_replace(anytext, {_NOT_WORDS}, ' ', 'g'), '{WORD_SQL}')"
+        body = f"list_transform([{words}], lambda anywords: {body})[1]"
     need = _needles(node)
     if need:
         pre = bind("|".join(re.escape(n) for n in sorted(need)))
@@ -99,13 +102,12 @@ class _Unit:
         return f"regexp_matches(anytext, {self.bind(_START + '(?:' + alts + ')' + _END)})"
 
     def _wildcard(self, pattern: str) -> str:
-        """`pace*`, `*maker`, `p*r`: a word of the values (keys removed) that the pattern matches whole."""
-        found = f"regexp_extract_all(regexp_replace(anytext, {_NOT_WORDS}, ' ', 'g'), '{WORD_SQL}')"
+        """`pace*`, `*maker`, `p*r`: a word of the values (`anywords`) that the pattern matches whole."""
         parts = pattern.split("*")
         if not any(parts):
-            return f"(len({found}) > 0)"
+            return "(len(anywords) > 0)"
         rx = self.bind("^" + ".*".join(re.escape(p) for p in parts) + "$")
-        return f"(len(list_filter({found}, lambda w: regexp_full_match(w, {rx}))) > 0)"
+        return f"(len(list_filter(anywords, lambda w: regexp_full_match(w, {rx}))) > 0)"
 
 
 def _plain(node: Node) -> bool:

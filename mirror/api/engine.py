@@ -6,6 +6,9 @@ in a JSON body: 200, or an error with code BAD_REQUEST (400), NOT_FOUND (404) or
 
 Beyond the live API: `skip` may exceed 25,000 when FDAX_API_MAX_SKIP allows, and `search_after` pages
 to the end of any result set (its token is opaque: `0=<rowid>` or `0=<null?>;1=<value>;2=<rowid>`).
+Bounds: a search holds at most 100 terms nested at most 50 deep (query.py), and each request's DuckDB work stops
+after `timeout` seconds or at the memory limit, answered 400 "Search too broad: ..." with how to narrow it (a
+retry of the same search would only meet the same bound, so it is the request that must change).
 The mirror is re-attached when `mirror sync` publishes a new file, so a running server sees new data.
 """
 
@@ -29,6 +32,7 @@ from ..settings import Settings
 from ..store import Store
 from .catalog import Catalog, FieldRef, catalog
 from .query import And, ParseError, parse
+from .limits import DEFAULT_TIMEOUT, NARROW_LOOKUP, NARROW_SEARCH, QueryTooBroad, deadline
 from .sql import WORD, Translator, grouped
 from .summary import MEMBER, summary_count, summary_total
 from ..state import rowid_stamp
@@ -42,6 +46,7 @@ TERMS, LICENSE = "https://open.fda.gov/terms/", "https://open.fda.gov/license/"
 PARAMS = ("search", "count", "limit", "skip", "sort", "search_after")
 IGNORED = ("api_key",)
 MAX_LIMIT = 1000
+MAX_INT = 2**62        # past this a number parameter is nonsense (and DuckDB's BIGINT would overflow)
 SMALL = 5000           # a result set this small is ordered (by rowid) in Python
 ONE_SCAN = 100_000     # up to skip + limit this many, an unsorted page and its total come from one scan
 WORD_SQL = WORD.replace("'", "''")
@@ -103,9 +108,17 @@ def _int(value: str, name: str) -> int:
     sign = -1 if digits.startswith("-") else 1
     digits = digits.lstrip("+-")
     n = len(digits) - len(digits.lstrip("0123456789"))
-    if n == 0 or sign < 0:
+    if n == 0 or sign < 0 or n > 18:
         raise _bad(f"Invalid {name} parameter value.")
     return int(digits[:n])
+
+
+def _rowid(text: str) -> int:
+    """A rowid from a search_after token (ValueError unless a number DuckDB can compare with rowids)."""
+    n = int(text)
+    if not 0 <= n < MAX_INT:
+        raise ValueError(text)
+    return n
 
 
 @dataclass
@@ -129,9 +142,11 @@ class Api:
     """Answers openFDA device API requests from the published mirror (read-only, thread-safe)."""
 
     def __init__(self, settings: Settings | None = None, *, store: Store | None = None,
-                 fields: Catalog | None = None) -> None:
+                 fields: Catalog | None = None, timeout: float | None = None) -> None:
         self.settings = settings or Settings()
-        self.store = store or Store(self.settings.data_dir)
+        self.store = store or Store(self.settings.data_dir, memory_limit=self.settings.duckdb_memory_limit)
+        # seconds of DuckDB work per request or lookup (FDAX_QUERY_TIMEOUT once Settings holds it)
+        self.timeout = timeout if timeout is not None else getattr(self.settings, "query_timeout", DEFAULT_TIMEOUT)
         self.catalog = fields or catalog()
         self._lock = threading.Lock()
         self._con: duckdb.DuckDBPyConnection | None = None
@@ -223,8 +238,20 @@ class Api:
         return meta, [dict(zip(names, r)) for r in cur.fetchall()]
 
     @contextmanager
-    def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A read-only cursor on the current mirror (views for every table), for mirror's own lookups."""
+    def cursor(self, what: str = "the lookup", narrow: str = NARROW_LOOKUP) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A read-only cursor on the current mirror (views for every table), for mirror's own lookups: its work
+        is bounded by `timeout` and the memory limit (QueryTooBroad, saying `what` and how to `narrow`)."""
+        con = self._attach().cursor()
+        try:
+            with deadline(con, self.timeout, what, narrow, self.store.memory_limit):
+                yield con
+        finally:
+            con.close()
+
+    @contextmanager
+    def _own_cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A cursor for the API's own facts about a mirror version (bounded work, cached: no timeout, which
+        would fail every later request the same way)."""
         con = self._attach().cursor()
         try:
             yield con
@@ -262,6 +289,8 @@ class Api:
             if e.details:
                 err["details"] = e.details
             body = {"error": err}
+        except QueryTooBroad as e:
+            status, extra, body = 400, {}, {"error": {"code": "BAD_REQUEST", "message": f"Search too broad: {e}"}}
         except MirrorError as e:
             status, extra, body = 404, {}, {"error": {"code": "NOT_FOUND", "message": str(e)}}
         except (duckdb.Error, ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as e:
@@ -318,12 +347,13 @@ class Api:
             except ParseError as e:
                 raise _bad(str(e)) from None
             where = _joined(conj)
-        con = self._con.cursor()
+        con = self._con.cursor()   # the connection the endpoints above were read from
         try:
-            meta = {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": ep.export_date}
-            if count:
-                return 200, {"meta": meta, "results": self._count(con, tr, ep, where, conj, count, limit)}, {}
-            return self._search(con, tr, ep, where, conj, params, limit, skip, meta, path, pairs, base_url)
+            with deadline(con, self.timeout, "the search", NARROW_SEARCH, self.store.memory_limit):
+                meta = {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": ep.export_date}
+                if count:
+                    return 200, {"meta": meta, "results": self._count(con, tr, ep, where, conj, count, limit)}, {}
+                return self._search(con, tr, ep, where, conj, params, limit, skip, meta, path, pairs, base_url)
         finally:
             con.close()
 
@@ -333,7 +363,7 @@ class Api:
         key = (self._stamp, table, column)
         if key not in self._clean_cache:
             rows = f'(SELECT unnest("{column}") AS v FROM {table})' if is_list else f'(SELECT "{column}" AS v FROM {table})'
-            with self.cursor() as con:
+            with self._own_cursor() as con:
                 self._clean_cache[key] = bool(con.execute(   # EXISTS stops at the first value that is not
                     f"SELECT EXISTS (SELECT 1 FROM {rows} WHERE v IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM {rows} "
                     f"WHERE v IS NOT NULL AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))").fetchone()[0])
@@ -343,7 +373,7 @@ class Api:
         """One of `words` that the endpoint's word index holds (None if all are common words)."""
         key = (self._stamp, ep.words[2])
         if key not in self._common:
-            with self.cursor() as con:
+            with self._own_cursor() as con:
                 self._common[key] = {w for (w,) in con.execute(f"SELECT word FROM {ep.words[2]}").fetchall()}
         return next((w for w in words if w not in self._common[key]), None)
 
@@ -471,10 +501,10 @@ class Api:
             if sort_expr is None:
                 if set(parts) != {"0"}:
                     raise ValueError
-                return f"t.rowid > {tr.bind(int(parts['0']))}"
+                return f"t.rowid > {tr.bind(_rowid(parts['0']))}"
             if set(parts) != {"0", "1", "2"} or parts["0"] not in ("0", "1"):
                 raise ValueError
-            rowid = tr.bind(int(parts["2"]))
+            rowid = tr.bind(_rowid(parts["2"]))
             value = date.fromisoformat(parts["1"]) if by_date and parts["0"] == "0" else parts["1"]
         except ValueError:
             raise _bad(f"Invalid search_after value: {token}; use the value from the previous page's Link header "
