@@ -1,8 +1,8 @@
 """The real llama.cpp path: the embedded SmolLM2-135M model plans and writes through the graph on the sample mirror.
 
-Content quality is not expected from a 135M model; validity is: every call it plans passes the tools' own
-argument models, and every answer keeps its citations and as-of dates (the grounding check strips what the
-evidence does not support).
+Content quality is not expected from a 135M model; validity is: what it fills in passes the reading's schema and
+is read again by the rules, and every answer keeps its citations and as-of dates. It fails the summary quality
+check, so it writes no summaries.
 """
 
 from __future__ import annotations
@@ -39,8 +39,13 @@ def test_model_plans_are_valid_tool_calls(assistant):
 
 
 def test_model_answer_keeps_citations_and_as_of(assistant):
-    out = assistant.ask("How many adverse events were reported for product code OZP?")
-    assert out["model"].startswith("embedded:") and 1 <= out["model_calls"] <= 2
-    assert "2 adverse event reports (MAUDE) match" in out["answer"]
+    """SmolLM2-135M fails the summary quality check (probe questions with known answers): the answer is written
+    from the data alone, and the note says so once."""
+    events = list(assistant.stream("How many adverse events were reported for product code OZP?"))
+    out = events[-1]
+    assert out["model"].startswith("embedded:") and out["model_calls"] == 0
+    assert "2 adverse event reports for product code OZP" in out["answer"] and "Summary" not in out["answer"]
     assert {c["id"] for c in out["citations"]} == {"mdr_report_key=16081314", "mdr_report_key=16081315"}
-    assert "as of 2025-09-23" in out["answer"]
+    assert "as of 23 September 2025" in out["answer"]
+    notes = [e["message"] for e in events if e["type"] == "note"]
+    assert any("did not pass the summary quality check" in n for n in notes)
