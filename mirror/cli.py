@@ -194,18 +194,14 @@ def export(dest, only, data_dir) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print rows as JSON objects.")
 @_edge
 def sql(query, data_dir, as_json) -> None:
-    """Run a read-only SQL query on the mirror (tables device_event, device_510k, gudid_device, ...).
+    """Run one read-only SELECT on the mirror (tables device_event, device_510k, gudid_device, ...).
 
     Example: mirror sql "SELECT product_code, device_name FROM device_classification LIMIT 5"
     """
-    import duckdb
-    con = Store(_settings(data_dir).data_dir).connect()
-    try:
-        cur = con.execute(query)
-    except duckdb.Error as e:
-        raise click.ClickException(f"query failed: {str(e).splitlines()[0]}")
-    names = [d[0] for d in cur.description]
-    rows = cur.fetchall()
+    from .readonly import run_sql
+    settings = _settings(data_dir)
+    result = run_sql(Store(settings.data_dir, memory_limit=settings.duckdb_memory_limit), query)
+    names, rows = result.columns, result.rows
     if as_json:
         _json([dict(zip(names, r)) for r in rows])
     else:
