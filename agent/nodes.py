@@ -64,8 +64,6 @@ class Nodes:
             clar, model_calls = self._model_order(it, clar)
         elif not it.understood and self.model is not None:
             it, clar, model_calls = self._model_fill(it, last)
-        self.emit(event(STEP, step="understand", interpretation=it.model_dump(mode="json"),
-                        clarify=clar.model_dump(mode="json") if clar else None))
         out: dict = {"interpretation": it.model_dump(mode="json"), "model_calls": model_calls,
                      "clarify": clar.model_dump(mode="json") if clar else {}}
         return out
@@ -145,7 +143,8 @@ class Nodes:
         if state.get("iteration"):
             failed = {call_key(c["tool"], c["args"]) for c in state.get("calls", []) if not c.get("ok")}
             fresh = [c for c in fresh if call_key(c["tool"], c["args"]) not in failed]
-        self.emit(event(STEP, step="plan", calls=[{"tool": c["tool"], "args": c["args"]} for c in fresh]))
+        self.emit(event(STEP, step="plan", calls=[{"tool": c["tool"], "args": c["args"]} for c in fresh],
+                        interpretation=state["interpretation"]))
         return {"plan": fresh, "phase": "done"}
 
     def tools(self, state: AgentState) -> dict:
