@@ -168,6 +168,43 @@ def test_the_search_cases_are_not_trivial(records, fields):
     assert sum(0 < n < a for n, a in zip(sizes, alls)) >= len(SEARCHES) * 0.7
 
 
+def _any_field_searches(records: dict, per_endpoint: int = 24) -> list[tuple[str, str]]:
+    """Field-less searches drawn from the records: single words (keys and numbers among them), two-word phrases,
+    prefix and infix wildcards, ANDs with NOT and multi-word terms, with a fixed seed."""
+    from .oracle import all_strings, words
+    rnd, out = random.Random(13), []
+    for ep, recs in sorted(records.items()):
+        texts = [t for r in recs[:200] for t in all_strings(r)]
+        vocab = sorted({w for t in texts for w in words(t)})
+        keys = sorted({k for r in recs[:50] for k in json.dumps(r).split('"') if k.isidentifier()})
+        pairs = [ws[i:i + 2] for ws in map(words, texts) for i in range(len(ws) - 1)]
+        pick = lambda xs, n: rnd.sample(xs, min(n, len(xs)))   # noqa: E731
+        qs = pick(vocab, per_endpoint) + pick(keys, 4) + ['"' + " ".join(p) + '"' for p in pick(pairs, 8)]
+        qs += [w[:3] + "*" for w in pick(vocab, 4)] + ["*" + w[-2:] for w in pick(vocab, 2)]
+        qs += [f"{a} AND NOT {b}" for a, b in zip(pick(vocab, 3), pick(vocab, 3))]
+        qs += [f"{a}-{b} {c}" for a, b, c in zip(pick(vocab, 3), pick(vocab, 3), pick(vocab, 3))]
+        out += [(ep, q) for q in qs if "*" not in q[1:-1] and not set(q) & set(":()[]{}\\")]
+    return out
+
+
+def test_any_field_searches_match_the_direct_computation(api, records, fields):
+    """Bare words, phrases and wildcards without a field (read by anyfield.py) give the oracle's records."""
+    from urllib.parse import quote_plus
+    cases = _any_field_searches(records)
+    assert len(cases) > 300
+    hits = 0
+    for endpoint, search in cases:
+        expect = Oracle(fields, endpoint).search(records[endpoint], search)
+        r = api.get(f"/device/{endpoint}.json", f"search={quote_plus(search)}&limit=1000")
+        total = r.json()["meta"]["results"]["total"] if r.status == 200 else 0
+        assert (r.status, total) == ((200, len(expect)) if expect else (404, 0)), (endpoint, search)
+        hits += bool(expect)
+        if 0 < len(expect) <= 1000:
+            key = lambda rec: json.dumps(rec, sort_keys=True)   # noqa: E731
+            assert sorted(map(key, r.json()["results"])) == sorted(map(key, expect)), (endpoint, search)
+    assert hits > len(cases) // 2
+
+
 COUNTS = [
     ("event", "", "event_type"), ("event", "", "event_type.exact"), ("event", "", "date_received"),
     ("event", "event_type:Malfunction", "device.device_report_product_code.exact"),
