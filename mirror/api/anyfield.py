@@ -6,8 +6,9 @@ the terms need (one regular expression for all of them); only the records that p
 
 A word matches as `sql.Translator._text` splits values into words (Unicode letters, digits and `_`, with `.` and
 `'` joining two of them): the regular expressions below find a word only where such a split would start and end
-it, and never inside a key (`"brand_name":`, which the words of values exclude) nor an escape's letter (`\n`
-in the JSON text is a line break, as in the value). A phrase's words follow one another inside one value. Wildcards (`pace*`) split the record's values into words and test each.
+it, and never inside a key (`"brand_name":`, which the words of values exclude) nor an escape's letter (`\\n`
+in the JSON text is a line break, as in the value). A phrase's words follow one another inside one value.
+Wildcards (`pace*`) split the record's values into words and test each.
 """
 
 from __future__ import annotations
