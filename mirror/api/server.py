@@ -1,13 +1,15 @@
 """`mirror serve`: the local openFDA API over HTTP (FastAPI on uvicorn's h11 protocol), answering from `Api`.
 
-Guards for a server on the user's machine: only requests addressed to the bound host by name (loopback names by
-default) are answered, so a web page cannot reach it through DNS rebinding; a connection that has not sent a
+Guards for a server on the user's machine: only requests whose Host names loopback or the bound host (for
+`--host 0.0.0.0`: this machine's name or an IP address) are answered, so a web page cannot reach it through DNS
+rebinding; a connection that has not sent a
 request's head within HEAD_TIMEOUT seconds is closed (uvicorn itself never closes one that sends nothing), heads
 over MAX_HEAD bytes are refused, and idle keep-alive connections close after KEEP_ALIVE seconds.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import sys
 
@@ -24,25 +26,31 @@ __all__ = ["make_app", "serve", "bind", "allowed_hosts", "HEAD_TIMEOUT"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARD = ("0.0.0.0", "::", "")
+IP_LITERAL = "<any IP address>"
 HEAD_TIMEOUT = 10.0     # seconds a connection may take to send a request's line and headers
 KEEP_ALIVE = 5          # seconds an idle keep-alive connection stays open
 MAX_HEAD = 16 * 1024    # bytes of a request's line and headers (h11's default, stated)
 
 
 def allowed_hosts(host: str) -> frozenset[str]:
-    """The host names a request may be addressed to: loopback, the bound host, and for a wildcard bind (0.0.0.0)
-    this machine's own names and addresses."""
-    names = set(LOOPBACK)
+    """The host names a request may be addressed to: loopback and the bound host; for a wildcard bind (0.0.0.0)
+    also this machine's name (`IP_LITERAL`: any address written as such, which no DNS rebinding can send)."""
     bound = host.strip("[]").lower()
     if bound in WILDCARD:
-        names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
-        try:
-            names |= {str(a[4][0]).lower() for a in socket.getaddrinfo(socket.gethostname(), None)}
-        except OSError:
-            pass
-    else:
-        names.add(bound)
-    return frozenset(names)
+        return frozenset({*LOOPBACK, socket.gethostname().lower(), IP_LITERAL})
+    return frozenset({*LOOPBACK, bound})
+
+
+def _allowed(name: str, hosts: frozenset[str]) -> bool:
+    if name in hosts:
+        return True
+    if IP_LITERAL not in hosts:
+        return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def host_name(header: str) -> str:
@@ -62,7 +70,7 @@ class _HostGuard:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http":
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
-            if host_name(host) not in self.hosts:
+            if not _allowed(host_name(host), self.hosts):
                 message = (f"Host {host[:100]!r} is not allowed: this local API answers requests addressed to "
                            + ", ".join(sorted(self.hosts)) + "; use http://127.0.0.1:<port>/")
                 body = orjson.dumps({"error": {"code": "BAD_REQUEST", "message": message}}, option=orjson.OPT_INDENT_2)

@@ -21,10 +21,10 @@ import pytest
 from mirror.api import Api, catalog, parse
 from mirror.api.limits import QueryTooBroad
 from mirror.api.query import And
-from mirror.api.server import HEAD_TIMEOUT
+from mirror.api.server import HEAD_TIMEOUT, _allowed, allowed_hosts
 from mirror.api.sql import Translator, grouped
 from mirror.settings import Settings
-from mirror.store import Store
+from mirror.store.files import Store
 from tests.mirror.api.test_cli_serve import start_server
 
 WORDS = "+".join(f"w{i}" for i in range(100))
@@ -152,6 +152,16 @@ def test_a_foreign_host_gets_400_and_is_never_echoed_in_a_link(server, host):
     r = httpx.get(base + "/device/510k.json?limit=1", headers={"Host": host})
     assert r.status_code == 400 and "link" not in r.headers
     assert r.json()["error"]["code"] == "BAD_REQUEST" and "is not allowed" in r.json()["error"]["message"]
+
+
+def test_the_allowed_hosts_follow_the_bind_address():
+    loop = allowed_hosts("127.0.0.1")
+    assert loop == {"127.0.0.1", "localhost", "::1"} and not _allowed("10.0.0.2", loop)
+    lan = allowed_hosts("192.0.2.7")
+    assert _allowed("192.0.2.7", lan) and _allowed("localhost", lan) and not _allowed("evil.example", lan)
+    every = allowed_hosts("0.0.0.0")   # any interface: this machine's name or any address, never another name
+    assert _allowed(socket.gethostname().lower(), every) and _allowed("192.0.2.7", every)
+    assert _allowed("fe80::1", every) and not _allowed("evil.example", every)
 
 
 @pytest.mark.parametrize("host,link", [("127.0.0.1:1", "127.0.0.1"), ("localhost", "localhost"),
