@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Callable
@@ -13,10 +12,16 @@ from .backend import Backend
 from .banners import Banner, banner_for, info, model_problem, one_line
 from .exports import Export, write_export
 from .jobs import Jobs
-from .results import Chart, ResultTable, as_of_of, chart_of, tables_of
+from .reading import reading_text, split_answer, without_tables
+from .records import RecordView, layout, original_json
+from .results import Chart, ResultTable, as_of_of, chart_of, contributing_as_of, tables_of
+from .saved import SavedAnswer, same_as_of
 from .timeline import Entry, attach_queries, entry_of
 
-__all__ = ["AskModel", "Turn", "RecordView"]
+__all__ = ["AskModel", "Turn", "RecordView", "FORMAT_NAMES"]
+
+FORMAT_NAMES = {"xlsx": "Excel workbook", "csv": "CSV", "md": "Markdown report", "pdf": "PDF report"}
+ALL_ROWS = 1000              # the most rows a tool returns at once (Show all, exports)
 
 
 @dataclass
@@ -37,20 +42,36 @@ class Turn:
     exports: list[str] = field(default_factory=list)
     cancel: threading.Event = field(default_factory=threading.Event)   # stops the assistant at its next step
     waiting: Entry | None = None             # the "waiting for the cancelled answer" note, while queued
+    note: str = ""                           # about a reopened answer (its tables fetched again, or not)
+    busy: str = ""                           # an export or a "show all" running for this answer
 
     @property
     def as_of(self) -> dict[str, str]:
+        """The as-of dates of the datasets whose records the answer shows."""
+        return contributing_as_of(self.tables, self.payload) if self.payload else {}
+
+    @property
+    def searched(self) -> dict[str, str]:
         return as_of_of(self.payload) if self.payload else {}
 
+    @property
+    def interpretation(self) -> dict:
+        return self.payload.get("interpretation") or {}
 
-@dataclass
-class RecordView:
-    """A cited record opened from its chip: the original JSON, pretty-printed."""
+    @property
+    def clarify(self) -> dict | None:
+        c = self.payload.get("clarify")
+        return c if c and c.get("choices") else None
 
-    dataset: str
-    ident: str
-    text: str = ""
-    loading: bool = True
+    @property
+    def body(self) -> str:
+        """The answer without its 'Interpreted as' paragraph (shown as a line of parts above it)."""
+        return split_answer(self.answer)[1] if self.interpretation else self.answer
+
+    @property
+    def shown(self) -> str:
+        """The answer as the screen shows it: the tables and queries below it replace its short table and list."""
+        return without_tables(self.body) if self.tables else self.body
 
 
 class AskModel:
@@ -70,6 +91,11 @@ class AskModel:
     @property
     def busy(self) -> bool:
         return any(t.status == "running" for t in self.turns)
+
+    @property
+    def title(self) -> str:
+        """The conversation's name: its first question."""
+        return self.turns[0].question if self.turns else "New conversation"
 
     def changed(self) -> None:
         self._changed("ask")
@@ -98,6 +124,13 @@ class AskModel:
         self.changed()
         self.jobs.submit("ask", self._run, turn, doing="answering")
         return True
+
+    def choose(self, turn_index: int, choice: int) -> bool:
+        """Answer a clarifying question with one of its choices: the assistant resumes where it asked."""
+        turn = self.turns[turn_index]
+        if turn.clarify is None or turn is not self.turns[-1]:
+            return False
+        return self.send(turn.clarify["choices"][choice])
 
     def _run(self, turn: Turn) -> None:
         with self._lock:
@@ -139,36 +172,47 @@ class AskModel:
         if entry is not None:
             turn.entries.append(entry)
         if kind == "error" and ev.get("where") == "agent":
-            turn.error = ev.get("message", "")
-            self._report(Banner(f"The assistant failed: {turn.error}. Your question is kept: try again "
-                                "(a simpler question or another model may help).", "error", "Open Settings", "settings"))
+            turn.error = "The assistant could not answer this question."
+            self._report(Banner("The assistant could not answer this question. Your question is kept: try again, "
+                                "in other words, or with another model.", "error", "Open Settings", "settings"))
             self.draft = self.draft or turn.question
         elif kind == "error" and str(ev.get("where", "")).startswith("model"):
-            self._report(model_problem(f"The model failed ({ev.get('message', '')})"))
+            self._report(model_problem("The model could not help with this answer"))
         elif kind == "note":
             self._check_model_note()
 
+    @staticmethod
+    def _fill(turn: Turn, payload: dict) -> None:
+        evidence = payload.get("evidence", [])
+        turn.payload = payload
+        turn.answer, turn.citations = payload.get("answer", ""), list(payload.get("citations", []))
+        turn.tables = tables_of(evidence, payload.get("tool_calls", []))
+        turn.chart = chart_of(evidence, payload.get("interpretation"))
+
     def _answer(self, turn: Turn, ev: dict) -> None:
-        turn.payload = ev
-        turn.answer, turn.citations = ev.get("answer", ""), list(ev.get("citations", []))
-        turn.tables, turn.chart = tables_of(ev.get("evidence", [])), chart_of(ev.get("evidence", []))
+        self._fill(turn, ev)
         attach_queries(turn.entries, ev.get("tool_calls", []))
         if any(t is turn for t in self.turns):   # not after Ctrl+K or a resume replaced the conversation
             self.session_id = ev.get("session") or self.session_id
         turn.status = "done"
+        try:
+            self.backend.save_answer(ev, turn.entries)
+        except OSError as e:
+            self._report(Banner(f"This answer is shown but could not be kept for later ({one_line(e)}): "
+                                "export it now, and check the free disk space.", "warning"))
         self._changed("sessions")
 
     def _check_model_note(self) -> None:
         note = self.backend.model_note
         if note and note != self._model_note_shown:
             self._model_note_shown = note
-            self._report(model_problem(f"The model {self.backend.config.model!r} is unavailable ({note})"))
+            self._report(model_problem(f"The chosen model ({self.backend.config.model}) is not available", note))
 
     def _fail(self, turn: Turn, error: BaseException) -> None:
         with self._lock:
             if turn.status != "running":
                 return
-            turn.status, turn.error = "failed", one_line(error)
+            turn.status, turn.error = "failed", banner_for(error, "answering").message
             self.draft = self.draft or turn.question
         self._report(banner_for(error, "answering"))
         self.changed()
@@ -190,6 +234,10 @@ class AskModel:
     def retry(self, index: int) -> None:
         turn = self.turns[index]
         if turn.status in ("failed", "cancelled"):
+            with self._lock:
+                if turn in self.turns and not turn.answer:
+                    self.turns.remove(turn)      # the new answer takes the failed card's place
+            self.draft = ""
             self.send(turn.question)
 
     # -- conversations ---------------------------------------------------------------------------------------
@@ -200,17 +248,46 @@ class AskModel:
         self.changed()
 
     def resume(self, session_id: str) -> None:
-        """Show a saved conversation and continue it (runs on a job lane: it reads the session store)."""
-        messages = self.backend.history(session_id)
+        """Show a saved conversation whole and continue it (runs on a job lane: it reads the session's files).
+        Answers asked elsewhere have only their audit log: their tables are fetched again when the data is still
+        as of the same dates."""
+        saved = self.backend.saved_answers(session_id)
+        turns = [self._restored(s) for s in saved] if saved else self._from_history(session_id)
+        with self._lock:
+            self.cancel()
+            self.session_id, self.turns, self.record = session_id, turns, None
+        self.changed()
+        for turn, s in zip(turns, saved):
+            if not s.complete and s.payload.get("tool_calls"):
+                self._refetch(turn)
+
+    def _restored(self, s: SavedAnswer) -> Turn:
+        turn = Turn(s.question, status="done", entries=s.entries)
+        self._fill(turn, s.payload)
+        return turn
+
+    def _from_history(self, session_id: str) -> list[Turn]:
         turns: list[Turn] = []
-        for m in messages:
+        for m in self.backend.history(session_id):
             if m.get("role") == "user":
                 turns.append(Turn(m.get("content", ""), status="done"))
             elif m.get("role") == "assistant" and turns:
                 turns[-1].answer = m.get("content", "")
-        with self._lock:
-            self.cancel()
-            self.session_id, self.turns, self.record = session_id, turns, None
+        return turns
+
+    def _refetch(self, turn: Turn) -> None:
+        calls = [c for c in turn.payload.get("tool_calls", []) if c.get("ok")]
+        try:
+            evidence = [self.backend.run_tool(c["tool"], c.get("args", {})) for c in calls]
+        except Exception as e:
+            turn.note = f"The tables of this answer were not kept and could not be fetched again ({one_line(e)})."
+        else:
+            if same_as_of(turn.payload.get("provenance", []), evidence):
+                self._fill(turn, {**turn.payload, "evidence": evidence})
+                turn.note = "This answer was asked outside the app: its tables were fetched again from the same data."
+            else:
+                turn.note = ("The tables of this answer were not kept, and the data has been updated since: "
+                             "ask the question again for today's figures.")
         self.changed()
 
     # -- records, tables, exports ----------------------------------------------------------------------------------
@@ -222,10 +299,10 @@ class AskModel:
 
     def _load_record(self, view: RecordView) -> None:
         try:
-            view.text = json.dumps(self.backend.record(view.dataset, view.ident), indent=2, ensure_ascii=False)
+            record = self.backend.record(view.dataset, view.ident)
+            view.groups, view.text = layout(view.dataset, record), original_json(record)
         except Exception as e:
-            view.text = f"Cannot open this record: {' '.join(str(e).split())}"
-            self._report(banner_for(e, f"opening the record {view.ident}"))
+            view.error = banner_for(e, f"opening the record {view.ident}").message
         view.loading = False
         self.changed()
 
@@ -237,16 +314,62 @@ class AskModel:
         self.turns[turn_index].tables[table_index].sort(column, ascending)
         self.changed()
 
+    def turn_page(self, turn_index: int, table_index: int, step: int) -> None:
+        self.turns[turn_index].tables[table_index].turn_page(step)
+        self.changed()
+
+    def show_all(self, turn_index: int, table_index: int) -> None:
+        """Fetch every matching record behind a table (up to 1,000), in the background."""
+        turn = self.turns[turn_index]
+        table = turn.tables[table_index]
+        if not table.can_load_all or table.loading:
+            return
+        table.loading = True
+        self.changed()
+        self.jobs.submit("io", self._show_all, table, doing="fetching every matching record")
+
+    def _show_all(self, table: ResultTable) -> None:
+        try:
+            self._fetch_all(table)
+        finally:
+            table.loading = False
+            self.changed()
+
+    def _fetch_all(self, table: ResultTable) -> None:
+        """Replace a capped table's rows by every matching record, when the data is still as of the same dates."""
+        if not table.can_load_all:
+            return
+        args = {**table.call.get("args", {}), "limit": min(table.total, ALL_ROWS)}
+        evidence = self.backend.run_tool(table.call["tool"], args)
+        if not same_as_of([{"dataset": k, "as_of": v} for k, v in table.as_of_by.items()], [evidence]):
+            self._report(info("The data has been updated since this answer: ask the question again to see every "
+                              "matching record."))
+            return
+        for r in evidence.get("rows", []):
+            table.columns += [k for k in r if k not in table.columns]
+        table.rows, table.total = [dict(r) for r in evidence.get("rows", [])], int(evidence.get("total") or 0)
+        if table.sort_column is not None:
+            table.sort(table.sort_column, table.ascending)
+
     def export(self, turn_index: int, fmt: str) -> None:
         turn = self.turns[turn_index]          # taken now: Ctrl+K or a resume may replace the list meanwhile
-        self.jobs.submit("io", self._export, turn, turn_index, fmt, doing=f"exporting {fmt.upper()}")
+        turn.busy = f"Exporting the {FORMAT_NAMES.get(fmt, fmt)}…"
+        self.changed()
+        self.jobs.submit("io", self._export, turn, turn_index, fmt, doing=f"exporting the {FORMAT_NAMES.get(fmt, fmt)}")
 
     def _export(self, turn: Turn, turn_index: int, fmt: str) -> Path:
-        p = turn.payload
-        ex = Export(turn.question, turn.answer, turn.citations, turn.tables, p.get("tool_calls", []), turn.as_of,
-                    p.get("session", self.session_id or "session"), p.get("model", ""), p.get("audit", ""))
-        path = write_export(ex, fmt, self.backend.config.exports, turn_index + 1)
+        try:
+            for t in turn.tables:            # an export holds every matching record, not the first rows
+                self._fetch_all(t)
+            p = turn.payload
+            ex = Export(turn.question, turn.answer, turn.citations, turn.tables, p.get("tool_calls", []), turn.as_of,
+                        p.get("session", self.session_id or "session"), p.get("model", ""), p.get("audit", ""),
+                        interpretation=reading_text(turn.interpretation), searched=turn.searched)
+            path = write_export(ex, fmt, self.backend.config.exports, turn_index + 1)
+        finally:
+            turn.busy = ""
+            self.changed()
         turn.exports.append(str(path))
-        self._report(info(f"Exported {fmt.upper()} (data as of {ex.stamp}) to {path}"))
+        self._report(info(f"Saved the {FORMAT_NAMES.get(fmt, fmt)} (data as of {ex.as_of_line()}) to {path}"))
         self.changed()
         return path

@@ -14,6 +14,7 @@ from mirror.errors import MirrorError, MirrorMissingError
 from mirror.settings import Settings
 
 from .config import AppConfig
+from .saved import SavedAnswer, answers_root, forget_session, load_answers, save_answer
 
 __all__ = ["Backend", "SyncSource", "RecordNotFound"]
 
@@ -117,27 +118,42 @@ class Backend:
 
     def delete_session(self, session_id: str) -> None:
         self.assistant().delete_session(session_id)
+        forget_session(answers_root(self.settings.data_dir), session_id)
+
+    # -- answers kept whole -------------------------------------------------------------------------------
+    def save_answer(self, payload: dict, entries: list) -> None:
+        """Keep what the Ask screen shows of an answer, beside its audit log (app/saved.py)."""
+        save_answer(answers_root(self.settings.data_dir), payload, entries)
+
+    def saved_answers(self, session_id: str) -> list[SavedAnswer]:
+        """A session's answers in order: as the app kept them, else rebuilt from the audit log."""
+        return load_answers(answers_root(self.settings.data_dir), self.assistant().dir / "audit", session_id)
+
+    def run_tool(self, tool: str, args: dict) -> dict:
+        """Run one of the assistant's tools again (a table's every row, an answer reopened): its result as evidence."""
+        from agent.tools import run_tool
+        return run_tool(self.assistant().ctx, tool, args).model_dump(mode="json")
 
     # -- records --------------------------------------------------------------------------------------------
     def record(self, dataset: str, ident: str) -> dict:
         """The full original record a citation (`device/<endpoint>`, `field=value`) names."""
         field, _, value = ident.partition("=")
         if not dataset.startswith("device/") or not field or not value:
-            raise RecordNotFound(f"{dataset} {ident}: only device/* records can be opened here; "
-                                 f"look it up with `mirror sql`")
+            raise RecordNotFound(f"The record {ident} of {dataset} cannot be opened here: only the FDA device "
+                                 "datasets' records can")
         api = self.assistant().ctx.api          # the assistant's own local API: one owner of the mirror
         for name in (f"{field}.exact", field):
             response = api.get(f"/{dataset}.json", urlencode({"search": f'{name}:"{value}"', "limit": "1"}))
             if response.status == 200:
                 return response.json()["results"][0]
-        raise RecordNotFound(f"{dataset} has no record {ident} any more (a sync may have replaced it): "
-                             "ask the question again")
+        raise RecordNotFound(f"The mirror has no record {ident} in {dataset} any more (a sync may have replaced "
+                             "it): ask the question again")
 
     # -- the mirror -------------------------------------------------------------------------------------------
     def status(self) -> dict | None:
         """`mirror status` as a dict, or None when the data folder holds no mirror yet."""
-        from mirror.status import status
-        from mirror.store import Store
+        from mirror.ops.status import status
+        from mirror.store.files import Store
         try:
             return status(Store(self.settings.data_dir), self.stale_days)
         except MirrorMissingError:
@@ -150,13 +166,13 @@ class Backend:
 
     def plan(self, source: SyncSource, cancel: threading.Event | None = None):
         """What a sync from `source` would do (a dry run: no download, no change); `cancel` stops its retries."""
-        from mirror.sync import sync
+        from mirror.sync.run import sync
         return sync(self.settings, self._options(source, cancel, dry_run=True))
 
     def sync(self, source: SyncSource, cancel: threading.Event, on_progress=None):
         """Run a sync; returns the mirror's SyncReport; SyncCancelled when `cancel` is set; `on_progress` gets
         each `mirror.progress.ProgressEvent` (bytes per file, partitions loaded, notes)."""
-        from mirror.sync import sync
+        from mirror.sync.run import sync
         options = self._options(source, cancel)
         options.on_progress = on_progress
         report = sync(self.settings, options)
@@ -166,7 +182,7 @@ class Backend:
 
     @staticmethod
     def _options(source: SyncSource, cancel: threading.Event | None, dry_run: bool = False):
-        from mirror.sync import SAMPLE_DIR, SyncOptions
+        from mirror.sync.run import SAMPLE_DIR, SyncOptions
         folder = {"online": None, "sample": SAMPLE_DIR}.get(source.kind, Path(source.folder).expanduser())
         return SyncOptions(source_dir=folder, quiet=True, cancel=cancel, dry_run=dry_run)
 

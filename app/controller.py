@@ -9,9 +9,10 @@ from pathlib import Path
 
 from .ask import AskModel
 from .backend import Backend
-from .banners import Banner, banner_for, info
+from .banners import IMPORT_FOLDER, Banner, banner_for, info
 from .config import AppConfig, ConfigError, save_config
 from .data import DataModel
+from .home import HomeModel, model_state
 from .jobs import Jobs
 from .sessions import SessionsModel
 from .settings_form import SettingsForm
@@ -38,6 +39,9 @@ class Controller:
         self.sessions = SessionsModel(backend, self.jobs, self.changed, self.report)
         self.sessions.on_deleted = self._session_deleted
         self.data = DataModel(backend, self.jobs, self.changed, self.report)
+        self.home = HomeModel(backend, self.jobs, self.changed)
+        self.data.on_synced = self.home.refresh
+        self.assistant_ready = False
         self.settings = SettingsForm(backend, self.jobs, self.changed, self.report, self.apply_config,
                                      lambda: self.config)
 
@@ -70,9 +74,17 @@ class Controller:
         self.changed("banner")
 
     def banner_action(self) -> None:
-        if self.banner and self.banner.target:
-            self.go(self.banner.target)
+        target = self.banner.target if self.banner else ""
         self.dismiss_banner()
+        self.open_target(target)
+
+    def open_target(self, target: str) -> None:
+        """A screen (ask, sessions, data, settings), or the Data screen ready to import a folder."""
+        if target == IMPORT_FOLDER:
+            self.data.set_source("folder")
+            self.go("data")
+        elif target:
+            self.go(target)
 
     def _on_error(self, error: BaseException, doing: str) -> None:
         self.report(banner_for(error, doing))
@@ -84,8 +96,16 @@ class Controller:
         self.jobs.submit("ask", self._warm, doing="loading the assistant")
 
     def _warm(self) -> None:
+        self.assistant_ready = False
         self.backend.warm()
+        self.assistant_ready = True
         self.changed("warm")
+        self.home.refresh()
+
+    @property
+    def model(self) -> tuple[str, str]:
+        """The model as a person reads it, and its state (loading…, ready, not available)."""
+        return model_state(self.backend, self.assistant_ready)
 
     @property
     def first_run(self) -> bool:

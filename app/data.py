@@ -8,10 +8,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .backend import Backend, SyncSource
-from .banners import Banner, banner_for, info, one_line
+from .banners import IMPORT_FOLDER, Banner, banner_for, info
+from .folders import bundle_folders, check_folder, has_route
 from .jobs import Jobs
+from .labels import count, dataset_label
 
 __all__ = ["DataModel", "DatasetRow", "SyncRun", "human_bytes"]
+
+
+def finished(seconds: float, results: list[dict]) -> str:
+    """'Sync finished in 1.9 s: 2 datasets updated, 8 already up to date.'"""
+    updated = sum(r["status"] == "updated" for r in results)
+    failed = sum(bool(r["error"]) or r["status"] == "failed" for r in results)
+    current = len(results) - updated - failed
+    parts = [count(updated, "dataset") + " updated"] + ([f"{current:,} already up to date"] if current else []) + (
+        [f"{failed:,} failed"] if failed else [])
+    return f"Sync finished in {seconds:.1f} s: " + ", ".join(parts) + "."
 
 
 def human_bytes(n: int) -> str:
@@ -94,14 +106,19 @@ class SyncRun:
 
 class DataModel:
     def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
-                 report: Callable[[Banner], None]) -> None:
+                 report: Callable[[Banner], None], online: Callable[[], bool] = has_route) -> None:
         self.backend, self.jobs, self._changed, self._report = backend, jobs, changed, report
         self.rows: list[DatasetRow] = []
         self.empty: bool | None = None       # None until the first status is read
         self.disk_use = 0
         self.mirror_bytes = 0
-        self.source = SyncSource("online")
         self.run: SyncRun | None = None
+        self.folders: list[str] = []         # bundles found on this computer (for the web, which has no Browse…)
+        self.searched = False                # the usual places were looked through for bundles
+        self._route = online()               # whether the computer has a route to the internet
+        self._offline_seen = False           # the download site could not be reached
+        self.source = SyncSource("folder" if self.offline else "online")
+        self.on_synced: Callable[[], None] | None = None   # the controller refreshes the home's examples
 
     def changed(self) -> None:
         self._changed("data")
@@ -109,6 +126,8 @@ class DataModel:
     # -- status ---------------------------------------------------------------------------------------------
     def refresh(self) -> None:
         self.jobs.submit("io", self._load, doing="reading the mirror status")
+        if self.source.kind == "folder" and not self.searched:
+            self.find_folders()
 
     def _load(self) -> None:
         st = self.backend.status()
@@ -122,18 +141,24 @@ class DataModel:
         self.changed()
 
     # -- sync ---------------------------------------------------------------------------------------------------
-    def set_source(self, kind: str, folder: str = "") -> None:
-        self.source = SyncSource(kind, folder.strip())
+    def set_source(self, kind: str) -> None:
+        """Choose where the next sync reads from; a folder's path is given to `sync_now` as typed."""
+        self.source = SyncSource(kind, self.source.folder)
+        if kind == "folder" and not self.searched:
+            self.find_folders()
         self.changed()
 
-    def sync_now(self) -> None:
+    def sync_now(self, folder: str | None = None) -> None:
+        """Sync from the chosen source; for a folder, `folder` is the path as typed (checked here, not per keystroke)."""
         if self.run is not None and self.run.running:
             self._report(info("A sync is already running: wait for it or cancel it."))
             return
-        if self.source.kind == "folder" and not self.source.folder:
-            self._report(Banner("Choose the folder of the bundle to import first (a `mirror export` folder).",
-                                "warning"))
-            return
+        if self.source.kind == "folder":
+            problem, path = check_folder(folder if folder is not None else self.source.folder)
+            if problem:
+                self._report(Banner(problem, "warning"))
+                return
+            self.source = SyncSource("folder", path)
         self.run = SyncRun(self.source)
         self.changed()
         self.jobs.submit("sync", self._sync, self.run, doing=f"syncing from {self.source.describe()}")
@@ -141,6 +166,23 @@ class DataModel:
     def load_sample(self) -> None:
         self.set_source("sample")
         self.sync_now()
+
+    @property
+    def offline(self) -> bool:
+        """No route to the internet, or the last sync from the download site could not reach it."""
+        return self._offline_seen or not self._route
+
+    def sources(self) -> list[str]:
+        """The sources in the order offered: a folder first when the computer is offline."""
+        return ["folder", "online", "sample"] if self.offline else ["online", "folder", "sample"]
+
+    def find_folders(self) -> None:
+        """Look for data bundles in the usual places (USB drives, home, downloads), in the background."""
+        self.jobs.submit("io", self._find_folders, doing="looking for data bundles")
+
+    def _find_folders(self) -> None:
+        self.folders, self.searched = bundle_folders(), True
+        self.changed()
 
     def cancel_sync(self) -> None:
         if self.run is not None and self.run.running:
@@ -175,17 +217,25 @@ class DataModel:
             run.results = [{"dataset": d.dataset, "status": d.status, "records": d.records, "as_of": d.export_date,
                             "seconds": d.seconds, "error": d.error} for d in report.datasets.values()]
             run.phase = "done" if report.ok else "failed"
-            updated = sum(r["status"] == "updated" for r in run.results)
-            run.message = (f"Sync finished in {report.seconds:.1f} s: {updated} dataset(s) updated, "
-                           f"{len(run.results) - updated} unchanged or failed.")
-            if not report.ok:
-                self._report(Banner("Sync finished with errors: " + "; ".join(report.errors) + ". The mirror keeps "
-                                    "its previous data for those datasets: run Sync again (it resumes where it stopped).",
-                                    "error"))
+            run.message = finished(report.seconds, run.results)
+            failed = [dataset_label(r["dataset"]) for r in run.results if r["error"] or r["status"] == "failed"]
+            if report.ok:
+                self._report(info(run.message))          # replaces a banner left by an earlier failed sync
+            else:
+                self._report(Banner(f"Sync finished, but {count(len(failed), 'dataset')} could not be updated "
+                                    f"({', '.join(failed) or 'see the list'}): sync again, it resumes where it "
+                                    "stopped. The mirror keeps their previous data.", "error",
+                                    details="; ".join(report.errors)))
         except Exception as e:
             run.phase = "cancelled" if run.cancel.is_set() else "failed"
-            run.message = one_line(e)
-            self._report(banner_for(e, f"syncing from {run.source.describe()}"))
+            banner = banner_for(e, f"syncing from {run.source.describe()}")
+            if run.source.kind == "online" and banner.target == IMPORT_FOLDER:
+                self._offline_seen = True
+                self.source = SyncSource("folder", self.source.folder)
+            run.message = banner.message
+            self._report(banner)
         finally:
             self._load()
             self._changed("sessions")
+            if self.on_synced is not None:
+                self.on_synced()

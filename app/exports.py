@@ -1,4 +1,4 @@
-"""Exports of an answer with its evidence and audit log as Markdown, CSV and XLSX, stamped with the data's as-of date."""
+"""Exports of an answer with its evidence and audit log (Markdown, CSV, XLSX, PDF), stamped with its data's as-of dates."""
 
 from __future__ import annotations
 
@@ -7,14 +7,18 @@ import json
 import os
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .results import ResultTable, cell_text
+from .labels import dataset_label, display_value, field_label, tool_label
+from .reading import split_answer
+from .results import ResultTable
+from .timeline import result_title
 
-__all__ = ["Export", "FORMATS", "write_export", "file_name"]
+__all__ = ["Export", "FORMATS", "write_export", "file_name", "columns_of", "available_formats"]
 
-FORMATS = ("md", "csv", "xlsx")
+FORMATS = ("xlsx", "csv", "md", "pdf")
+CSV_META = ["Part", "Dataset", "Data as of", "Query", "Text"]
 
 
 @dataclass
@@ -26,31 +30,66 @@ class Export:
     citations: list[dict]
     tables: list[ResultTable]
     tool_calls: list[dict]
-    as_of: dict[str, str]              # dataset -> data as of
+    as_of: dict[str, str]              # dataset -> data as of, for the datasets whose records the answer shows
     session: str
     model: str
     audit_path: str = ""
+    interpretation: str = ""           # the reading of the question, on one line
+    searched: dict[str, str] = field(default_factory=dict)   # every dataset the answer read -> as of
+    exported_at: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M:%S %Z").strip())
 
     @property
     def stamp(self) -> str:
-        """The oldest as-of date among the datasets used (the whole answer is at least this fresh)."""
-        dates = sorted(d for d in self.as_of.values() if d)
-        return dates[0] if dates else "unknown"
+        """The as-of date(s) in the file name: one date, two joined, or the oldest and newest of more."""
+        dates = sorted({d for d in self.as_of.values() if d})
+        if not dates:
+            return "unknown"
+        return "_".join(dates) if len(dates) <= 2 else f"{dates[0]}-to-{dates[-1]}"
 
     def as_of_line(self) -> str:
-        return "; ".join(f"{k} {v}" for k, v in sorted(self.as_of.items())) or "unknown"
+        return "; ".join(f"{dataset_label(k)} {v}" for k, v in sorted(self.as_of.items())) or "unknown"
 
-    def audit_text(self) -> str:
-        md = Path(self.audit_path).with_suffix(".md") if self.audit_path else None
+    @property
+    def body(self) -> str:
+        """The answer without its 'Interpreted as' paragraph (the exports give the reading on its own line)."""
+        return split_answer(self.answer)[1]
+
+    def audit(self) -> dict:
         try:
-            return md.read_text(encoding="utf-8") if md else ""
-        except OSError:
-            return ""
+            return json.loads(Path(self.audit_path).read_text(encoding="utf-8")) if self.audit_path else {}
+        except (OSError, ValueError):
+            return {}
+
+    def header(self) -> list[tuple[str, str]]:
+        """The cover lines every format starts with."""
+        rows = [("Question", self.question), ("Interpreted as", self.interpretation or "(not recorded)"),
+                ("Data as of", self.as_of_line())]
+        others = {k: v for k, v in self.searched.items() if k not in self.as_of}
+        if others:
+            rows.append(("Also searched (no rows shown)", "; ".join(f"{dataset_label(k)} {v}"
+                                                                  for k, v in sorted(others.items()))))
+        return rows + [("Model", self.model or "none"), ("Session", self.session), ("Exported", self.exported_at),
+                       ("Audit log", self.audit_path or "(none)")]
+
+
+def available_formats() -> tuple[str, ...]:
+    """The formats this installation can write (PDF needs the fpdf2 package)."""
+    from importlib.util import find_spec
+    return tuple(f for f in FORMATS if f != "pdf" or find_spec("fpdf") is not None)
+
+
+def _slug(text: str, limit: int = 40) -> str:
+    """Whole words of the question, at most `limit` characters (never cut mid-word)."""
+    out = ""
+    for word in re.findall(r"[a-z0-9]+", text.lower()):
+        if len(out) + len(word) + 1 > limit:
+            break
+        out = f"{out}-{word}" if out else word
+    return out or "answer"
 
 
 def file_name(ex: Export, fmt: str, index: int = 1) -> str:
-    words = re.sub(r"[^a-z0-9]+", "-", ex.question.lower()).strip("-")[:40].strip("-") or "answer"
-    return f"fda-{words}-{ex.session}-{index}-asof-{ex.stamp}.{fmt}"
+    return f"fda-{_slug(ex.question)}-{ex.session}-{index}-asof-{ex.stamp}.{fmt}"
 
 
 def write_export(ex: Export, fmt: str, folder: Path, index: int = 1) -> Path:
@@ -61,105 +100,77 @@ def write_export(ex: Export, fmt: str, folder: Path, index: int = 1) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / file_name(ex, fmt, index)
     tmp = path.with_name(path.name + ".part")
-    {"md": _markdown, "csv": _csv, "xlsx": _xlsx}[fmt](ex, tmp)
+    if fmt == "xlsx":
+        from .exports_xlsx import write_xlsx as writer
+    elif fmt == "pdf":
+        from .exports_pdf import write_pdf as writer
+    else:
+        writer = {"md": _markdown, "csv": _csv}[fmt]
+    writer(ex, tmp)
     os.replace(tmp, path)
     return path
 
 
-def _header(ex: Export) -> list[tuple[str, str]]:
-    return [("question", ex.question), ("data as of", ex.as_of_line()), ("session", ex.session),
-            ("model", ex.model), ("exported", time.strftime("%Y-%m-%dT%H:%M:%S%z")), ("audit log", ex.audit_path)]
+def columns_of(t: ResultTable) -> list[tuple[str, str]]:
+    """(field, label) of a table's columns; a label two fields share gets the field name after it."""
+    labels = [field_label(c) for c in t.columns]
+    return [(c, lab if labels.count(lab) == 1 else f"{lab} ({c})") for c, lab in zip(t.columns, labels)]
+
+
+def _md_cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
 
 
 def _markdown(ex: Export, path: Path) -> None:
-    lines = [f"# {ex.question}", "", f"**Data as of {ex.stamp}** ({ex.as_of_line()})", ""]
-    lines += [f"- {k}: {v}" for k, v in _header(ex)[2:]] + ["", "## Answer", "", ex.answer, "", "## Citations", ""]
-    lines += [f"- {c['dataset']}: `{c['id']}`" for c in ex.citations] or ["(none)"]
-    lines += ["", "## Evidence", ""]
+    lines = [f"# {ex.question}", ""] + [f"- **{k}:** {v}" for k, v in ex.header()[1:]]
+    lines += ["", "## Answer", "", ex.body.strip(), "", "## Citations", ""]
+    lines += [f"- {dataset_label(c['dataset'])}: `{c['id']}`" for c in ex.citations] or ["(none)"]
     for t in ex.tables:
-        lines += [f"### {t.title} (as of {t.as_of_text})", "", f"Query: `{t.query}`", "",
-                  "| " + " | ".join(t.columns) + " |", "|" + "---|" * len(t.columns)]
-        lines += ["| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in row) + " |" for row in t.cells()]
-        lines += ["", t.footer, ""]
-    lines += ["## Audit log", "", ex.audit_text() or _calls_markdown(ex.tool_calls), ""]
-    path.write_text("\n".join(lines), encoding="utf-8")
+        cols = columns_of(t)
+        lines += ["", f"## {t.title}", "", f"Data as of {t.as_of_text}. Query: `{t.query}`", "",
+                  "| " + " | ".join(_md_cell(lab) for _, lab in cols) + " |", "|" + "---|" * len(cols)]
+        lines += ["| " + " | ".join(_md_cell(display_value(c, r.get(c))) for c, _ in cols) + " |" for r in t.rows]
+        lines += ["", t.footer]
+    lines += ["", "## Audit log", "", f"Audit file: `{ex.audit_path or '(none)'}`", ""]
+    for c in ex.tool_calls:
+        lines.append(f"- {tool_label(c.get('tool', ''))} (`{c.get('tool')}` "
+                     f"{json.dumps(c.get('args', {}), default=str)}): {c.get('summary', '')}")
+        lines += [f"  - query: `{q}`" for q in c.get("queries", [])]
+    settings = ex.audit().get("settings")
+    if settings:
+        lines += ["", "Settings:", "", "```json", json.dumps(settings, indent=2, default=str), "```"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _calls_markdown(calls: list[dict]) -> str:
-    out = []
-    for c in calls:
-        out.append(f"- `{c.get('tool')}` {json.dumps(c.get('args', {}), default=str)}: {c.get('summary', '')}")
-        out += [f"  - query: `{q}`" for q in c.get("queries", [])]
-    return "\n".join(out)
+def _csv_value(name: str, value) -> object:
+    """Numbers stay numbers (Excel sums them); dates read 2023-01-01; lists are joined."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return display_value(name, value)
 
 
 def _csv(ex: Export, path: Path) -> None:
-    """One sheet, a `part` column to filter on: the answer, citations, evidence rows, tool calls."""
-    fields: list[str] = []
+    """One sheet with a Part column to filter on: the question, answer, citations, evidence rows, tool calls.
+    UTF-8 with a byte-order mark, so that Excel reads it as UTF-8."""
+    fields: list[tuple[str, str]] = []
     for t in ex.tables:
-        fields += [c for c in t.columns if c not in fields]
-    head = ["part", "dataset", "as_of", "query", "text"]
-    with path.open("w", newline="", encoding="utf-8") as f:
+        fields += [(c, lab) for c, lab in columns_of(t) if c != "dataset" and c not in {f for f, _ in fields}]
+    labels = [lab if lab not in CSV_META else f"{lab} ({c})" for c, lab in fields]
+    with path.open("w", newline="", encoding="utf-8-sig") as f:
         w = csv.writer(f)
-        w.writerow(head + fields)
+        w.writerow(CSV_META + labels)
         blank = [""] * len(fields)
-        w.writerow(["answer", "", ex.as_of_line(), "", ex.answer] + blank)
         w.writerow(["question", "", ex.as_of_line(), "", ex.question] + blank)
+        w.writerow(["interpretation", "", "", "", ex.interpretation] + blank)
+        w.writerow(["answer", "", ex.as_of_line(), "", ex.body.strip()] + blank)
         for c in ex.citations:
-            w.writerow(["citation", c["dataset"], ex.as_of.get(c["dataset"], ""), "", c["id"]] + blank)
+            w.writerow(["citation", dataset_label(c["dataset"]), ex.searched.get(c["dataset"], ex.as_of.get(
+                c["dataset"], "")), "", c["id"]] + blank)
         for t in ex.tables:
             for r in t.rows:
                 dataset, as_of = t.row_source(r)
-                w.writerow(["evidence", dataset, as_of, t.query, t.tool] + [cell_text(r.get(k)) for k in fields])
+                w.writerow(["evidence", dataset_label(dataset), as_of, t.query, t.title]
+                           + [_csv_value(k, r.get(k)) for k, _ in fields])
         for c in ex.tool_calls:
             for q in c.get("queries") or [""]:
-                w.writerow(["tool_call", "", "", q, f"{c.get('tool')} {json.dumps(c.get('args', {}), default=str)}: "
-                            f"{c.get('summary', '')}"] + blank)
-
-
-def _sheet_name(i: int, t: ResultTable, used: set[str]) -> str:
-    name = re.sub(r"[\[\]:*?/\\]", "-", f"{i} {t.tool} {t.dataset.split('/')[-1]}")[:31]
-    while name in used:
-        name = name[:28] + f"~{len(used)}"
-    used.add(name)
-    return name
-
-
-def _xlsx(ex: Export, path: Path) -> None:
-    from openpyxl import Workbook
-    from openpyxl.styles import Font
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Answer"
-    for k, v in _header(ex) + [("answer", ex.answer)]:
-        ws.append([k, v])
-    ws.append([])
-    ws.append(["dataset", "data as of"])
-    for k, v in sorted(ex.as_of.items()):
-        ws.append([k, v])
-    ws.column_dimensions["A"].width, ws.column_dimensions["B"].width = 14, 100
-    cites = wb.create_sheet("Citations")
-    cites.append(["dataset", "id", "data as of"])
-    for c in ex.citations:
-        cites.append([c["dataset"], c["id"], ex.as_of.get(c["dataset"], "")])
-    used: set[str] = {"Answer", "Citations", "Tool calls", "Audit"}
-    for i, t in enumerate(ex.tables, 1):
-        ws = wb.create_sheet(_sheet_name(i, t, used))
-        ws.append([t.title])
-        ws.append(["data as of", t.as_of_text])
-        ws.append(["query", t.query])
-        ws.append(t.columns)
-        for cell in ws[4]:
-            cell.font = Font(bold=True)
-        for r in t.rows:
-            ws.append([r.get(c) if isinstance(r.get(c), (int, float)) else cell_text(r.get(c)) for c in t.columns])
-        ws.append([t.footer])
-    calls = wb.create_sheet("Tool calls")
-    calls.append(["tool", "arguments", "ok", "summary", "query"])
-    for c in ex.tool_calls:
-        for q in c.get("queries") or [""]:
-            calls.append([c.get("tool"), json.dumps(c.get("args", {}), default=str), c.get("ok"), c.get("summary"), q])
-    audit = wb.create_sheet("Audit")
-    for line in (ex.audit_text() or _calls_markdown(ex.tool_calls)).splitlines():
-        audit.append([line])
-    wb.save(path)
+                w.writerow(["tool call", "", "", q, result_title(c.get("tool", ""), c.get("summary", ""), bool(c.get("ok")))] + blank)

@@ -37,6 +37,14 @@ class SessionsModel:
         words = self.query.lower().split()
         return [s for s in self.items if all(w in s.text for w in words)]
 
+    def matched(self, item: SessionItem) -> str:
+        """The first line of a session that holds the first word searched (what a search hit shows)."""
+        words = self.query.lower().split()
+        if not words:
+            return ""
+        line = next((ln for ln in item.text.splitlines() if words[0] in ln), "")
+        return line.strip()[:160]
+
     def search(self, query: str) -> None:
         self.query = query
         self._changed("sessions")
@@ -65,12 +73,13 @@ class SessionsModel:
 
     def delete(self, session_id: str) -> None:
         self.confirming = None
-        self.jobs.submit("io", self._delete, session_id, doing=f"deleting the session {session_id}")
+        self.jobs.submit("io", self._delete, session_id, doing="deleting the conversation")
 
     def _delete(self, session_id: str) -> None:
         self.backend.delete_session(session_id)
+        title = next((s.title for s in self.items if s.session == session_id), "")
         self.items = [s for s in self.items if s.session != session_id]
         if self.on_deleted is not None:
             self.on_deleted(session_id)
-        self._report(info(f"Deleted the session {session_id}."))
+        self._report(info(f"Deleted the conversation \u201c{title}\u201d." if title else "Deleted the conversation."))
         self._changed("sessions")

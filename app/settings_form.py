@@ -10,10 +10,20 @@ from .banners import Banner, one_line
 from .config import COLORS, THEMES, AppConfig, confirmed, model_kind, unconfirmed_remote
 from .jobs import Jobs
 
-__all__ = ["SettingsForm", "MODEL_KINDS"]
+__all__ = ["SettingsForm", "MODEL_KINDS", "MODEL_NOTES", "FIELD_NAMES"]
 
-MODEL_KINDS = {"none": "No model (deterministic answers)", "embedded": "Embedded (SmolLM2-135M, in process)",
-               "gguf": "A GGUF file on this computer", "ollama": "An Ollama server"}
+MODEL_KINDS = {"none": "No model: answers are written from the data alone (fastest)",
+               "embedded": "Embedded model (SmolLM2-135M, on this computer)",
+               "gguf": "A model file on this computer (GGUF)", "ollama": "An Ollama server"}
+# What each choice costs and adds, in the words of the Settings screen.
+MODEL_NOTES = {"none": "Answers come in well under a second and are written from the records alone. Recommended on "
+                       "a slow computer.",
+               "embedded": "Adds a short summary in words; on a slow computer each answer can take 30 seconds or "
+                           "more. Figures always come from the records, never from the model.",
+               "gguf": "A larger model of your choice, run on this computer: better summaries, slower answers.",
+               "ollama": "A model served by Ollama (on this computer, or another one you confirm)."}
+FIELD_NAMES = {"gguf_path": "Model file", "ollama_model": "Ollama model", "ollama_url": "Ollama address",
+               "data_dir": "Data folder", "export_dir": "Export folder", "theme": "Theme", "color": "Accent colour"}
 
 
 class SettingsForm:
@@ -33,6 +43,7 @@ class SettingsForm:
         self.errors: dict[str, str] = {}
         self.ollama_models: list[str] = []
         self.ollama_status = ""
+        self.ollama_ok = True                    # the last connection test worked (its status is not an error)
         self.testing = False
         self.remote = ""                         # a host waiting for "send my questions there" to be confirmed
         self._pending: AppConfig | None = None
@@ -87,7 +98,8 @@ class SettingsForm:
     def save(self) -> bool:
         self.errors = self.check()
         if self.errors:
-            self._report(Banner("Settings not saved: " + "; ".join(f"{k}: {m}" for k, m in self.errors.items()),
+            self._report(Banner("Settings not saved: " + "; ".join(f"{FIELD_NAMES.get(k, k)}: {m.lower()}"
+                                                                    for k, m in self.errors.items()),
                                 "warning"))
             self.changed()
             return False
@@ -133,13 +145,14 @@ class SettingsForm:
     def _test(self, url: str) -> None:
         try:
             self.ollama_models = self.backend.ollama_models(url)
+            self.ollama_ok = bool(self.ollama_models)
             self.ollama_status = (f"Connected to {url}: {len(self.ollama_models)} model(s)"
-                                  if self.ollama_models else f"Connected to {url}, but it has no models: "
-                                  "run `ollama pull NAME` there")
+                                  if self.ollama_models else f"Connected to {url}, but it has no models yet: "
+                                  "download one there first (for example: ollama pull llama3.2)")
             if self.ollama_models and self.values["ollama_model"] not in self.ollama_models:
                 self.values["ollama_model"] = self.ollama_models[0]
         except Exception as e:
-            self.ollama_models, self.ollama_status = [], one_line(e)
+            self.ollama_models, self.ollama_status, self.ollama_ok = [], one_line(e), False
         finally:
             self.testing = False
             self.changed()

@@ -1,13 +1,17 @@
-"""The live timeline of an answer: each agent event becomes an entry with a title and expandable details."""
+"""The live timeline of an answer: each agent event becomes an entry with a plain title and expandable details."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
 
-__all__ = ["Entry", "entry_of", "attach_queries"]
+from .labels import tool_label
 
-STEP_TITLES = {"guard": "Read the question", "plan": "Planned the search", "reflect": "Checked the evidence"}
+__all__ = ["Entry", "entry_of", "attach_queries", "entries_of_calls", "result_title"]
+
+ROUTES = {"ask": "", "greeting": "a greeting", "help": "a request for help", "medical": "a personal medical question",
+          "off_topic": "not about FDA device data", "out_of_scope": "about data this app does not hold",
+          "empty": "an empty question"}
 
 
 @dataclass
@@ -26,20 +30,39 @@ def _args(args: dict) -> str:
     return json.dumps(args, ensure_ascii=False, default=str)
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('h') else 's'}"
+
+
 def _step(ev: dict) -> Entry:
     name = ev.get("step", "")
-    title = STEP_TITLES.get(name, name.capitalize() or "Step")
     details: list[tuple[str, str]] = []
     if name == "guard":
-        title += f": {ev.get('route', '')}"
+        kind = ROUTES.get(ev.get("route", ""), ev.get("route", ""))
+        title = "Read the question" + (f": {kind}" if kind else "")
+    elif name == "understand":
+        title = "Asked which reading you mean" if ev.get("clarify") else "Understood the question"
+    elif name == "clarify":
+        title = f"You chose: {ev.get('picked', '')}"
     elif name == "plan":
         calls = ev.get("calls") or []
-        title += f": {len(calls)} tool call{'s' if len(calls) != 1 else ''}" + (
-            f" ({', '.join(c['tool'] for c in calls)})" if calls else "")
-        details = [(c["tool"], _args(c.get("args", {}))) for c in calls]
+        title = f"Planned {_plural(len(calls), 'search')}"
+        details = [(tool_label(c["tool"]), _args(c.get("args", {}))) for c in calls]
     elif name == "reflect":
-        title += f": {ev.get('decision', '')}"
+        decision = str(ev.get("decision", ""))
+        title = "Checked the evidence: " + ("enough to answer" if decision == "answer" else "searching again")
+        details = [("decision", decision)] if decision != "answer" else []
+    else:
+        title = name.capitalize() or "Step"
     return Entry("step", title, details)
+
+
+def result_title(tool: str, summary: str, ok: bool) -> str:
+    """'Searched recalls: total 0' from the tool's summary 'search_recalls: total 0'."""
+    if not ok:
+        return f"{tool_label(tool)}: failed"
+    rest = summary.split(":", 1)[1].strip() if summary.startswith(f"{tool}:") else summary
+    return f"{tool_label(tool)}: {rest}" if rest else tool_label(tool)
 
 
 def entry_of(ev: dict, seconds: float = 0.0) -> Entry | None:
@@ -48,16 +71,19 @@ def entry_of(ev: dict, seconds: float = 0.0) -> Entry | None:
     if kind == "step":
         entry = _step(ev)
     elif kind == "tool_call":
-        entry = Entry("tool", f"Calling {ev.get('tool', '')}", [("arguments", _args(ev.get("args", {})))],
-                      tool=ev.get("tool", ""))
+        tool = ev.get("tool", "")
+        entry = Entry("tool", f"{tool_label(tool)}…", [("tool", tool), ("arguments", _args(ev.get("args", {})))],
+                      tool=tool)
     elif kind == "tool_result":
-        ok = bool(ev.get("ok"))
-        entry = Entry("result", f"{ev.get('summary', '')}" if ok else f"{ev.get('tool', '')} failed",
-                      [("result", ev.get("summary", ""))], ok=ok, tool=ev.get("tool", ""))
+        ok, tool = bool(ev.get("ok")), ev.get("tool", "")
+        entry = Entry("result", result_title(tool, ev.get("summary", ""), ok), [("result", ev.get("summary", ""))],
+                      ok=ok, tool=tool)
     elif kind == "note":
         entry = Entry("note", ev.get("message", ""))
     elif kind == "error":
-        entry = Entry("error", f"{ev.get('where', 'agent')}: {ev.get('message', '')}", ok=False)
+        where = str(ev.get("where", ""))
+        title = "The model could not help with this step" if where.startswith("model") else "The assistant failed"
+        entry = Entry("error", title, [("details", f"{where}: {ev.get('message', '')}")], ok=False)
     else:
         return None
     entry.seconds = round(seconds, 3)
@@ -70,3 +96,14 @@ def attach_queries(entries: list[Entry], tool_calls: list[dict]) -> None:
     for entry, call in zip(results, tool_calls):
         if call.get("tool") == entry.tool:
             entry.details += [("query", q) for q in call.get("queries", [])]
+
+
+def entries_of_calls(tool_calls: list[dict], seconds: float = 0.0) -> list[Entry]:
+    """A timeline rebuilt from an audit log's tool calls (its steps' times were not kept: each shows the total)."""
+    out = [Entry("step", "Read the question", seconds=0.0)]
+    for c in tool_calls:
+        tool, ok = c.get("tool", ""), bool(c.get("ok"))
+        out.append(Entry("result", result_title(tool, c.get("summary", ""), ok),
+                         [("arguments", _args(c.get("args", {}))), ("result", c.get("summary", ""))]
+                         + [("query", q) for q in c.get("queries", [])], ok=ok, seconds=seconds, tool=tool))
+    return out

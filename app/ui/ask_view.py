@@ -1,4 +1,4 @@
-"""The Ask screen: the conversation (timeline, answer, citation chips, tables, chart, exports) and the question box."""
+"""The Ask screen: the conversation (reading, timeline, answer, sources, tables, chart, exports) and the question box."""
 
 from __future__ import annotations
 
@@ -8,16 +8,20 @@ from collections.abc import Callable
 
 import flet as ft
 
-from ..ask import Turn
+from ..ask import FORMAT_NAMES, Turn
+from ..banners import info
 from ..controller import Controller
-from ..exports import FORMATS
-from .widgets import caption, chart_view, copyable, result_table, timeline_folded, timeline_tile
+from ..exports import available_formats
+from ..labels import dataset_label
+from ..reading import reading_parts
+from .charts import chart_view
+from .home_panel import home_panel
+from .tables import result_table
+from .widgets import caption, copyable, reading_row, record_content, timeline_folded, timeline_tile
 
 __all__ = ["AskView"]
 
-FIRST_RUN = ("No data yet in {dir}. Load the sample mirror (a few thousand real records, seconds) to try the app. "
-             "For the real data, open Data and run Sync now from the openFDA download site (needs the internet; "
-             "the full device data is tens of GB), or import an air-gap bundle made with `mirror export`.")
+SCROLL_EVENTS_MS = 250
 
 
 async def settled(field: ft.TextField, quiet: float = 0.03, limit: int = 5) -> str:
@@ -37,17 +41,22 @@ class TurnView:
 
     def __init__(self, c: Controller, index: int, trace: Callable[..., None]) -> None:
         self.c, self.index, self.trace = c, index, trace
-        self.question = ft.Text(weight=ft.FontWeight.BOLD, size=15)
+        self.question = ft.Text(weight=ft.FontWeight.BOLD, size=15, selectable=True)
+        self.reading = ft.Container()
         self.timeline = ft.Column(spacing=0)
         self.status = ft.Row(spacing=8)
-        self.draft = ft.Text(italic=True, visible=False)
-        self.answer = ft.Markdown("", selectable=True, extension_set=ft.MarkdownExtensionSet.GITHUB_WEB, visible=False)
+        self.draft = ft.Text(italic=True)
+        self.answer = ft.Markdown("", selectable=True, extension_set=ft.MarkdownExtensionSet.GITHUB_WEB)
+        self.clarify = ft.Column(spacing=6)
+        self.note = caption("")
         self.chips = ft.Row(wrap=True, spacing=6, run_spacing=6)
         self.tables = ft.Column(spacing=16)
         self.chart = ft.Container()
         self.exports = ft.Row(wrap=True, spacing=8)
-        self.root = ft.Container(ft.Column([self.question, self.timeline, self.status, self.draft, self.answer,
-                                            self.chips, self.tables, self.chart, self.exports], spacing=8),
+        # Parts are emptied rather than hidden: the list of children never changes, so nothing below remounts.
+        self.root = ft.Container(ft.Column([self.question, self.reading, self.timeline, self.status, self.draft,
+                                            self.answer, self.clarify, self.note, self.chips, self.tables, self.chart,
+                                            self.exports], spacing=8),
                                  padding=12, border_radius=8, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
                                  key=ft.ScrollKey(f"turn-{index}"))
         self._sig: dict[str, object] = {}
@@ -59,11 +68,14 @@ class TurnView:
         self._sig[part] = sig
         return True
 
-    def sync(self, turn: Turn) -> None:
+    def sync(self, turn: Turn, last: bool, chosen: bool = False) -> None:
         if turn is not self._turn:                 # another conversation in the same place: redraw it all
             self._turn, self._sig = turn, {}
         self.question.value = f"You: {turn.question}"
-        if self._changed("timeline", (len(turn.entries), turn.status)):
+        if self._changed("reading", id(turn.payload)):
+            parts = reading_parts(turn.interpretation)
+            self.reading.content = reading_row(parts) if parts else None
+        if self._changed("timeline", (len(turn.entries), turn.status, bool(turn.answer))):
             tiles = [timeline_tile(e) for e in turn.entries]
             folded = turn.answer and tiles and turn.status != "running"
             self.timeline.controls = [timeline_folded(turn, tiles)] if folded else tiles
@@ -73,27 +85,51 @@ class TurnView:
                            ms=round((time.perf_counter() - turn.sent_at) * 1000, 1))
         if self._changed("status", (turn.status, turn.error)):
             self.status.controls = self._status(turn)
-        self.draft.value, self.draft.visible = turn.draft, bool(turn.draft) and not turn.answer
-        if self._changed("answer", turn.answer):
-            self.answer.value, self.answer.visible = turn.answer, bool(turn.answer)
+        self.draft.value = turn.draft if turn.draft and not turn.answer else ""
+        if self._changed("answer", (turn.answer, id(turn.payload))):
+            self.answer.value = "" if turn.clarify else turn.shown
             self._answer_parts(turn)
-            if turn.answer and turn.payload:
+            if turn.answer and turn.payload and turn.sent_at:
                 self.trace("answer_shown", index=self.index, ms=round((time.perf_counter() - turn.sent_at) * 1000, 1))
-        if self._changed("tables", tuple((t.sort_column, t.ascending) for t in turn.tables)):
-            self.tables.controls = [result_table(t, self._sorter(i)) for i, t in enumerate(turn.tables)]
-        if self._changed("exports", (bool(turn.payload), len(turn.exports))):
+        if self._changed("clarify", (id(turn.payload), last, chosen)):
+            self.clarify.controls = self._clarify(turn, last, chosen)
+        self.note.value = turn.note
+        if self._changed("tables", (id(turn.payload), tuple((t.sort_column, t.ascending, t.page, len(t.rows),
+                                                             t.loading) for t in turn.tables))):
+            self.tables.controls = [result_table(t, self._sorter(i), self._pager(i), self._all(i))
+                                    for i, t in enumerate(turn.tables)]
+        if self._changed("exports", (id(turn.payload), len(turn.exports), turn.busy)):
             self.exports.controls = self._export_row(turn)
 
     def _answer_parts(self, turn: Turn) -> None:
         i = self.index
         self.chips.controls = ([caption("Sources:")] if turn.citations else []) + [
-            ft.Chip(label=ft.Text(f"{cite['dataset']} {cite['id']}", size=12), leading=ft.Icon(ft.Icons.DESCRIPTION, size=16),
+            ft.Chip(label=ft.Text(f"{dataset_label(cite['dataset'])} {cite['id'].partition('=')[2] or cite['id']}",
+                                  size=12),
+                    leading=ft.Icon(ft.Icons.DESCRIPTION, size=16), tooltip=f"Open the record ({cite['id']})",
                     on_click=lambda e, k=k: self.c.ask.open_citation(i, k))
             for k, cite in enumerate(turn.citations)]
         self.chart.content = chart_view(turn.chart) if turn.chart else None
 
+    def _clarify(self, turn: Turn, last: bool, chosen: bool) -> list[ft.Control]:
+        c = turn.clarify
+        if c is None:
+            return []
+        i = self.index
+        buttons = [ft.OutlinedButton(label, disabled=not last, on_click=lambda e, k=k: self.c.ask.choose(i, k))
+                   for k, label in enumerate(c["choices"])]
+        hint = ("Choose one, or ask again in other words." if last else "Answered below, with your choice."
+                if chosen else "Not answered: another question was asked instead.")
+        return [ft.Text(c["question"], size=14), ft.Row(buttons, wrap=True, spacing=8, run_spacing=8), caption(hint)]
+
     def _sorter(self, t: int) -> Callable[[int, bool], None]:
         return lambda column, ascending: self.c.ask.sort(self.index, t, column, ascending)
+
+    def _pager(self, t: int) -> Callable[[int], None]:
+        return lambda step: self.c.ask.turn_page(self.index, t, step)
+
+    def _all(self, t: int) -> Callable[[], None]:
+        return lambda: self.c.ask.show_all(self.index, t)
 
     def _status(self, turn: Turn) -> list[ft.Control]:
         i = self.index
@@ -101,34 +137,38 @@ class TurnView:
             return [ft.ProgressRing(width=16, height=16, stroke_width=2), caption("Working…"),
                     ft.TextButton("Cancel", icon=ft.Icons.STOP, on_click=lambda e: self.c.ask.cancel())]
         if turn.status in ("failed", "cancelled"):
-            text = f"Failed: {turn.error}" if turn.status == "failed" else "Cancelled."
+            text = f"Not answered: {turn.error}" if turn.status == "failed" else "Cancelled."
             return [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ERROR, size=18),
                     copyable(text, size=14, color=ft.Colors.ERROR, expand=True),
                     ft.TextButton("Retry", icon=ft.Icons.REFRESH, on_click=lambda e: self.c.ask.retry(i))]
         return []
 
     def _export_row(self, turn: Turn) -> list[ft.Control]:
-        if not turn.payload:
+        if not turn.payload or turn.clarify or not turn.searched:
             return []
         i = self.index
-        stamp = ", ".join(f"{k} {v}" for k, v in sorted(turn.as_of.items()))
-        buttons: list[ft.Control] = [ft.OutlinedButton(f"Export {f.upper()}", icon=ft.Icons.DOWNLOAD,
-                                                       on_click=lambda e, f=f: self.c.ask.export(i, f))
-                                     for f in FORMATS]
+        stamp = "; ".join(f"{dataset_label(k)} {v}" for k, v in sorted(turn.as_of.items())) or "unknown"
+        buttons: list[ft.Control] = [
+            ft.OutlinedButton(f"Export {f.upper()}", icon=ft.Icons.DOWNLOAD, tooltip=f"Save as a {FORMAT_NAMES[f]}",
+                              disabled=bool(turn.busy), on_click=lambda e, f=f: self.c.ask.export(i, f))
+            for f in available_formats()]
+        busy = [ft.ProgressRing(width=16, height=16, stroke_width=2), caption(turn.busy)] if turn.busy else []
         saved = [copyable(f"Saved: {p}") for p in turn.exports[-3:]]
-        return buttons + [caption(f"Data as of {stamp}")] + saved
+        return buttons + busy + [caption(f"Data as of {stamp}")] + saved
 
 
 class AskView:
     def __init__(self, c: Controller, page: ft.Page, trace: Callable[..., None]) -> None:
         self.c, self.page, self.trace = c, page, trace
         self.turn_views: list[TurnView] = []
-        self._draft_serial = 0
-        self.title = ft.Text("New conversation", size=18, weight=ft.FontWeight.BOLD, expand=True)
-        self.welcome = ft.Container(visible=False, padding=16, border_radius=8, bgcolor=ft.Colors.SECONDARY_CONTAINER)
-        self.conversation = ft.Column(expand=True, spacing=12, scroll=ft.ScrollMode.AUTO)
+        self.title = ft.Text("New conversation", size=18, weight=ft.FontWeight.BOLD, max_lines=1,
+                             overflow=ft.TextOverflow.ELLIPSIS)
+        self.model = caption("")
+        self.conversation = ft.Column(expand=True, spacing=12, scroll=ft.ScrollMode.AUTO,
+                                      scroll_interval=SCROLL_EVENTS_MS, on_scroll=self._scrolled)
+        self.offset = 0.0                        # where the reader is, restored when the screen comes back
         self._scroll_sig: tuple = ()
-        self._scroll = ""                        # "end", a turn's scroll key, or nothing to do
+        self._scroll: object = ""                # "end", a turn's scroll key, an offset, or nothing to do
         self.field = ft.TextField(hint_text="Ask about devices, adverse events, recalls, 510(k)s… "
                                             "(Enter sends, Shift+Enter for a new line)",
                                   multiline=True, shift_enter=True, min_lines=1, max_lines=6, expand=True,
@@ -136,29 +176,42 @@ class AskView:
         self.send_button = ft.IconButton(ft.Icons.SEND, tooltip="Send (Enter)", on_click=self._send)
         self.cancel_button = ft.OutlinedButton("Cancel", icon=ft.Icons.STOP, visible=False,
                                                on_click=lambda e: self.c.ask.cancel())
-        self.record_title, self.record_text = ft.Text(""), ft.Text("")
+        self._record_body = ft.Column(spacing=6)
+        self.record_title = ft.Text("", size=16)
         self._dialog_open = False
-        header = ft.Row([self.title, ft.TextButton("New conversation (Ctrl+K)", icon=ft.Icons.ADD_COMMENT,
-                                                   on_click=lambda e: self.c.key("K", ctrl=True))])
-        self.root = ft.Column([header, self.welcome, self.conversation,
+        header = ft.Row([ft.Column([self.title, self.model], spacing=0, expand=True),
+                         ft.TextButton("New conversation (Ctrl+K)", icon=ft.Icons.ADD_COMMENT,
+                                       on_click=lambda e: self.c.key("K", ctrl=True))])
+        self.root = ft.Column([header, self.conversation,
                                ft.Row([self.field, self.send_button, self.cancel_button],
                                       vertical_alignment=ft.CrossAxisAlignment.END)], expand=True)
+
+    def _scrolled(self, e: ft.OnScrollEvent) -> None:
+        self.offset = e.pixels
 
     async def _send(self) -> None:
         if self.c.ask.send(await settled(self.field)):
             self.field.value = ""
 
+    def ask_example(self, question: str) -> None:
+        self.field.value = ""
+        self.c.ask.send(question)
+
     def render(self) -> None:
         ask = self.c.ask
-        self.title.value = f"Session {ask.session_id}" if ask.session_id else "New conversation"
-        self._render_welcome()
+        self.title.value = ask.title
+        name, state = self.c.model
+        self.model.value = f"Model: {name} ({state})"
         if len(self.turn_views) > len(ask.turns) or any(tv.index >= len(ask.turns) for tv in self.turn_views):
             self.turn_views = []
         while len(self.turn_views) < len(ask.turns):
             self.turn_views.append(TurnView(self.c, len(self.turn_views), self.trace))
-        for tv, turn in zip(self.turn_views, ask.turns):
-            tv.sync(turn)
-        self.conversation.controls = [tv.root for tv in self.turn_views]
+        for k, (tv, turn) in enumerate(zip(self.turn_views, ask.turns)):
+            following = ask.turns[k + 1].question if k + 1 < len(ask.turns) else None
+            tv.sync(turn, last=following is None,
+                    chosen=bool(turn.clarify) and following in turn.clarify["choices"])
+        home = [home_panel(self.c, self.ask_example)] if not ask.turns or self.c.first_run else []
+        self.conversation.controls = home + [tv.root for tv in self.turn_views]
         self.cancel_button.visible = ask.busy
         last = ask.turns[-1] if ask.turns else None
         sig = (len(ask.turns), len(last.entries), bool(last.answer)) if last else ()
@@ -169,28 +222,20 @@ class AskView:
             self.field.value = ask.take_draft()
         self._render_record()
 
+    def restore(self) -> None:
+        """The screen came back: return to where the reader was."""
+        self._scroll = self.offset
+
     async def settle(self) -> None:
-        """After the page is updated: follow the conversation to its end when it grew at the bottom."""
+        """After the page is updated: follow the conversation to its end when it grew at the bottom, show a new
+        answer from its question, or return to the reader's place."""
         target, self._scroll = self._scroll, ""
         if target == "end":
             await self.conversation.scroll_to(offset=-1, duration=150)
+        elif isinstance(target, float):
+            await self.conversation.scroll_to(offset=target, duration=0)
         elif target:
             await self.conversation.scroll_to(scroll_key=target, duration=150)
-
-    def _render_welcome(self) -> None:
-        self.welcome.visible = self.c.first_run
-        if not self.welcome.visible:
-            return
-        run = self.c.data.run
-        busy = run is not None and run.running
-        self.welcome.content = ft.Column([
-            ft.Text("Welcome to FDA Explorer Offline", weight=ft.FontWeight.BOLD, size=16),
-            ft.Text(FIRST_RUN.format(dir=self.c.config.data_dir)),
-            ft.Row([ft.FilledButton("Load the sample mirror", icon=ft.Icons.DOWNLOAD_FOR_OFFLINE, disabled=busy,
-                                    on_click=lambda e: self.c.data.load_sample()),
-                    ft.TextButton("Open Data", on_click=lambda e: self.c.go("data"))]
-                   + ([ft.ProgressRing(width=18, height=18), caption("Loading the sample…")] if busy else [])),
-        ])
 
     def _render_record(self) -> None:
         rec = self.c.ask.record
@@ -201,11 +246,23 @@ class AskView:
             return
         if not self._dialog_open:
             self._dialog_open = True
-            self.record_title = ft.Text("", size=16)
-            self.record_text = ft.Text("", selectable=True, font_family="monospace", size=12)
             self.page.show_dialog(ft.AlertDialog(
-                title=self.record_title, scrollable=True, content=self.record_text,
-                actions=[ft.TextButton("Close", on_click=lambda e: self.c.ask.close_record())],
+                title=self.record_title, scrollable=True, content=ft.Container(self._record_body, width=760),
+                actions=[ft.TextButton("Copy the original record (JSON)", icon=ft.Icons.COPY, on_click=self._copy),
+                         ft.TextButton("Close", on_click=lambda e: self.c.ask.close_record())],
                 on_dismiss=lambda e: self.c.ask.close_record()))
-        self.record_title.value = f"Record {rec.dataset} {rec.ident}"
-        self.record_text.value = self.record_text.semantics_label = "Loading…" if rec.loading else rec.text
+        self.record_title.value = rec.title
+        if rec.loading:
+            self._record_body.controls = [caption("Loading…")]
+        elif rec.error:
+            self._record_body.controls = [ft.Text(rec.error, color=ft.Colors.ERROR)]
+        else:
+            link = rec.link
+            self._record_body.controls = record_content(rec) + (
+                [copyable(f"On fda.gov (when this computer is online): {link}")] if link else [])
+
+    async def _copy(self, e) -> None:
+        rec = self.c.ask.record
+        if rec is not None and rec.text:
+            await self.page.clipboard.set(rec.text)
+            self.c.report(info("The original record was copied (JSON)."))

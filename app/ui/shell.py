@@ -40,12 +40,16 @@ class Shell:
             on_change=lambda e: self.c.go(SCREENS[e.control.selected_index]))
         self.banner_text = ft.Text("", expand=True, selectable=True)   # its semantics label repeats it
         self.banner_icon = ft.Icon(ft.Icons.INFO_OUTLINE)
+        self.banner_details = ft.Icon(ft.Icons.HELP_OUTLINE, size=18, visible=False)
         self.banner_action = ft.TextButton("", on_click=lambda e: self.c.banner_action())
-        self.banner = ft.Container(ft.Row([self.banner_icon, self.banner_text, self.banner_action,
+        # The banner floats over the screen (a Stack): showing or hiding it never moves what the reader sees.
+        self.banner = ft.Container(ft.Row([self.banner_icon, self.banner_text, self.banner_details,
+                                           self.banner_action,
                                            ft.IconButton(ft.Icons.CLOSE, tooltip="Dismiss",
                                                          on_click=lambda e: self.c.dismiss_banner())]),
                                    padding=ft.Padding.symmetric(horizontal=12, vertical=4), border_radius=8,
-                                   visible=False)
+                                   visible=False, left=12, right=12, bottom=72,
+                                   shadow=ft.BoxShadow(blur_radius=12, color=ft.Colors.with_opacity(0.35, "black")))
         self.body = ft.Container(expand=True)
         self._pending: set[str] = set()
         self._lock = threading.Lock()
@@ -54,7 +58,7 @@ class Shell:
         page.padding = 8
         page.on_keyboard_event = self._key
         page.add(ft.Row([self.rail, ft.VerticalDivider(width=1),
-                         ft.Column([self.banner, self.body], expand=True)], expand=True))
+                         ft.Stack([self.body, self.banner], expand=True)], expand=True))
         c.subscribe(self._changed)
         self.draw({"theme", "screen", "banner"})
 
@@ -82,8 +86,9 @@ class Shell:
             traceback.print_exc()
         try:
             self.page.update()
-            if self.c.screen == "ask":
-                await self.views["ask"].settle()
+            view = self.views[self.c.screen]
+            if hasattr(view, "settle"):
+                await view.settle()
         except (RuntimeError, AttributeError) as e:   # the window or tab closed while this redraw was on its way
             if not self._closed(e):
                 raise
@@ -97,15 +102,19 @@ class Shell:
         if "warm" in topics:
             self.trace("assistant_ready", model=self.c.backend.model_name)
         self._dirty |= topics & set(SCREENS)
-        if "data" in topics:
-            self._dirty.add("ask")                    # the first-run card follows the data status
+        if topics & {"data", "warm"}:
+            self._dirty.add("ask")                    # the home shows the data's freshness and the model
         if "theme" in topics:
             self._theme()
         if "banner" in topics:
             self._banner()
         if "screen" in topics:
             self.rail.selected_index = SCREENS.index(self.c.screen)
-            self.body.content = self.views[self.c.screen].root
+            view = self.views[self.c.screen]
+            if self.body.content is not view.root:
+                self.body.content = view.root
+                if hasattr(view, "restore"):
+                    view.restore()                    # each screen comes back where its reader left it
             self._dirty.add(self.c.screen)
         if self.c.screen in self._dirty:
             self._dirty.discard(self.c.screen)
@@ -126,4 +135,6 @@ class Shell:
         self.banner_text.value = self.banner_text.semantics_label = b.message
         self.banner_action.content = b.action
         self.banner_action.visible = bool(b.action)
+        self.banner_details.visible = bool(b.details)
+        self.banner_details.tooltip = f"Details: {b.details}" if b.details else None
         self.trace("banner_shown", level=b.level, message=b.message)

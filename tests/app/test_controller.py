@@ -66,6 +66,12 @@ def test_an_answer_with_timeline_citations_table_and_record(app):
     assert c.jobs.wait(10)
     record = json.loads(c.ask.record.text)
     assert record["mdr_report_key"] == "1312172" and record["device"][0]["brand_name"] == "GE OEC 9800"
+    groups = {g.title: {f.label: f.value for f in g.fields} for g in c.ask.record.groups}
+    assert groups["Key facts"]["Report number"] == "1720753-2008-26826" and groups["Key facts"]["Received"] == "2009-02-17"
+    assert groups["Device"]["Brand"] == "GE OEC 9800"
+    narratives = [f for g in c.ask.record.groups for f in g.fields if f.narrative]
+    assert narratives and all("\\r\\n" not in f.value and "\r" not in f.value for f in narratives)
+    assert c.ask.record.title == "MAUDE adverse events record 1312172"
     assert c.key("Escape") == "handled" and c.ask.record is None
 
 
@@ -73,11 +79,11 @@ def test_exports_are_written_to_the_export_folder_with_a_banner(app):
     c, _ = app
     ask(c, "adverse events by year")
     assert c.ask.turns[0].chart.kind == "line"
-    for fmt in ("md", "csv", "xlsx"):
+    for fmt in ("md", "csv", "xlsx", "pdf"):
         c.ask.export(0, fmt)
-    assert c.jobs.wait(10)
+    assert c.jobs.wait(20)
     paths = [Path(p) for p in c.ask.turns[0].exports]
-    assert [p.suffix for p in paths] == [".md", ".csv", ".xlsx"]
+    assert [p.suffix for p in paths] == [".md", ".csv", ".xlsx", ".pdf"]
     assert all(p.parent == c.backend.config.exports and "asof-2025-09-23" in p.name for p in paths)
     assert c.banner.level == "info" and str(paths[-1]) in c.banner.message
 
@@ -145,7 +151,7 @@ def test_first_run_offers_the_sample_and_an_empty_mirror_is_a_banner(tmp_path):
         assert c.jobs.wait(30) and c.first_run and c.data.empty
         assert c.ask.send("adverse events by year") and c.jobs.wait(30)
         assert c.ask.turns[0].status == "failed"
-        assert (c.banner.target, c.banner.action) == ("data", "Open Data") and "mirror is empty" in c.banner.message
+        assert (c.banner.target, c.banner.action) == ("data", "Open Data") and "no data yet" in c.banner.message
         assert c.ask.take_draft() == "adverse events by year"
         c.banner_action()
         assert c.screen == "data" and c.banner is None
@@ -165,9 +171,9 @@ def test_sync_from_the_sample_changes_the_counts_and_can_be_cancelled(partial_mi
         c.data.refresh()
         assert c.jobs.wait(30) and "510k" not in {r.name for r in c.data.rows}
         assert {r.badge for r in c.data.rows} == {"stale"} and c.data.disk_use > c.data.mirror_bytes > 0
-        c.data.set_source("folder", "")
-        c.data.sync_now()
-        assert c.data.run is None and "Choose the folder" in c.banner.message
+        c.data.set_source("folder")
+        c.data.sync_now("")
+        assert c.data.run is None and "Type or paste the bundle's folder" in c.banner.message
         c.data.set_source("sample")
         c.data.sync_now()
         c.data.cancel_sync()                              # before its first file: nothing changes
@@ -192,10 +198,13 @@ def test_sync_from_the_sample_changes_the_counts_and_can_be_cancelled(partial_mi
 def test_a_bundle_folder_that_is_not_one_is_a_banner(sample_mirror, mirror_copy, tmp_path):
     c, _ = controller(mirror_copy(sample_mirror), tmp_path)
     try:
-        c.data.set_source("folder", str(tmp_path / "nowhere"))
-        c.data.sync_now()
+        c.data.set_source("folder")
+        (tmp_path / "nowhere").mkdir()
+        (tmp_path / "nowhere" / "download.json").write_text("not json")     # looks like a bundle, is not one
+        c.data.sync_now(str(tmp_path / "nowhere"))
         assert c.jobs.wait(30)
-        assert c.data.run.phase == "failed" and c.banner.level == "error" and "nowhere" in c.banner.message
+        assert c.data.run.phase == "failed" and c.banner.level == "error" and "mirror keeps" in c.banner.message
+        assert "nowhere" in c.banner.details and "`" not in c.banner.message
     finally:
         c.shutdown()
 
@@ -224,7 +233,8 @@ def test_settings_are_checked_saved_applied_and_an_unreachable_model_is_a_banner
         assert c.jobs.wait(30) and c.backend.config.model == "ollama:llama3.2"
         turn = ask(c, "adverse events by year")          # answered without the model, and told so
         assert turn.status == "done"
-        assert (c.banner.target, c.banner.action) == ("settings", "Open Settings") and "unavailable" in c.banner.message
+        assert (c.banner.target, c.banner.action) == ("settings", "Open Settings") and "not available" in c.banner.message
+        assert "Ollama" in c.banner.details
     finally:
         c.shutdown()
 
@@ -280,3 +290,128 @@ def test_shortcuts_and_navigation(app):
     assert c.banner.message == "hello"
     c.dismiss_banner()
     assert c.banner is None
+
+
+def test_a_reopened_conversation_is_whole_after_a_restart(sample_mirror, mirror_copy, tmp_path):
+    """Every answer comes back as it was shown: reading, timeline, sources, tables, chart, and it still exports."""
+    data = mirror_copy(sample_mirror)
+    c, _ = controller(data, tmp_path)
+    try:
+        ask(c, "adverse event reports for product code JAA")
+        ask(c, "adverse events by month in 2023")
+        session, before = c.ask.session_id, [(t.answer, t.citations, len(t.entries)) for t in c.ask.turns]
+    finally:
+        c.shutdown()
+    c, _ = controller(data, tmp_path)                    # a new app on the same data folder
+    try:
+        c.start()
+        c.resume(session)
+        assert c.jobs.wait(30)
+        turns = c.ask.turns
+        assert [(t.answer, t.citations, len(t.entries)) for t in turns] == before
+        assert c.ask.title == "adverse event reports for product code JAA"
+        assert turns[0].interpretation["datasets"] == ["event"] and turns[0].tables[0].total == 2
+        assert turns[0].as_of == {"device/event": "2025-09-23"} and turns[0].entries[-1].title.startswith("Checked")
+        assert turns[1].chart.kind == "line" and len(turns[1].chart.points) == 12    # zero-filled over 2023
+        c.ask.open_citation(0, 1)
+        c.ask.export(1, "xlsx")
+        assert c.jobs.wait(20)
+        assert c.ask.record.groups and Path(turns[1].exports[0]).exists()
+        ask(c, "and by year?")                           # the conversation goes on in the same session
+        assert c.ask.session_id == session and len(c.ask.turns) == 3
+    finally:
+        c.shutdown()
+
+
+def test_a_conversation_asked_outside_the_app_is_rebuilt_from_its_audit_log(sample_mirror, mirror_copy, tmp_path):
+    from agent.assistant import Assistant
+    from agent.settings import AgentSettings
+    from mirror.settings import Settings
+    data = mirror_copy(sample_mirror)
+    a = Assistant(Settings(data_dir=data), AgentSettings(model="none"))
+    try:
+        final = a.ask("recalls by Arrow International since 2019")        # as `fda-explorer ask` would
+    finally:
+        a.close()
+    c, _ = controller(data, tmp_path)
+    try:
+        c.resume(final["session"])
+        assert c.jobs.wait(30)
+        [turn] = c.ask.turns
+        assert turn.answer == final["answer"] and turn.citations == final["citations"]
+        assert [r["product_res_number"] for r in turn.tables[0].rows] == ["Z-0053-2020"]   # fetched again
+        assert "fetched again from the same data" in turn.note and turn.as_of == {"device/recall": "2017-12-02"}
+        assert [e.kind for e in turn.entries] == ["step", "result"] and turn.entries[1].details[-1][0] == "query"
+    finally:
+        c.shutdown()
+
+
+def test_a_clarifying_question_is_answered_by_a_choice_and_a_table_shows_all_its_rows(app):
+    c, _ = app
+    turn = ask(c, "pacemakers")
+    assert turn.clarify and turn.clarify["question"].startswith('"pacemakers" names')
+    assert c.ask.choose(0, len(turn.clarify["choices"]) - 1)          # all the product codes
+    assert c.jobs.wait(30)
+    answer = c.ask.turns[-1]
+    assert answer.question == turn.clarify["choices"][-1] and answer.status == "done" and not answer.clarify
+    assert c.ask.session_id == turn.payload["session"]
+    [table] = answer.tables
+    assert table.capped and table.can_load_all and len(table.rows) < table.total
+    c.ask.show_all(1, 0)
+    assert c.jobs.wait(30)
+    assert len(table.rows) == table.total and not table.capped and table.pages == -(-table.total // 10)
+    assert c.ask.choose(0, 0) is False                   # an earlier question's choices are spent
+
+
+def test_a_typed_folder_is_kept_as_typed_and_checked_on_sync(sample_mirror, mirror_copy, tmp_path):
+    import shutil
+    from app.folders import check_folder
+    c, _ = controller(mirror_copy(sample_mirror), tmp_path)
+    bundle = tmp_path / "usb" / "FDA bundle 2025"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "mirror" / "sample", bundle)
+    try:
+        assert check_folder("")[0].startswith("Type or paste")
+        assert "There is no folder" in check_folder(str(tmp_path / "nowhere"))[0]
+        assert "not a data bundle" in check_folder(str(tmp_path / "usb"))[0]
+        assert check_folder(f"  {bundle}  ") == ("", str(bundle))           # the space inside is kept
+        c.data.set_source("folder")
+        c.data.sync_now(str(tmp_path / "usb"))
+        assert c.data.run is None and "not a data bundle" in c.banner.message and "download.json" in c.banner.message
+        c.data.sync_now(f" {bundle} ")
+        assert c.jobs.wait(60)
+        assert c.data.run.phase == "done" and c.data.run.source.folder == str(bundle)
+        assert "Sync finished" in c.banner.message and "dataset" in c.banner.message
+    finally:
+        c.shutdown()
+
+
+def test_offline_a_folder_is_the_first_choice_and_a_failed_download_offers_it(sample_mirror, mirror_copy, tmp_path):
+    from app.data import DataModel
+    from app.jobs import Jobs
+    c, _ = controller(mirror_copy(sample_mirror), tmp_path)
+    try:
+        offline = DataModel(c.backend, c.jobs, c.changed, c.report, online=lambda: False)
+        assert offline.sources()[0] == "folder" and offline.source.kind == "folder" and offline.offline
+        online = DataModel(c.backend, Jobs(lambda e, d: None), c.changed, c.report, online=lambda: True)
+        assert online.sources()[0] == "online" and online.source.kind == "online"
+        from mirror.errors import DownloadError
+        from app.banners import IMPORT_FOLDER, banner_for
+        b = banner_for(DownloadError("https://x: unreachable; sync offline with `mirror sync --from DIR`"), "syncing")
+        assert (b.action, b.target) == ("Import a folder", IMPORT_FOLDER) and "mirror" not in b.message
+        assert "--from" in b.details
+        c.report(b)
+        c.banner_action()
+        assert c.screen == "data" and c.data.source.kind == "folder"
+    finally:
+        c.shutdown()
+
+
+def test_the_home_offers_examples_that_the_mirror_answers(app):
+    c, _ = app
+    assert c.jobs.wait(30)
+    examples = c.home.examples
+    assert "How many adverse events for product code JAA?" in examples and len(examples) >= 4
+    assert c.model == ("No model: answers are written from the data alone", "ready")
+    for q in examples:
+        turn = ask(c, q)
+        assert turn.status == "done" and (turn.tables or turn.clarify), q

@@ -120,7 +120,7 @@ def browser_page(web_app):
 
 
 def _ask(view: Page, *lines: str) -> None:
-    box = view.page.get_by_role("textbox").first
+    box = view.page.get_by_role("textbox", disabled=False).last     # the question box (selectable texts are read-only)
     box.click()
     for i, line in enumerate(lines):
         if i:
@@ -134,60 +134,68 @@ def _ask(view: Page, *lines: str) -> None:
 
 def test_ask_answer_record_table_chart_export_sync(browser_page):
     view, data, trace, _ = browser_page
-    # Ask (Shift+Enter makes a new line, Enter sends): the timeline, the answer, citation chips and a table.
+    view.wait_text("Try one of these", "How many adverse events for product code", "MAUDE adverse events",
+                   "No model: answers are written from the data alone: ready")
+    view.shot("web-home.png")
+    # Ask (Shift+Enter makes a new line, Enter sends): the reading, the timeline, the answer, sources and a table.
     _ask(view, "adverse event reports", "for product code JAA")
-    view.wait_text("How this was answered: 5 steps", "Sources:", "Table: search_events · device/event",
-                   "1720753-2008-26826", "total 2 records (as of 2025-09-23)")
+    text = view.wait_text("Interpreted as:", "MAUDE adverse events", "How this was answered: 5 steps", "Sources:",
+                          "Table: MAUDE adverse events", "1720753-2008-26826", "Report number",
+                          "2 rows of 2 matching records. Data as of 2025-09-23.")
+    assert not {"mdr_report_key", "date_received"} & {ln.strip() for ln in text.splitlines()}   # labels as headers
+    assert "20090217" not in text and "2009-02-17" in text
     view.shot("web-answer.png")
     # The timeline (drawn live, folded once answered) expands to its steps, and a step to its query.
     view.click("button", "How this was answered")
-    view.wait_text("Read the question: ask", "Calling search_events", "Checked the evidence: answer")
-    view.click("button", "search_events: total 2")
+    view.wait_text("Read the question", "Searched adverse event reports", "Checked the evidence: enough to answer")
+    view.click("button", "Searched adverse event reports: total 2")
     view.wait_text('query: search=device.device_report_product_code.exact:"JAA"')
     view.shot("web-timeline.png")
-    # A citation chip opens the full original record.
-    view.click("checkbox", "device/event mdr_report_key=1312172")
-    text = view.wait_text("Record device/event mdr_report_key=1312172", '"report_number": "1720753-2008-26826"')
-    assert '"mdr_report_key": "1312172"' in text and '"device": [' in text
+    # A citation chip opens the record, laid out for reading.
+    view.click("checkbox", "MAUDE adverse events 1312172")
+    text = view.wait_text("MAUDE adverse events record 1312172", "Key facts", "Report number", "1720753-2008-26826")
+    assert '"report_number"' not in text and "\\r\\n" not in text
     view.shot("web-record.png")
     view.click("button", "Close", exact=True)
-    # Export CSV: stamped with the as-of date in its name and in its rows.
+    # Export CSV: stamped with the as-of date in its name and in its rows, UTF-8 with a BOM for Excel.
     view.click("button", "Export CSV")
-    view.wait_text("Exported CSV (data as of 2025-09-23)")
+    view.wait_text("Saved the CSV (data as of MAUDE adverse events 2025-09-23)")
     [path] = (data / "exports").glob("*.csv")
-    assert "asof-2025-09-23" in path.name
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
-    assert rows[0]["part"] == "answer" and "2 adverse event reports" in rows[0]["text"]
-    evidence = [r for r in rows if r["part"] == "evidence"]
-    assert {r["mdr_report_key"] for r in evidence} == {"1312172", "1000006"}
-    assert {r["as_of"] for r in evidence} == {"2025-09-23"}
-    assert any(r["part"] == "citation" and r["text"] == "mdr_report_key=1312172" for r in rows)
+    assert "asof-2025-09-23" in path.name and path.read_bytes().startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(path.open(encoding="utf-8-sig")))
+    answer = next(r for r in rows if r["Part"] == "answer")
+    assert "2 adverse event reports" in answer["Text"]
+    evidence = [r for r in rows if r["Part"] == "evidence"]
+    assert {r["Report key"] for r in evidence} == {"1312172", "1000006"}
+    assert {r["Data as of"] for r in evidence} == {"2025-09-23"}
+    assert any(r["Part"] == "citation" and r["Text"] == "mdr_report_key=1312172" for r in rows)
     # A trend draws a line chart.
     _ask(view, "adverse events by year")
-    view.wait_text("Chart: device/event by year (line, as of 2025-09-23)", "Table: count_by · device/event")
+    view.wait_text("Chart: MAUDE adverse events by year (data as of 2025-09-23)", "Table: MAUDE adverse events by year")
     view.shot("web-chart.png")
     # Ctrl+K starts a new conversation.
     view.page.keyboard.press("Control+k")
-    wait_for(lambda: "Chart: device/event" not in view.text(), 15, "Ctrl+K to clear the conversation")
+    wait_for(lambda: "Chart: MAUDE" not in view.text(), 15, "Ctrl+K to clear the conversation")
     view.wait_text("New conversation")
     # Data: the partial mirror has no 510k; a sync from the sample source adds it and the counts change.
     view.click("button", "Data")
-    before = view.wait_text("Dataset", "classification", "6,530")
-    assert "510k" not in before
+    before = view.wait_text("Dataset", "Product classification", "6,530")
+    assert "510(k) clearances" not in before
+    view.shot("web-data-before.png")
     view.click("button", "Load the sample mirror")
-    after = view.wait_text("Done.", "Sync finished", "510k", timeout=90)
-    assert "510k: updated, 7 records" in after
-    view.wait_text("pma")
+    after = view.wait_text("Done.", "Sync finished", "510(k) clearances: updated, 7 records", timeout=90)
+    view.wait_text("PMA approvals")
+    assert "dataset(s)" not in after
     view.shot("web-data.png")
     # Sessions: the conversation (two questions) was saved; search looks into its questions and answers.
     view.click("button", "Sessions")
-    view.wait_text("for product code JAA", "2 question(s)", "1 of 1 sessions")
+    view.wait_text("for product code JAA", "2 questions", "1 of 1 conversations")
     view.shot("web-sessions.png")
-    view.page.get_by_role("textbox").first.click()
+    view.page.get_by_role("textbox", disabled=False).first.click()
     view.page.keyboard.type("nothing-like-this")
-    view.wait_text("0 of 1 sessions matching")
+    view.wait_text("0 of 1 conversations matching")
     view.click("button", "Settings")
-    view.wait_text("Model", "No model (deterministic answers)", "Appearance")
+    view.wait_text("Model", "No model: answers are written from the data alone", "Appearance", "Advanced")
     view.shot("web-settings.png")
     events = [json.loads(line)["event"] for line in trace.read_text().splitlines()]
     assert {"listening", "ready", "first_step_shown", "answer_shown"} <= set(events)
@@ -200,14 +208,16 @@ class TestFirstRun:
 
     def test_an_empty_folder_offers_the_sample_and_then_answers(self, browser_page):
         view, data, _, _ = browser_page
-        view.wait_text("Welcome to FDA Explorer Offline", "No data yet in", "Load the sample mirror", "air-gap bundle")
+        view.wait_text("Welcome to FDA Explorer Offline", "There is no FDA data in", "Load the sample mirror",
+                       "Import a folder", "air-gap bundle")
         view.shot("web-first-run.png")
         _ask(view, "adverse events by year")
-        view.wait_text("The mirror is empty", "Open Data", "Failed:")
+        view.wait_text("There is no data yet", "Open Data", "Not answered:")
         view.click("button", "Load the sample mirror")
         wait_for(lambda: "Welcome to FDA Explorer Offline" not in view.text(), 90, "the sample to load")
         view.click("button", "Retry")
-        view.wait_text("Chart: device/event by year (line, as of 2025-09-23)")
+        view.wait_text("Chart: MAUDE adverse events by year (data as of 2025-09-23)")
+        assert "Not answered:" not in view.text()              # the failed card gave its place to the answer
         assert (data / "db").is_dir()
 
 
@@ -223,7 +233,7 @@ def test_an_ollama_server_on_another_computer_is_saved_only_after_a_confirmation
         view.wait_text("An Ollama server")
         view.click("radio", "An Ollama server")
         view.wait_text("Test connection")
-        view.page.locator('input[aria-label="Ollama URL"]').fill(url)   # one change (typing races the redraws)
+        view.page.locator('input[aria-label="Ollama address"]').fill(url)   # one change (typing races the redraws)
 
         def connected() -> bool:         # the field's change reaches the app a moment after the fill
             view.click("button", "Test connection")
