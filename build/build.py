@@ -39,8 +39,8 @@ NAME = "fda-explorer"
 TITLE = "FDA Explorer Offline"
 sys.path.insert(0, str(ROOT))
 
-from mirror.snapshot import snapshot_kind  # noqa: E402  (the repository's own package, not an installed copy)
-from mirror.store import Store  # noqa: E402
+from mirror.ops.snapshot import snapshot_kind  # noqa: E402  (the repository's own package, not an installed copy)
+from mirror.store.files import Store  # noqa: E402
 
 
 class BuildError(Exception):

@@ -41,7 +41,7 @@ def apply_defaults(info: dict, bundle: Path) -> None:
 def carried_snapshot(info: dict, bundle: Path) -> Path:
     if info.get("snapshot") == "snapshot":
         return bundle / "snapshot"
-    from mirror import SAMPLE_DIR
+    from mirror.sync import SAMPLE_DIR
     return SAMPLE_DIR
 
 
@@ -50,7 +50,7 @@ def seed_first_run(info: dict, bundle: Path, argv: list[str]) -> None:
     if argv[:2] == ["mirror", "sync"] or any(a == f or a.startswith(f + "=") for a in argv for f in NO_SEED):
         return
     from mirror import MirrorError, Settings
-    from mirror.snapshot import is_empty, seed
+    from mirror.ops.snapshot import is_empty, seed
     try:
         settings = Settings()
         if not is_empty(settings.data_dir):

@@ -10,13 +10,13 @@ import click
 import orjson
 from pydantic import ValidationError
 
-from .bundle import export as export_bundle
+from .ops.bundle import export as export_bundle
 from .errors import MirrorError
-from .manifest import ENDPOINTS
+from .sync.plan import ENDPOINTS
 from .settings import Settings, env_problem
-from .status import status as mirror_status, verify as mirror_verify
-from .store import Store
-from .sync import SAMPLE_DIR, SyncOptions, sync as run_sync
+from .ops.status import status as mirror_status, verify as mirror_verify
+from .store.files import Store
+from .sync.run import SAMPLE_DIR, SyncOptions, sync as run_sync
 
 __all__ = ["main", "cli"]
 
@@ -198,7 +198,7 @@ def sql(query, data_dir, as_json) -> None:
 
     Example: mirror sql "SELECT product_code, device_name FROM device_classification LIMIT 5"
     """
-    from .readonly import run_sql
+    from .ops.sql import run_sql
     settings = _settings(data_dir)
     result = run_sql(Store(settings.data_dir, memory_limit=settings.duckdb_memory_limit), query)
     names, rows = result.columns, result.rows

@@ -12,7 +12,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from mirror import SAMPLE_DIR, Settings
+from mirror.sync import SAMPLE_DIR
+from mirror import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "data" / "fixtures"

@@ -40,12 +40,32 @@ def test_duckdb_only_in_mirror():
 def test_public_surface_is_declared():
     for name in mirror.__all__:
         assert hasattr(mirror, name), name
-    assert {"sync", "status", "verify", "export", "Store", "Settings", "MirrorError"} <= set(mirror.__all__)
+    assert {"status", "verify", "export", "Store", "Settings", "MirrorError", "SyncOptions"} <= set(mirror.__all__)
+    from mirror import sync as sync_package
+    from mirror.sync import sync
+    assert callable(sync) and sync_package.__name__ == "mirror.sync"
+
+
+def test_mirror_is_laid_out_by_subsystem():
+    """mirror/ holds its edges (cli, settings, errors) and one folder per subsystem, no flat pipeline modules."""
+    flat = {p.stem for p in (ROOT / "mirror").glob("*.py")}
+    assert flat == {"__init__", "__main__", "cli", "settings", "errors"}, flat
+    folders = {p.name for p in (ROOT / "mirror").iterdir() if (p / "__init__.py").exists()}
+    assert folders == {"schema", "store", "sync", "ops", "api", "lookup"}, folders
+
+
+def test_importing_mirror_loads_no_subsystem():
+    """The package __init__ loads lazily: `import mirror` alone imports no DuckDB and no pipeline."""
+    import subprocess
+    import sys
+    code = "import sys, mirror; print(sorted(m for m in sys.modules if m.startswith(('mirror.', 'duckdb'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert out.strip() == "['mirror.errors']", out
 
 
 def test_every_module_opens_with_a_docstring_line():
     for pkg in ("mirror", "agent", "app"):
-        for path in (ROOT / pkg).glob("*.py"):
+        for path in (ROOT / pkg).rglob("*.py"):
             doc = ast.get_docstring(ast.parse(path.read_text()))
             assert doc, path
 

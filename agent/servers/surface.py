@@ -18,7 +18,7 @@ from urllib.parse import quote_plus
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mirror.api import Api
-from mirror.datasets import DATASETS
+from mirror.schema.datasets import DATASETS
 from mirror.errors import MirrorError
 
 from ..tools import TOOLS, Provenance, ToolContext, ToolError, ToolResult, run_tool

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..loadsql import WORD
+from ..sync.loadsql import WORD
 from .query import And, Node, Not, Or, Term, leaves, tokens
 
 __all__ = ["any_only", "any_field"]

@@ -26,16 +26,16 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode
 import duckdb
 import orjson
 
-from ..datasets import DATASETS
+from ..schema.datasets import DATASETS
 from ..errors import MirrorError
 from ..settings import Settings
-from ..store import Store
+from ..store.files import Store
 from .catalog import Catalog, FieldRef, catalog
 from .query import And, ParseError, parse
 from .limits import DEFAULT_TIMEOUT, NARROW_LOOKUP, NARROW_SEARCH, QueryTooBroad, deadline
 from .sql import WORD, Translator, grouped
 from .summary import MEMBER, summary_count, summary_total
-from ..state import rowid_stamp
+from ..store.state import rowid_stamp
 
 __all__ = ["Api", "Response", "DISCLAIMER", "ENDPOINT_PATHS"]
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 from datetime import date, datetime
 
-from ..datasets import DATASETS
-from ..loadsql import WORD, flat_values
+from ..schema.datasets import DATASETS
+from ..sync.loadsql import WORD, flat_values
 from .catalog import ARRAYS, NUMERIC, SAFE_PATH, Catalog, FieldRef
 from .anyfield import any_field, any_only
 from .query import And, Exists, Node, Not, Or, ParseError, Range, Term, tokens

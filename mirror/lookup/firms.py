@@ -74,6 +74,7 @@ SOURCES = (
     FirmSource("pma", "device_pma", "applicant", "count(*)", "NULL"),
     FirmSource("event", "device_event", "manufacturer_name", "count(*)", "NULL"),
     FirmSource("event", "device_event_device", "manufacturer_d_name", "count(DISTINCT mdr_report_key)", "NULL"),
+    FirmSource("covid19serology", "device_covid19serology", "manufacturer", "count(*)", "NULL"),
 )
 
 

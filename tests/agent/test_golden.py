@@ -20,7 +20,7 @@ from agent.assistant import Assistant
 from agent.settings import AgentSettings
 from agent.tools import TOOLS
 from mirror.settings import Settings
-from mirror.store import Store
+from mirror.store.files import Store
 
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
 ROUTES = {"ask", "empty", "greeting", "help", "off_topic", "medical", "out_of_scope"}

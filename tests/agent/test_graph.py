@@ -12,7 +12,7 @@ from agent.assistant import Assistant
 from agent.models import ScriptedModel
 from agent.settings import AgentSettings
 from mirror.settings import Settings
-from mirror.store import Store
+from mirror.store.files import Store
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from agent.tools.base import ToolError
 from agent.tools.context import ResolvedDevice, ToolContext
 from agent.tools.registry import TOOLS, run_tool
 from agent.tools.resolve_device import resolve_device  # noqa: F401  (registers the tool)
-from mirror import SAMPLE_DIR, Settings, SyncOptions, sync
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
+from mirror import Settings
 from mirror.lookup import devices
 from mirror.lookup.devices import MAX_QUERY_CHARS, SYNONYMS, parse_query, vocabulary_info
 

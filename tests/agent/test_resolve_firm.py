@@ -11,7 +11,8 @@ from agent.tools.base import ToolError
 from agent.tools.context import ToolContext
 from agent.tools.registry import run_tool
 from agent.tools.resolve_firm import resolve_manufacturer  # noqa: F401  (registers the tool)
-from mirror import SAMPLE_DIR, Settings, Store, SyncOptions, sync
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
+from mirror import Settings, Store
 from mirror.lookup.firms import SOURCES, ensure_firm_table, find_firm, firm_keys
 
 from .test_resolve_location import SYNTHETIC_REGISTRATIONS, synthetic, synthetic_dir  # noqa: F401  (fixtures)

@@ -10,7 +10,7 @@ import duckdb
 import pytest
 
 from agent.tools import TOOLS, ToolError, run_tool
-from mirror.store import Store
+from mirror.store.files import Store
 
 CASES = [  # (tool, arguments, SQL giving the expected total over the sample mirror)
     ("search_events", {"product_codes": ["OZP", "FRN"]},

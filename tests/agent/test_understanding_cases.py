@@ -14,7 +14,7 @@ import yaml
 from agent.assistant import Assistant
 from agent.settings import AgentSettings
 from mirror.settings import Settings
-from mirror.store import Store
+from mirror.store.files import Store
 
 CASES = yaml.safe_load((Path(__file__).parent / "understanding_cases.yaml").read_text())
 

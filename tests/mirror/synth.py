@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 
-from mirror import SAMPLE_DIR
+from mirror.sync import SAMPLE_DIR
 
 DL = "https://download.open.fda.gov"
 

@@ -218,7 +218,7 @@ def test_out_of_memory_keeps_the_download(sample_copy, tmp_path):
 def test_a_second_sync_while_one_runs_is_refused_in_one_line(tmp_path):
     """The sync lock is held across processes: a second `mirror sync` on the same folder exits 1, naming it."""
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; from mirror.store import Store; s = Store(__import__('pathlib').Path(sys.argv[1]))\n"
+        "import sys, time; from mirror.store.files import Store; s = Store(__import__('pathlib').Path(sys.argv[1]))\n"
         "with s.sync_lock():\n    print('locked', flush=True); time.sleep(30)"), str(tmp_path)],
         stdout=subprocess.PIPE, text=True)
     try:

@@ -7,7 +7,8 @@ import hashlib
 import orjson
 from click.testing import CliRunner
 
-from mirror import SAMPLE_DIR, Store, status
+from mirror.sync import SAMPLE_DIR
+from mirror import Store, status
 from mirror.cli import cli
 
 

@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from mirror import Store, SyncOptions, status, sync
-from mirror.download import RetryPolicy, download, make_client
+from mirror import Store, status
+from mirror.sync import SyncOptions, sync
+from mirror.sync.download import RetryPolicy, download, make_client
 from mirror.errors import DownloadError
 
 CLS = "device/classification/device-classification-0001-of-0001.json.zip"

@@ -10,9 +10,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from mirror import gudid, gudid_xml
+from mirror.sync.gudid import full as gudid, delta as gudid_xml
 from mirror.errors import CorruptFileError, SourceError, UnloadableFileError
-from mirror.gudid import GudidRelease, apply_delta, discover, load_full_release, parse_release_name
+from mirror.sync.gudid.full import GudidRelease, apply_delta, discover, load_full_release, parse_release_name
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
 UDI = json.loads((FIXTURES / "openfda/udi/udi.api-2025-10-02.brand_pacemaker.json").read_text("utf-8"))["results"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from mirror import Store, SyncOptions, status, sync
+from mirror import Store, status
+from mirror.sync import SyncOptions, sync
 from tests.mirror.test_gudid import NEW_KEY, delta_zip, device_xml
 
 FULL = "AccessGUDID_Delimited_Full_Release_20251001.zip"

@@ -18,10 +18,10 @@ import pytest
 
 from mirror import Store
 from mirror.api import Api
-from mirror.datasets import DATASETS
+from mirror.schema.datasets import DATASETS
 from mirror.settings import Settings
-from mirror.status import verify
-from mirror.upgrade import index_problems
+from mirror.ops.status import verify
+from mirror.sync.indexes import index_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 INDEXED = [name for name, ds in DATASETS.items() if ds.index_tables]
@@ -209,7 +209,7 @@ def test_indexes_built_for_other_rowids_are_not_used_and_verify_says_so(synth, t
 
 def test_dropped_partitions_leave_the_indexes_right(tmp_path):
     """`--since` drops older event quarters (rows deleted in the staging file): the indexes are built after."""
-    from mirror import SAMPLE_DIR, SyncOptions, sync
+    from mirror.sync import SAMPLE_DIR, SyncOptions, sync
     settings = Settings(data_dir=tmp_path / "data")
     assert sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=["event"], quiet=True)).ok
     assert sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=["event"], since=2020, quiet=True)).ok

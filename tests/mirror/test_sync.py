@@ -8,8 +8,9 @@ import zipfile
 import orjson
 import pytest
 
-from mirror import SAMPLE_DIR, Store, SyncOptions, status, sync
-from mirror.manifest import parse_manifest
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
+from mirror import Store, status
+from mirror.sync.plan import parse_manifest
 
 DEVICE = ["event", "recall", "enforcement", "510k", "pma", "classification", "udi",
           "registrationlisting", "covid19serology"]

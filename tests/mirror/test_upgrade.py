@@ -5,12 +5,13 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from mirror import SAMPLE_DIR, Store, SyncOptions, sync
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
+from mirror import Store
 from mirror.api import Api
-from mirror.datasets import DATASETS
-from mirror.loadsql import listed_sql
+from mirror.schema.datasets import DATASETS
+from mirror.sync.loadsql import listed_sql
 from mirror.settings import Settings
-from mirror.upgrade import outdated
+from mirror.sync.indexes import outdated
 
 LISTED = [name for name, ds in DATASETS.items() if ds.listed]
 QUERIES = [
@@ -141,7 +142,7 @@ TEXT = ["mdr_text.text:investigation", "mdr_text.text:Investigation's", "mdr_tex
 def test_the_word_index_answers_as_the_scan(synced, tmp_path):
     """Built with a high common share (most words rare) on a copy: every text search answers as without it."""
     import shutil
-    from mirror.loadsql import words_sql
+    from mirror.sync.loadsql import words_sql
     d = tmp_path / "words"
     shutil.copytree(synced.data_dir, d)
     settings = Settings(data_dir=d)

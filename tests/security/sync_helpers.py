@@ -10,7 +10,8 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from mirror import SAMPLE_DIR, Store, status
+from mirror.sync import SAMPLE_DIR
+from mirror import Store, status
 from mirror.cli import cli
 from tests.conftest import FileServer
 

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mirror import Store, SyncOptions, status, sync
+from mirror import Store, status
+from mirror.sync import SyncOptions, sync
 from mirror.cli import cli
 from mirror.errors import UnloadableFileError
-from mirror.gudid import ParallelReadRefused, load_full_release
+from mirror.sync.gudid.full import ParallelReadRefused, load_full_release
 from tests.mirror.test_gudid import DEVICE_HEADER, NEW_KEY, delta_zip, device_xml, write_zip
 
 FULL = "AccessGUDID_Delimited_Full_Release_20251001.zip"
@@ -165,7 +166,7 @@ def test_the_parallel_reader_refuses_the_synthetic_release(tmp_path):
 
 def test_a_release_the_parallel_reader_refuses_is_read_single_threaded(sample_copy, settings, caplog):
     _, rows = refused_release(sample_copy / "gudid")
-    with caplog.at_level(logging.INFO, logger="mirror.gudid_sync"):
+    with caplog.at_level(logging.INFO, logger="mirror.sync.gudid.run"):
         report = sync(settings, SyncOptions(source_dir=sample_copy, only=["gudid"], quiet=True))
     assert report.ok, report.errors
     assert "reading it again single-threaded" in caplog.text

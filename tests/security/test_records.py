@@ -18,7 +18,7 @@ import orjson
 import pytest
 
 from mirror import Store, status
-from mirror.bulkjson import MAX_RECORD_BYTES, BulkFile
+from mirror.sync.unpack import MAX_RECORD_BYTES, BulkFile
 from mirror.errors import CorruptFileError, RecordCountError, UnloadableFileError
 from tests.mirror.test_bad_input import EVENT_2023, baseline, bump, member_of, run
 

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from mirror.cli import cli
-from mirror.readonly import SqlRefused, run_sql
-from mirror.store import Store
+from mirror.ops.sql import SqlRefused, run_sql
+from mirror.store.files import Store
 
 FORGED = '{"mdr_report_key":"forged"}'
 

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from mirror import SAMPLE_DIR
+from mirror.sync import SAMPLE_DIR
 
 from .sync_helpers import errors, records, run
 

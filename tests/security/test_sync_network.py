@@ -14,8 +14,8 @@ import time
 import orjson
 import pytest
 
-from mirror import SAMPLE_DIR
-from mirror.download import RetryPolicy, fetch_bytes, make_client
+from mirror.sync import SAMPLE_DIR
+from mirror.sync.download import RetryPolicy, fetch_bytes, make_client
 
 from .sync_helpers import errors, records, run
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mirror import SAMPLE_DIR
+from mirror.sync import SAMPLE_DIR
 
 from .sync_helpers import (DL, K510, PMA, assert_intact, base_mirror, error_line, errors, files_under,  # noqa: F401
                            load_manifest, mirror_copy, run, save_manifest, server)
@@ -261,13 +261,13 @@ REFUSED = ["", "/etc/passwd", "../x", "a/../../x", "a/./b", "a//b", "a/", "./a",
 @pytest.mark.parametrize("rel", REFUSED, ids=[repr(r) for r in REFUSED])
 def test_contained_refuses(rel, tmp_path):
     from mirror.errors import BundleError
-    from mirror.paths import contained
+    from mirror.store.paths import contained
     with pytest.raises(BundleError, match="refused"):
         contained(tmp_path, rel, "entry", BundleError)
 
 
 def test_contained_accepts_plain_paths_and_links_that_stay_inside(tmp_path):
-    from mirror.paths import contained, remove
+    from mirror.store.paths import contained, remove
     (tmp_path / "real").mkdir()
     (tmp_path / "real" / "f.zip").write_bytes(b"x")
     (tmp_path / "alias").symlink_to(tmp_path / "real", target_is_directory=True)

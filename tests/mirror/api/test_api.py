@@ -357,7 +357,7 @@ def test_recall_class_extension_field_joins_enforcement(tmp_path, records):
     import zipfile
 
     import orjson
-    from mirror import SAMPLE_DIR
+    from mirror.sync import SAMPLE_DIR
     site = tmp_path / "site"
     man = orjson.loads((SAMPLE_DIR / "download.json").read_bytes())
     recall_entry = man["results"]["device"]["recall"]

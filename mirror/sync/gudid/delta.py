@@ -15,7 +15,7 @@ from typing import IO
 import duckdb
 import orjson
 
-from .errors import CorruptFileError, SourceError, UnloadableFileError
+from ...errors import CorruptFileError, SourceError, UnloadableFileError
 
 __all__ = ["apply_delta", "table_name", "quote_ident", "open_zip", "zip_members", "corrupt"]
 

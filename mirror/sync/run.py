@@ -14,26 +14,26 @@ from pathlib import Path
 
 import httpx
 
-from . import gudid_sync
-from .datasets import DATASETS
+from .gudid import run as gudid_sync
+from ..schema.datasets import DATASETS
 from .download import RetryPolicy, make_client
-from .errors import DiskFullError, MirrorError, PartitionError, SyncCancelled
+from ..errors import DiskFullError, MirrorError, PartitionError, SyncCancelled
 from .chunks import ChunkStream
 from .load import Fetched, drop_partition, ensure_tables, load_partition, open_stream
 from .guard import check_entry, previous_records, shrank
-from .manifest import ENDPOINTS, Manifest, Partition, parse_manifest, plan
-from .paths import contained, inside, remove
+from .plan import ENDPOINTS, Manifest, Partition, parse_manifest, plan
+from ..store.paths import contained, inside, remove
 from .progress import Progress, ProgressEvent
 from .report import FAILURES, DatasetReport, SyncReport
-from .settings import Settings
-from .source import FolderSource, HttpSource, Source, fetch_cached, is_url, read_location
-from .state import DatasetState, dataset_state, set_meta
-from .store import Store
-from .upgrade import copy_upgraded, finish, outdated
+from ..settings import Settings
+from .fetch import FolderSource, HttpSource, Source, fetch_cached, is_url, read_location
+from ..store.state import DatasetState, dataset_state, set_meta
+from ..store.files import Store
+from .indexes import copy_upgraded, finish, outdated
 
 __all__ = ["SyncOptions", "SyncReport", "DatasetReport", "sync", "SAMPLE_DIR"]
 
-SAMPLE_DIR = Path(__file__).parent / "sample"
+SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample"
 
 
 @dataclass

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .bulkjson import MAX_RECORD_BYTES
-from .datasets import Child, Column, Dataset
+from .unpack import MAX_RECORD_BYTES
+from ..schema.datasets import Child, Column, Dataset
 
 __all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "rows_sql", "summary_sql", "WORD",
            "STAGE", "STAGE_DDL", "STAGE_CLEAR"]

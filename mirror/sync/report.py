@@ -7,8 +7,8 @@ from pathlib import Path
 
 import duckdb
 
-from .errors import MirrorError
-from .store import db_error
+from ..errors import MirrorError
+from ..store.files import db_error
 
 __all__ = ["DatasetReport", "SyncReport"]
 

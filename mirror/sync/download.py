@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from .errors import DiskFullError, DownloadError, SyncCancelled
+from ..errors import DiskFullError, DownloadError, SyncCancelled
 
 __all__ = ["RetryPolicy", "download", "fetch_bytes", "make_client"]
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import orjson
 
-from .bundlefile import FORMAT, NOTE_KEY
-from .errors import BundleError, MirrorMissingError
-from .manifest import ENDPOINTS
-from .paths import contained
-from .state import dataset_state
-from .store import Store
+from ..sync.bundlefile import FORMAT, NOTE_KEY
+from ..errors import BundleError, MirrorMissingError
+from ..sync.plan import ENDPOINTS
+from ..store.paths import contained
+from ..store.state import dataset_state
+from ..store.files import Store
 
 __all__ = ["export", "NOTICE"]
 

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from .errors import ManifestError
-from .paths import url_path
+from ..errors import ManifestError
+from ..store.paths import url_path
 
 __all__ = ["ENDPOINTS", "Partition", "EndpointEntry", "Manifest", "parse_manifest", "plan", "keeps"]
 

@@ -19,10 +19,10 @@ import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .errors import LockedError, MirrorError
-from .settings import Settings
-from .store import Store
-from .sync import SyncOptions, sync
+from ..errors import LockedError, MirrorError
+from ..settings import Settings
+from ..store.files import Store
+from ..sync.run import SyncOptions, sync
 
 __all__ = ["SnapshotError", "snapshot_kind", "is_empty", "seed", "unfinished", "NOTE"]
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import duckdb
 
-from .errors import DiskFullError, LockedError, MirrorError, MirrorMissingError
+from ..errors import DiskFullError, LockedError, MirrorError, MirrorMissingError
 
 __all__ = ["Store", "dataset_file_stem", "Connection", "db_error"]
 

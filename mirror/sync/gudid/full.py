@@ -15,8 +15,8 @@ from urllib.parse import urljoin
 
 import duckdb
 
-from .errors import ConfigError, DiskFullError, SourceError
-from .gudid_xml import apply_delta, corrupt, open_zip, quote_ident, table_name, zip_members
+from ...errors import ConfigError, DiskFullError, SourceError
+from .delta import apply_delta, corrupt, open_zip, quote_ident, table_name, zip_members
 
 __all__ = ["GudidRelease", "ParallelReadRefused", "parse_release_name", "list_releases", "choose", "discover",
            "load_full_release", "apply_delta", "table_name"]

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .errors import ManifestError, MirrorError
+from ..errors import ManifestError, MirrorError
 
 __all__ = ["contained", "check_relative", "url_path", "inside", "remove"]
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from tqdm import tqdm
 
-from .errors import SyncCancelled
+from ..errors import SyncCancelled
 
 __all__ = ["Progress", "ProgressEvent"]
 

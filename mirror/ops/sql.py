@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import duckdb
 
-from .errors import MirrorError
-from .store import Store
+from ..errors import MirrorError
+from ..store.files import Store
 
 __all__ = ["SqlRefused", "SqlResult", "run_sql"]
 

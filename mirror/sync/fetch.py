@@ -13,9 +13,9 @@ import httpx
 
 from .bundlefile import BundleEntry, read_bundle
 from .download import RetryPolicy, download, fetch_bytes
-from .errors import BundleError, DiskFullError, SourceError
+from ..errors import BundleError, DiskFullError, SourceError
 from .load import Fetched
-from .paths import contained, inside, url_path
+from ..store.paths import contained, inside, url_path
 
 __all__ = ["Source", "HttpSource", "FolderSource", "read_location", "is_url", "fetch_cached", "sha256_file"]
 

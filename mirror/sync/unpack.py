@@ -25,7 +25,7 @@ from pathlib import Path
 import orjson
 
 from .compactjson import MAX_DEPTH, JSONError, NotOpenFDA, Refused, items
-from .errors import CorruptFileError, InvalidJSONError, RecordCountError, UnloadableFileError
+from ..errors import CorruptFileError, InvalidJSONError, RecordCountError, UnloadableFileError
 
 __all__ = ["BulkFile", "MAX_RECORD_BYTES"]
 

@@ -11,16 +11,16 @@ from pathlib import Path
 import httpx
 import orjson
 
-from . import gudid
-from .download import RetryPolicy
-from .errors import MirrorError, PartitionError, SourceError, UnloadableFileError
-from .load import Fetched
-from .paths import remove
-from .settings import Settings
-from .source import FolderSource, Source, fetch_cached, is_url, read_location
-from .report import FAILURES, DatasetReport, SyncReport
-from .state import dataset_state, record_loaded, set_meta
-from .store import Store
+from . import full as gudid
+from ..download import RetryPolicy
+from ...errors import MirrorError, PartitionError, SourceError, UnloadableFileError
+from ..load import Fetched
+from ...store.paths import remove
+from ...settings import Settings
+from ..fetch import FolderSource, Source, fetch_cached, is_url, read_location
+from ..report import FAILURES, DatasetReport, SyncReport
+from ...store.state import dataset_state, record_loaded, set_meta
+from ...store.files import Store
 
 __all__ = ["GudidWork", "plan", "build"]
 

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from .bulkjson import BulkFile
+from .unpack import BulkFile
 
 __all__ = ["ChunkStream"]
 

@@ -9,9 +9,9 @@ lists after `--since` with the records the published dataset holds in the same `
 
 from __future__ import annotations
 
-from .errors import ManifestError, ShrinkRefused
-from .manifest import EndpointEntry, keeps
-from .state import DatasetState
+from ..errors import ManifestError, ShrinkRefused
+from .plan import EndpointEntry, keeps
+from ..store.state import DatasetState
 
 __all__ = ["SHRINK_LIMIT", "shrank", "previous_records", "check_entry"]
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import duckdb
 
-from .datasets import DATASETS
-from .guard import shrank
-from .state import read_state
-from .store import Store
-from .upgrade import index_problems
+from ..schema.datasets import DATASETS
+from ..sync.guard import shrank
+from ..store.state import read_state
+from ..store.files import Store
+from ..sync.indexes import index_problems
 
 __all__ = ["status", "verify"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import duckdb
 
-from .store import Connection, Store
+from .files import Connection, Store
 
 __all__ = ["DatasetState", "dataset_state", "read_state", "set_meta", "record_loaded"]
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import orjson
 
-from .errors import BundleError
-from .paths import check_relative, contained
+from ..errors import BundleError
+from ..store.paths import check_relative, contained
 
 __all__ = ["BundleEntry", "read_bundle", "FORMAT", "NOTE_KEY"]
 

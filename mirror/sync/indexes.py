@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .datasets import Dataset
+from ..schema.datasets import Dataset
 from .load import ensure_tables
 from .loadsql import listed_sql, rows_sql, summary_sql, words_sql
-from .state import rowid_stamp, set_meta
-from .store import Connection, Store
+from ..store.state import rowid_stamp, set_meta
+from ..store.files import Connection, Store
 
 __all__ = ["outdated", "copy_upgraded", "finish", "index_problems"]
 

@@ -1,0 +1,1 @@
+"""What the mirror holds: the dataset specs (tables, columns, keys) every other part derives from."""

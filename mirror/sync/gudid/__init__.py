@@ -1,0 +1,1 @@
+"""AccessGUDID: the delimited full release and the XML daily deltas."""
