@@ -145,8 +145,8 @@ class Api:
                  fields: Catalog | None = None, timeout: float | None = None) -> None:
         self.settings = settings or Settings()
         self.store = store or Store(self.settings.data_dir, memory_limit=self.settings.duckdb_memory_limit)
-        # seconds of DuckDB work per request or lookup (FDAX_QUERY_TIMEOUT once Settings holds it)
-        self.timeout = timeout if timeout is not None else getattr(self.settings, "query_timeout", DEFAULT_TIMEOUT)
+        # seconds of DuckDB work per request or lookup (FDAX_QUERY_TIMEOUT)
+        self.timeout = timeout if timeout is not None else self.settings.query_timeout
         self.catalog = fields or catalog()
         self._lock = threading.Lock()
         self._con: duckdb.DuckDBPyConnection | None = None
