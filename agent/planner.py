@@ -15,14 +15,15 @@ from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFil
 
 __all__ = ["plan_calls", "call_key", "plan_schema", "MAX_CODES", "SEARCHER", "COUNT_NAME"]
 
-COUNT_NAME = {**COUNT_NAME, "enforcement": "enforcement", "classification": "classification"}
+COUNT_NAME = {**COUNT_NAME, "enforcement": "enforcement", "classification": "classification",
+              "covid19serology": "serology"}
 # record-ID filters: field -> {dataset: searcher filter}
 ID_FILTERS = {"k_number": {"510k": "k_number", "recall": "k_number"},
               "regulation_number": {"classification": "regulation_number"},
               "pma_number": {"pma": "pma_number", "recall": "pma_number"},
               "supplement_number": {"pma": "supplement_number"},
               "product_res_number": {"recall": "product_res_number", "enforcement": "recall_number"},
-              "mdr_report_key": {"event": "mdr_report_key"}, "di": {"udi": "di"}}
+              "mdr_report_key": {"event": "mdr_report_key"}, "di": {"udi": "di", "gudid": "di"}}
 
 
 def call_key(tool: str, args: dict) -> str:

@@ -14,7 +14,8 @@ __all__ = ["noun", "plural", "day", "decision", "scope", "code_text", "as_of_tex
 
 NOUNS = {"event": "adverse event report", "recall": "recalled product", "enforcement": "enforcement report",
          "510k": "510(k) clearance", "classification": "product code", "udi": "UDI device record",
-         "registrationlisting": "establishment registration"}
+         "registrationlisting": "establishment registration", "gudid": "AccessGUDID device record",
+         "covid19serology": "serology test result"}
 FIELD_LABEL = {"regulation_number": "regulation number", "device_class": "device class", "decision_code":
                "decision code", "decision_date": "decision date", "root_cause": "root cause", "recall_class":
                "recall class", "review_panel": "review panel", "device_name": "device name", "applicant": "applicant",
@@ -44,11 +45,18 @@ COLUMNS = {
                        ("regulation_number", "Regulation"), ("medical_specialty", "Specialty")],
     "udi": [("primary_di", "Device identifier"), ("brand_name", "Brand"), ("company_name", "Company"),
             ("product_code", "Product code"), ("publish_date", "Published")],
+    "gudid": [("primary_di", "Device identifier"), ("brand_name", "Brand"),
+              ("version_or_model_number", "Version or model"), ("company_name", "Company"),
+              ("gmdn_term", "GMDN term"), ("product_codes", "Product codes"), ("publish_date", "Published")],
+    "covid19serology": [("sample_id", "Sample"), ("manufacturer", "Manufacturer"), ("device", "Test"),
+                        ("date_performed", "Performed"), ("antibody_truth", "Truth"), ("igg_result", "IgG"),
+                        ("igm_result", "IgM")],
     "registrationlisting": [("registration_number", "Registration"), ("fei_number", "FEI"),
                             ("name", "Establishment"), ("city", "City"), ("state_code", "State"),
                             ("iso_country_code", "Country"), ("product_codes", "Product codes")],
 }
-_DATE_KEYS = {"date_received", "event_date_initiated", "recall_initiation_date", "decision_date", "publish_date"}
+_DATE_KEYS = {"date_received", "event_date_initiated", "recall_initiation_date", "decision_date", "publish_date",
+              "date_performed", "report_date"}
 
 
 def plural(n: int, word: str) -> str:
@@ -68,6 +76,8 @@ def noun(ds: str, n: int, it: Interpretation | None = None) -> str:
 def day(value: str) -> str:
     """'20230101' or '2023-01-01' -> '1 January 2023' (other text unchanged)."""
     m = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", str(value or "").strip())
+    if us := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", str(value or "").strip()):   # 4/21/2020
+        m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", f"{us[3]}{int(us[1]):02d}{int(us[2]):02d}")
     if not m or not 1 <= int(m[2]) <= 12:
         return str(value or "")
     return f"{int(m[3])} {calendar.month_name[int(m[2])]} {m[1]}"
@@ -113,7 +123,8 @@ def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
         bits.append(" for " + ", ".join(ids))
     if it.date_from or it.date_to:
         when = readable(it.date_from, it.date_to)
-        bits.append(" " + (when if when.startswith(("since", "up to")) else f"in {when}"))
+        one_day = it.date_from is not None and it.date_from == it.date_to
+        bits.append(" " + (when if when.startswith(("since", "up to")) else f"{'on' if one_day else 'in'} {when}"))
     return "".join(bits)
 
 

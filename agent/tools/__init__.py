@@ -1,6 +1,6 @@
 """The assistant's tools: resolvers (names to FDA keys) and searchers over the mirror, usable without a model."""
 
-from . import resolve_device, resolve_firm, resolve_location, searchers  # noqa: F401  (register the tools)
+from . import gudid, resolve_device, resolve_firm, resolve_location, searchers  # noqa: F401  (register the tools)
 from .base import Provenance, ToolError, ToolResult
 from .context import ResolverContext, ToolContext
 from .registry import TOOLS, describe, run_tool, validate

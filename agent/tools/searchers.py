@@ -137,6 +137,16 @@ SPECS: dict[str, Spec] = {s.endpoint: s for s in (
           "labeler_duns_number": "labeler_duns_number"},
          {"product_code": "product_codes.code", "manufacturer": "company_name.exact", "mri_safety": "mri_safety.exact",
           "gmdn_term": "gmdn_terms.name.exact", "is_rx": "is_rx", "brand_name": "brand_name.exact"}),
+    Spec("covid19serology", ("sample_id", "manufacturer"),
+         {"sample_id": "sample_id", "manufacturer": "manufacturer", "device": "device", "panel": "panel",
+          "date_performed": "date_performed", "group": "group", "antibody_truth": "antibody_truth",
+          "igg_result": "igg_result", "igm_result": "igm_result", "lot_number": "lot_number"},
+         "date_performed", None, ("manufacturer",), None, None, ("device",),
+         {"antibody_truth": "antibody_truth", "group": "group", "panel": "panel", "type": "type",
+          "igg_result": "igg_result", "igm_result": "igm_result", "control": "control", "sample_id": "sample_id",
+          "lot_number": "lot_number"},
+         {"manufacturer": "manufacturer.exact", "device": "device.exact", "antibody_truth": "antibody_truth",
+          "panel": "panel", "group": "group"}),
     Spec("registrationlisting", ("registration_number", "fei_number"),
          {"registration_number": "registration.registration_number", "fei_number": "registration.fei_number",
           "name": "registration.name", "owner_operator": "registration.owner_operator.firm_name",
@@ -159,7 +169,7 @@ NAME_FIELDS: dict[str, tuple[str, ...]] = {
     "event": ("device.brand_name", "device.generic_name"), "recall": ("product_description",),
     "enforcement": ("product_description",), "510k": ("device_name",), "pma": ("trade_name", "generic_name"),
     "classification": ("device_name",), "udi": ("brand_name", "device_description", "gmdn_terms.name"),
-    "registrationlisting": ("proprietary_name",)}
+    "registrationlisting": ("proprietary_name",), "covid19serology": ("device",)}
 
 
 def name_variants(word: str) -> list[str]:
@@ -430,7 +440,7 @@ def _recall_classes(ctx: ToolContext, rows: list[dict]) -> None:
 
 def _tool_suffix(endpoint: str) -> str:
     return {"event": "events", "recall": "recalls", "enforcement": "enforcement", "registrationlisting": "registrations",
-            "classification": "classifications"}.get(endpoint, endpoint)
+            "classification": "classifications", "covid19serology": "serology"}.get(endpoint, endpoint)
 
 
 # -- the tools ------------------------------------------------------------------------------------------
@@ -511,18 +521,26 @@ def search_registrations(ctx: ToolContext, args: SearchArgs) -> ToolResult:
     return search(ctx, "registrationlisting", args)
 
 
+@tool("search_serology", SearchArgs, "searcher")
+def search_serology(ctx: ToolContext, args: SearchArgs) -> ToolResult:
+    """Search FDA's COVID-19 serology test evaluations (device/covid19serology: one record per sample tested with one manufacturer's antibody test) by manufacturer, date performed, device-name text and filters antibody_truth (Positive, Negative), group, panel, igg_result, igm_result, sample_id. Rows carry sample_id and manufacturer."""
+    return search(ctx, "covid19serology", args)
+
+
 # -- count_by ------------------------------------------------------------------------------------------
 
 DATASET_NAMES = {"events": "event", "event": "event", "recalls": "recall", "recall": "recall",
                  "enforcement": "enforcement", "510k": "510k", "pma": "pma", "classification": "classification",
                  "classifications": "classification", "udi": "udi", "registrations": "registrationlisting",
-                 "registrationlisting": "registrationlisting"}
+                 "registrationlisting": "registrationlisting", "serology": "covid19serology",
+                 "covid19serology": "covid19serology"}
 COUNT_FIELDS = {ep: sorted({"year", "month", "day"} | set(s.counts)) if s.date else sorted(s.counts)
                 for ep, s in SPECS.items()}
 
 
 class CountArgs(SearchArgs):
-    dataset: str = Field(description="events, recalls, enforcement, 510k, pma, classification, udi or registrations")
+    dataset: str = Field(description="events, recalls, enforcement, 510k, pma, classification, udi, registrations, "
+                                     "serology or gudid")
     field: str = Field(description="What to count by: year, month, day (trends), product_code, manufacturer, "
                                    "event_type, patient_problem, device_problem, recall_class, country, ...")
     limit: int = Field(25, ge=1, le=1000, description="Buckets to return (the most frequent; all for trends)")
@@ -531,6 +549,9 @@ class CountArgs(SearchArgs):
 @tool("count_by", CountArgs, "searcher")
 def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
     """Count records of a dataset by a field over the full population (never a sample): trends by year, month or day, or the top values of product_code, manufacturer, event_type, patient_problem, device_problem, recall_class, country and more, with the same filters as the searchers."""
+    if args.dataset.strip().lower() in ("gudid", "accessgudid"):
+        from .gudid import count_gudid_tool
+        return count_gudid_tool(ctx, args)
     endpoint = DATASET_NAMES.get(args.dataset.strip().lower())
     if endpoint is None:
         raise ToolError(f"unknown dataset {args.dataset!r}; choose one of: {', '.join(sorted(set(DATASET_NAMES)))}")

@@ -57,10 +57,43 @@ def _minus_months(d: date, n: int) -> date:
 
 
 # A period: (start, end) of one point expression at tokens i.., and how many tokens it used.
+def _day_of(w: str) -> int | None:
+    m = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", w)
+    return int(m[1]) if m and 1 <= int(m[1]) <= 31 else None
+
+
+def _date(y: int, m: int, d: int) -> date | None:
+    try:
+        return date(y, m, d)
+    except ValueError:
+        return None
+
+
+def _day(w: list[str], i: int) -> tuple[date, date, int] | None:
+    """One day: '21 April 2020', 'April 21(st) 2020', 'jan 1 2019', '4/27/2020', 'the 3rd of May 2021'."""
+    a, b, c = (w[i + k] if i + k < len(w) else "" for k in range(3))
+    d4 = w[i + 3] if i + 3 < len(w) else ""
+    if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", a):
+        day = _year(m[3]) and _date(int(m[3]), int(m[1]), int(m[2]))
+        return (day, day, 1) if day else None
+    if a in MONTHS and (n := _day_of(b)) and (y := _year(c)):
+        day = _date(y, MONTHS[a], n)
+        return (day, day, 3) if day else None
+    if (n := _day_of(a)) and b in MONTHS and (y := _year(c) or (_year(d4) if c == "of" else None)):
+        day = _date(y, MONTHS[b], n)
+        return (day, day, 3 if _year(c) else 4) if day else None
+    if (n := _day_of(a)) and b == "of" and c in MONTHS and (y := _year(d4)):
+        day = _date(y, MONTHS[c], n)
+        return (day, day, 4) if day else None
+    return None
+
+
 def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tuple[date, date, int] | None:
     a = w[i] if i < len(w) else ""
     b = w[i + 1] if i + 1 < len(w) else ""
     c = w[i + 2] if i + 2 < len(w) else ""
+    if got := _day(w, i):
+        return got
     if (m := re.fullmatch(r"(\d{4})-(\d{2})(?:-(\d{2}))?", a)) and _year(m[1]) and 1 <= int(m[2]) <= 12:
         y, mo = int(m[1]), int(m[2])
         if m[3]:
@@ -194,6 +227,8 @@ def readable(start: date | None, end: date | None) -> str:
     def day(d: date) -> str:
         return f"{d.day} {calendar.month_name[d.month]} {d.year}"
     if start and end:
+        if start == end:
+            return day(start)
         if start == date(start.year, 1, 1) and end == date(start.year, 12, 31):
             return str(start.year)
         if start.day == 1 and end == _month_end(start.year, start.month):

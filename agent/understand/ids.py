@@ -19,6 +19,7 @@ NOT_CODES = {"FDA", "PMA", "UDI", "MDR", "AND", "THE", "FOR", "USA", "EUA", "DEN
 _WORDS = {"for", "and", "the", "are", "was", "has", "had", "how", "any", "all", "who", "why", "its", "per", "new",
           "top", "one", "two", "did", "get", "got", "see", "can", "may", "use", "via", "not", "too", "yet", "out"}
 SUBMISSION_DATASET = {"k": "510k", "den": "510k", "p": "pma"}
+DI_CUES = {"di", "udi", "identifier", "gtin", "udi-di", "dis", "device", "gudid", "primary"}
 
 
 def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
@@ -42,13 +43,14 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
                 out.append(("pma", Filter(field="supplement_number", value=m[2], label=m[2], words=t.text)))
         elif re.fullmatch(r"Z-\d{4}-\d{4}", up):
             out.append(("recall", Filter(field="product_res_number", value=up, label=up, words=t.text)))
-        elif re.fullmatch(r"\d{14}", up) or (prev in ("di", "udi", "identifier", "gtin", "udi-di", "dis") and
-                                              re.fullmatch(r"[0-9A-Z+]{6,30}", up) and any(c.isdigit() for c in up)):
+        elif re.fullmatch(r"\d{12,14}|\+?[A-Z]{1,4}\d{6,}[A-Z0-9]*", up) and not re.fullmatch(r"[A-Z]{3}\d{6}", up) \
+                or (prev in DI_CUES and re.fullmatch(r"[0-9A-Z+]{6,30}", up) and any(c.isdigit() for c in up)):
             out.append(("udi", Filter(field="di", value=up, label=f"device identifier {up}", words=t.text)))
         elif re.fullmatch(r"\d{3}\.\d{1,4}", up):
             out.append(("classification", Filter(field="regulation_number", value=up,
                                                  label=f"regulation {up}", words=t.text)))
-        elif re.fullmatch(r"\d{5,10}", up) and prev in ("mdr", "report", "key", "event", "number", "#"):
+        elif re.fullmatch(r"\d{5,10}", up) and prev in ("mdr", "report", "key", "event", "number", "#") or \
+                re.fullmatch(r"\d{7,8}", up) and prev not in ("registration", "fei", "reg", "duns", "top", "first"):
             out.append(("event", Filter(field="mdr_report_key", value=up, label=f"report {up}", words=t.text)))
         else:
             continue

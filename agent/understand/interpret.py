@@ -32,7 +32,9 @@ TOP_OK = {"event": {"manufacturer", "product_code", "event_type", "patient_probl
           "510k": {"manufacturer", "product_code", "decision_code", "country", "state", "clearance_type"},
           "pma": {"manufacturer", "product_code", "decision_code", "supplement_type", "state"},
           "udi": {"manufacturer", "product_code"}, "registrationlisting": {"country", "product_code", "state"},
-          "classification": {"device_class", "review_panel"}}
+          "classification": {"device_class", "review_panel"},
+          "gudid": {"manufacturer", "product_code", "gmdn_term", "brand_name"},
+          "covid19serology": {"manufacturer", "antibody_truth", "device", "panel"}}
 
 
 def _anchor(ctx: ToolContext, datasets: list[str]) -> date:
@@ -52,6 +54,8 @@ def _datasets(tokens: Tokens, take: bool, weak_ok: bool = True) -> list[str]:
         strong.remove("pma")                  # "510(k) approvals"
     if "enforcement" in strong and "recall" in strong:
         strong.remove("recall")               # "enforcement reports of recalls"
+    if "gudid" in strong and "udi" in strong:
+        strong.remove("udi")                  # "device identifiers in GUDID": the release's own records
     weak = [t.rstrip("?") for _, _, t in hits if t.endswith("?")]
     return list(dict.fromkeys(strong or (weak if weak_ok else [])))
 
@@ -63,7 +67,7 @@ COUNTABLE = {"applicant": "manufacturer", "manufacturer": "manufacturer", "produ
              "clearance_type": "clearance_type", "device_class": "device_class", "review_panel": "review_panel"}
 
 
-def _measure(tokens: Tokens, it: Interpretation) -> None:
+def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> None:
     """count / list / trend / top / compare, and the field asked about (kept in `it.field` until ids are known)."""
     hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
     tags = [t for _, _, t in hits]
@@ -71,6 +75,8 @@ def _measure(tokens: Tokens, it: Interpretation) -> None:
     fields = vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False)
     near = [(i, j, f) for i, j, f in fields if i == 0 or any(abs(i - hj) <= 2 or abs(hi - j) <= 3
                                                              for hi, hj, t in hits if t in ("top", "list"))]
+    if not near and keyed:               # "B3359500 model number": a field of the record or code named
+        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS][:1]
     if "compare" in tags:
         it.measure = "compare"
     elif "trend" in tags:
@@ -129,7 +135,7 @@ def _ids_elsewhere(ctx: ToolContext, it: Interpretation, ids: list) -> None:
         it.datasets.append(ds)
 
 
-def _filters(tokens: Tokens, it: Interpretation) -> None:
+def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
     for i, j, tag in vocab.match_phrases(tokens, vocab.FILTER_PHRASES, "filter"):
         name, value = tag.split("=")
         words = tokens.words(i, j)
@@ -139,6 +145,9 @@ def _filters(tokens: Tokens, it: Interpretation) -> None:
             it.filters.append(Filter(field="class", value=value, label=f"class {value}", words=words))
         elif name == "supplements":
             it.supplements = "supplements" if value == "supplements" else "originals"
+        elif name in vocab.NEEDS_DATASET and vocab.FILTER_DATASET[name] not in preview:
+            for k in range(i, j):
+                tokens.role.pop(k, None)              # "positive airway pressure": not the filter here
         elif name in vocab.FILTER_FIELDS:
             label = vocab.FILTER_FIELDS[name][1].format(v=value)
             values = list(dict.fromkeys([value, value[:1] + value[1:].lower()])) if name == "root" else value
@@ -184,8 +193,8 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     rng = read_dates(tokens, _anchor(ctx, preview or ids_ds))
     if rng:
         it.date_from, it.date_to, it.date_words = rng.start, rng.end, rng.words
-    _filters(tokens, it)
-    _measure(tokens, it)
+    _filters(tokens, it, preview)
+    _measure(tokens, it, keyed=bool(ids or it.device))
     strong = _datasets(tokens, take=True, weak_ok=False)
     implied = (["event"] if any(f.field == "event_type" for f in it.filters) else []) + \
         (["pma"] if it.supplements != "all" else []) + \
@@ -199,6 +208,10 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         it.datasets = list(last.reading.get("datasets") or [])   # "just 2009?": the previous question, narrowed
     elif not it.datasets and follow and last and last.dataset:
         it.datasets = [last.dataset]          # "what about Boston Scientific?": the previous question's dataset
+    vocab.verbs_as_grammar(tokens)
+    for k in tokens.unused():
+        if any(tokens.toks[k].low in vocab.DATASET_WORDS.get(ds, ()) for ds in it.datasets):
+            tokens.take(k, k + 1, "dataset")      # "serology samples tested": the records' own nouns
     names = read_names(ctx, tokens, vocab.FUNCTION | vocab.FIELD_WORDS)
     for k in range(len(tokens.toks)):
         if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:

@@ -16,10 +16,11 @@ MAX_CODES = 12          # product codes a search takes
 ALL_CODES = 300         # product codes of a broad term ranked by their records
 # datasets whose records carry a product code, with their count_by name
 COUNT_NAME = {"event": "events", "recall": "recalls", "510k": "510k", "pma": "pma", "udi": "udi",
-              "registrationlisting": "registrations"}
+              "registrationlisting": "registrations", "gudid": "gudid"}
 SEARCHER = {"event": "search_events", "recall": "search_recalls", "enforcement": "search_enforcement",
             "510k": "search_510k", "pma": "search_pma", "classification": "search_classifications",
-            "udi": "search_udi", "registrationlisting": "search_registrations"}
+            "udi": "search_udi", "registrationlisting": "search_registrations", "gudid": "search_gudid",
+            "covid19serology": "search_serology"}
 
 
 @dataclass

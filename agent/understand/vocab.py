@@ -6,7 +6,7 @@ import difflib
 
 from .tokens import Tokens
 
-__all__ = ["DATASET_PHRASES", "MEASURE_PHRASES", "FIELD_PHRASES", "FILTER_PHRASES", "FUNCTION", "FOLLOWUP",
+__all__ = ["DATASET_PHRASES", "DATASET_WORDS", "NEEDS_DATASET", "VERB_DEVICE_WORDS", "verbs_as_grammar", "MEASURE_PHRASES", "FIELD_PHRASES", "FILTER_PHRASES", "FUNCTION", "FOLLOWUP",
            "match_phrases", "fuzzy_grammar_word", "LABEL", "NOUN"]
 
 
@@ -34,12 +34,26 @@ DATASET_PHRASES = _table({
     "classification": "classification|classifications|classified|regulation|regulations|device classes|"
                       "review panel|panels",
     "classification?": "product codes|product code|panel",
-    "udi": "udi|udis|gudid|device identifiers|device identifier|di|dis|udi records|udi devices|gudid records|"
-           "device records|labelers|labeler",
+    "udi": "udi|udis|device identifiers|device identifier|di|dis|udi records|udi devices|device records|labelers|"
+           "labeler|udi-di|udi-dis",
+    "gudid": "gudid|accessgudid|access gudid|gudid release|gudid download|gudid data|gudid records|gudid devices|"
+             "gudid entries|gudid file|gudid files",
+    "covid19serology": "serology|covid serology|covid-19 serology|covid19 serology|covid19serology|serology tests|"
+                       "serology test|serology results|serology data|serology evaluations|serology samples|"
+                       "serological|covid antibody|covid-19 antibody|covid19 antibody|covid|covid-19|covid19|"
+                       "sars-cov-2|sars cov 2|coronavirus",
     "registrationlisting": "registrations|registration|registered|establishments|establishment|facilities|"
                            "facility|listings|listing|listed|plants|sites|owner operators",
 })
-DATASETS = ("event", "recall", "enforcement", "510k", "pma", "classification", "udi", "registrationlisting")
+DATASETS = ("event", "recall", "enforcement", "510k", "pma", "classification", "udi", "registrationlisting", "gudid",
+            "covid19serology")
+# words that name a dataset's records or their parts: grammar once that dataset is read ("serology samples tested")
+DATASET_WORDS = {
+    "covid19serology": set("samples sample results result tests test tested testing evaluations evaluation evaluated "
+                           "performed run panel panels antibody antibodies makers assays assay kits kit".split()),
+    "gudid": set("devices entries records release download data primary dis di identifiers labeler labelers "
+                 "file files".split()),
+}
 
 MEASURE_PHRASES = _table({
     "count": "how many|number of|count|count of|total|how often|how much|tally",
@@ -113,6 +127,10 @@ FILTER_PHRASES = _table({
                                  "sterilize for another party|sterilize devices for another party",
     "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
     "estab=Repack or Relabel": "repackers|relabelers|repack|relabel",
+    "truth=Positive": "positive|positives|truly positive|truth positive|antibody truth positive|antibody-positive|"
+                      "antibody positive|positive samples|reference positive|reference positives|known positive",
+    "truth=Negative": "negative|negatives|truly negative|truth negative|antibody truth negative|antibody-negative|"
+                      "antibody negative|negative samples|reference negative|reference negatives|known negative",
     "panel=CV": "cardiovascular|cardiology|cardiac",
     "panel=DE": "dental|dentistry",
     "panel=OP": "ophthalmic|ophthalmology|eye",
@@ -147,10 +165,14 @@ FILTER_FIELDS = {
     "root": ({"recall": "root_cause"}, "root cause {v}"),
     "estab": ({"registrationlisting": "establishment_words"}, "establishment type {v}"),
     "panel": ({"classification": "medical_specialty"}, "medical specialty {v}"),
+    "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
 }
+# word filters read only when their dataset is named too ("positive airway pressure" is a device)
+NEEDS_DATASET = {"truth"}
 FILTER_DATASET = {"status": "recall", "voluntary": "enforcement", "rx": "udi", "otc": "udi", "kit": "udi",
                   "life": "classification", "implant": "classification", "third_party": "510k", "decision": "510k",
-                  "root": "recall", "estab": "registrationlisting", "panel": "classification"}
+                  "root": "recall", "estab": "registrationlisting", "panel": "classification",
+                  "truth": "covid19serology"}
 
 FOLLOWUP = _table({
     "those": "those|these|them|they|their|those devices|these devices|those codes|those firms|those companies|"
@@ -175,18 +197,49 @@ existing currently current available as well what's vs versus compare compared a
 involving concern concerns concerning regarding regard about relating relate relates tied linked connected
 counts one ones located foreign release released design file filed cover among fall falls regulated start
 beginning end came come comes held labeled labelled initiation initiated begun came went number numbers overall
-procode procodes code codes version key keys dated""".split())
+procode procodes code codes version key keys dated hold holds holding contain contains containing contained
+evaluate evaluates evaluated evaluating behind mention mentions mentioning mentioned named naming started starts
+starting began begin begins apply applies applied applicable share shares shared sharing flagged accepted run ran runs
+go goes going want need needs mean means meant appear appears appeared cite cites cited give gives given say says
+said happen happens occur occurs belong belongs belonging assigned assign affect affects affected sold distributed
+marketed list listed? within exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
+# plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
+# "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
+VERB_DEVICE_WORDS = {"clear", "clears", "cover", "covers", "covered", "filter", "filters", "support", "supports",
+                     "supporting", "share", "shares", "lead", "leads", "control", "controls", "return", "returns",
+                     "narrow", "limit", "restrict", "break", "split", "group", "sort", "rank", "order", "check",
+                     "match", "matches", "fit", "fits", "use", "uses", "used", "power", "release", "file", "files"}
+_AUX = {"did", "does", "do", "to", "can", "could", "will", "would", "should", "fda", "that", "who", "it", "they",
+        "please", "also", "then"}
+_OBJECT = {"those", "these", "them", "that", "it", "the", "my", "to", "by", "down", "out", "this"}
+
+
+def verbs_as_grammar(tokens: Tokens) -> None:
+    """Mark verbs that are also device words as grammar where they stand as verbs ("did FDA clear K1...",
+    "filter those to Medtronic", "which 510(k) covers DI ..."); "clear aligners", "IVC filter" stay devices."""
+    lows = tokens.lows()
+    for i in tokens.unused():
+        if lows[i] not in VERB_DEVICE_WORDS:
+            continue
+        prev, nxt = (lows[i - 1] if i else ""), (lows[i + 1] if i + 1 < len(lows) else "")
+        after_key = i > 0 and tokens.role.get(i - 1) in ("dataset", "field", "id", "code")
+        if prev in _AUX or after_key or (i == 0 and nxt in _OBJECT) or (prev in FUNCTION and nxt in _OBJECT):
+            tokens.take(i, i + 1, "function")
 
 # plain labels for datasets (the answers never show internal names)
 LABEL = {"event": "adverse event reports (MAUDE)", "recall": "recalls", "enforcement": "enforcement reports",
          "510k": "510(k) clearances", "pma": "PMA approvals", "classification": "classification (product codes)",
-         "udi": "UDI device records (GUDID)", "registrationlisting": "establishment registrations"}
+         "udi": "UDI device records (openFDA)", "registrationlisting": "establishment registrations",
+         "gudid": "AccessGUDID device records (GUDID release)",
+         "covid19serology": "COVID-19 serology test evaluations"}
 # (singular, plural) of what one record of each dataset is
 NOUN = {"event": ("adverse event report", "adverse event reports"), "recall": ("recalled product", "recalled products"),
         "enforcement": ("enforcement report", "enforcement reports"),
         "510k": ("510(k) clearance", "510(k) clearances"), "pma": ("PMA record", "PMA records"),
         "classification": ("product code", "product codes"), "udi": ("UDI device record", "UDI device records"),
-        "registrationlisting": ("registered establishment", "registered establishments")}
+        "registrationlisting": ("registered establishment", "registered establishments"),
+        "gudid": ("AccessGUDID device record", "AccessGUDID device records"),
+        "covid19serology": ("serology test result", "serology test results")}
 
 
 def match_phrases(tokens: Tokens, table: dict[tuple[str, ...], str], role: str,
