@@ -17,8 +17,8 @@ from .conftest import FDA_EXPLORER, ROOT
 
 
 def docs() -> str:
-    """README.md, where the app is documented."""
-    return (ROOT / "README.md").read_text()
+    """README.md and docs/, where the app is documented."""
+    return (ROOT / "README.md").read_text() + "".join(p.read_text() for p in sorted((ROOT / "docs").glob("*.md")))
 
 
 def test_the_mirror_and_assistant_commands_are_forwarded(sample_mirror):
