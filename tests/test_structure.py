@@ -111,3 +111,31 @@ def test_readme_is_one_screen_and_links_every_docs_page():
     assert len(README.splitlines()) <= 60, len(README.splitlines())
     for page in sorted((ROOT / "docs").glob("*.md")):
         assert f"docs/{page.name}" in README, page.name
+
+
+def _top_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_only_app_ui_imports_flet():
+    """Import contract: the GUI toolkit stays in app/ui; app's logic, the assistant and the mirror never see it."""
+    for pkg in ("mirror", "agent", "app"):
+        for path in (ROOT / pkg).rglob("*.py"):
+            if path.is_relative_to(ROOT / "app" / "ui"):
+                continue
+            assert not _top_imports(path) & {"flet", "flet_web", "flet_desktop"}, path
+
+
+def test_the_mirror_never_imports_the_layers_above_it_anywhere():
+    """Import contract, file by file (lazy imports inside functions included): mirror -> nothing above;
+    agent -> mirror only; app -> agent and mirror."""
+    for path in (ROOT / "mirror").rglob("*.py"):
+        assert not _top_imports(path) & {"agent", "app"}, path
+    for path in (ROOT / "agent").rglob("*.py"):
+        assert "app" not in _top_imports(path), path
