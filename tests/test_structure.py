@@ -53,7 +53,7 @@ def test_mirror_is_laid_out_by_subsystem():
     flat = {p.stem for p in (ROOT / "mirror").glob("*.py")}
     assert flat == {"__init__", "__main__", "cli", "settings", "errors"}, flat
     folders = {p.name for p in (ROOT / "mirror").iterdir() if (p / "__init__.py").exists()}
-    assert folders == {"schema", "store", "sync", "ops", "api", "lookup"}, folders
+    assert folders == {"schema", "store", "sync", "ops", "api", "lookup", "surveil"}, folders
 
 
 def test_importing_mirror_loads_no_subsystem():

@@ -1,0 +1,26 @@
+"""Post-market surveillance queries on the mirror: scopes, disproportionality signals, the change digest, inventory matching.
+
+Modules: `scope` (a watchlist as SQL filters per dataset), `stats` (2x2 measures, pure Python), `signals` (MAUDE
+counts -> PRR/ROR/chi-square tables), `changes` (the key/digest snapshot per sync), `inventory` (device rows ->
+GUDID/UDI, recalls, enforcement, events), `asof` (data-as-of dates). Names load on first use.
+"""
+
+from importlib import import_module
+
+_LAZY = {
+    "Scope": ".scope", "TwoByTwo": ".stats", "Measures": ".stats", "Thresholds": ".stats", "measures": ".stats",
+    "signals": ".signals", "SignalRow": ".signals", "SignalTable": ".signals",
+    "record_changes": ".changes", "changes_since": ".changes", "ChangeDigest": ".changes", "SyncRecord": ".changes",
+    "match_devices": ".inventory", "DeviceQuery": ".inventory", "DeviceMatch": ".inventory",
+    "as_of_dates": ".asof", "scope_counts": ".counts", "period_counts": ".counts",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'mirror.surveil' has no attribute {name!r}")
+    value = getattr(import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
