@@ -46,9 +46,10 @@ def surveil_cli() -> None:
 
 
 def _register() -> None:
+    from .cli_inventory import inventory_command
     from .cli_signals import signals_command
     from .cli_watch import watch_group
-    for cmd in (watch_group, signals_command):
+    for cmd in (watch_group, inventory_command, signals_command):
         surveil_cli.add_command(cmd)
 
 
