@@ -14,11 +14,6 @@ The mirror is re-attached when `mirror sync` publishes a new file, so a running 
 
 from __future__ import annotations
 
-import os
-import re
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date
 from urllib.parse import parse_qsl, quote, unquote, urlencode
@@ -26,16 +21,18 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode
 import duckdb
 import orjson
 
-from ..schema.datasets import DATASETS
 from ..errors import MirrorError
+from ..schema.datasets import DATASETS
+from ..schema.indexes import INDEXES
 from ..settings import Settings
 from ..store.files import Store
-from .catalog import Catalog, FieldRef, catalog
-from .query import And, ParseError, parse
-from .limits import DEFAULT_TIMEOUT, NARROW_LOOKUP, NARROW_SEARCH, QueryTooBroad, deadline
-from .sql import WORD, Translator, grouped
-from .summary import MEMBER, summary_count, summary_total
+from ..store.reader import Reader, Snapshot
 from ..store.state import rowid_stamp
+from .catalog import Catalog, FieldRef, catalog
+from .limits import NARROW_LOOKUP, NARROW_SEARCH, QueryTooBroad
+from .query import And, ParseError, parse
+from .sql import WORD, Conjunct, Translator, grouped
+from .summary import summary_count, summary_total
 
 __all__ = ["Api", "Response", "DISCLAIMER", "ENDPOINT_PATHS"]
 
@@ -83,23 +80,14 @@ def _not_found(message: str = "No matches found!") -> ApiError:
     return ApiError(404, message)
 
 
-_WORDS = re.compile(r"t\.rowid IN \(SELECT rowid FROM (.+?) WHERE term = (\$p\d+)\)")   # sql.Translator._narrowed
-_REF = re.compile(r'\bt\.(?:"(\w+)"|(\w+))')
-
-
 def _conjuncts(node) -> list:
     """The top-level AND terms of a search (nested ANDs flattened: the same records)."""
     return [c for child in node.children for c in _conjuncts(child)] if isinstance(node, And) else [node]
 
 
-def _joined(conj: list[str]) -> str:
+def _joined(conj: list[Conjunct]) -> str:
     """Translated conjuncts as one WHERE clause (one alone as it is, as translate(And) would write them)."""
-    return "TRUE" if not conj else conj[0] if len(conj) == 1 else "(" + " AND ".join(conj) + ")"
-
-
-def _refs(sql: str) -> set[str]:
-    """The columns of the row `t` that a piece of translated SQL reads."""
-    return {a or b for a, b in _REF.findall(sql)}
+    return "TRUE" if not conj else conj[0].sql if len(conj) == 1 else "(" + " AND ".join(c.sql for c in conj) + ")"
 
 
 def _int(value: str, name: str) -> int:
@@ -138,145 +126,137 @@ class _Endpoint:
     words_columns: frozenset[str] = frozenset()   # the word index's columns (term, rowid and covered ones)
 
 
-class Api:
-    """Answers openFDA device API requests from the published mirror (read-only, thread-safe)."""
+def _endpoints(con: duckdb.DuckDBPyConnection, snap: Snapshot) -> dict[str, _Endpoint]:
+    """The endpoints of one attach of the mirror: tables, columns, key quality and the indexes that can be trusted
+    (those whose table still has the rowids they were built with, see mirror/schema/indexes.py)."""
+    endpoints = {}
+    for name, meta in snap.meta.items():
+        if name not in DATASETS:
+            continue
+        ds, alias = DATASETS[name], f"ds_{name}"
+        cols = _columns(con, alias)
+        if ds.table not in cols:
+            continue
+        children = {ch.suffix: f'{alias}.main."{ds.table}_{ch.suffix}"' for ch in ds.children
+                    if f"{ds.table}_{ch.suffix}" in cols}
+        table = f'{alias}.main."{ds.table}"'
+        nulls = dupes = 0
+        if children and ds.key[0] in cols[ds.table]:
+            nulls, dupes = con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
+                                       f'count(DISTINCT "{ds.key[0]}") FROM {table}').fetchone()
+        ix = INDEXES[name]
+        trusted = bool(ix.by_rowid) and meta.get("rowid_stamp") == rowid_stamp(con, table)
+        kept = {i.table: frozenset(cols[i.table]) for i in ix.by_rowid
+                if trusted and i.columns <= cols.get(i.table, set())}
+        words = words_columns = None
+        w = ix.words
+        if w and w.child.removeprefix(f"{ds.table}_") in children and w.table in kept and w.common in cols:
+            words = (children[w.child.removeprefix(f"{ds.table}_")], f'{alias}.main."{w.table}"',
+                     f'{alias}.main."{w.common}"')
+            words_columns = kept[w.table]
+        rows = {r.keys_on: (f'{alias}.main."{r.table}"', kept[r.table]) for r in ix.rows if r.table in kept}
+        endpoints[name] = _Endpoint(
+            name, table, cols[ds.table], children,
+            {children[s]: cols[f"{ds.table}_{s}"] for s in children}, meta.get("export_date", ""),
+            snap.state.get(name, []), nulls > 0, dupes > 0, words,
+            {(m.keys_on, m.day): f'{alias}.main."{m.table}"' for m in ix.summaries if m.table in cols}, rows,
+            words_columns or frozenset())
+    return endpoints
 
-    def __init__(self, settings: Settings | None = None, *, store: Store | None = None,
+
+def _columns(con: duckdb.DuckDBPyConnection, alias: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for table, column in con.execute("SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = ?",
+                                     [alias]).fetchall():
+        out.setdefault(table, set()).add(column)
+    return out
+
+
+def _virtual(endpoints: dict[str, _Endpoint], endpoint: str) -> dict[str, str]:
+    """Local extension fields. device/recall `recall_class`: the class ("Class I", ...) of the enforcement
+    report with the same recall number (enforcement `recall_number` = recall `product_res_number`)."""
+    enf = endpoints.get("enforcement")
+    if endpoint == "recall" and enf is not None and "product_res_number" in endpoints["recall"].columns:
+        return {"recall_class": f"(SELECT max(e.classification) FROM {enf.table} e "
+                                f"WHERE e.recall_number = t.product_res_number)"}
+    return {}
+
+
+@dataclass
+class _Request:
+    """A request checked and translated, on one attach of the mirror."""
+    snap: Snapshot
+    ep: _Endpoint
+    params: dict[str, str]
+    pairs: list[tuple[str, str]]
+    count: str | None
+    limit: int
+    skip: int
+    tr: Translator
+    conj: list[Conjunct]
+
+    @property
+    def where(self) -> str:
+        return _joined(self.conj)
+
+
+class Api:
+    """Answers openFDA device API requests from the published mirror (read-only, thread-safe).
+
+    It reads through a `Reader` (mirror/store/reader.py: attaching, re-attaching, bounded cursors, version,
+    as-of), made from `settings` unless given; `cursor()`, `version`, `datasets()`, `as_of()` and `close()`
+    are the reader's, for the callers that hold an Api."""
+
+    def __init__(self, settings: Settings | None = None, *, reader: Reader | None = None, store: Store | None = None,
                  fields: Catalog | None = None, timeout: float | None = None) -> None:
-        self.settings = settings or Settings()
-        self.store = store or Store(self.settings.data_dir, memory_limit=self.settings.duckdb_memory_limit)
-        # seconds of DuckDB work per request or lookup (FDAX_QUERY_TIMEOUT)
-        self.timeout = timeout if timeout is not None else self.settings.query_timeout
+        self.reader = reader or Reader(settings, store=store, timeout=timeout)
+        self.settings = settings or self.reader.settings
         self.catalog = fields or catalog()
-        self._lock = threading.Lock()
-        self._con: duckdb.DuckDBPyConnection | None = None
-        self._stamp: tuple = ()
-        self._endpoints: dict[str, _Endpoint] = {}
-        self._as_of: dict[str, str] = {}
-        self._clean_cache: dict[tuple, bool] = {}
-        self._common: dict[tuple, set[str]] = {}
         self.check()
 
-    # -- the mirror ------------------------------------------------------------
+    # -- the mirror (the reader's) ------------------------------------------------
+    @property
+    def store(self) -> Store:
+        return self.reader.store
+
+    @property
+    def timeout(self) -> float:
+        """Seconds of DuckDB work per request or lookup (FDAX_QUERY_TIMEOUT)."""
+        return self.reader.timeout
+
     def check(self) -> None:
         """Raise MirrorMissingError when there is no mirror (a clear message for `mirror serve`)."""
-        self.store.require_published()
-        self._attach()
+        self.reader.check()
 
-    def _files_stamp(self) -> tuple:
-        out = []
-        for name, path in self.store.published().items():
-            try:
-                st = os.stat(path)
-            except FileNotFoundError:
-                continue
-            out.append((name, st.st_ino, st.st_mtime_ns, st.st_size))
-        return tuple(out)
-
-    def _attach(self) -> duckdb.DuckDBPyConnection:
-        stamp = self._files_stamp()
-        with self._lock:
-            if self._con is not None and stamp == self._stamp:
-                return self._con
-            old = self._con
-            con = self.store.connect(required=False)
-            con.execute("SET enable_progress_bar=false")   # a long scan would draw a bar on the server's stdout
-            endpoints, as_of = {}, {}
-            for name, path in self.store.published().items():
-                alias = f"ds_{name}"
-                try:
-                    meta, state_rows = self._state(con, alias)
-                except duckdb.Error:
-                    continue
-                as_of[name] = meta.get("export_date", "")
-                if name not in DATASETS:
-                    continue
-                ds = DATASETS[name]
-                cols = self._columns(con, alias)
-                if ds.table not in cols:
-                    continue
-                children = {ch.suffix: f'{alias}.main."{ds.table}_{ch.suffix}"' for ch in ds.children
-                            if f"{ds.table}_{ch.suffix}" in cols}
-                table = f'{alias}.main."{ds.table}"'
-                nulls = dupes = 0
-                if children and ds.key[0] in cols[ds.table]:
-                    nulls, dupes = con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
-                                               f'count(DISTINCT "{ds.key[0]}") FROM {table}').fetchone()
-                # rowid indexes whose table still has the rowids they were built with (mirror/upgrade.py)
-                kept = {t: frozenset(cols[t]) for t, need in ds.index_tables.items() if need <= cols.get(t, set())} \
-                    if ds.index_tables and meta.get("rowid_stamp") == rowid_stamp(con, table) else {}
-                words = words_columns = None
-                if ds.words in children and ds.words_tables[0] in kept and ds.words_tables[1] in cols:
-                    words = (children[ds.words], *(f'{alias}.main."{t}"' for t in ds.words_tables))
-                    words_columns = kept[ds.words_tables[0]]
-                rows = {name: (f'{alias}.main."{t}"', kept[t]) for t, name in ds.rows_tables.items() if t in kept}
-                endpoints[name] = _Endpoint(
-                    name, table, cols[ds.table], children,
-                    {children[s]: cols[f"{ds.table}_{s}"] for s in children}, meta.get("export_date", ""),
-                    state_rows, nulls > 0, dupes > 0, words,
-                    {spec: f'{alias}.main."{t}"' for t, spec in ds.summaries.items() if t in cols}, rows,
-                    words_columns or frozenset())
-            self._con, self._stamp, self._endpoints, self._as_of = con, stamp, endpoints, as_of
-        if old is not None:
-            threading.Timer(60, old.close).start()   # let requests in flight on the old files finish
-        return con
-
-    @staticmethod
-    def _columns(con: duckdb.DuckDBPyConnection, alias: str) -> dict[str, set[str]]:
-        out: dict[str, set[str]] = {}
-        for table, column in con.execute("SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = ?",
-                                         [alias]).fetchall():
-            out.setdefault(table, set()).add(column)
-        return out
-
-    @staticmethod
-    def _state(con: duckdb.DuckDBPyConnection, alias: str) -> tuple[dict[str, str], list[dict]]:
-        """A dataset file's `_sync_meta` (export_date, rowid_stamp, ...) and its `_sync_state` rows."""
-        meta = dict(con.execute(f"SELECT key, value FROM {alias}.main._sync_meta").fetchall())
-        cur = con.execute(f"SELECT * FROM {alias}.main._sync_state ORDER BY partition")
-        names = [d[0] for d in cur.description]
-        return meta, [dict(zip(names, r)) for r in cur.fetchall()]
-
-    @contextmanager
-    def cursor(self, what: str = "the lookup", narrow: str = NARROW_LOOKUP) -> Iterator[duckdb.DuckDBPyConnection]:
+    def cursor(self, what: str = "the lookup", narrow: str = NARROW_LOOKUP):
         """A read-only cursor on the current mirror (views for every table), for mirror's own lookups: its work
         is bounded by `timeout` and the memory limit (QueryTooBroad, saying `what` and how to `narrow`)."""
-        con = self._attach().cursor()
-        try:
-            with deadline(con, self.timeout, what, narrow, self.store.memory_limit):
-                yield con
-        finally:
-            con.close()
-
-    @contextmanager
-    def _own_cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A cursor for the API's own facts about a mirror version (bounded work, cached: no timeout, which
-        would fail every later request the same way)."""
-        con = self._attach().cursor()
-        try:
-            yield con
-        finally:
-            con.close()
+        return self.reader.cursor(what, narrow)
 
     @property
     def version(self) -> tuple:
-        """Changes whenever a sync publishes new data: key caches on it."""
-        self._attach()
-        return self._stamp
+        """Changes whenever a sync publishes new data: key caches on it (or use `reader.derived`)."""
+        return self.reader.version
 
     def datasets(self) -> dict[str, str]:
         """Published datasets (endpoints and `gudid`) and their data-as-of (export) dates."""
-        self._attach()
-        return dict(self._as_of)
+        return self.reader.datasets()
 
     def as_of(self, dataset: str) -> str:
-        return self.datasets().get(dataset, "")
+        return self.reader.as_of(dataset)
 
     def close(self) -> None:
-        with self._lock:
-            if self._con is not None:
-                self._con.close()
-                self._con = None
+        self.reader.close()
+
+    # -- the endpoints of a mirror version -------------------------------------------
+    def _current(self) -> tuple[Snapshot, dict[str, _Endpoint]]:
+        snap = self.reader.snapshot()
+        return snap, self.reader.derived("api.endpoints", lambda cur: _endpoints(cur, snap), snap)
+
+    @property
+    def endpoints(self) -> dict[str, _Endpoint]:
+        """The endpoints the current mirror answers, with the indexes trusted on each."""
+        return self._current()[1]
 
     # -- requests ----------------------------------------------------------------
     def get(self, path: str, query: str = "", base_url: str = "") -> Response:
@@ -302,8 +282,30 @@ class Api:
     def _dispatch(self, path: str, query: str, base_url: str) -> tuple[int, dict, dict]:
         path = "/" + path.strip().lstrip("/")
         if path == "/download.json":
-            self._attach()
-            return 200, self._download(), {}
+            return 200, self._download(self.endpoints), {}
+        req = self._prepare(path, query)
+        ep, tr, conj, limit = req.ep, req.tr, req.conj, req.limit
+        with self.reader.cursor("the search", NARROW_SEARCH, req.snap) as con:   # the attach the endpoints are of
+            meta = {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": ep.export_date}
+            if req.count:
+                return 200, {"meta": meta, "results": self._count(con, tr, ep, conj, req.count, limit)}, {}
+            return self._search(con, tr, ep, conj, req.params, limit, req.skip, meta, path, req.pairs, base_url)
+
+    def reads(self, path: str, query: str = "") -> str:
+        """The table a request reads its records from, unqualified: a row index, the word index, a summary, a child
+        table or the endpoint's own table; the choice `get` makes, without running the search (a plan, for tests
+        and diagnostics). Raises ApiError where `get` would answer an error."""
+        req = self._prepare("/" + path.strip().lstrip("/"), query)
+        if req.count:
+            f = req.tr.resolve(req.count)
+            table = req.ep.table if f is None else self._count_sql(req.tr, req.ep, req.conj, f, req.limit)[1]
+        else:
+            sort = self._sort(req.tr, req.params["sort"]) if req.params.get("sort") else None
+            table = self._source(req.ep, req.conj, sort[3] if sort else frozenset())[0]
+        return table.rsplit(".", 1)[-1].strip('"')
+
+    def _prepare(self, path: str, query: str) -> _Request:
+        """A request's parameters checked and its search translated (ApiError: what openFDA answers instead)."""
         endpoint = ENDPOINT_PATHS.get(path)
         if endpoint is None:
             raise _not_found(f"No such endpoint: {path}; use /device/<endpoint>.json with one of "
@@ -316,8 +318,8 @@ class Api:
             if k not in PARAMS:
                 raise _bad(f"Invalid parameter: {k}")
             params[k] = v.strip()
-        self._attach()
-        ep = self._endpoints.get(endpoint)
+        snap, endpoints = self._current()
+        ep = endpoints.get(endpoint)
         if ep is None:
             raise _not_found(f"The mirror holds no device/{endpoint} data; run `mirror sync --only {endpoint}`")
         count = params.get("count") or None
@@ -336,58 +338,36 @@ class Api:
         if skip and params.get("search_after"):
             raise _bad("The skip parameter is not supported when using search_after.")
         tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children,
-                        key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=self._virtual(endpoint),
+                        key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=_virtual(endpoints, endpoint),
                         clean=self._clean, words=ep.words[:2] if ep.words else None,
                         rare=(lambda ws: self._rare(ep, ws)) if ep.words else None)
-        where, conj = "TRUE", []
+        conj: list[Conjunct] = []
         if params.get("search"):
             try:
                 parts = _conjuncts(parse(params["search"]))
-                conj = [tr.translate(c) for c in (grouped(And(tuple(parts))) if len(parts) > 1 else parts)]
+                conj = [tr.conjunct(c) for c in (grouped(And(tuple(parts))) if len(parts) > 1 else parts)]
             except ParseError as e:
                 raise _bad(str(e)) from None
-            where = _joined(conj)
-        con = self._con.cursor()   # the connection the endpoints above were read from
-        try:
-            with deadline(con, self.timeout, "the search", NARROW_SEARCH, self.store.memory_limit):
-                meta = {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": ep.export_date}
-                if count:
-                    return 200, {"meta": meta, "results": self._count(con, tr, ep, where, conj, count, limit)}, {}
-                return self._search(con, tr, ep, where, conj, params, limit, skip, meta, path, pairs, base_url)
-        finally:
-            con.close()
+        return _Request(snap, ep, params, pairs, count, limit, skip, tr, conj)
 
     def _clean(self, table: str, column: str, is_list: bool = False) -> bool:
         """Whether every value of a column (or of a list column's lists) is one upper-case word (checked once
         per mirror version)."""
-        key = (self._stamp, table, column)
-        if key not in self._clean_cache:
-            rows = f'(SELECT unnest("{column}") AS v FROM {table})' if is_list else f'(SELECT "{column}" AS v FROM {table})'
-            with self._own_cursor() as con:
-                self._clean_cache[key] = bool(con.execute(   # EXISTS stops at the first value that is not
-                    f"SELECT EXISTS (SELECT 1 FROM {rows} WHERE v IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM {rows} "
-                    f"WHERE v IS NOT NULL AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))").fetchone()[0])
-        return self._clean_cache[key]
+        rows = f'(SELECT unnest("{column}") AS v FROM {table})' if is_list else f'(SELECT "{column}" AS v FROM {table})'
+        return self.reader.derived(("api.clean", table, column), lambda con: bool(con.execute(
+            # EXISTS stops at the first value that is not
+            f"SELECT EXISTS (SELECT 1 FROM {rows} WHERE v IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM {rows} "
+            f"WHERE v IS NOT NULL AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))").fetchone()[0]))
 
     def _rare(self, ep: _Endpoint, words: list[str]) -> str | None:
         """One of `words` that the endpoint's word index holds (None if all are common words)."""
-        key = (self._stamp, ep.words[2])
-        if key not in self._common:
-            with self._own_cursor() as con:
-                self._common[key] = {w for (w,) in con.execute(f"SELECT word FROM {ep.words[2]}").fetchall()}
-        return next((w for w in words if w not in self._common[key]), None)
-
-    def _virtual(self, endpoint: str) -> dict[str, str]:
-        """Local extension fields. device/recall `recall_class`: the class ("Class I", ...) of the enforcement
-        report with the same recall number (enforcement `recall_number` = recall `product_res_number`)."""
-        enf = self._endpoints.get("enforcement")
-        if endpoint == "recall" and enf is not None and "product_res_number" in self._endpoints["recall"].columns:
-            return {"recall_class": f"(SELECT max(e.classification) FROM {enf.table} e "
-                                    f"WHERE e.recall_number = t.product_res_number)"}
-        return {}
+        common = self.reader.derived(("api.common", ep.words[2]), lambda con: frozenset(
+            w for (w,) in con.execute(f"SELECT word FROM {ep.words[2]}").fetchall()))
+        return next((w for w in words if w not in common), None)
 
     # -- search ------------------------------------------------------------------
-    def _sort(self, tr: Translator, spec: str) -> tuple[str | None, bool, bool]:
+    def _sort(self, tr: Translator, spec: str) -> tuple[str, bool, bool, frozenset[str]]:
+        """The sort's (expression, descending, by date, the row's columns it reads)."""
         name, _, direction = spec.partition(":")
         name, direction = name.strip(), (direction.strip().lower() or "asc")
         f = tr.resolve(name)
@@ -397,39 +377,39 @@ class Api:
         desc = direction == "desc"
         is_date = f.type == "date" and not f.exact
         if a.kind == "scalar":
-            return (a.expr if is_date or not a.is_date else f"CAST({a.expr} AS VARCHAR)"), desc, is_date
-        vals = a.expr if a.kind == "list" else tr.generic(f.path)
+            return (a.expr if is_date or not a.is_date else f"CAST({a.expr} AS VARCHAR)"), desc, is_date, a.reads
+        vals, reads = (a.expr, a.reads) if a.kind == "list" else (tr.generic(f.path), frozenset({"record"}))
         if is_date:
             vals = f"list_transform({vals}, lambda v: try_strptime(v, ['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y'])::DATE)"
-        return f"{'list_max' if desc else 'list_min'}({vals})", desc, is_date
+        return f"{'list_max' if desc else 'list_min'}({vals})", desc, is_date, reads
 
     @staticmethod
-    def _source(ep: _Endpoint, conj: list[str], exprs: tuple[str | None, ...] = ()) -> tuple[str, str]:
+    def _source(ep: _Endpoint, conj: list[Conjunct], reads: frozenset[str] = frozenset()) -> tuple[str, str]:
         """Where a search reads its rows: (table, where). A row index (or the word index) when one top-level
-        conjunct looks up one value in it and all else the request reads (the other conjuncts, the sort or count
-        expression) are columns that index holds, beside each record's rowid; else the main table."""
+        conjunct looks up one value in it (a listed column holding a value, a rare word) and all else the request
+        reads (the other conjuncts, and `reads`: the sort or count expression's columns) are columns that index
+        holds beside each record's rowid; else the main table."""
         for i, c in enumerate(conj):
-            m = MEMBER.fullmatch(c)
-            if m and m.group(1) in ep.rows:
-                table, cols = ep.rows[m.group(1)]
-            else:
-                m = _WORDS.fullmatch(c)
-                if m is None or ep.words is None or m.group(1) != ep.words[1]:
-                    continue
+            if c.op == "member" and c.column in ep.rows:
+                table, cols = ep.rows[c.column]
+            elif c.op == "word" and ep.words is not None and c.column == ep.words[1]:
                 table, cols = ep.words[1], ep.words_columns
+            else:
+                continue
             rest = conj[:i] + conj[i + 1:]
-            if all(_refs(x) <= cols for x in rest + [e for e in exprs if e]):
-                return table, "(" + " AND ".join([f"t.term = {m.group(2)}"] + rest) + ")"
+            if reads <= cols and all(x.reads <= cols for x in rest):
+                return table, "(" + " AND ".join([f"t.term = {c.param}"] + [x.sql for x in rest]) + ")"
         return ep.table, _joined(conj)
 
-    def _search(self, con, tr: Translator, ep: _Endpoint, where: str, conj: list[str], params: dict, limit: int,
+    def _search(self, con, tr: Translator, ep: _Endpoint, conj: list[Conjunct], params: dict, limit: int,
                 skip: int, meta: dict, path: str, pairs: list, base_url: str) -> tuple[int, dict, dict]:
-        sort_expr, desc, by_date = self._sort(tr, params["sort"]) if params.get("sort") else (None, False, False)
-        src, swhere = self._source(ep, conj, (sort_expr,))
+        sort_expr, desc, by_date, sort_reads = (self._sort(tr, params["sort"]) if params.get("sort")
+                                                else (None, False, False, frozenset()))
+        src, swhere = self._source(ep, conj, sort_reads)
         page_where, where_params = swhere, dict(tr.params)
         if params.get("search_after"):
             page_where = f"({swhere}) AND {self._after(tr, params['search_after'], sort_expr, desc, by_date)}"
-        total = summary_total(con, ep.summaries, where, where_params)
+        total = summary_total(con, ep.summaries, conj, where_params)
         rows = None     # unsorted and from the start: one scan gives the total and the page's rowids
         if total is None and sort_expr is None and not params.get("search_after") and skip + limit <= ONE_SCAN:
             total, first = con.execute(f"SELECT count(*), min(t.rowid, {max(1, skip + limit)}) FROM {src} t "
@@ -516,10 +496,10 @@ class Api:
                 f"OR ({sort_expr} = {v} AND t.rowid > {rowid}))")
 
     # -- count --------------------------------------------------------------------
-    def _count(self, con, tr: Translator, ep: _Endpoint, where: str, conj: list[str], name: str,
+    def _count(self, con, tr: Translator, ep: _Endpoint, conj: list[Conjunct], name: str,
                limit: int) -> list[dict]:
         f = tr.resolve(name)
-        rows = self._buckets(con, tr, ep, where, conj, f, limit) if f is not None else []
+        rows = con.execute(self._count_sql(tr, ep, conj, f, limit)[0], tr.params).fetchall() if f is not None else []
         if not rows:
             src, swhere = self._source(ep, conj)
             total = con.execute(f"SELECT count(*) FROM {src} t WHERE {swhere}", tr.params).fetchone()[0]
@@ -528,11 +508,13 @@ class Api:
             return [{"time": t, "count": n} for t, n in rows]
         return [{"term": t, "count": n} for t, n in rows]
 
-    def _buckets(self, con, tr: Translator, ep: _Endpoint, where: str, conj: list[str], f: FieldRef,
-                 limit: int) -> list[tuple]:
+    def _count_sql(self, tr: Translator, ep: _Endpoint, conj: list[Conjunct], f: FieldRef,
+                   limit: int) -> tuple[str, str]:
+        """The SQL of a count's buckets, and the table it reads (a summary, a row index, a child or the main table)."""
         a = tr.access(f)
         is_date = f.type == "date" and not f.exact
         tokens = not f.whole_value
+        where = _joined(conj)
 
         def values(x: str, scalar: bool, typed_date: bool) -> str:
             """The distinct bucket keys of one record's value(s), as a list."""
@@ -544,22 +526,25 @@ class Api:
             if tokens:
                 lst = f"flatten(list_transform({lst}, lambda v: regexp_extract_all(lower(v), '{WORD_SQL}')))"
                 return f"list_distinct({lst})"
-            if re.fullmatch(r'[tc]\."\w+"', lst):   # a list column: most lists hold one value
+            if not scalar and (a.column is not None or a.kind == "child"):   # a list column: most lists hold one value
                 return f"CASE WHEN len({lst}) < 2 THEN {lst} ELSE list_distinct({lst}) END"
             return f"list_distinct({lst})"
 
-        summary = summary_count(ep.summaries, a, where, is_date, tokens, limit)
+        summary = summary_count(ep.summaries, a, conj, is_date, tokens, limit)
         if summary is not None:
-            return con.execute(summary, tr.params).fetchall()
+            return summary
         if a.kind == "child" and (tr.key_nulls or tr.key_dupes):
-            a = replace(a, kind="list", expr=tr.generic(f.path), is_date=False, child_list=False)
+            a = replace(a, kind="list", expr=tr.generic(f.path), is_date=False, child_list=False, column=None,
+                        reads=frozenset({"record"}))
+        table = ep.table
         if a.kind == "child":
             keep = "" if where == "TRUE" else f'WHERE c."{a.key}" IN (SELECT t."{a.key}" FROM {ep.table} t WHERE {where})'
             inner = (f'SELECT DISTINCT c."{a.key}" AS k, unnest({values(a.expr, not a.child_list, a.is_date)}) AS term '
                      f"FROM {a.child} c {keep}")
+            table = a.child
         elif a.kind == "scalar" and not tokens:
-            src, swhere = self._source(ep, conj, (a.expr,))
-            inner = f"SELECT {a.expr} AS term FROM {src} t WHERE {swhere}"
+            table, swhere = self._source(ep, conj, a.reads)
+            inner = f"SELECT {a.expr} AS term FROM {table} t WHERE {swhere}"
         else:
             inner = (f"SELECT unnest({values(a.expr, a.kind == 'scalar', a.is_date)}) AS term "
                      f"FROM {ep.table} t WHERE {where}")
@@ -569,16 +554,17 @@ class Api:
         else:
             sql = (f"SELECT CAST(term AS VARCHAR) AS term, count(*) AS n FROM ({inner}) WHERE term IS NOT NULL "
                    f"GROUP BY 1 ORDER BY n DESC, term ASC LIMIT {int(limit)}")
-        return con.execute(sql, tr.params).fetchall()
+        return sql, table
 
     # -- download.json ----------------------------------------------------------------
-    def _download(self) -> dict:
+    @staticmethod
+    def _download(endpoints: dict[str, _Endpoint]) -> dict:
         device = {}
-        for name, ep in sorted(self._endpoints.items()):
+        for name, ep in sorted(endpoints.items()):
             parts = [{"display_name": r["partition"], "file": r["url"], "records": r["records"],
                       "size_mb": f"{(r['bytes'] or 0) / 2**20:.2f}"} for r in ep.state_rows]
             device[name] = {"export_date": ep.export_date, "total_records": sum(p["records"] or 0 for p in parts),
                             "partitions": parts}
-        last = max((ep.export_date for ep in self._endpoints.values()), default=str(date.today()))
+        last = max((ep.export_date for ep in endpoints.values()), default=str(date.today()))
         return {"meta": {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": last},
                 "results": {"device": device}}

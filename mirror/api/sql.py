@@ -21,20 +21,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
 from datetime import date, datetime
+from typing import Callable
 
 from ..schema.datasets import DATASETS
 from ..sync.loadsql import WORD, flat_values
-from .catalog import ARRAYS, NUMERIC, SAFE_PATH, Catalog, FieldRef
 from .anyfield import any_field, any_only
+from .catalog import ARRAYS, NUMERIC, SAFE_PATH, Catalog, FieldRef
 from .query import And, Exists, Node, Not, Or, ParseError, Range, Term, tokens
 
-__all__ = ["Access", "Translator", "WORD", "WORD_SQL", "tokens", "parse_date", "grouped"]
+__all__ = ["Access", "Conjunct", "Translator", "WORD", "WORD_SQL", "tokens", "parse_date", "grouped"]
 
 WORD_SQL = WORD.replace("'", "''")
 _DATE_FORMATS = "['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y']"
 UNIQUE_KEY = {"event", "udi"}     # endpoints whose key identifies one record (child tables join on it)
+UNKNOWN = "*"                     # in `reads`: SQL whose columns are not known (an extension field): no index covers it
 
 
 def parse_date(value: str, field_name: str) -> date:
@@ -56,6 +57,25 @@ class Access:
     child: str | None = None   # child table (kind == child)
     key: str | None = None     # join column (kind == child)
     child_list: bool = False   # the child column is a list
+    reads: frozenset[str] = frozenset()   # the columns of the record's row `t` that reading it takes
+    column: str | None = None  # the row's column when `expr` is just that column (t."name")
+
+
+@dataclass(frozen=True)
+class Conjunct:
+    """One top-level AND term of a search, translated: its SQL and what the API needs to choose where to read.
+
+    `op` is how the term is answered: "member" (the listed column `column` holds the value bound as `param`: a
+    row index of that column answers it), "word" (the word index table `column` lists the records of the term
+    bound as `param`), else the search's own operator: "term", "range", "exists", "not", "and", "or", "any"
+    (field-less words)."""
+    sql: str
+    field: str | None                   # the field searched (None: field-less words, or a group of terms)
+    op: str
+    values: tuple = ()                  # the values searched for (member, word: the bound value)
+    reads: frozenset[str] = frozenset() # the columns of the record's row `t` the SQL reads (rowid included)
+    column: str | None = None
+    param: str | None = None            # the bound parameter, as written in the SQL ($p3)
 
 
 @dataclass
@@ -76,6 +96,9 @@ class Translator:
     rare: Callable[[list[str]], str | None] | None = None   # words -> one that is not common (or None)
     params: dict[str, object] = field(default_factory=dict)
     negated: int = 0           # how many NOTs enclose the node being translated
+    depth: int = 0             # how many ANDs, ORs and NOTs enclose it
+    _reads: set[str] = field(default_factory=set)               # what the conjunct being translated reads
+    _index: tuple[str, str, str] | None = None                  # its (op, column, param), when an index may answer it
 
     # -- parameters --------------------------------------------------------
     def bind(self, value: object) -> str:
@@ -93,16 +116,17 @@ class Translator:
 
     def access(self, f: FieldRef) -> Access:
         if f.path in self.virtual:
-            return Access("scalar", self.virtual[f.path])
+            return Access("scalar", self.virtual[f.path], reads=frozenset({UNKNOWN}))
         ds = DATASETS.get(self.endpoint)
         if ds is not None:
             for c in ds.columns:
                 if c.path == f.json_path and c.name in self.columns:
-                    return Access("list" if c.kind == "list" else "scalar", f't."{c.name}"', c.kind == "date")
+                    return Access("list" if c.kind == "list" else "scalar", f't."{c.name}"', c.kind == "date",
+                                  reads=frozenset({c.name}), column=c.name)
             for name, (ch, c) in ds.listed.items():
                 base = ch.array.removeprefix("$.").removesuffix("[*]")
                 if f.path == base + "." + c.path.removeprefix("$.") and name in self.columns:
-                    return Access("list", f't."{name}"')
+                    return Access("list", f't."{name}"', reads=frozenset({name}), column=name)
             if self.endpoint in UNIQUE_KEY:
                 for ch in ds.children:
                     base = ch.array.removeprefix("$.").removesuffix("[*]")
@@ -112,8 +136,8 @@ class Translator:
                     for c in ch.columns:
                         if f.path == base + "." + c.path.removeprefix("$.") and c.name in self.child_columns[table]:
                             return Access("child", f'c."{c.name}"', c.kind == "date", table, ds.key[0],
-                                          c.kind == "list")
-        return Access("list", self.generic(f.path))
+                                          c.kind == "list", frozenset({ds.key[0]}))
+        return Access("list", self.generic(f.path), reads=frozenset({"record"}))
 
     def generic(self, path: str, row: str = "t") -> str:
         """Every non-null value at `path` in the record JSON, as VARCHAR[] (arrays flattened at any level)."""
@@ -133,6 +157,7 @@ class Translator:
     def where(self, f: FieldRef, pred) -> str:
         """`pred(sql_value) -> sql` applied to the field: true if any of its values satisfies it."""
         a = self.access(f)
+        self._reads |= a.reads
         equals = getattr(pred, "equals", None) if not a.is_date else None
         if a.kind == "scalar":
             if equals and not self.negated:   # NULL = x is not true either: a bare equality can use an index
@@ -140,6 +165,8 @@ class Translator:
             return f"({a.expr} IS NOT NULL AND {pred(a.expr, a.is_date)})"   # separate conjuncts: cheap ones first
         if a.kind == "list":
             if equals:
+                if a.column is not None and self.depth == 0:
+                    self._index = ("member", a.column, equals)
                 return f"coalesce(list_contains({a.expr}, {equals}), FALSE)"
             return f"coalesce(len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0, FALSE)"
         inner = (f"len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0" if a.child_list
@@ -147,24 +174,43 @@ class Translator:
         semi = f't."{a.key}" IN (SELECT c."{a.key}" FROM {a.child} c WHERE {inner})'
         if not (self.key_nulls or self.key_dupes):
             return semi
+        self._reads.add("record")
         exact = f"coalesce(len(list_filter({self.generic(f.path)}, lambda v: {pred('v', False)})) > 0, FALSE)"
         if self.key_dupes:
             semi = f"({semi} AND {exact})"
         return f'({semi} OR (t."{a.key}" IS NULL AND {exact}))' if self.key_nulls else semi
 
     # -- the tree --------------------------------------------------------------
+    def conjunct(self, node: Node) -> Conjunct:
+        """One top-level term of a search, translated, with its field, operator, values and the columns it reads."""
+        self._reads, self._index, self.depth = set(), None, 0
+        sql = self.translate(node)
+        op, name, values = _described(node)
+        column = param = None
+        if self._index is not None:
+            op, column, param = self._index
+            values = (self.params[param.removeprefix("$")],)
+        return Conjunct(sql, name, op, values, frozenset(self._reads), column, param)
+
     def translate(self, node: Node) -> str:
         if any_only(node):
+            self._reads.add("record")
             return any_field(node, self.bind)
         if isinstance(node, (And, Or)):
             children = grouped(node)
-            return "(" + (" AND " if isinstance(node, And) else " OR ").join(map(self.translate, children)) + ")"
+            self.depth += 1
+            try:
+                return "(" + (" AND " if isinstance(node, And) else " OR ").join(map(self.translate, children)) + ")"
+            finally:
+                self.depth -= 1
         if isinstance(node, Not):
             self.negated += 1
+            self.depth += 1
             try:
                 return f"(NOT {self.translate(node.child)})"
             finally:
                 self.negated -= 1
+                self.depth -= 1
         if isinstance(node, Exists):
             f = self.resolve(node.field)
             if f is None:
@@ -194,6 +240,9 @@ class Translator:
         if a.kind != "child" or (a.child, a.expr) != (self.words[0], 'c."text"') or self.rare(words) is None:
             return None
         p = self.bind(" ".join(words))
+        self._reads.add("rowid")
+        if self.depth == 0:
+            self._index = ("word", self.words[1], p)
         return f"t.rowid IN (SELECT rowid FROM {self.words[1]} WHERE term = {p})"
 
     def _clean_token(self, f: FieldRef, node: Term):
@@ -307,6 +356,21 @@ def grouped(node: And | Or) -> list[Node]:
     if len(anys) < 2:
         return list(node.children)
     return [c for c in node.children if not any_only(c)] + [type(node)(tuple(anys))]
+
+
+def _described(node: Node) -> tuple[str, str | None, tuple]:
+    """A search term's (operator, field, values), as written."""
+    if any_only(node):
+        return "any", None, ()
+    if isinstance(node, (And, Or, Not)):
+        return type(node).__name__.lower(), None, ()
+    if isinstance(node, Exists):
+        return "exists", node.field, ()
+    if isinstance(node, Range):
+        return "range", node.field, (node.low, node.high)
+    if isinstance(node, Term):
+        return "term", node.field, (node.value,)
+    return type(node).__name__.lower(), None, ()  # pragma: no cover
 
 
 def _equals(p: str):

@@ -1,40 +1,38 @@
-"""Counts answered from the summary tables that sync builds (mirror/upgrade.py), when they are the same count."""
+"""Counts answered from the summary tables that sync builds (mirror/sync/indexes.py), when they are the same count."""
 
 from __future__ import annotations
 
-import re
+from .sql import Access, Conjunct
 
-from .sql import Access
-
-__all__ = ["MEMBER", "summary_count", "summary_total"]
-
-# the translator's whole search when it is "the listed column holds this one value"
-MEMBER = re.compile(r'coalesce\(list_contains\(t\."(\w+)", (\$p\d+)\), FALSE\)')
+__all__ = ["member", "summary_count", "summary_total"]
 
 Summaries = dict[tuple[str, "str | None"], str]   # (listed column, date column or None) -> qualified table
 
 
-def summary_count(summaries: Summaries, a: Access, where: str, is_date: bool, tokens: bool, limit: int) -> str | None:
-    """The SQL of a count from a summary: whole values of a listed column over all records, or days of the
-    summary's date column over the records whose listed column holds one value (None: not such a count)."""
-    if a.kind == "list" and not is_date and not tokens and where == "TRUE":
-        table = summaries.get((_column(a.expr), None))
-        return table and f"SELECT term, n FROM {table} ORDER BY n DESC, term ASC LIMIT {int(limit)}"
-    m = MEMBER.fullmatch(where)
-    if a.kind == "scalar" and is_date and a.is_date and m:
-        table = summaries.get((m.group(1), _column(a.expr)))
-        return table and f"SELECT strftime(day, '%Y%m%d'), n FROM {table} WHERE term = {m.group(2)} ORDER BY day"
+def member(conj: list[Conjunct]) -> Conjunct | None:
+    """The whole search when it is "the listed column holds this one value" (None: any other search)."""
+    return conj[0] if len(conj) == 1 and conj[0].op == "member" else None
+
+
+def summary_count(summaries: Summaries, a: Access, conj: list[Conjunct], is_date: bool, tokens: bool,
+                  limit: int) -> tuple[str, str] | None:
+    """The SQL of a count from a summary, and that summary table: whole values of a listed column over all records,
+    or days of the summary's date column over the records whose listed column holds one value (None: not such a
+    count)."""
+    if a.kind == "list" and not is_date and not tokens and not conj and a.column is not None:
+        table = summaries.get((a.column, None))
+        return table and (f"SELECT term, n FROM {table} ORDER BY n DESC, term ASC LIMIT {int(limit)}", table)
+    m = member(conj)
+    if a.kind == "scalar" and is_date and a.is_date and m and a.column is not None:
+        table = summaries.get((m.column, a.column))
+        return table and (f"SELECT strftime(day, '%Y%m%d'), n FROM {table} WHERE term = {m.param} ORDER BY day", table)
     return None
 
 
-def summary_total(con, summaries: Summaries, where: str, params: dict) -> int | None:
+def summary_total(con, summaries: Summaries, conj: list[Conjunct], params: dict) -> int | None:
     """How many records' listed column holds one value, from its summary (None: not that search)."""
-    m = MEMBER.fullmatch(where)
-    table = summaries.get((m.group(1), None)) if m else None
+    m = member(conj)
+    table = summaries.get((m.column, None)) if m else None
     if table is None:
         return None
-    return con.execute(f"SELECT coalesce(max(n), 0) FROM {table} WHERE term = {m.group(2)}", params).fetchone()[0]
-
-
-def _column(expr: str) -> str:
-    return expr.removeprefix('t."').removesuffix('"')
+    return con.execute(f"SELECT coalesce(max(n), 0) FROM {table} WHERE term = {m.param}", params).fetchone()[0]

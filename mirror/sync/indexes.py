@@ -33,6 +33,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..schema.datasets import Dataset
+from ..schema.indexes import indexes as layout
 from .load import ensure_tables
 from .loadsql import listed_sql, rows_sql, summary_sql, words_sql
 from ..store.state import rowid_stamp, set_meta
@@ -52,19 +53,19 @@ def outdated(store: Store, path: Path, ds: Dataset, indexes: bool = True) -> lis
                                           [ds.table]).fetchall()}
         found = {i for (i,) in con.execute("SELECT index_name FROM duckdb_indexes() WHERE table_name = ? UNION "
                                            "SELECT table_name FROM duckdb_tables()", [ds.table]).fetchall()}
-        for table, need in ds.index_tables.items():   # an index of an older layout (fewer columns): rebuilt
+        for ix in layout(ds).by_rowid:   # an index of an older layout (fewer columns): rebuilt
             cols = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE table_name = ?",
-                                              [table]).fetchall()}
-            if not need <= cols:
-                found.discard(table)
+                                              [ix.table]).fetchall()}
+            if not ix.columns <= cols:
+                found.discard(ix.table)
     finally:
         con.close()
     if not have:
         return []
     lacks = [name for name in ds.listed if name not in have]
     if indexes:
-        lacks += [name for name in ([_index_name(ds)] if ds.key_index else []) + list(ds.words_tables or ())
-                  + list(ds.summaries) + list(ds.rows_tables) if name not in found]
+        lacks += [name for name in ([_index_name(ds)] if ds.key_index else []) + list(layout(ds).tables)
+                  if name not in found]
     return lacks
 
 
@@ -103,19 +104,20 @@ def finish(con: Connection, ds: Dataset, only: set[str] | None = None) -> None:
     con.execute("CHECKPOINT")   # deleted rows (dropped partitions) are vacuumed now, before rowids are written down
     for table in _LEGACY.get(ds.endpoint, ()):
         con.execute(f'DROP TABLE IF EXISTS "{table}"')
-    if only is None or set(ds.summaries) & only:
+    ix = layout(ds)
+    if only is None or {s.table for s in ix.summaries} & only:
         for sql in summary_sql(ds):
             con.execute(sql)
     if ds.key_index:
         con.execute(f'CREATE INDEX IF NOT EXISTS "{_index_name(ds)}" ON "{ds.table}" ("{ds.key[0]}")')
-    if ds.words and (only is None or set(ds.words_tables) & only):
+    if ix.words and (only is None or {ix.words.table, ix.words.common} & only):
         rows = con.execute(f'SELECT coalesce(max(rowid) + 1, 0) FROM "{ds.table}_{ds.words}"').fetchone()[0]
         for sql in words_sql(ds, rows):
             con.execute(sql)
-    if ds.rows_tables and (only is None or set(ds.rows_tables) & only):
+    if ix.rows and (only is None or {r.table for r in ix.rows} & only):
         for sql in rows_sql(ds):
             con.execute(sql)
-    if ds.index_tables:
+    if ix.by_rowid:
         set_meta(con, rowid_stamp=rowid_stamp(con, f'"{ds.table}"'))
 
 
@@ -124,16 +126,18 @@ def index_problems(con: Connection, ds: Dataset) -> list[str]:
     they agree with the main table, or the file has none (the API then answers without them)."""
     have = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
     stamp = con.execute("SELECT value FROM _sync_meta WHERE key = 'rowid_stamp'").fetchone()
-    built = [t for t in ds.index_tables if t in have]
+    ix = layout(ds)
+    built = [i.table for i in ix.by_rowid if i.table in have]
     if not built:
         return []
     if stamp is None or stamp[0] != rowid_stamp(con, f'"{ds.table}"'):
         return [f"{', '.join(built)}: built for other rowids than the table has now"]
     out = []
-    for table, name in ds.rows_tables.items():
+    for row in ix.rows:
+        table, name = row.table, row.keys_on
         if table not in have:
             continue
-        same = " AND ".join(f'r."{c}" IS NOT DISTINCT FROM m."{c}"' for c in ds.cover) or "TRUE"
+        same = " AND ".join(f'r."{c}" IS NOT DISTINCT FROM m."{c}"' for c in row.covers) or "TRUE"
         bad = con.execute(f'SELECT count(*) FROM "{table}" r LEFT JOIN "{ds.table}" m ON m.rowid = r.rowid WHERE '
                           f'NOT coalesce(list_contains(m."{name}", r.term) AND {same}, FALSE)').fetchone()[0]
         want = con.execute(f'SELECT coalesce(sum(len(list_distinct(list_filter("{name}", lambda v: v IS NOT NULL)))), 0) '
@@ -141,12 +145,12 @@ def index_problems(con: Connection, ds: Dataset) -> list[str]:
         n = con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
         if bad or n != want:
             out.append(f"{table}: {bad} rows point at a record without their value; {n} rows, {want} expected")
-    if ds.words and ds.words_tables[0] in have:
-        words, key = ds.words_tables[0], ds.key[0]
-        same = " OR ".join(f'w."{c}" IS DISTINCT FROM m."{c}"' for c in ds.words_cover) or "FALSE"
+    if ix.words and ix.words.table in have:
+        words, key = ix.words.table, ds.key[0]
+        same = " OR ".join(f'w."{c}" IS DISTINCT FROM m."{c}"' for c in ix.words.covers) or "FALSE"
         sample = f'(SELECT * FROM "{words}" USING SAMPLE reservoir(20000 ROWS) REPEATABLE (7))'   # it is large
         bad = con.execute(f'SELECT count(*) FROM {sample} w LEFT JOIN "{ds.table}" m ON m.rowid = w.rowid WHERE '
-                          f'm."{key}" IS NULL OR {same} OR NOT EXISTS (SELECT 1 FROM "{ds.table}_{ds.words}" c WHERE '
+                          f'm."{key}" IS NULL OR {same} OR NOT EXISTS (SELECT 1 FROM "{ix.words.child}" c WHERE '
                           f'c."{key}" = m."{key}" AND contains(lower(c."text"), split_part(w.term, \' \', 1)))'
                           ).fetchone()[0]
         if bad:

@@ -136,8 +136,8 @@ def test_answers_are_the_same_with_and_without_the_indexes(synth, plain, monkeyp
     import mirror.api.engine as engine
     fast, slow = Api(Settings(data_dir=synth)), Api(Settings(data_dir=plain))
     try:
-        assert fast._endpoints["event"].rows and fast._endpoints["event"].words
-        assert not slow._endpoints["event"].rows and slow._endpoints["event"].words is None
+        assert fast.endpoints["event"].rows and fast.endpoints["event"].words
+        assert not slow.endpoints["event"].rows and slow.endpoints["event"].words is None
         sources: list[str] = []
         real = engine.Api._source
         def spy(*a):
@@ -200,7 +200,7 @@ def test_indexes_built_for_other_rowids_are_not_used_and_verify_says_so(synth, t
     assert any("other rowids" in p for p in verify(Store(d))["datasets"]["event"]["problems"])
     api = Api(Settings(data_dir=d))
     try:
-        ep = api._endpoints["event"]
+        ep = api.endpoints["event"]
         assert not ep.rows and ep.words is None     # the moved index is not trusted: the scan answers
         assert _answer(api, "event", query) == want
     finally:

@@ -108,7 +108,7 @@ def test_counts_come_from_the_summaries_when_they_are_the_same_count(synced, mon
     import mirror.api.engine as engine
     api = Api(synced)
     try:
-        ep = api._endpoints["event"]
+        ep = api.endpoints["event"]
         assert set(ep.summaries) == {("product_code_list", None), ("product_code_list", "date_received")}
         seen = []
         real = engine.summary_count
@@ -169,7 +169,7 @@ def test_the_word_index_answers_as_the_scan(synced, tmp_path):
     try:
         assert [(r.status, r.body) for r in (api.get(f"/device/{e}.json", q) for e, q in queries)] == want
         assert sum(s == 200 for s, _ in want) >= 8
-        ep = api._endpoints["event"]
+        ep = api.endpoints["event"]
         assert ep.words is not None and api._rare(ep, ["investigation"]) == "investigation"
     finally:
         api.close()
