@@ -46,10 +46,11 @@ def surveil_cli() -> None:
 
 
 def _register() -> None:
+    from .cli_changes import changes_command, report_command
     from .cli_inventory import inventory_command
     from .cli_signals import signals_command
     from .cli_watch import watch_group
-    for cmd in (watch_group, inventory_command, signals_command):
+    for cmd in (watch_group, changes_command, inventory_command, signals_command, report_command):
         surveil_cli.add_command(cmd)
 
 

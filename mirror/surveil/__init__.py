@@ -1,7 +1,8 @@
 """Post-market surveillance queries on the mirror: scopes, disproportionality signals, the change digest, inventory matching.
 
 Modules: `scope` (a watchlist as SQL filters per dataset), `stats` (2x2 measures, pure Python), `signals` (MAUDE
-counts -> PRR/ROR/chi-square tables), `changes` (the key/digest snapshot per sync), `inventory` (device rows ->
+counts -> PRR/ROR/chi-square tables), `changes` (the key/digest snapshot per sync), `digest`
+(a scope's changes since a sync or date), `inventory` (device rows ->
 GUDID/UDI, recalls, enforcement, events), `asof` (data-as-of dates). Names load on first use.
 """
 
@@ -10,9 +11,10 @@ from importlib import import_module
 _LAZY = {
     "Scope": ".scope", "TwoByTwo": ".stats", "Measures": ".stats", "Thresholds": ".stats", "measures": ".stats",
     "signals": ".signals", "SignalRow": ".signals", "SignalTable": ".signals",
-    "record_changes": ".changes", "changes_since": ".changes", "ChangeDigest": ".changes", "SyncRecord": ".changes",
+    "record_changes": ".changes", "ChangeDigest": ".changes", "SyncRecord": ".changes",
+    "changes_since": ".digest", "ChangeReport": ".digest", "DatasetChanges": ".digest",
     "match_devices": ".inventory", "DeviceQuery": ".inventory", "DeviceMatch": ".inventory",
-    "as_of_dates": ".asof", "scope_counts": ".counts", "period_counts": ".counts",
+    "as_of_dates": ".asof",
 }
 
 __all__ = sorted(_LAZY)

@@ -1,0 +1,103 @@
+"""Records a watchlist's datasets added or changed since a sync or a date, read from the change snapshot and joined
+to the published mirror: recalls with their class, enforcement reports, 510(k)s, PMA supplements, adverse events
+(deaths first) and UDI records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from ..store.files import Store
+from .changes import key_sql, open_snapshot
+from .scope import Scope
+
+__all__ = ["changes_since", "DatasetChanges", "ChangeReport", "DETAIL", "ORDER"]
+
+# dataset -> (columns shown, ORDER BY); the record's key is always shown first.
+DETAIL: dict[str, tuple[str, str]] = {
+    "recall": ("t.product_res_number AS recall, coalesce((SELECT any_value(e.classification) FROM device_enforcement e "
+               "WHERE e.event_id = t.res_event_number), '') AS recall_class, t.recalling_firm AS firm, "
+               "t.product_code, t.event_date_initiated AS initiated, t.recall_status AS status", "initiated DESC"),
+    "enforcement": ("t.recall_number AS recall, t.classification AS recall_class, t.recalling_firm AS firm, "
+                    "t.report_date, t.status", "report_date DESC"),
+    "510k": ("t.k_number, t.applicant, t.device_name, t.product_code, t.decision_date, t.decision_code",
+             "decision_date DESC"),
+    "pma": ("t.pma_number, t.supplement_number, t.applicant, t.trade_name, t.product_code, t.supplement_type, "
+            "t.decision_date", "decision_date DESC"),
+    "event": ("t.mdr_report_key AS report, t.event_type, t.date_received, t.manufacturer_name AS firm, "
+              "array_to_string(t.product_code_list, ',') AS product_codes",
+              "(event_type = 'Death') DESC, (event_type = 'Injury') DESC, date_received DESC"),
+    "udi": ("t.public_device_record_key AS record_key, t.brand_name, t.version_or_model_number AS model, "
+            "t.company_name AS firm, t.publish_date", "publish_date DESC"),
+}
+ORDER = tuple(DETAIL)
+
+
+@dataclass
+class DatasetChanges:
+    dataset: str
+    as_of: str
+    added: int                      # in the scope (all records without a scope)
+    changed: int
+    removed: int                    # keys gone from the dataset (not scoped: the record is no longer there)
+    rows: list[dict] = field(default_factory=list)   # capped, ordered as in DETAIL; 'change' says added/changed
+    query: str = ""
+
+
+@dataclass
+class ChangeReport:
+    syncs: list[tuple[int, str]]    # (sync id, recorded at) covered
+    datasets: list[DatasetChanges]
+
+
+def changes_since(store: Store, scope: Scope | None = None, *, since: date | None = None,
+                  sync_id: int | None = None, limit: int = 50) -> ChangeReport:
+    """Changes of the syncs recorded on or after `since` (or the sync `sync_id`; default: the latest sync)."""
+    snap = open_snapshot(store, read_only=True)
+    try:
+        syncs = _syncs(snap, since, sync_id)
+        ids = [s for s, _ in syncs]
+        keys = {d: snap.execute(
+            "SELECT key, arg_max(change, sync_id) FROM changes WHERE dataset = ? AND sync_id IN (SELECT unnest(?)) "
+            "GROUP BY key", [d, ids]).fetchall() for d in ORDER}
+        as_of = dict(snap.execute("SELECT dataset, arg_max(as_of, sync_id) FROM sync_datasets GROUP BY dataset")
+                     .fetchall())
+    finally:
+        snap.close()
+    con = store.connect()
+    try:
+        have = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+        out = [_dataset(con, d, keys[d], scope, as_of.get(d, ""), limit, "device_enforcement" in have)
+               for d in ORDER if f"device_{d}" in have]
+    finally:
+        con.close()
+    return ChangeReport([(s, str(t)) for s, t in syncs], out)
+
+
+def _syncs(snap, since: date | None, sync_id: int | None) -> list[tuple[int, object]]:
+    if sync_id is not None:
+        return snap.execute("SELECT sync_id, recorded_at FROM syncs WHERE sync_id = ?", [sync_id]).fetchall()
+    if since is not None:
+        return snap.execute("SELECT sync_id, recorded_at FROM syncs WHERE recorded_at >= ? ORDER BY 1",
+                            [since]).fetchall()
+    return snap.execute("SELECT sync_id, recorded_at FROM syncs ORDER BY 1 DESC LIMIT 1").fetchall()
+
+
+def _dataset(con, dataset: str, keys: list[tuple[str, str]], scope: Scope | None, as_of: str,
+             limit: int, enforcement: bool) -> DatasetChanges:
+    removed = sum(1 for _, c in keys if c == "removed")
+    con.execute("CREATE OR REPLACE TEMP TABLE ck AS SELECT * FROM (SELECT unnest($k) AS key, unnest($c) AS change)",
+                {"k": [k for k, c in keys if c != "removed"] or [None], "c": [c for _, c in keys if c != "removed"]
+                 or [None]})
+    where = scope.where(dataset, "t") if scope is not None and not scope.empty else "TRUE"
+    cols, order = DETAIL[dataset]
+    if dataset == "recall" and not enforcement:   # recall classes come from the enforcement reports of the same recall event
+        cols = cols.replace(cols[cols.index("coalesce((SELECT"):cols.index(" AS recall_class")], "''")
+    base = (f"FROM device_{dataset} t JOIN ck ON ck.key = {key_sql(dataset, 't')} WHERE {where}")
+    params = scope.params(base) if scope is not None else {}
+    counts = dict(con.execute(f"SELECT ck.change, count(*) {base} GROUP BY 1", params).fetchall())
+    query = f"SELECT ck.change, {cols} {base} ORDER BY {order} LIMIT {int(limit)}"
+    cur = con.execute(query, params)
+    names = [d[0] for d in cur.description]
+    rows = [{n: ("" if v is None else str(v)) for n, v in zip(names, r)} for r in cur.fetchall()]
+    return DatasetChanges(dataset, as_of, counts.get("added", 0), counts.get("changed", 0), removed, rows, query)
