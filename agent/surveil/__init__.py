@@ -4,6 +4,6 @@ periodic report, and the `fda-explorer watch|changes|inventory|signals|report` c
 The SQL lives in `mirror.surveil`; this package turns user input into its typed queries and its results into
 tables, files and text."""
 
-from .errors import SurveilError, WatchlistError, WatchlistNotFound, InventoryError
+from .errors import InventoryError, SurveilError, WatchlistError, WatchlistNotFound
 
 __all__ = ["SurveilError", "WatchlistError", "WatchlistNotFound", "InventoryError"]

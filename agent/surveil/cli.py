@@ -3,27 +3,16 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
 from mirror.errors import MirrorError
-from mirror.settings import Settings
 
 from .errors import SurveilError
 
 __all__ = ["surveil_cli", "COMMANDS"]
 
 COMMANDS = ("watch", "changes", "inventory", "signals", "report")
-_DATA_DIR = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
-                         help="Mirror data folder (default: FDAX_DATA_DIR).")
-
-
-def _settings(data_dir: Path | None) -> Settings:
-    settings = Settings()
-    return settings.model_copy(update={"data_dir": data_dir}) if data_dir else settings
-
-
 def _fail(message: str, code: int = 1):
     click.echo(f"Error: {message}", err=True)
     sys.exit(code)

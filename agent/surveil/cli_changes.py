@@ -12,6 +12,7 @@ from mirror.surveil.changes import record_changes
 from mirror.surveil.digest import changes_since
 
 from .errors import SurveilError
+from .options import DATA_DIR, settings_for
 from .watchlists import Watchlists
 
 __all__ = ["changes_command", "report_command", "parse_since"]
@@ -36,15 +37,14 @@ def parse_since(value: str | None) -> tuple[date | None, int | None]:
 @click.option("--limit", type=int, default=20, show_default=True, help="Records listed per dataset.")
 @click.option("--record", is_flag=True, help="First record the current mirror against the previous snapshot "
               "(what a sync does after publishing).")
-@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help="Mirror data folder (default: FDAX_DATA_DIR).")
+@DATA_DIR
 def changes_command(watch, since, limit, record, data_dir) -> None:
     """New and changed records per dataset since the last sync (or a date): recalls with their class, enforcement
     reports, 510(k)s, PMA supplements, adverse events (deaths first) and UDI records.
 
     Example: fda-explorer changes --watch cardiac --since 2024-05-01
     """
-    from .cli import _settings
-    settings = _settings(data_dir)
+    settings = settings_for(data_dir)
     store = Store(settings.data_dir, settings.duckdb_memory_limit)
     if record:
         digest = record_changes(store)
@@ -69,15 +69,14 @@ def changes_command(watch, since, limit, record, data_dir) -> None:
 @click.option("--period", required=True, help="A quarter (2023Q3), a month (2023-07) or a year (2023).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Markdown file to write (default: surveillance-NAME-PERIOD.md in the current folder).")
-@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help="Mirror data folder (default: FDAX_DATA_DIR).")
+@DATA_DIR
 def report_command(watch, period, out, data_dir) -> None:
     """Write a Markdown surveillance summary of a watchlist for a period: events by month and type, top problem
     terms, recalls and enforcement reports with their class, 510(k)/PMA decisions, signals, changes, provenance.
 
     Example: fda-explorer report --watch cardiac --period 2023Q3
     """
-    from .cli import _settings
     from .report import write_report
-    settings = _settings(data_dir)
+    settings = settings_for(data_dir)
     path = out or Path(f"surveillance-{watch}-{period}.md")
     click.echo(f"wrote {write_report(Store(settings.data_dir, settings.duckdb_memory_limit), watch, period, path)}")

@@ -9,6 +9,7 @@ import click
 from mirror.store.files import Store
 
 from .inventory import check_inventory, read_inventory, write_report
+from .options import DATA_DIR, settings_for
 
 __all__ = ["inventory_command"]
 
@@ -17,15 +18,14 @@ __all__ = ["inventory_command"]
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--out", "out", type=click.Path(path_type=Path), default=None,
               help="Write the result to this .xlsx or .csv file (CSV: UTF-8 with a BOM); default: print a summary.")
-@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help="Mirror data folder (default: FDAX_DATA_DIR).")
+@DATA_DIR
 def inventory_command(file: Path, out: Path | None, data_dir: Path | None) -> None:
     """Match each device of a CSV/XLSX list (UDI, DI, product code, brand, model or catalog number columns) to
     UDI records, recalls, enforcement reports and adverse events; one row per device, with how it matched.
 
     Example: fda-explorer inventory devices.xlsx --out checked.xlsx
     """
-    from .cli import _settings
-    settings = _settings(data_dir)
+    settings = settings_for(data_dir)
     report = check_inventory(Store(settings.data_dir, settings.duckdb_memory_limit), read_inventory(file))
     for r in report.rows:
         click.echo(f"row {r['row']}: {r['match']}; {r['found_brand'] or r['brand'] or '-'} "

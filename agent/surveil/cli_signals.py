@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 import orjson
 
+from .options import DATA_DIR, settings_for
 from .signals import caveat_lines, format_row, run_signals
 
 __all__ = ["signals_command"]
 
 
 @click.command("signals")
-@click.option("--code", "codes", multiple=True, help="Product code to compare against all other devices (repeatable).")
+@click.option("--code", "codes", multiple=True,
+              help="Product code to compare against all other devices (repeatable).")
 @click.option("--watch", default=None, help="A watchlist to compare against all other devices.")
 @click.option("--from-year", type=int, default=None, help="First year (date the FDA received the report).")
 @click.option("--to-year", type=int, default=None, help="Last year (date the FDA received the report).")
@@ -24,14 +24,14 @@ __all__ = ["signals_command"]
 @click.option("--flagged", is_flag=True, help="Show only rows that pass the thresholds.")
 @click.option("--limit", type=int, default=50, show_default=True, help="Rows to print (0: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print rows, thresholds and caveats as JSON.")
-@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help="Mirror data folder (default: FDAX_DATA_DIR).")
+@DATA_DIR
 def signals_command(codes, watch, from_year, to_year, by, years, flagged, limit, as_json, data_dir) -> None:
-    """Disproportionality of MAUDE reports: PRR and ROR (95% CI) and chi-square, by event type and problem term, by year.
+    """Disproportionality of MAUDE reports: PRR and ROR (95% CI) and chi-square, by event type and problem term,
+    by year.
 
     Example: fda-explorer signals --code DXY --by problem --flagged
     """
-    from .cli import _settings
-    settings = _settings(data_dir)
+    settings = settings_for(data_dir)
     table, label = run_signals(settings.data_dir, settings.duckdb_memory_limit, watch, codes, from_year, to_year)
     rows = [r for r in table.rows if (by == "all" or r.dimension == by) and (years or r.year is None)
             and (not flagged or r.measures.flagged)]

@@ -9,6 +9,7 @@ import orjson
 
 from mirror.errors import MirrorMissingError
 
+from .options import settings_for
 from .watchlists import Watchlist, Watchlists
 
 __all__ = ["watch_group", "open_watchlists"]
@@ -16,8 +17,7 @@ __all__ = ["watch_group", "open_watchlists"]
 
 def open_watchlists(data_dir: Path | None, resolve: bool = False) -> Watchlists:
     """The data folder's watchlists; with `resolve`, firm names are resolved on the mirror when there is one."""
-    from .cli import _settings
-    settings = _settings(data_dir)
+    settings = settings_for(data_dir)
     resolver = None
     if resolve:
         from .firms import firm_resolver
@@ -59,7 +59,8 @@ def watch_group() -> None:
 @watch_group.command("create")
 @click.argument("name")
 @click.option("--code", "codes", multiple=True, help="A product code to watch (repeatable), e.g. DXY.")
-@click.option("--firm", "firms", multiple=True, help="A firm to watch (repeatable); resolved to every spelling in the mirror.")
+@click.option("--firm", "firms", multiple=True,
+              help="A firm to watch (repeatable); resolved to every spelling in the mirror.")
 @click.option("--brand", "brands", multiple=True, help="A brand name to watch (repeatable), matched whole, any case.")
 @click.option("--di", "dis", multiple=True, help="A UDI device identifier (DI) to watch (repeatable).")
 @_DATA

@@ -11,7 +11,7 @@ from pathlib import Path
 from mirror.errors import MirrorError
 from mirror.store.files import Store
 from mirror.surveil.asof import as_of_dates
-from mirror.surveil.counts import Figure, period_counts
+from mirror.surveil.counts import period_counts
 from mirror.surveil.digest import changes_since
 from mirror.surveil.signals import signals
 

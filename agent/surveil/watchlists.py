@@ -117,7 +117,8 @@ class Watchlists:
         wl = Watchlist(name=name, codes=_codes(list(codes)), firms=[self.resolve_firm(f) for f in firms if f.strip()],
                        brands=[b.strip() for b in brands if b.strip()], dis=_dis(list(dis)), created=_now())
         if wl.scope().empty:
-            raise WatchlistError(f"watchlist {name!r} would be empty: give at least one --code, --firm, --brand or --di")
+            raise WatchlistError(f"watchlist {name!r} would be empty: "
+                                 "give at least one --code, --firm, --brand or --di")
         return self._save(wl)
 
     def edit(self, name: str, *, add_codes=(), remove_codes=(), add_firms=(), remove_firms=(), add_brands=(),

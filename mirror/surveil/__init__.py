@@ -1,4 +1,4 @@
-"""Post-market surveillance queries on the mirror: scopes, disproportionality signals, the change digest, inventory matching.
+"""Post-market surveillance queries on the mirror: scopes, signals, the change digest, inventory matching.
 
 Modules: `scope` (a watchlist as SQL filters per dataset), `stats` (2x2 measures, pure Python), `signals` (MAUDE
 counts -> PRR/ROR/chi-square tables), `changes` (the key/digest snapshot per sync), `digest`

@@ -84,7 +84,8 @@ def open_snapshot(store: Store, read_only: bool) -> Connection:
     try:
         con = store.open_file(path, read_only=read_only)
     except Exception as e:     # DuckDB's lock error: another process is recording
-        raise MirrorError(f"{path}: busy ({str(e).splitlines()[0][:120]}); try again when the sync has finished") from None
+        raise MirrorError(f"{path}: busy ({str(e).splitlines()[0][:120]}); "
+                          "try again when the sync has finished") from None
     if not read_only:
         con.execute(_DDL)
     return con

@@ -91,7 +91,7 @@ def _dataset(con, dataset: str, keys: list[tuple[str, str]], scope: Scope | None
                  or [None]})
     where = scope.where(dataset, "t") if scope is not None and not scope.empty else "TRUE"
     cols, order = DETAIL[dataset]
-    if dataset == "recall" and not enforcement:   # recall classes come from the enforcement reports of the same recall event
+    if dataset == "recall" and not enforcement:   # recall classes come from the same event's enforcement reports
         cols = cols.replace(cols[cols.index("coalesce((SELECT"):cols.index(" AS recall_class")], "''")
     base = (f"FROM device_{dataset} t JOIN ck ON ck.key = {key_sql(dataset, 't')} WHERE {where}")
     params = scope.params(base) if scope is not None else {}

@@ -91,7 +91,8 @@ def match_devices(store: Store, queries: list[DeviceQuery]) -> list[DeviceMatch]
             con.execute(statement)
         out = {q.row: DeviceMatch(q.row, "no match") for q in queries}
         for row, rule, dis, brands, models, companies, codes in con.execute(
-                "SELECT row, any_value(rule), list_sort(list_distinct(list(di))), list_sort(list_distinct(list(brand))), "
+                "SELECT row, any_value(rule), list_sort(list_distinct(list(di))), "
+                "list_sort(list_distinct(list(brand))), "
                 "list_sort(list_distinct(list(coalesce(model, catalog)))), list_sort(list_distinct(list(company))), "
                 "list_sort(list_distinct(list(code))) FROM m GROUP BY row").fetchall():
             out[row] = DeviceMatch(row, rule, dis, brands, models, companies, [c for c in codes if c])
@@ -159,7 +160,8 @@ def _events(con, m: DeviceMatch, q: DeviceQuery, ids: list[str]) -> None:
         return
     m.events_device, m.deaths_device = con.execute(
         f"SELECT count(*), count(*) FILTER (WHERE {_DEATH}) FROM device_event t WHERE t.mdr_report_key IN ("
-        "SELECT mdr_report_key FROM device_event_device WHERE (udi_di <> '' AND udi_di IN (SELECT unnest($i))) OR ($b <> '' AND "
+        "SELECT mdr_report_key FROM device_event_device WHERE (udi_di <> '' AND udi_di IN (SELECT unnest($i))) "
+        "OR ($b <> '' AND "
         "upper(trim(brand_name)) = $b AND (upper(trim(model_number)) IN (SELECT unnest($mo)) "
         "OR upper(trim(catalog_number)) IN (SELECT unnest($mo)))))",
         {"i": ids or [""], "b": brand, "mo": models or [""]}).fetchone()

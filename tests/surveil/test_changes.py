@@ -53,7 +53,8 @@ def test_second_sync_digest_is_exact(data):
     publish_recalls(store, {f"Z-{i}": recall("AAA" if i < 5 else "BBB") for i in range(10)}, "2024-01-01")
     first = record_changes(store)
     assert {r.dataset: r.status for r in first.datasets} == {"event": "baseline", "recall": "baseline"}
-    # second sync: events 1-3 (deaths) become injuries, 4-5 removed, 3 new ones; recalls Z-0 changed, Z-9 removed, Z-10 added
+    # second sync: events 1-3 (deaths) become injuries, 4-5 removed, 3 new ones;
+    # recalls Z-0 changed, Z-9 removed, Z-10 added
     v2 = [changed(r) if r[0] in ("1", "2", "3") else r for r in v1 if r[0] not in ("4", "5")]
     v2 += event_rows([("AAA", 2024, "Death", ["Fire"], 2), ("BBB", 2024, "Injury", [], 1)], start=500)
     publish_events(data, v2, export_date="2024-02-01")

@@ -29,7 +29,8 @@ ROWS = [  # header names deliberately loose
 
 def test_udi_parsing_of_every_issuer():
     p = parse_udi("(01)00811331018325(17)271231(10)LOT-7(21)SN9")
-    assert (p.issuer, p.di, p.expiry, p.lot, p.serial, p.notes) == ("GS1", "00811331018325", "271231", "LOT-7", "SN9", [])
+    assert (p.issuer, p.di, p.expiry, p.lot, p.serial) == ("GS1", "00811331018325", "271231", "LOT-7", "SN9")
+    assert p.notes == []
     p = parse_udi(f"01008173950240501728063010A{GS}21S")           # raw: (01)(17)(10) GS (21)
     assert (p.di, p.expiry, p.lot, p.serial) == ("00817395024050", "280630", "A", "S")
     p = parse_udi("+B3359500/$$3271231L0T5X")

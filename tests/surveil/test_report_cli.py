@@ -9,8 +9,8 @@ import click
 import pytest
 
 from agent.surveil.cli import COMMANDS, surveil_cli
-from agent.surveil.report import parse_period
 from agent.surveil.errors import SurveilError
+from agent.surveil.report import parse_period
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "surveillance.md").read_text()
 
