@@ -339,8 +339,9 @@ class Api:
             raise _bad("The skip parameter is not supported when using search_after.")
         tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children,
                         key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=_virtual(endpoints, endpoint),
-                        clean=self._clean, words=ep.words[:2] if ep.words else None,
-                        rare=(lambda ws: self._rare(ep, ws)) if ep.words else None)
+                        clean=lambda table, column, is_list=False: self._clean(table, column, is_list, snap),
+                        words=ep.words[:2] if ep.words else None,
+                        rare=(lambda ws: self._rare(ep, ws, snap)) if ep.words else None)
         conj: list[Conjunct] = []
         if params.get("search"):
             try:
@@ -350,19 +351,19 @@ class Api:
                 raise _bad(str(e)) from None
         return _Request(snap, ep, params, pairs, count, limit, skip, tr, conj)
 
-    def _clean(self, table: str, column: str, is_list: bool = False) -> bool:
+    def _clean(self, table: str, column: str, is_list: bool = False, snap: Snapshot | None = None) -> bool:
         """Whether every value of a column (or of a list column's lists) is one upper-case word (checked once
         per mirror version)."""
         rows = f'(SELECT unnest("{column}") AS v FROM {table})' if is_list else f'(SELECT "{column}" AS v FROM {table})'
         return self.reader.derived(("api.clean", table, column), lambda con: bool(con.execute(
             # EXISTS stops at the first value that is not
             f"SELECT EXISTS (SELECT 1 FROM {rows} WHERE v IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM {rows} "
-            f"WHERE v IS NOT NULL AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))").fetchone()[0]))
+            f"WHERE v IS NOT NULL AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))").fetchone()[0]), snap)
 
-    def _rare(self, ep: _Endpoint, words: list[str]) -> str | None:
+    def _rare(self, ep: _Endpoint, words: list[str], snap: Snapshot | None = None) -> str | None:
         """One of `words` that the endpoint's word index holds (None if all are common words)."""
         common = self.reader.derived(("api.common", ep.words[2]), lambda con: frozenset(
-            w for (w,) in con.execute(f"SELECT word FROM {ep.words[2]}").fetchall()))
+            w for (w,) in con.execute(f"SELECT word FROM {ep.words[2]}").fetchall()), snap)
         return next((w for w in words if w not in common), None)
 
     # -- search ------------------------------------------------------------------
@@ -538,7 +539,8 @@ class Api:
                         reads=frozenset({"record"}))
         table = ep.table
         if a.kind == "child":
-            keep = "" if where == "TRUE" else f'WHERE c."{a.key}" IN (SELECT t."{a.key}" FROM {ep.table} t WHERE {where})'
+            keep = ("" if where == "TRUE" else
+                    f'WHERE c."{a.key}" IN (SELECT t."{a.key}" FROM {ep.table} t WHERE {where})')
             inner = (f'SELECT DISTINCT c."{a.key}" AS k, unnest({values(a.expr, not a.child_list, a.is_date)}) AS term '
                      f"FROM {a.child} c {keep}")
             table = a.child
