@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .tools.searchers import DATE_FIELDS
 from .understand.dates import readable
 from .understand.types import Clarification, Interpretation, LastResult
 from .understand.vocab import LABEL
@@ -33,7 +34,9 @@ def interpreted_line(it: Interpretation) -> str:
     if it.place:
         bits.append(f"place {it.place.name}")
     if it.date_from or it.date_to:
-        bits.append(f"dates {readable(it.date_from, it.date_to)}")
+        of = f" ({it.date_field})" if it.date_field and it.date_field in DATE_FIELDS.get(
+            it.datasets[0] if it.datasets else "", {}) else ""
+        bits.append(f"dates {readable(it.date_from, it.date_to)}{of}")
     bits += [f.label for f in it.filters if f.field not in ("supplement_number",)]
     if "pma" in it.datasets and it.supplements != "all":
         bits.append("original approvals only" if it.supplements == "originals" else "supplements")

@@ -8,10 +8,11 @@ from typing import Any
 from mirror.lookup.places import REGIONS
 
 from .tools import TOOLS
+from .tools.searchers import DATE_FIELDS
 from .understand.interpret import TOP_OK
 from .understand.resolve import COUNT_NAME, MAX_CODES, SEARCHER
 from .understand import vocab
-from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFilter
+from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFilter, Side
 
 __all__ = ["plan_calls", "call_key", "plan_schema", "MAX_CODES", "SEARCHER", "COUNT_NAME"]
 
@@ -53,19 +54,24 @@ def _place_args(p: PlaceFilter | None) -> dict[str, Any]:
     if p is None:
         return {}
     if p.kind == "region" and p.code in REGIONS:
-        return {"country": list(REGIONS[p.code][1])}
-    return {"state" if p.kind == "us_state" else "country": p.code}
+        return {"exclude_country" if p.exclude else "country": list(REGIONS[p.code][1])}
+    key = "state" if p.kind == "us_state" else "country"
+    return {f"exclude_{key}" if p.exclude else key: p.code}
 
 
-def _base(it: Interpretation, ds: str, device=None, firm=None, place=None) -> dict[str, Any]:
+def _base(it: Interpretation, ds: str, device=None, firm=None, place=None, side: Side | None = None
+          ) -> dict[str, Any]:
     args: dict[str, Any] = {}
     args.update(_device_args(device, ds))
     args.update(_firm_args(firm))
     args.update(_place_args(place))
-    if it.date_from and ds != "classification":
-        args["date_from"] = it.date_from.isoformat()
-    if it.date_to and ds != "classification":
-        args["date_to"] = it.date_to.isoformat()
+    dated = side if side is not None and (side.date_from or side.date_to) else it
+    if dated.date_from and ds != "classification":
+        args["date_from"] = dated.date_from.isoformat()
+    if dated.date_to and ds != "classification":
+        args["date_to"] = dated.date_to.isoformat()
+    if (dated.date_from or dated.date_to) and it.date_field in DATE_FIELDS.get(ds, {}):
+        args["date_field"] = it.date_field
     filters: dict[str, Any] = {}
     for f in it.filters:
         if f.field in ID_FILTERS:
@@ -115,7 +121,7 @@ def plan_calls(it: Interpretation) -> list[dict]:
             continue
         if it.sides:
             for side in it.sides:
-                args = _base(it, ds, side.device or it.device, side.firm or it.firm, side.place or it.place)
+                args = _base(it, ds, side.device or it.device, side.firm or it.firm, side.place or it.place, side)
                 calls += _one(it, ds, args, side.label)
         else:
             calls += _one(it, ds, _base(it, ds, it.device, it.firm, it.place))

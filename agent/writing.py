@@ -35,7 +35,7 @@ COLUMNS = {
     "recall": [("product_res_number", "Recall number"), ("event_date_initiated", "Initiated"),
                ("recall_class", "Class"), ("recalling_firm", "Firm"), ("product_code", "Product code"),
                ("root_cause_description", "Root cause")],
-    "enforcement": [("recall_number", "Recall number"), ("recall_initiation_date", "Initiated"),
+    "enforcement": [("recall_number", "Recall number"), ("report_date", "Reported"), ("recall_initiation_date", "Initiated"),
                     ("classification", "Class"), ("recalling_firm", "Firm"), ("status", "Status")],
     "510k": [("k_number", "510(k)"), ("decision_date", "Decided"), ("applicant", "Applicant"),
              ("device_name", "Device"), ("product_code", "Product code"), ("decision_code", "Decision")],
@@ -112,8 +112,9 @@ def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
         bits.append(" for " + code_text(device, 2))
     if firm:
         bits.append(" from " + (firm.name if firm.match != "those" else "those firms"))
-    if it.place:
-        bits.append(f" in {it.place.name}")
+    place = (side.place if side and side.place else None) or it.place
+    if place:
+        bits.append(f" {place.name}" if place.exclude else f" in {place.name}")
     filters = [f.label for f in it.filters if f.field in ("event_type", "recall_class", "device_class")]
     if filters:
         bits.append(" (" + ", ".join(filters) + ")")

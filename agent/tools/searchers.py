@@ -35,7 +35,7 @@ class UnsupportedFilter(ToolError):
         self.filters = filters
 
 _CODE = re.compile(r"^[A-Z]{3}$")
-_SAFE = re.compile(r"[^\w\s.,'/@%-]", re.UNICODE)   # characters a quoted openFDA value may carry
+_SAFE = re.compile(r"[^\w\s.,'/@%:-]", re.UNICODE)   # characters a quoted openFDA value may carry
 
 
 @dataclass(frozen=True)
@@ -82,10 +82,11 @@ SPECS: dict[str, Spec] = {s.endpoint: s for s in (
           "recall_class": "recall_class", "root_cause": "root_cause_description.exact", "country": "country",
           "state": "state", "device_class": "openfda.device_class"}),
     Spec("enforcement", ("recall_number",),
-         {"recall_number": "recall_number", "event_id": "event_id", "recall_initiation_date": "recall_initiation_date",
+         {"recall_number": "recall_number", "event_id": "event_id", "report_date": "report_date",
+          "recall_initiation_date": "recall_initiation_date",
           "classification": "classification", "status": "status", "recalling_firm": "recalling_firm",
           "reason_for_recall": "reason_for_recall", "product_description": "product_description"},
-         "recall_initiation_date", None, ("recalling_firm",), "country.exact", "state.exact",
+         "report_date", None, ("recalling_firm",), "country.exact", "state.exact",
          ("reason_for_recall", "product_description", "code_info"),
          {"recall_class": "classification.exact", "status": "status.exact",
           "voluntary_mandated": "voluntary_mandated.exact", "recall_number": "recall_number"},
@@ -164,6 +165,25 @@ SPECS: dict[str, Spec] = {s.endpoint: s for s in (
 )}
 
 
+# The dates a range can apply to, by the verb a person uses (the Spec's `date` is the default).
+DATE_FIELDS: dict[str, dict[str, str]] = {
+    "event": {"received": "date_received", "occurred": "date_of_event", "reported": "date_received"},
+    "510k": {"decided": "decision_date", "received": "date_received"},
+    "pma": {"decided": "decision_date", "received": "date_received"},
+    "recall": {"initiated": "event_date_initiated", "posted": "event_date_posted",
+               "terminated": "event_date_terminated"},
+    "enforcement": {"reported": "report_date", "initiated": "recall_initiation_date",
+                    "classified": "center_classification_date", "terminated": "termination_date"},
+    "udi": {"published": "publish_date"},
+    "covid19serology": {"performed": "date_performed"},
+}
+
+
+def date_of(spec: "Spec", kind: str | None) -> str:
+    """The date field a range applies to: the one named by `kind` when the dataset has it, else the default."""
+    return DATE_FIELDS.get(spec.endpoint, {}).get(kind or "", spec.date)
+
+
 # Each dataset's own device-name fields (brand, generic, trade, device names), searched by `names`.
 NAME_FIELDS: dict[str, tuple[str, ...]] = {
     "event": ("device.brand_name", "device.generic_name"), "recall": ("product_description",),
@@ -203,8 +223,13 @@ class SearchArgs(BaseModel):
         None, description="Firm name or its variants (from resolve_manufacturer); words match the firm fields")
     country: str | list[str] | None = Field(None, description="ISO 3166-1 alpha-2 country code(s), e.g. US, DE")
     state: str | None = Field(None, description="US state code, e.g. CA")
+    exclude_country: str | list[str] | None = Field(None, description="Every country but these, e.g. US (foreign)")
+    exclude_state: str | None = Field(None, description="Every US state but this one")
     date_from: date | None = Field(None, description="From this date (inclusive), YYYY-MM-DD")
     date_to: date | None = Field(None, description="To this date (inclusive), YYYY-MM-DD")
+    date_field: str | None = Field(None, description="Which date the range applies to: received, decided, "
+                                                     "initiated, posted, terminated, reported, classified, "
+                                                     "occurred, published (each dataset has its default)")
     text: str | None = Field(None, description="Free text over the dataset's text fields (narratives for events)")
     names: str | None = Field(None, description="Words of a device name, searched in the dataset's own brand, "
                                                 "generic, trade or device-name fields (singular and plural forms)")
@@ -226,7 +251,7 @@ class SearchArgs(BaseModel):
             out.append(c)
         return out
 
-    @field_validator("country", "state")
+    @field_validator("country", "state", "exclude_country", "exclude_state")
     @classmethod
     def _place(cls, v: str | list[str] | None) -> str | list[str] | None:
         if v is None:
@@ -258,11 +283,15 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
             unsupported.append("manufacturer")
         else:
             parts.append(_firm(spec, args.manufacturer, ctx))
-    for name, fld in (("country", spec.country), ("state", spec.state)):
+    for name, fld in (("country", spec.country), ("state", spec.state), ("exclude_country", spec.country),
+                      ("exclude_state", spec.state)):
         value = getattr(args, name)
         if value:
             if fld is None:
                 unsupported.append(name)
+            elif name.startswith("exclude_"):
+                bare = fld.removesuffix(".exact")
+                parts.append(f"_exists_:{bare} AND NOT {_or(fld, value if isinstance(value, list) else [value])}")
             else:
                 parts.append(_or(fld, value if isinstance(value, list) else [value]))
     if args.date_from or args.date_to:
@@ -273,7 +302,7 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
             hi = args.date_to.strftime("%Y%m%d") if args.date_to else "*"
             if args.date_from and args.date_to and args.date_from > args.date_to:
                 raise ToolError(f"date_from {args.date_from} is after date_to {args.date_to}")
-            parts.append(f"{spec.date}:[{lo} TO {hi}]")
+            parts.append(f"{date_of(spec, args.date_field)}:[{lo} TO {hi}]")
     if args.text and args.text.strip():
         words = _text_words(args.text)
         if not words:
@@ -563,7 +592,7 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
     filters = SearchArgs(**args.model_dump(exclude={"dataset", "field", "limit"}))
     search_value, notes = build_search(spec, filters, ctx)
     trend = name in ("year", "month", "day")
-    count_field = spec.date if trend else spec.counts[name]
+    count_field = date_of(spec, args.date_field) if trend else spec.counts[name]
     params = ([("search", search_value)] if search_value else []) + [("count", count_field)]
     if not trend:
         params.append(("limit", str(args.limit)))
@@ -577,7 +606,7 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
             agg[b["time"][:width]] += b["count"]
         fmt = (lambda k: k) if name == "year" else (lambda k: f"{k[:4]}-{k[4:6]}" + (f"-{k[6:]}" if width == 8 else ""))
         rows = [{name: fmt(k), "count": n} for k, n in sorted(agg.items())]
-        notes.append(f"{name}s are of {spec.date}; records without a readable {spec.date} are not counted")
+        notes.append(f"{name}s are of {count_field}; records without a readable {count_field} are not counted")
     else:
         rows = [{name: b["term"], "count": b["count"]} for b in buckets]
     total_q = _query(([("search", search_value)] if search_value else []) + [("limit", "0")])

@@ -33,7 +33,42 @@ class DateRange:
 
 
 def _year(w: str) -> int | None:
-    return int(w) if re.fullmatch(r"(19[5-9]\d|20\d\d)", w) else None
+    """A year: 2020, or '09 / 09 as a short form (the century closest before 2050)."""
+    if re.fullmatch(r"(19[5-9]\d|20\d\d)", w):
+        return int(w)
+    if m := re.fullmatch(r"'(\d{2})", w):
+        return 2000 + int(m[1]) if int(m[1]) < 50 else 1900 + int(m[1])
+    return None
+
+
+DECADE_WORDS = {"fifties": 1950, "sixties": 1960, "seventies": 1970, "eighties": 1980, "nineties": 1990,
+                "noughties": 2000, "aughts": 2000, "twenties": 2020}
+UNITS = {"year": "year", "years": "year", "yr": "year", "yrs": "year", "y": "year", "month": "month",
+         "months": "month", "mo": "month", "mos": "month", "mth": "month", "mths": "month", "day": "day",
+         "days": "day", "week": "week", "weeks": "week", "wk": "week", "wks": "week", "decade": "decade",
+         "decades": "decade", "quarter": "quarter", "quarters": "quarter"}
+
+
+def _decade(a: str) -> tuple[date, date] | None:
+    """'1990s', '90s', "'90s", 'nineties', '2010s' -> the ten years."""
+    y = None
+    if m := re.fullmatch(r"(19[5-9]0|20[0-4]0)s", a):
+        y = int(m[1])
+    elif m := re.fullmatch(r"'?([5-9]0|[0-4]0)s", a):
+        y = (1900 if int(m[1]) >= 50 else 2000) + int(m[1])
+    elif a in DECADE_WORDS:
+        y = DECADE_WORDS[a]
+    return (date(y, 1, 1), date(y + 9, 12, 31)) if y else None
+
+
+def _quarter_token(a: str, b: str) -> tuple[int, int, int] | None:
+    """(year, quarter, tokens) for '2Q2020', '2Q 2020', '4Q20', 'Q4-2020', '1q23'."""
+    if m := re.fullmatch(r"([1-4])q[-']?(\d{2}|\d{4})", a) or re.fullmatch(r"q([1-4])[-']?(\d{2}|\d{4})", a):
+        y = int(m[2]) if len(m[2]) == 4 else 2000 + int(m[2])
+        return (y, int(m[1]), 1) if 1950 <= y <= 2099 else None
+    if (m := re.fullmatch(r"([1-4])q", a)) and (y := _year(b)):
+        return y, int(m[1]), 2
+    return None
 
 
 def _month_end(y: int, m: int) -> date:
@@ -94,6 +129,14 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
     c = w[i + 2] if i + 2 < len(w) else ""
     if got := _day(w, i):
         return got
+    if got := _decade(a):
+        return got[0], got[1], 1
+    if got := _quarter_token(a, b):
+        s, e = _quarter(got[0], got[1])
+        return s, e, got[2]
+    if (m := re.fullmatch(r"([a-z]+)[-–]([a-z]+)", a)) and m[1] in MONTHS and m[2] in MONTHS and (y := _year(b)):
+        if MONTHS[m[1]] <= MONTHS[m[2]]:                   # "Oct-Dec 2020", "april-june 2020"
+            return date(y, MONTHS[m[1]], 1), _month_end(y, MONTHS[m[2]]), 2
     if (m := re.fullmatch(r"(\d{4})-(\d{2})(?:-(\d{2}))?", a)) and _year(m[1]) and 1 <= int(m[2]) <= 12:
         y, mo = int(m[1]), int(m[2])
         if m[3]:
@@ -148,16 +191,20 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
         k = i + (1 if a != "the" else 2)
         n_word = w[k] if k < len(w) else ""
         n = int(n_word) if n_word.isdigit() and 0 < int(n_word) < 100 else NUMBER.get(n_word)
-        unit = w[k + 1] if n and k + 1 < len(w) else n_word
+        unit = UNITS.get(w[k + 1] if n and k + 1 < len(w) else n_word)
         used = (k - i) + (2 if n else 1)
         n = n or 1
-        if unit in ("year", "years"):
+        if unit == "year":
             return _minus_years(anchor, n), anchor, used
-        if unit in ("month", "months"):
+        if unit == "month":
             return _minus_months(anchor, n), anchor, used
-        if unit in ("day", "days"):
+        if unit == "quarter":
+            return _minus_months(anchor, 3 * n), anchor, used
+        if unit == "week":
+            return anchor - timedelta(days=7 * n), anchor, used
+        if unit == "day":
             return anchor - timedelta(days=n), anchor, used
-        if unit in ("decade", "decades"):
+        if unit == "decade":
             return _minus_years(anchor, 10 * n), anchor, used
     return None
 
@@ -165,6 +212,35 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
 _FROM = {"since", "after", "from", "starting", "beginning"}
 _TO = {"before", "until", "till", "through", "thru", "prior", "older", "earlier", "by"}
 _JOIN = {"and", "to", "through", "thru", "until", "till", "-", "–"}
+
+
+_ONWARD = (("to", "date"), ("onwards",), ("onward",), ("and", "later"), ("or", "later"), ("and", "after"),
+           ("forward",), ("till", "now"), ("until", "now"), ("to", "now"), ("to", "the", "present"), ("to", "today"),
+           ("on",))
+
+
+def _onward(w: list[str], j: int) -> int:
+    """Tokens of an open end after a point ("to date", "onwards", "or later"), else 0."""
+    for words in _ONWARD:
+        if tuple(w[j:j + len(words)]) == words and (words != ("on",) or j + 1 >= len(w) or w[j + 1] in ("?", "")):
+            return len(words)
+    return 0
+
+
+def _year_list(w: list[str], i: int) -> tuple[date, date, int] | None:
+    """Years listed one after another ("2008, 2009 or 2010"): their span when they follow each other."""
+    years, k = [_year(w[i])], i + 1
+    while k < len(w):
+        if _year(w[k]):
+            years.append(_year(w[k]))
+            k += 1
+        elif w[k] in ("and", "or", "&") and k + 1 < len(w) and _year(w[k + 1]):
+            k += 1
+        else:
+            break
+    if len(years) < 3 or sorted(years) != list(range(min(years), max(years) + 1)):
+        return None
+    return date(min(years), 1, 1), date(max(years), 12, 31), k - i
 
 
 def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
@@ -199,7 +275,9 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
                     s = s.replace(year=q[0].year)          # "between April and June 2020"
                 return s, e, 2 + p[2] + q[2]
         if a == "from" and p:
-            return p[0], None, 1 + p[2]
+            if (n := _onward(w, i + 1 + p[2])):
+                return p[0], None, 1 + p[2] + n                  # "from 2019 onwards"
+            return p[0], p[1], 1 + p[2]                          # "reports from Dec 2020": that month
     if a in _FROM:
         k = i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("in", "of", "with") else 0)
         if p := _point(w, k, anchor, month_alone=True):
@@ -216,8 +294,14 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
             return date(int(m[1]), 1, 1), date(y2, 12, 31), 1      # "2019-2021", "2019-21"
     if p := _point(w, i, anchor):
         j = i + p[2]
+        if n := _onward(w, j):
+            return p[0], None, p[2] + n                          # "2019 to date", "2020 onwards"
+        if _year(w[i]) and p[2] == 1 and (listed := _year_list(w, i)):
+            return listed                                        # "2008, 2009 or 2010"
         if j < len(w) and w[j] in _JOIN and (q := _point(w, j + 1, anchor)) and _year(w[i]) and _year(w[j + 1]):
-            return p[0], q[1], p[2] + 1 + q[2]          # "2019 to 2021", "2008 - 2009"
+            if w[j] != "and" or _year(w[j + 1]) == _year(w[i]) + 1:
+                return p[0], q[1], p[2] + 1 + q[2]      # "2019 to 2021", "2008 - 2009", "2008 and 2009"
+            # "2014 and 2020": two periods (compared side by side), not the years between them
         return p
     return None
 

@@ -9,7 +9,7 @@ from mirror.lookup.lexicon import product_code_details
 
 from ..tools import ToolContext
 from . import vocab
-from .dates import read_dates
+from .dates import read_dates, readable
 from .ids import code_tokens, read_ids
 from .names import read_names
 from .resolve import MAX_CODES, codes_in, read_device
@@ -135,6 +135,15 @@ def _ids_elsewhere(ctx: ToolContext, it: Interpretation, ids: list) -> None:
         it.datasets.append(ds)
 
 
+def _filter_fits(name: str, named: list[str]) -> bool:
+    """A field value said in words is a filter of the datasets named (recalls take enforcement-report fields), or of
+    its own dataset when none is named; some words are filters only when their dataset is named."""
+    target = vocab.FILTER_DATASET[name]
+    if name in vocab.NEEDS_DATASET or named:
+        return target in named or (target == "enforcement" and "recall" in named)
+    return True
+
+
 def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
     for i, j, tag in vocab.match_phrases(tokens, vocab.FILTER_PHRASES, "filter"):
         name, value = tag.split("=")
@@ -145,9 +154,9 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
             it.filters.append(Filter(field="class", value=value, label=f"class {value}", words=words))
         elif name == "supplements":
             it.supplements = "supplements" if value == "supplements" else "originals"
-        elif name in vocab.NEEDS_DATASET and vocab.FILTER_DATASET[name] not in preview:
+        elif name in vocab.FILTER_FIELDS and not _filter_fits(name, preview):
             for k in range(i, j):
-                tokens.role.pop(k, None)              # "positive airway pressure": not the filter here
+                tokens.role.pop(k, None)              # "positive airway pressure", "recalls of ... kits"
         elif name in vocab.FILTER_FIELDS:
             label = vocab.FILTER_FIELDS[name][1].format(v=value)
             values = list(dict.fromkeys([value, value[:1] + value[1:].lower()])) if name == "root" else value
@@ -193,6 +202,11 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     rng = read_dates(tokens, _anchor(ctx, preview or ids_ds))
     if rng:
         it.date_from, it.date_to, it.date_words = rng.start, rng.end, rng.words
+    periods = [rng] if rng else []
+    if rng:
+        it.date_field = next((vocab.DATE_KIND[w] for w in tokens.lows() if w in vocab.DATE_KIND), "")
+    while periods and len(periods) < 4 and (more := read_dates(tokens, _anchor(ctx, preview or ids_ds))):
+        periods.append(more)                      # "2020 vs 2014": one side per period
     _filters(tokens, it, preview)
     _measure(tokens, it, keyed=bool(ids or it.device))
     strong = _datasets(tokens, take=True, weak_ok=False)
@@ -200,7 +214,13 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         (["pma"] if it.supplements != "all" else []) + \
         [vocab.FILTER_DATASET[f.field[5:]] for f in it.filters if f.field.startswith("word:")][:1]
     it.datasets = list(dict.fromkeys(strong + implied))
+    held = [i for i, t in enumerate(tokens.toks) if tokens.free(i) and len(t.text) == 2 and t.text.isupper()
+            and i and tokens.toks[i - 1].low in ("country", "state", "countries", "states")]
+    for i in held:
+        tokens.role[i] = "place?"                 # "country = IT" is Italy, not "it"
     follow = vocab.match_phrases(tokens, vocab.FOLLOWUP, "followup")
+    for i in held:
+        tokens.role.pop(i, None)
     _typos(ctx, tokens, it)
     refine = bool(last and last.reading and not it.datasets and not ids and _refining(tokens, follow))
     it.datasets = it.datasets or _weak(tokens, preview)
@@ -217,9 +237,11 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:
             tokens.take(k, k + 1, "function")
     _resolve_measure(it, ids)
+    defaulted = not it.datasets
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
     clar = _devices_and_names(ctx, tokens, it, names)
+    _more_sides(it, names, periods)
     if refine:
         it = _merge(Interpretation(**last.reading), it, bool(rng))
     elif follow and last and not (it.device or it.firm or ids or it.place):
@@ -231,9 +253,12 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     if it.supplements == "all" and "pma" in it.datasets and not any(f.field == "pma_number" for f in it.filters) \
             and said & {"approval", "approvals", "approved", "approve"}:
         it.supplements = "originals" if it.measure in ("count", "list", "compare") else "all"
-    if "recall" in it.datasets and any(f.field == "recall_class" for f in it.filters):
-        it.datasets = [("enforcement" if d == "recall" else d) for d in it.datasets]   # classes live there
-        it.notes.append("recall classes are given in FDA enforcement reports, so those were counted")
+    enf = [f for f in it.filters if f.field == "recall_class" or f.field.startswith("word:") and
+           vocab.FILTER_DATASET.get(f.field[5:]) == "enforcement"]
+    if "recall" in it.datasets and enf:
+        it.datasets = [("enforcement" if d == "recall" else d) for d in it.datasets]   # those fields live there
+        what = "recall classes are" if enf[0].field == "recall_class" else f"{enf[0].label} are"
+        it.notes.append(f"{what} given in FDA enforcement reports, so those were counted")
         it.datasets = list(dict.fromkeys(it.datasets))
     if it.date_from and rng and not preview and it.datasets and _anchor(ctx, it.datasets) != _anchor(ctx, []):
         again = read_dates(tokenize(rng.words), _anchor(ctx, it.datasets))
@@ -243,7 +268,7 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
     if clar is None and it.understood and not refine:
-        clar = _ask_when_weak(ctx, it)
+        clar = _ask_when_weak(ctx, it) or (_ask_dataset(it) if defaulted else None)
     if clar is not None and not it.understood and any(c.patch.get("device") for c in clar.choices):
         it.understood = True                  # the question names a device we could not read: ask
     return it, clar if it.understood else None
@@ -325,6 +350,27 @@ def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, nam
     return clar
 
 
+def _more_sides(it: Interpretation, names, periods: list) -> None:
+    """Comparisons of product codes, places or periods: one side each ("OZP vs OZO", "CA vs TX", "2020 vs 2014").
+    Codes and places are compared when the question compares; two periods always are (never the years between)."""
+    if it.sides:
+        return
+    sides: list[Side] = []
+    if len(periods) > 1:
+        sides = [Side(label=readable(p.start, p.end), date_from=p.start, date_to=p.end) for p in periods]
+        it.date_from = it.date_to = None
+        it.date_words = ""
+    elif it.measure == "compare" and it.device and it.device.path == "given" and len(it.device.codes) > 1:
+        sides = [Side(label=c.code, device=it.device.model_copy(update={"codes": [c], "words": c.code}))
+                 for c in it.device.codes[:4]]
+        it.device = None
+    elif len(names.places) > 1:                   # a search takes one place: each is a side
+        sides = [Side(label=p.name, place=p) for p in names.places[:4]]
+        it.place = None
+    if len(sides) > 1:
+        it.measure, it.sides = "compare", sides
+
+
 _REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
 
 
@@ -390,6 +436,21 @@ def _ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None
             return Clarification(question=f"\"{f.words}\" is {f.name}, which has no {label} in the mirror. "
                                           "Did you mean one of these?", choices=choices)
     return None
+
+
+ASK_DATASETS = ("event", "recall", "510k", "pma", "enforcement", "classification", "udi", "registrationlisting")
+
+
+def _ask_dataset(it: Interpretation) -> Clarification | None:
+    """A question that names no dataset and nothing to look for ("how many?"): which records to count."""
+    from .vocab import LABEL
+    if it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to or it.field:
+        return None
+    measure = it.measure if it.measure in ("count", "list", "trend", "top") else "count"
+    return Clarification(question="Your question names no dataset and nothing to look for. Which records do you "
+                                  "want counted?",
+                         choices=[Choice(label=f"all the {LABEL[ds]}", patch={"datasets": [ds], "measure": measure})
+                                  for ds in ASK_DATASETS])
 
 
 def _bind(it: Interpretation, last: LastResult, words: list[str]) -> None:

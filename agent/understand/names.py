@@ -11,17 +11,16 @@ from dataclasses import dataclass, field
 
 from mirror.lookup.firms import find_firm
 from mirror.lookup.lexicon import FirmHit, device_word_reach, firm_phrases
-from mirror.lookup.places import read_place
 
 from ..tools import ToolContext
 from .tokens import Tokens
+from .places import read_places
 from .types import Choice, FirmFilter, PlaceFilter
 
-__all__ = ["Names", "read_names", "runs", "FIRM_CUES", "PLACE_CUES"]
+__all__ = ["Names", "read_names", "runs", "FIRM_CUES"]
 
 FIRM_CUES = {"by", "from", "firm", "firms", "company", "companies", "manufacturer", "maker", "applicant", "labeler",
              "made", "manufactured", "recalled", "did", "does", "has", "have"}
-PLACE_CUES = {"in", "from", "based", "located", "registered"}
 # words that lead many firm names but are plain English: read as a firm only when capitalised mid-question or cued
 COMMON = set("""best general american international united national advanced total global standard premier precision
 medical surgical health healthcare care life bio smart new first home north south east west pacific atlantic central
@@ -82,30 +81,6 @@ def _firm_ok(tokens: Tokens, i: int, j: int, hit: FirmHit, reach: dict[str, int]
     return any(reach.get(w, 0) < DEVICE_COMMON for w in lows)
 
 
-def _place(tokens: Tokens, i: int, j: int) -> PlaceFilter | list[PlaceFilter] | None:
-    text = tokens.words(i, j)
-    if j - i == 1 and len(text) == 2 and not (text.isupper() and _cued(tokens, i, PLACE_CUES)):
-        return None
-    if not (_cued(tokens, i, PLACE_CUES) or _capital(tokens, i)):
-        return None
-    try:
-        reading = read_place(text)
-    except ValueError:
-        return None
-    if not reading.places and reading.suggestions and _cued(tokens, i, {"in", "from"}) and text[:1].isupper():
-        found = []
-        for name in reading.suggestions[:3]:
-            r = read_place(name)
-            found += [PlaceFilter(words=text, kind=p.kind, code=p.code, name=p.name, countries=list(p.countries))
-                      for p in r.places[:1]]
-        return found or None
-    if not reading.places or reading.suggestions:
-        return None
-    found = [PlaceFilter(words=text, kind=p.kind, code=p.code, name=p.name, countries=list(p.countries))
-             for p in reading.places]
-    return found[0] if len(found) == 1 else found
-
-
 def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     """Firms, places and device spans in the free runs of the question (marking the tokens they use)."""
     out = Names()
@@ -113,7 +88,8 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     phrases = {tokens.words(i, j) for a, b in spans for i in range(a, b) for j in range(i + 1, min(b, i + 5) + 1)}
     hits = firm_phrases(ctx.api, sorted(phrases)) if phrases else {}
     reach = device_word_reach(ctx.api, [t.low for a, b in spans for t in tokens.toks[a:b]])
-    _places(tokens, 0, len(tokens.toks), out)
+    out.places, asks = read_places(tokens, skip, reach)
+    out.questions += asks
     spans = runs(tokens, skip)
     for a, b in spans:
         _firms(tokens, a, b, hits, reach, out)
@@ -122,24 +98,6 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     lows = tokens.lows()
     out.cue_without_name = any(w in ("firm", "company", "manufacturer") for w in lows) and not out.firms
     return out
-
-
-def _places(tokens: Tokens, a: int, b: int, out: Names) -> None:
-    for n in (3, 2, 1):
-        for i in range(a, b - n + 1):
-            if not all(tokens.free(k) for k in range(i, i + n)):
-                continue
-            got = _place(tokens, i, i + n)
-            if isinstance(got, list):
-                known = read_place(got[0].words).places
-                ask = "can mean several places" if known else "is not a place I know"
-                out.questions.append((f"\"{got[0].words}\" {ask}. Which one do you mean?",
-                                      [Choice(label=f"{p.name} ({'US state' if p.kind == 'us_state' else p.kind})",
-                                              patch={"place": p.model_dump()}) for p in got]))
-                tokens.take(i, i + n, "place")
-            elif got:
-                out.places.append(got)
-                tokens.take(i, i + n, "place")
 
 
 def _firms(tokens: Tokens, a: int, b: int, hits: dict[str, FirmHit], reach: dict[str, int], out: Names) -> None:

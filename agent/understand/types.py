@@ -48,6 +48,7 @@ class PlaceFilter(BaseModel):
     code: str
     name: str
     countries: list[str] = Field(default_factory=list)   # for a region
+    exclude: bool = False                        # every place but this one ("outside the US", "foreign")
 
 
 class Filter(BaseModel):
@@ -59,11 +60,13 @@ class Filter(BaseModel):
 
 
 class Side(BaseModel):
-    """One side of a comparison: its own firm / device / place."""
+    """One side of a comparison: its own firm / device (or product code) / place / period."""
     label: str
     firm: FirmFilter | None = None
     device: DeviceFilter | None = None
     place: PlaceFilter | None = None
+    date_from: date | None = None
+    date_to: date | None = None
 
 
 class Choice(BaseModel):
@@ -101,6 +104,7 @@ class Interpretation(BaseModel):
     date_from: date | None = None
     date_to: date | None = None
     date_words: str = ""
+    date_field: str = ""                                   # which date: received, initiated, occurred, ... ("": default)
     supplements: Literal["originals", "supplements", "all"] = "all"   # PMA: what was counted
     sides: list[Side] = Field(default_factory=list)        # compare: one search per side
     followup: Literal["", "codes", "firms", "records", "keys"] = ""

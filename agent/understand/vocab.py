@@ -61,7 +61,9 @@ MEASURE_PHRASES = _table({
     "trend": "trend|trends|over time|per year|per month|by year|by month|each year|each month|yearly|monthly|"
              "annual|annually|year by year|month by month|year over year|by quarter|per quarter",
     "top": "top|most|most common|most frequent|leading|biggest|largest|main|highest|ranking|rank",
-    "compare": "vs|versus|compared to|compared with|compare|comparison|against",
+    "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
+               "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"
+               "difference between|side by side",
 })
 
 # fields users ask about: tag = field name (the searchers' row keys, or a count_by field)
@@ -225,6 +227,13 @@ def verbs_as_grammar(tokens: Tokens) -> None:
         after_key = i > 0 and tokens.role.get(i - 1) in ("dataset", "field", "id", "code")
         if prev in _AUX or after_key or (i == 0 and nxt in _OBJECT) or (prev in FUNCTION and nxt in _OBJECT):
             tokens.take(i, i + 1, "function")
+
+# the verb that says which date a range is of ("recalls initiated in 2012", "510(k)s received in 2019")
+DATE_KINDS = {"initiated": "initiated initiation started start began begun begin", "received": "received submitted "
+              "submission submissions receipt", "occurred": "occurred happened occurring", "posted": "posted",
+              "classified": "classified classification", "reported": "reported issued published dated",
+              "performed": "performed tested run"}
+DATE_KIND = {w: kind for kind, words in DATE_KINDS.items() for w in words.split()}
 
 # plain labels for datasets (the answers never show internal names)
 LABEL = {"event": "adverse event reports (MAUDE)", "recall": "recalls", "enforcement": "enforcement reports",
