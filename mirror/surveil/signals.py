@@ -46,11 +46,13 @@ class SignalTable:
 
 
 _BASE = """
-WITH r AS (
-  SELECT t.mdr_report_key, year(t.date_received) AS yr, coalesce(nullif(trim(t.event_type), ''), '(none)') AS et,
-         list_distinct(coalesce(t.product_problems, [])) AS probs, {inscope} AS inp
-  FROM device_event t
-  WHERE t.date_received IS NOT NULL {years}
+WITH r AS MATERIALIZED (
+  SELECT yr, et, probs, inp FROM (
+    SELECT year(t.date_received) AS yr, coalesce(nullif(trim(t.event_type), ''), '(none)') AS et,
+           list_distinct(t.product_problems) AS probs, {inscope} AS inp, len(t.product_code_list) > 0 AS coded
+    FROM device_event t
+    WHERE t.date_received IS NOT NULL {years})
+  WHERE inp OR coded
 )"""
 
 _TERMS = _BASE + """,
@@ -58,7 +60,7 @@ x AS (SELECT yr, inp, 'event_type' AS dim, et AS term FROM r
       UNION ALL SELECT yr, inp, 'problem', unnest(probs) FROM r)
 SELECT dim, term, yr, count(*) FILTER (WHERE inp) AS a, count(*) FILTER (WHERE NOT inp) AS c
 FROM x GROUP BY GROUPING SETS ((dim, term, yr), (dim, term))
-HAVING count(*) FILTER (WHERE inp) > 0"""
+HAVING count(*) FILTER (WHERE inp) > 0 OR dim = 'event_type'"""
 
 
 def signals(store: Store, scope: Scope, *, year_from: int | None = None, year_to: int | None = None,
@@ -70,28 +72,30 @@ def signals(store: Store, scope: Scope, *, year_from: int | None = None, year_to
                           "run `mirror sync` with the event dataset")
     years = "".join([f" AND year(t.date_received) >= {int(year_from)}" if year_from else "",
                      f" AND year(t.date_received) <= {int(year_to)}" if year_to else ""])
-    fill = {"inscope": scope.where("event", "t"), "years": years}
-    population = f"({scope.where('event', 't')} OR len(coalesce(t.product_code_list, [])) > 0)"
-    base_years = years + f" AND {population}"
-    totals_sql = (_BASE + "\nSELECT yr, count(*) FILTER (WHERE inp), count(*) FILTER (WHERE NOT inp) "
-                  "FROM r GROUP BY GROUPING SETS ((yr), ())").format(inscope=fill["inscope"], years=base_years)
+    fill = {"inscope": scope.where("event", "t")}
+    base_years = years
     terms_sql = _TERMS.format(inscope=fill["inscope"], years=base_years)
     con = store.connect()
     try:
-        totals = con.execute(totals_sql, scope.params(totals_sql)).fetchall()
         counts = con.execute(terms_sql, scope.params(terms_sql)).fetchall()
         as_of = _as_of(con)
     finally:
         con.close()
-    n_in = {yr: int(a) for yr, a, _ in totals}
-    n_out = {yr: int(c) for yr, _, c in totals}
+    n_in: dict[int | None, int] = {}       # every report has one event type: its rows sum to the totals
+    n_out: dict[int | None, int] = {}
+    for dim, _, yr, a, c in counts:
+        if dim == "event_type":
+            n_in[yr] = n_in.get(yr, 0) + int(a)
+            n_out[yr] = n_out.get(yr, 0) + int(c)
     rows = []
     for dim, term, yr, a, c in counts:
+        if not a:
+            continue
         t = TwoByTwo(int(a), n_in.get(yr, 0) - int(a), int(c), n_out.get(yr, 0) - int(c))
         rows.append(SignalRow(dim, term, yr, t, measures(t, thresholds)))
     rows.sort(key=lambda r: (r.dimension != "event_type", r.year is not None, r.year or 0,
                              -(r.measures.prr or 0), r.term))
-    return SignalTable(scope, thresholds, rows, n_in, n_out, as_of, [totals_sql.strip(), terms_sql.strip()])
+    return SignalTable(scope, thresholds, rows, n_in, n_out, as_of, [terms_sql.strip()])
 
 
 def _as_of(con) -> str:
