@@ -10,13 +10,15 @@ import click
 import orjson
 from pydantic import ValidationError
 
-from .ops.bundle import export as export_bundle
 from .errors import MirrorError
-from .sync.plan import ENDPOINTS
+from .ops.bundle import export as export_bundle
+from .ops.status import status as mirror_status
+from .ops.status import verify as mirror_verify
 from .settings import Settings, env_problem
-from .ops.status import status as mirror_status, verify as mirror_verify
 from .store.files import Store
-from .sync.run import SAMPLE_DIR, SyncOptions, sync as run_sync
+from .sync.plan import ENDPOINTS
+from .sync.run import SAMPLE_DIR, SyncOptions
+from .sync.run import sync as run_sync
 
 __all__ = ["main", "cli"]
 
@@ -81,30 +83,58 @@ def cli() -> None:
 @click.option("--sample", is_flag=True, help="Sync the sample source shipped with the program.")
 @click.option("--gudid", help="AccessGUDID listing page, RSS feed, release zip (URL or path), or folder.")
 @data_dir_option
-@click.option("--dry-run", is_flag=True, help="Print the plan (files, records, bytes); download nothing.")
+@click.option("--dry-run", is_flag=True,
+              help="Print the plan and every file to fetch (URL, bytes, records); download nothing.")
+@click.option("--urls", is_flag=True,
+              help="With --dry-run: print only the URLs to fetch, one a line, for a download tool (wget -x -nH -i).")
 @click.option("--allow-shrink", is_flag=True,
               help="Publish a dataset even if it would drop below half the records it holds (refused otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the final report as JSON on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @_edge
-def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, allow_shrink, as_json, quiet) -> None:
+def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, urls, allow_shrink, as_json,
+         quiet) -> None:
     """Download and load the openFDA device datasets and AccessGUDID.
+
+    Exit code: 0 done, 1 failed, 3 partial (some datasets failed, the others were updated or are up to date).
 
     Example: mirror sync --only event,recall --since 2020
     """
+    if urls and not dry_run:
+        raise click.UsageError("--urls lists the files of a plan: add --dry-run")
     settings = _settings(data_dir)
     opts = SyncOptions(manifest=manifest, only=_only(only), since=since,
                        source_dir=SAMPLE_DIR if sample else source_dir, gudid=gudid, dry_run=dry_run,
-                       allow_shrink=allow_shrink, quiet=quiet or as_json)
-    report = run_sync(settings, opts)
-    if as_json:
-        _json(report.to_dict())
+                       allow_shrink=allow_shrink, quiet=quiet or as_json or urls)
+    try:
+        report = run_sync(settings, opts)
+    except MirrorError as e:
+        if as_json:   # the outcome as data even when the sync could not start (lock, settings, folder)
+            _json({"ok": False, "exit_code": 1, "errors": [str(e)], "datasets": {}})
+        raise
+    code = _sync_exit_code(report)
+    if urls:
+        for item in report.fetch:
+            click.echo(item.url)
+    elif as_json:
+        _json(report.to_dict() | {"exit_code": code})
     else:
         _print_report(report)
-    if not report.ok:
-        for e in report.errors:
-            click.echo(f"Error: {e}", err=True)
-        sys.exit(1)
+    for e in report.errors:
+        click.echo(f"Error: {e}", err=True)
+    if code:
+        sys.exit(code)
+
+
+PARTIAL = 3   # some datasets failed; the others were updated or are up to date (docs/cli.md)
+
+
+def _sync_exit_code(report) -> int:
+    """0: every dataset updated, up to date or skipped; 3: some failed, others fine; 1: none fine."""
+    if report.ok:
+        return 0
+    fine = any(r.status in ("updated", "up-to-date") for r in report.datasets.values())
+    return PARTIAL if fine else 1
 
 
 def _print_report(report) -> None:
@@ -114,10 +144,18 @@ def _print_report(report) -> None:
         extra = f"  to fetch {r.files_to_fetch} of {r.files} files" if report.dry_run else ""
         click.echo(f"  {name:20} {r.status:11} as of {r.export_date or '-':10}  {r.records:>12,} records  "
                    f"{r.files:>4} files  {r.bytes_planned / 1e6:>10,.1f} MB{extra}")
+        if r.status == "skipped" and r.error:
+            click.echo(f"      note: {r.error}")
     if report.dry_run:
         click.echo(f"  total: {sum(r.files for r in report.datasets.values())} files, "
                    f"{sum(r.records for r in report.datasets.values()):,} records, "
                    f"{sum(r.bytes_planned for r in report.datasets.values()) / 1e6:,.1f} MB")
+        click.echo(f"files to fetch ({len(report.fetch)}; save each under DIR at its path, then "
+                   "`mirror sync --from DIR`):")
+        for f in report.fetch:
+            size = "-" if f.bytes is None else f"{f.bytes:,} B"
+            records = "-" if f.records is None else f"{f.records:,} records"
+            click.echo(f"  {f.url}  {size}  {records}  -> {f.path}")
     else:
         click.echo(f"  done in {report.seconds:.1f} s")
 
@@ -142,8 +180,10 @@ def status(data_dir, as_json) -> None:
         rows["gudid"] = st["gudid"]
     for name, d in rows.items():
         warn = f"  STALE: data older than {st['stale_days']} days" if d["stale"] else ""
+        old = "" if d["storage_current"] else "  (older storage: `mirror sync` rewrites it compressed)"
         click.echo(f"  {name:20} {d['records']:>12,} records  as of {d['export_date'] or '-':10}  "
-                   f"synced {d['synced_at'] or '-':25} {d['bytes_on_disk'] / 1e6:>9,.1f} MB{warn}")
+                   f"synced {d['synced_at'] or '-':25} {d['bytes_on_disk'] / 1e6:>9,.1f} MB  "
+                   f"storage {d['storage_version']}{old}{warn}")
     if st.get("unfinished_sync"):
         click.echo("  an unfinished sync will resume on the next `mirror sync`")
 
@@ -176,14 +216,24 @@ def verify(data_dir, as_json) -> None:
 @cli.command()
 @click.argument("dest", type=click.Path(path_type=Path))
 @click.option("--only", help="Comma-separated datasets to export.")
+@click.option("--format", "fmt", type=click.Choice(["bundle", "parquet"]), default="bundle", show_default=True,
+              help="bundle: the downloaded files for `mirror sync --from`; parquet: each dataset's tables as Parquet.")
 @data_dir_option
 @_edge
-def export(dest, only, data_dir) -> None:
-    """Write an air-gap bundle (files, download.json, bundle.json, NOTICE) to DEST.
+def export(dest, only, fmt, data_dir) -> None:
+    """Write an air-gap bundle (files, download.json, bundle.json, NOTICE) to DEST, or the tables as Parquet.
 
     Example: mirror export /media/usb/fda-bundle && mirror sync --from /media/usb/fda-bundle
+    Example: mirror export --format parquet /srv/warehouse/fda
     """
-    out = export_bundle(Store(_settings(data_dir).data_dir), dest, _only(only))
+    store = Store(_settings(data_dir).data_dir)
+    if fmt == "parquet":
+        from .ops.parquet import export_parquet
+        got = export_parquet(store, dest, _only(only))
+        click.echo(f"exported {got['records']:,} records ({got['bytes'] / 1e6:,.1f} MB of Parquet) of "
+                   f"{', '.join(got['datasets'])} to {got['dir']} (manifest.json lists the tables and as-of dates)")
+        return
+    out = export_bundle(store, dest, _only(only))
     click.echo(f"exported {out['files']} files ({out['bytes'] / 1e6:,.1f} MB) of {', '.join(out['datasets'])} "
                f"to {out['dir']}")
 

@@ -46,4 +46,6 @@ class Settings(BaseSettings):
     chunk_mb: int = Field(32, ge=1, description="Size of the decompressed chunks streamed into DuckDB.")
     duckdb_memory_limit: str = Field("1GB", description="DuckDB memory_limit while loading, for each local API request and lookup, and for `mirror sql`.")
     query_timeout: float = Field(30.0, gt=0, description="Seconds of DuckDB work one local API request or lookup may take before it is stopped as too broad.")
+    offline: bool = Field(False, description="Never use the internet: a sync fetches only local paths and servers "
+                                             "on this computer (loopback); any other URL is refused at once.")
     api_max_skip: int = Field(25000, ge=0, description="Largest `skip` the local API accepts (openFDA: 25000); 0 means no limit.")

@@ -8,9 +8,9 @@ from pathlib import Path
 import duckdb
 
 from ..schema.datasets import DATASETS
-from ..sync.guard import shrank
+from ..store.files import STORAGE_VERSION, Store, older_storage, storage_version
 from ..store.state import read_state
-from ..store.files import Store
+from ..sync.guard import shrank
 from ..sync.indexes import index_problems
 
 __all__ = ["status", "verify"]
@@ -33,12 +33,14 @@ def _dataset_status(store: Store, name: str, path: Path, stale_days: int, today:
     try:
         st = read_state(con, path)
         tables = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in _tables(con)}
+        version = storage_version(con)
     finally:
         con.close()
     main = "gudid_device" if name == "gudid" else DATASETS[name].table if name in DATASETS else None
     age = _age_days(st.export_date, today)
     out = {"records": tables.get(main, 0), "export_date": st.export_date, "synced_at": st.meta.get("synced_at", ""),
            "files": len(st.rows), "bytes_on_disk": path.stat().st_size, "file": str(path),
+           "storage_version": version, "storage_current": not older_storage(version),
            "age_days": age, "stale": age is not None and age > stale_days, "tables": tables}
     if st.meta.get("status") != "complete":
         out["warning"] = "incomplete dataset file"
@@ -51,7 +53,7 @@ def status(store: Store, stale_days: int = 14, today: date | None = None) -> dic
     files = store.require_published()
     endpoints = {n: _dataset_status(store, n, p, stale_days, today) for n, p in files.items() if n != "gudid"}
     out = {"data_dir": str(store.data_dir), "database": str(store.db_dir), "open_sql": str(store.data_dir / "open.sql"),
-           "endpoints": endpoints, "stale_days": stale_days}
+           "endpoints": endpoints, "stale_days": stale_days, "storage_version": STORAGE_VERSION}
     if "gudid" in files:
         out["gudid"] = _dataset_status(store, "gudid", files["gudid"], stale_days, today)
     out["bytes_on_disk"] = sum(p.stat().st_size for p in files.values())

@@ -20,9 +20,14 @@ import duckdb
 
 from ..errors import DiskFullError, LockedError, MirrorError, MirrorMissingError
 
-__all__ = ["Store", "dataset_file_stem", "Connection", "db_error"]
+__all__ = ["Store", "dataset_file_stem", "Connection", "db_error", "STORAGE_VERSION", "storage_version",
+           "older_storage"]
 
 Connection = duckdb.DuckDBPyConnection
+
+# The storage format every file a sync writes is created at: from v1.2.0 DuckDB compresses long strings (the
+# record JSON) with ZSTD; the default (v1.0.0+) stores them uncompressed. DuckDB 1.2.0 or later opens these files.
+STORAGE_VERSION = "v1.2.0"
 
 _META_DDL = """
 CREATE TABLE IF NOT EXISTS _sync_meta (key VARCHAR PRIMARY KEY, value VARCHAR);
@@ -30,6 +35,27 @@ CREATE TABLE IF NOT EXISTS _sync_state (
     partition VARCHAR PRIMARY KEY, url VARCHAR, export_date VARCHAR, records BIGINT,
     bytes BIGINT, sha256 VARCHAR, loaded_at TIMESTAMP);
 """
+
+
+def storage_version(con: Connection, database: str | None = None) -> str:
+    """The storage version a database file was written at ("v1.2.0+"); `database`: an attached name, else the
+    connection's own file."""
+    row = con.execute("SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = "
+                      "coalesce(?, current_database())", [database]).fetchone()
+    return (row[0] if row else None) or ""
+
+
+def older_storage(version: str) -> bool:
+    """Whether a file at `version` ("v1.0.0+") predates STORAGE_VERSION (so a sync rewrites it)."""
+    return _version_key(version) < _version_key(STORAGE_VERSION)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    digits = version.strip().lstrip("v").rstrip("+").split(".")
+    try:
+        return tuple(int(d) for d in digits)
+    except ValueError:
+        return (0,)
 
 
 def dataset_file_stem(dataset: str) -> str:
@@ -80,17 +106,35 @@ class Store:
             finally:
                 _unlock(fh)
 
+    def file_storage(self, path: Path) -> str:
+        """The storage version of the dataset file at `path` ("" when it cannot be read)."""
+        try:
+            con = duckdb.connect(str(path), read_only=True)
+        except duckdb.Error:
+            return ""
+        try:
+            return storage_version(con)
+        finally:
+            con.close()
+
     # writing ---------------------------------------------------------------
     def open_staging(self, dataset: str, copy_current: bool = False) -> Connection:
-        """Open (creating or resuming) the staging file; optionally start it as a copy of the published file."""
+        """Open (creating or resuming) the staging file, created at STORAGE_VERSION; optionally start it as a copy
+        of the published file (a byte copy, or a table copy when the published file has an older storage version)."""
         self.db_dir.mkdir(parents=True, exist_ok=True)
         self.tmp_dir.mkdir(parents=True, exist_ok=True)
         path = self.staging(dataset)
-        if copy_current and not path.exists() and self.current(dataset).exists():
+        current = self.current(dataset)
+        if copy_current and not path.exists() and current.exists():
             tmp = path.with_name(path.name + ".copy")
-            shutil.copyfile(self.current(dataset), tmp)
-            os.replace(tmp, path)
-        con = duckdb.connect(str(path))
+            Path(str(tmp) + ".wal").unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
+            if older_storage(self.file_storage(current)):
+                self._copy_tables(current, tmp)
+            else:
+                shutil.copyfile(current, tmp)
+            os.replace(tmp, path)   # only a complete copy becomes the staging file
+        con = self._connect_new(path)
         con.execute(f"SET memory_limit='{self.memory_limit}'")
         con.execute(f"SET temp_directory='{_q(str(self.tmp_dir))}'")
         con.execute("SET preserve_insertion_order=false")
@@ -98,8 +142,28 @@ class Store:
         con.execute(_META_DDL)
         return con
 
+    @staticmethod
+    def _connect_new(path: Path) -> Connection:
+        return duckdb.connect(str(path), config={"storage_compatibility_version": STORAGE_VERSION})
+
+    def _copy_tables(self, source: Path, dest: Path) -> None:
+        """Every table of `source`, rows in order, into a new file `dest` at STORAGE_VERSION (checkpointed)."""
+        con = self._connect_new(dest)
+        try:
+            con.execute(f"SET memory_limit='{_q(self.memory_limit)}'")
+            con.execute(f"SET temp_directory='{_q(str(self.tmp_dir))}'")
+            con.execute("SET preserve_insertion_order=true")
+            con.execute("SET enable_progress_bar=false")
+            con.execute(f"ATTACH '{_q(str(source))}' AS _old (READ_ONLY)")
+            target = con.execute("SELECT current_database()").fetchone()[0]
+            con.execute(f'COPY FROM DATABASE _old TO "{target}"')
+            con.execute("DETACH _old")
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+
     def discard_staging(self, dataset: str) -> None:
-        for suffix in ("", ".wal", ".copy"):
+        for suffix in ("", ".wal", ".copy", ".copy.wal"):
             p = Path(str(self.staging(dataset)) + suffix)
             p.unlink(missing_ok=True)
 

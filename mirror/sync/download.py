@@ -5,6 +5,7 @@ from __future__ import annotations
 import email.utils
 import errno
 import hashlib
+import ipaddress
 import os
 import random
 import socket
@@ -15,9 +16,9 @@ from pathlib import Path
 
 import httpx
 
-from ..errors import DiskFullError, DownloadError, SyncCancelled
+from ..errors import DiskFullError, DownloadError, SourceError, SyncCancelled
 
-__all__ = ["RetryPolicy", "download", "fetch_bytes", "make_client"]
+__all__ = ["RetryPolicy", "download", "fetch_bytes", "make_client", "is_loopback", "OfflineRefused"]
 
 RETRY_STATUS = {429, 500, 502, 503, 504}
 DNS_ATTEMPTS = 2   # a host name that does not resolve is tried twice, not `retries` times (offline: fail fast)
@@ -51,10 +52,37 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def make_client(timeout: float = 60.0) -> httpx.Client:
-    """The one HTTP client of a sync; tests hand in their own."""
+class OfflineRefused(SourceError):
+    """A request to the internet while FDAX_OFFLINE is set: refused before any connection is tried."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` names this computer (localhost, 127.0.0.0/8, ::1) without asking DNS."""
+    host = host.strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class _LoopbackOnly(httpx.HTTPTransport):
+    """The transport of an offline client: requests to this computer go through, any other is refused at once."""
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if not is_loopback(request.url.host):
+            raise OfflineRefused(f"{request.url}: not fetched, FDAX_OFFLINE is set (no internet); use a local "
+                                 "folder (`mirror sync --from DIR`) or a server on this computer, or unset "
+                                 "FDAX_OFFLINE")
+        return super().handle_request(request)
+
+
+def make_client(timeout: float = 60.0, offline: bool = False) -> httpx.Client:
+    """The one HTTP client of a sync; tests hand in their own. `offline`: only loopback addresses are fetched."""
     return httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 15.0)), follow_redirects=True,
-                        headers={"User-Agent": "fda-explorer-offline-mirror"})
+                        headers={"User-Agent": "fda-explorer-offline-mirror"},
+                        transport=_LoopbackOnly() if offline else None)
 
 
 def _hash_existing(part: Path) -> tuple[int, "hashlib._Hash"]:
@@ -79,14 +107,28 @@ def _name_not_resolved(e: BaseException) -> socket.gaierror | None:
     return None
 
 
+def _refused(e: BaseException) -> bool:
+    """Whether an httpx error comes from a refused connection (nothing listens at that address)."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, ConnectionRefusedError):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def _transport_failure(e: httpx.TransportError, url: str, attempt: int, policy: RetryPolicy) -> str:
     """What went wrong, after waiting before the next attempt; DownloadError at once for a name that does not
-    resolve a second time."""
+    resolve a second time, or for a connection refused a second time (retries are for transient faults)."""
     dns = _name_not_resolved(e)
     if dns is not None and attempt + 1 >= DNS_ATTEMPTS:
         host = httpx.URL(url).host
         raise DownloadError(f"{url}: the host name {host} cannot be resolved ({dns.strerror or dns}); check the "
                             "network connection and the URL, or sync offline with `mirror sync --from DIR`") from None
+    if isinstance(e, httpx.ConnectError) and _refused(e) and attempt + 1 >= DNS_ATTEMPTS:
+        raise DownloadError(f"{url}: unreachable, the connection was refused (no server answers there); check "
+                            "the URL and that the server runs, or sync offline with `mirror sync --from DIR`") from None
     policy.wait(attempt)
     return f"{type(e).__name__}: {e}"
 

@@ -14,22 +14,23 @@ from pathlib import Path
 
 import httpx
 
-from .gudid import run as gudid_sync
+from ..errors import DiskFullError, ManifestError, MirrorError, PartitionError, SourceError, SyncCancelled
 from ..schema.datasets import DATASETS
-from .download import RetryPolicy, make_client
-from ..errors import DiskFullError, MirrorError, PartitionError, SyncCancelled
-from .chunks import ChunkStream
-from .load import Fetched, drop_partition, ensure_tables, load_partition, open_stream
-from .guard import check_entry, previous_records, shrank
-from .plan import ENDPOINTS, Manifest, Partition, parse_manifest, plan
+from ..settings import DEFAULT_GUDID_URL, Settings
+from ..store.files import STORAGE_VERSION, Store, older_storage
 from ..store.paths import contained, inside, remove
+from ..store.state import DatasetState, dataset_state, set_meta
+from .chunks import ChunkStream
+from .download import RetryPolicy, make_client
+from .fetch import FolderSource, HttpSource, Source, fetch_cached, is_url, read_location
+from .fetchlist import PlanReport, device_items, gudid_item, manifest_item
+from .guard import check_entry, previous_records, shrank
+from .gudid import run as gudid_sync
+from .indexes import copy_upgraded, finish, outdated
+from .load import Fetched, drop_partition, ensure_tables, load_partition, open_stream
+from .plan import ENDPOINTS, Manifest, Partition, parse_manifest, plan
 from .progress import Progress, ProgressEvent
 from .report import FAILURES, DatasetReport, SyncReport
-from ..settings import Settings
-from .fetch import FolderSource, HttpSource, Source, fetch_cached, is_url, read_location
-from ..store.state import DatasetState, dataset_state, set_meta
-from ..store.files import Store
-from .indexes import copy_upgraded, finish, outdated
 
 __all__ = ["SyncOptions", "SyncReport", "DatasetReport", "sync", "SAMPLE_DIR"]
 
@@ -75,6 +76,8 @@ def _source(settings: Settings, options: SyncOptions, client: httpx.Client | Non
     if options.gudid:
         src.gudid_location = " ".join(loc if is_url(loc) else os.path.abspath(os.path.expanduser(loc))
                                       for loc in options.gudid.split())
+    elif options.manifest and src.gudid_location == DEFAULT_GUDID_URL:
+        src.gudid_location = ""   # a manifest of one's own (an internal mirror): no internet default for GUDID
     return src
 
 
@@ -87,18 +90,23 @@ def _decide(store: Store, cur: DatasetState | None, dataset: str, export_date: s
     want = {(p.path, p.records) for p in planned}
     ds = DATASETS[dataset]
     lacks = outdated(store, store.current(dataset), ds) if cur else []
+    rewrite = bool(cur) and older_storage(store.file_storage(store.current(dataset)))   # storage migration
+    if rewrite:
+        lacks.append(f"storage {STORAGE_VERSION}")
     old = bool(lacks)
     if cur and cur.export_date == export_date and cur.complete and set(cur.partitions.items()) == want and not old:
         return None
     base, loaded = "fresh", {}
-    stg = None if dry_run else dataset_state(store, store.staging(dataset), writable=True)
-    if stg and stg.export_date == export_date and not outdated(store, store.staging(dataset), ds, indexes=False):
+    staging = store.staging(dataset)
+    stg = None if dry_run else dataset_state(store, staging, writable=True)
+    if (stg and stg.export_date == export_date and not outdated(store, staging, ds, indexes=False)
+            and not older_storage(store.file_storage(staging))):
         base, loaded = "resume", stg.partitions
     else:
         if not dry_run:
             store.discard_staging(dataset)
         if cur and cur.export_date == export_date:
-            base, loaded = ("upgrade" if set(lacks) & set(ds.listed) else "copy"), cur.partitions
+            base, loaded = ("upgrade" if rewrite or set(lacks) & set(ds.listed) else "copy"), cur.partitions
     to_load = [p for p in planned if loaded.get(p.path) != p.records]
     to_drop = [path for path in loaded if path not in {p.path for p in planned}]
     return _Work(dataset, export_date, planned, to_load, to_drop, base, tuple(lacks))
@@ -109,7 +117,7 @@ def sync(settings: Settings, options: SyncOptions, client: httpx.Client | None =
     started = time.monotonic()
     store = Store(settings.data_dir, settings.duckdb_memory_limit)
     own_client = client is None and options.source_dir is None
-    client = make_client(settings.timeout) if own_client else client
+    client = make_client(settings.timeout, offline=settings.offline) if own_client else client
     try:
         with store.sync_lock():
             report = _run(settings, options, store, client)
@@ -123,12 +131,18 @@ def sync(settings: Settings, options: SyncOptions, client: httpx.Client | None =
 def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.Client | None) -> SyncReport:
     source = _source(settings, options, client)
     where = source.manifest_location
-    manifest = parse_manifest(read_location(where, client, _policy(settings, options)), where)
-    report = SyncReport(str(settings.data_dir), where, options.dry_run)
+    report = (PlanReport if options.dry_run else SyncReport)(str(settings.data_dir), where, options.dry_run)
     selected = options.only or [*ENDPOINTS, "gudid"]
-    works = _plan_device(store, manifest, options, report)
+    try:
+        manifest = parse_manifest(read_location(where, client, _policy(settings, options)), where)
+    except (ManifestError, SourceError) as e:   # openFDA's manifest unusable: its datasets fail, GUDID goes on
+        _fail_all(report, [n for n in selected if n != "gudid"], e)
+        manifest = None
+    works = _plan_device(store, manifest, options, report) if manifest is not None else []
     gwork = _plan_gudid(store, source, client, _policy(settings, options), report) if "gudid" in selected else None
     if options.dry_run:
+        report.fetch = (manifest_item(where) + [i for w in works for i in device_items(w.dataset, w.to_load)]
+                        + [gudid_item(rel.url, rel.name, rel.date) for rel in (gwork.releases if gwork else [])])
         return report
     source.verify([p.file for w in works for p in w.planned] + [rel.url for rel in (gwork.releases if gwork else [])])
     total = sum(p.bytes for w in works for p in w.to_load)
@@ -158,6 +172,13 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
     if options.cancel is not None and options.cancel.is_set():
         raise SyncCancelled()
     return report
+
+
+def _fail_all(report: SyncReport, names: list[str], e: MirrorError) -> None:
+    """Every dataset of one failed source fails with its (one) error."""
+    for name in names:
+        report.datasets[name] = DatasetReport(name, status="failed", error=str(e))
+    report.errors.append(str(e))
 
 
 def _plan_gudid(store: Store, source: Source, client, policy, report: SyncReport) -> gudid_sync.GudidWork | None:

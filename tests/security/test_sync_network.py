@@ -14,6 +14,7 @@ import time
 import orjson
 import pytest
 
+from mirror.settings import DEFAULT_GUDID_URL
 from mirror.sync import SAMPLE_DIR
 from mirror.sync.download import RetryPolicy, fetch_bytes, make_client
 
@@ -44,10 +45,10 @@ def test_unreachable_accessgudid_does_not_block_the_device_datasets(http_source,
     srv, manifest = http_source
     data = tmp_path / "data"
     started = time.monotonic()
-    code, out, err = run("sync", "--manifest", manifest, "--data-dir", str(data), "--quiet", "--json",
-                         env={"FDAX_RETRIES": "6", "FDAX_BACKOFF": "0.05"})
+    code, out, err = run("sync", "--manifest", manifest, "--gudid", DEFAULT_GUDID_URL, "--data-dir", str(data),
+                         "--quiet", "--json", env={"FDAX_RETRIES": "6", "FDAX_BACKOFF": "0.05"})
     seconds = time.monotonic() - started
-    assert code == 1
+    assert code == 3   # partial: the other datasets updated
     report = json.loads(out)
     assert {n: report["datasets"][n]["status"] for n in DEVICE} == {n: "updated" for n in DEVICE}
     assert report["datasets"]["gudid"]["status"] == "failed"
@@ -71,7 +72,7 @@ def test_partition_on_a_host_that_does_not_resolve_fails_fast_and_alone(http_sou
     data = tmp_path / "data"
     code, out, err = run("sync", "--manifest", manifest, "--only", "pma,510k", "--data-dir", str(data), "--quiet",
                          env={"FDAX_RETRIES": "6", "FDAX_BACKOFF": "0.05"})
-    assert code == 1
+    assert code == 3   # partial: the other datasets updated
     lines = errors(err)
     assert len(lines) == 1 and "download.unreachable.invalid cannot be resolved" in lines[0]
     assert no_dns.count("download.unreachable.invalid") == 2
@@ -87,8 +88,9 @@ def test_manifest_host_that_does_not_resolve(no_dns):
     assert len(waits) == 1 and no_dns.count("api.unreachable.invalid") == 2
 
 
-def test_refused_connection_is_still_retried(tmp_path):
-    """Only name resolution fails fast: a server that is down (connection refused) keeps its retries."""
+def test_refused_connection_fails_fast(tmp_path):
+    """A refused connection (nothing listens there) fails the source after a second try, as a name that does not
+    resolve does (issue 15: retries are for transient faults)."""
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
@@ -96,7 +98,7 @@ def test_refused_connection_is_still_retried(tmp_path):
     waits: list[float] = []
     with make_client(5) as client, pytest.raises(Exception) as exc:
         fetch_bytes(client, f"http://127.0.0.1:{port}/download.json", RetryPolicy(retries=3, sleep=waits.append))
-    assert len(waits) == 4 and "unreachable after 4 attempts" in str(exc.value)
+    assert len(waits) == 1 and "connection was refused" in str(exc.value) and str(port) in str(exc.value)
 
 
 def test_from_a_relative_folder_syncs_gudid_and_leaves_no_unfinished_sync(tmp_path, monkeypatch):

@@ -11,20 +11,23 @@ from pathlib import Path
 import httpx
 import orjson
 
-from . import full as gudid
-from ..download import RetryPolicy
 from ...errors import MirrorError, PartitionError, SourceError, UnloadableFileError
-from ..load import Fetched
-from ...store.paths import remove
 from ...settings import Settings
-from ..fetch import FolderSource, Source, fetch_cached, is_url, read_location
-from ..report import FAILURES, DatasetReport, SyncReport
+from ...store.files import Store, older_storage
+from ...store.paths import remove
 from ...store.state import dataset_state, record_loaded, set_meta
-from ...store.files import Store
+from ..download import RetryPolicy
+from ..fetch import FolderSource, Source, fetch_cached, is_url, read_location
+from ..load import Fetched
+from ..report import FAILURES, DatasetReport, SyncReport
+from . import full as gudid
 
 __all__ = ["GudidWork", "plan", "build"]
 
 _log = logging.getLogger(__name__)
+
+NO_GUDID_SOURCE = ("GUDID skipped: a manifest given with --manifest implies no internet default for GUDID; add it "
+                   "with --gudid URL|PATH (the AccessGUDID download page, a release zip or a folder of them)")
 
 
 @dataclass
@@ -63,10 +66,14 @@ def plan(store: Store, source: Source, client, policy: RetryPolicy, report: Sync
     applied = cur.meta.get("applied_through") if cur and cur.complete else None
     r = report.datasets["gudid"] = DatasetReport("gudid", export_date=applied or "")
     listed = _listed(source, client, policy)
+    releases = [] if listed is None else gudid.choose(listed, applied, source.gudid_location)
+    if not releases and cur is not None and older_storage(store.file_storage(store.current("gudid"))):
+        return GudidWork([], full=False)   # nothing new: the file is rewritten at the current storage version
     if listed is None:
         r.status = "skipped"
+        if not source.gudid_location.split():
+            r.error = NO_GUDID_SOURCE
         return None
-    releases = gudid.choose(listed, applied, source.gudid_location)
     if not releases:
         r.status = "up-to-date"
         return None
@@ -101,8 +108,9 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
             bad = _waiting(e, applied[-1].date)
         else:
             bad = None
+        con = con or store.open_staging("gudid", copy_current=True)   # a storage rewrite alone
         r.records = con.execute("SELECT count(*) FROM gudid_device").fetchone()[0]
-        r.export_date = applied[-1].date
+        r.export_date = applied[-1].date if applied else r.export_date
         store.publish("gudid", con)
         published = True
         r.status = "updated"
