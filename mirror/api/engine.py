@@ -15,6 +15,7 @@ The mirror is re-attached when `mirror sync` publishes a new file, so a running 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 from datetime import date
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
@@ -339,7 +340,7 @@ class Api:
             raise _bad("The skip parameter is not supported when using search_after.")
         tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children,
                         key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=_virtual(endpoints, endpoint),
-                        clean=lambda table, column, is_list=False: self._clean(table, column, is_list, snap),
+                        clean=partial(self._clean, snap=snap),
                         words=ep.words[:2] if ep.words else None,
                         rare=(lambda ws: self._rare(ep, ws, snap)) if ep.words else None)
         conj: list[Conjunct] = []
@@ -362,8 +363,10 @@ class Api:
 
     def _rare(self, ep: _Endpoint, words: list[str], snap: Snapshot | None = None) -> str | None:
         """One of `words` that the endpoint's word index holds (None if all are common words)."""
-        common = self.reader.derived(("api.common", ep.words[2]), lambda con: frozenset(
-            w for (w,) in con.execute(f"SELECT word FROM {ep.words[2]}").fetchall()), snap)
+        assert ep.words is not None
+        common_table = ep.words[2]
+        common = self.reader.derived(("api.common", common_table), lambda con: frozenset(
+            w for (w,) in con.execute(f"SELECT word FROM {common_table}").fetchall()), snap)
         return next((w for w in words if w not in common), None)
 
     # -- search ------------------------------------------------------------------
@@ -543,7 +546,7 @@ class Api:
                     f'WHERE c."{a.key}" IN (SELECT t."{a.key}" FROM {ep.table} t WHERE {where})')
             inner = (f'SELECT DISTINCT c."{a.key}" AS k, unnest({values(a.expr, not a.child_list, a.is_date)}) AS term '
                      f"FROM {a.child} c {keep}")
-            table = a.child
+            table = a.child or ep.table
         elif a.kind == "scalar" and not tokens:
             table, swhere = self._source(ep, conj, a.reads)
             inner = f"SELECT {a.expr} AS term FROM {table} t WHERE {swhere}"

@@ -92,7 +92,7 @@ class Translator:
     clean: Callable[[str, str, bool], bool] | None = None  # (table, column, is list) -> every value is one
     #                                                          upper-case word
     words: tuple[str, str] | None = None    # (qualified child table, its word index table: term -> main rowid),
-    #                                         see mirror/upgrade.py
+    #                                         see mirror/schema/indexes.py
     rare: Callable[[list[str]], str | None] | None = None   # words -> one that is not common (or None)
     params: dict[str, object] = field(default_factory=dict)
     negated: int = 0           # how many NOTs enclose the node being translated

@@ -21,18 +21,19 @@ def summary_count(summaries: Summaries, a: Access, conj: list[Conjunct], is_date
     count)."""
     if a.kind == "list" and not is_date and not tokens and not conj and a.column is not None:
         table = summaries.get((a.column, None))
-        return table and (f"SELECT term, n FROM {table} ORDER BY n DESC, term ASC LIMIT {int(limit)}", table)
+        return (f"SELECT term, n FROM {table} ORDER BY n DESC, term ASC LIMIT {int(limit)}", table) if table else None
     m = member(conj)
-    if a.kind == "scalar" and is_date and a.is_date and m and a.column is not None:
+    if a.kind == "scalar" and is_date and a.is_date and m and m.column and a.column is not None:
         table = summaries.get((m.column, a.column))
-        return table and (f"SELECT strftime(day, '%Y%m%d'), n FROM {table} WHERE term = {m.param} ORDER BY day", table)
+        return ((f"SELECT strftime(day, '%Y%m%d'), n FROM {table} WHERE term = {m.param} ORDER BY day", table)
+                if table else None)
     return None
 
 
 def summary_total(con, summaries: Summaries, conj: list[Conjunct], params: dict) -> int | None:
     """How many records' listed column holds one value, from its summary (None: not that search)."""
     m = member(conj)
-    table = summaries.get((m.column, None)) if m else None
-    if table is None:
+    table = summaries.get((m.column, None)) if m and m.column else None
+    if m is None or table is None:
         return None
     return con.execute(f"SELECT coalesce(max(n), 0) FROM {table} WHERE term = {m.param}", params).fetchone()[0]
