@@ -16,6 +16,7 @@ from .ops.status import status as mirror_status
 from .ops.status import verify as mirror_verify
 from .settings import Settings, env_problem
 from .store.files import Store
+from .sync.fetchlist import PlanReport
 from .sync.plan import ENDPOINTS
 from .sync.run import SAMPLE_DIR, SyncOptions
 from .sync.run import sync as run_sync
@@ -113,15 +114,15 @@ def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, ur
             _json({"ok": False, "exit_code": 1, "errors": [str(e)], "datasets": {}})
         raise
     code = _sync_exit_code(report)
-    if urls:
+    if isinstance(report, PlanReport) and urls:
         for item in report.fetch:
             click.echo(item.url)
     elif as_json:
         _json(report.to_dict() | {"exit_code": code})
     else:
         _print_report(report)
-    for e in report.errors:
-        click.echo(f"Error: {e}", err=True)
+    for line in report.errors:
+        click.echo(f"Error: {line}", err=True)
     if code:
         sys.exit(code)
 
@@ -146,7 +147,7 @@ def _print_report(report) -> None:
                    f"{r.files:>4} files  {r.bytes_planned / 1e6:>10,.1f} MB{extra}")
         if r.status == "skipped" and r.error:
             click.echo(f"      note: {r.error}")
-    if report.dry_run:
+    if isinstance(report, PlanReport):
         click.echo(f"  total: {sum(r.files for r in report.datasets.values())} files, "
                    f"{sum(r.records for r in report.datasets.values()):,} records, "
                    f"{sum(r.bytes_planned for r in report.datasets.values()) / 1e6:,.1f} MB")

@@ -140,7 +140,7 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
         manifest = None
     works = _plan_device(store, manifest, options, report) if manifest is not None else []
     gwork = _plan_gudid(store, source, client, _policy(settings, options), report) if "gudid" in selected else None
-    if options.dry_run:
+    if isinstance(report, PlanReport):
         report.fetch = (manifest_item(where) + [i for w in works for i in device_items(w.dataset, w.to_load)]
                         + [gudid_item(rel.url, rel.name, rel.date) for rel in (gwork.releases if gwork else [])])
         return report
