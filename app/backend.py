@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ class Backend:
         self._lock = threading.RLock()
         self._idle = threading.Condition(self._lock)     # signalled when no answer is streaming
         self._streams = 0
+        self._users = 0                                  # queries running on the assistant off the answer lane
         self._assistant: Any = None
         self.config = config
 
@@ -132,7 +134,22 @@ class Backend:
     def run_tool(self, tool: str, args: dict) -> dict:
         """Run one of the assistant's tools again (a table's every row, an answer reopened): its result as evidence."""
         from agent.tools import run_tool
-        return run_tool(self.assistant().ctx, tool, args).model_dump(mode="json")
+        with self.using() as assistant:
+            return run_tool(assistant.ctx, tool, args).model_dump(mode="json")
+
+    @contextmanager
+    def using(self) -> Iterator[Any]:
+        """The assistant, held open while a query runs on it off the answer lane (a record, a table's rows, the
+        home's examples): closing it waits for them, as it waits for a streaming answer."""
+        with self._lock:
+            assistant = self.assistant()
+            self._users += 1
+        try:
+            yield assistant
+        finally:
+            with self._idle:
+                self._users -= 1
+                self._idle.notify_all()
 
     # -- records --------------------------------------------------------------------------------------------
     def record(self, dataset: str, ident: str) -> dict:
@@ -141,19 +158,19 @@ class Backend:
         if not dataset.startswith("device/") or not field or not value:
             raise RecordNotFound(f"The record {ident} of {dataset} cannot be opened here: only the FDA device "
                                  "datasets' records can")
-        api = self.assistant().ctx.api          # the assistant's own local API: one owner of the mirror
-        for name in (f"{field}.exact", field):
-            response = api.get(f"/{dataset}.json", urlencode({"search": f'{name}:"{value}"', "limit": "1"}))
-            if response.status == 200:
-                return response.json()["results"][0]
+        with self.using() as assistant:          # the assistant's own local API: one owner of the mirror
+            for name in (f"{field}.exact", field):
+                response = assistant.ctx.api.get(f"/{dataset}.json",
+                                                 urlencode({"search": f'{name}:"{value}"', "limit": "1"}))
+                if response.status == 200:
+                    return response.json()["results"][0]
         raise RecordNotFound(f"The mirror has no record {ident} in {dataset} any more (a sync may have replaced "
                              "it): ask the question again")
 
     # -- the mirror -------------------------------------------------------------------------------------------
     def status(self) -> dict | None:
         """`mirror status` as a dict, or None when the data folder holds no mirror yet."""
-        from mirror.ops.status import status
-        from mirror.store.files import Store
+        from mirror import Store, status
         try:
             return status(Store(self.settings.data_dir), self.stale_days)
         except MirrorMissingError:
@@ -166,13 +183,13 @@ class Backend:
 
     def plan(self, source: SyncSource, cancel: threading.Event | None = None):
         """What a sync from `source` would do (a dry run: no download, no change); `cancel` stops its retries."""
-        from mirror.sync.run import sync
+        from mirror.sync import sync
         return sync(self.settings, self._options(source, cancel, dry_run=True))
 
     def sync(self, source: SyncSource, cancel: threading.Event, on_progress=None):
         """Run a sync; returns the mirror's SyncReport; SyncCancelled when `cancel` is set; `on_progress` gets
         each `mirror.progress.ProgressEvent` (bytes per file, partitions loaded, notes)."""
-        from mirror.sync.run import sync
+        from mirror.sync import sync
         options = self._options(source, cancel)
         options.on_progress = on_progress
         report = sync(self.settings, options)
@@ -182,7 +199,7 @@ class Backend:
 
     @staticmethod
     def _options(source: SyncSource, cancel: threading.Event | None, dry_run: bool = False):
-        from mirror.sync.run import SAMPLE_DIR, SyncOptions
+        from mirror import SAMPLE_DIR, SyncOptions
         folder = {"online": None, "sample": SAMPLE_DIR}.get(source.kind, Path(source.folder).expanduser())
         return SyncOptions(source_dir=folder, quiet=True, cancel=cancel, dry_run=dry_run)
 
@@ -197,8 +214,10 @@ class Backend:
         from agent.models import embedded_model_path
         return embedded_model_path() is not None
 
-    def close(self) -> None:
-        with self._lock:
+    def close(self, timeout: float = 10.0) -> None:
+        """Close the assistant once the queries running on it are done (at most `timeout` seconds)."""
+        with self._idle:
+            self._idle.wait_for(lambda: self._users == 0, timeout)
             if self._assistant is not None:
                 self._assistant.close()
                 self._assistant = None

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .backend import Backend, SyncSource
-from .banners import IMPORT_FOLDER, Banner, banner_for, info
+from .banners import IMPORT_FOLDER, Banner, banner_for, info, one_line
 from .folders import bundle_folders, check_folder, has_route
 from .jobs import Jobs
 from .labels import count, dataset_label
@@ -64,6 +64,7 @@ class SyncRun:
     results: list[dict] = field(default_factory=list)
     message: str = ""
     cancel: threading.Event = field(default_factory=threading.Event)
+    cancelled: bool = False          # the person cancelled it (the mirror may also set `cancel` to stop its threads)
     files: dict[str, list] = field(default_factory=dict)   # file -> [bytes done, bytes total or None, loaded]
     bytes_done: int = 0
     bytes_total: int = 0             # the manifest's estimate: the fraction is clamped at 1
@@ -187,8 +188,23 @@ class DataModel:
     def cancel_sync(self) -> None:
         if self.run is not None and self.run.running:
             self.run.cancel.set()
+            self.run.cancelled = True
             self.run.message = "Cancelling: the mirror keeps its previous data; the next sync resumes."
             self.changed()
+
+    def _unreadable(self, run: SyncRun, errors: list[str]) -> None:
+        """The source could not be read at all (a folder that is not a bundle, a site that cannot be reached)."""
+        run.phase = "failed"
+        if run.source.kind == "online":
+            self._offline_seen = True
+            self.source = SyncSource("folder", self.source.folder)
+            run.message = ("The openFDA download site cannot be reached: this computer may be offline. Import the "
+                           "data from a folder instead. The mirror keeps its previous data.")
+            self._report(Banner(run.message, "error", "Import a folder", IMPORT_FOLDER, "; ".join(errors)))
+            return
+        run.message = ("This folder's download.json cannot be read: it is not a data bundle the app can read. Choose "
+                       "the bundle's own folder, or copy the bundle again. The mirror keeps its previous data.")
+        self._report(Banner(run.message, "error", details="; ".join(errors)))
 
     def _progress(self, run: SyncRun) -> Callable:
         """The sync's progress callback: updates the run, redraws at most 5 times a second."""
@@ -208,8 +224,11 @@ class DataModel:
             run.plan = [{"dataset": d.dataset, "files": d.files_to_fetch, "bytes": d.bytes_planned,
                          "status": "to update" if d.status == "planned" else d.status}
                         for d in plan.datasets.values()]
-            if run.cancel.is_set():
+            if run.cancelled:
                 run.phase, run.message = "cancelled", "Cancelled before it started: nothing changed."
+                return
+            if not plan.ok and not any(p["status"] == "to update" for p in run.plan if p["dataset"] != "gudid"):
+                self._unreadable(run, plan.errors)
                 return
             run.phase = "running"
             self.changed()
@@ -227,8 +246,11 @@ class DataModel:
                                     "stopped. The mirror keeps their previous data.", "error",
                                     details="; ".join(report.errors)))
         except Exception as e:
-            run.phase = "cancelled" if run.cancel.is_set() else "failed"
+            run.phase = "cancelled" if run.cancelled else "failed"
             banner = banner_for(e, f"syncing from {run.source.describe()}")
+            if not run.cancelled and banner.level == "info":     # the mirror stopped itself: say it failed
+                banner = Banner(f"The sync from {run.source.describe()} stopped before it finished. The mirror "
+                                "keeps its previous data: try again.", "error", details=one_line(e))
             if run.source.kind == "online" and banner.target == IMPORT_FOLDER:
                 self._offline_seen = True
                 self.source = SyncSource("folder", self.source.folder)

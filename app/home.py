@@ -51,7 +51,11 @@ class HomeModel:
         self._changed("ask")
 
     def _examples(self) -> list[str]:
-        api = self.backend.assistant().ctx.api
+        with self.backend.using() as assistant:
+            return self._checked(assistant.ctx.api)
+
+    @staticmethod
+    def _checked(api) -> list[str]:
         held = api.datasets()
         out = []
         for template, dataset, query in EXAMPLES:

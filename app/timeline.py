@@ -78,8 +78,8 @@ def entry_of(ev: dict, seconds: float = 0.0) -> Entry | None:
         ok, tool = bool(ev.get("ok")), ev.get("tool", "")
         entry = Entry("result", result_title(tool, ev.get("summary", ""), ok), [("result", ev.get("summary", ""))],
                       ok=ok, tool=tool)
-    elif kind == "note":
-        entry = Entry("note", ev.get("message", ""))
+    elif kind == "note":           # the assistant's notes are about the model: said plainly, the words kept inside
+        entry = Entry("note", "A note about the model (open for details)", [("note", ev.get("message", ""))])
     elif kind == "error":
         where = str(ev.get("where", ""))
         title = "The model could not help with this step" if where.startswith("model") else "The assistant failed"

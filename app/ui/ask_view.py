@@ -21,7 +21,7 @@ from .widgets import caption, copyable, reading_row, record_content, timeline_fo
 
 __all__ = ["AskView"]
 
-SCROLL_EVENTS_MS = 250
+SCROLL_EVENTS_MS = 50           # throttled: the last position of a fast scroll must still arrive
 
 
 async def settled(field: ft.TextField, quiet: float = 0.03, limit: int = 5) -> str:
@@ -41,7 +41,7 @@ class TurnView:
 
     def __init__(self, c: Controller, index: int, trace: Callable[..., None]) -> None:
         self.c, self.index, self.trace = c, index, trace
-        self.question = ft.Text(weight=ft.FontWeight.BOLD, size=15, selectable=True)
+        self.question = ft.Text(weight=ft.FontWeight.BOLD, size=15)
         self.reading = ft.Container()
         self.timeline = ft.Column(spacing=0)
         self.status = ft.Row(spacing=8)
@@ -83,7 +83,7 @@ class TurnView:
                 self._sig["first_step"] = True
                 self.trace("first_step_shown", index=self.index, title=turn.entries[0].title,
                            ms=round((time.perf_counter() - turn.sent_at) * 1000, 1))
-        if self._changed("status", (turn.status, turn.error)):
+        if self._changed("status", (turn.status, turn.error, bool(turn.draft))):
             self.status.controls = self._status(turn)
         self.draft.value = turn.draft if turn.draft and not turn.answer else ""
         if self._changed("answer", (turn.answer, id(turn.payload))):
@@ -134,7 +134,8 @@ class TurnView:
     def _status(self, turn: Turn) -> list[ft.Control]:
         i = self.index
         if turn.status == "running":
-            return [ft.ProgressRing(width=16, height=16, stroke_width=2), caption("Working…"),
+            doing = "The model is writing a summary…" if turn.draft else "Working…"
+            return [ft.ProgressRing(width=16, height=16, stroke_width=2), caption(doing),
                     ft.TextButton("Cancel", icon=ft.Icons.STOP, on_click=lambda e: self.c.ask.cancel())]
         if turn.status in ("failed", "cancelled"):
             text = f"Not answered: {turn.error}" if turn.status == "failed" else "Cancelled."
@@ -167,6 +168,7 @@ class AskView:
         self.conversation = ft.Column(expand=True, spacing=12, scroll=ft.ScrollMode.AUTO,
                                       scroll_interval=SCROLL_EVENTS_MS, on_scroll=self._scrolled)
         self.offset = 0.0                        # where the reader is, restored when the screen comes back
+        self._returning = False
         self._scroll_sig: tuple = ()
         self._scroll: object = ""                # "end", a turn's scroll key, an offset, or nothing to do
         self.field = ft.TextField(hint_text="Ask about devices, adverse events, recalls, 510(k)s… "
@@ -187,7 +189,9 @@ class AskView:
                                       vertical_alignment=ft.CrossAxisAlignment.END)], expand=True)
 
     def _scrolled(self, e: ft.OnScrollEvent) -> None:
-        self.offset = e.pixels
+        """Remember where the reader is; not while the screen is away or coming back (Flutter reports 0 then)."""
+        if self.c.screen == "ask" and not self._returning:
+            self.offset = float(e.pixels)
 
     async def _send(self) -> None:
         if self.c.ask.send(await settled(self.field)):
@@ -223,19 +227,25 @@ class AskView:
         self._render_record()
 
     def restore(self) -> None:
-        """The screen came back: return to where the reader was."""
-        self._scroll = self.offset
+        """The screen came back: return to where the reader was (nothing to do at the top)."""
+        if self.offset > 0:
+            self._scroll, self._returning = self.offset, True
 
     async def settle(self) -> None:
         """After the page is updated: follow the conversation to its end when it grew at the bottom, show a new
-        answer from its question, or return to the reader's place."""
+        answer from its question, or return to the reader's place. Scrolls are instant: Flet fails on the answer to
+        a scroll that arrives after its control left the page (the person switched screens meanwhile)."""
         target, self._scroll = self._scroll, ""
         if target == "end":
-            await self.conversation.scroll_to(offset=-1, duration=150)
+            await self.conversation.scroll_to(offset=-1)
         elif isinstance(target, float):
-            await self.conversation.scroll_to(offset=target, duration=0)
+            try:
+                await self.conversation.scroll_to(offset=target)
+            finally:
+                self._returning = False
+            self.trace("scroll_restored", screen="ask", offset=round(target))
         elif target:
-            await self.conversation.scroll_to(scroll_key=target, duration=150)
+            await self.conversation.scroll_to(scroll_key=target)
 
     def _render_record(self) -> None:
         rec = self.c.ask.record

@@ -35,7 +35,7 @@ def _bars(chart: Chart, width: int = 420) -> ft.Control:
 
 def _line(chart: Chart, width: int = 760, height: int = 230) -> ft.Control:
     pts, peak = chart.points, max(chart.peak, 1)
-    left, bottom, top, right = 56, 40, 12, 16
+    left, bottom, top, right = 56, 40, 12, 36
     span = max(len(pts) - 1, 1)
 
     def xy(i: int, v: int) -> tuple[float, float]:
@@ -57,8 +57,8 @@ def _line(chart: Chart, width: int = 760, height: int = 230) -> ft.Control:
                cv.Text(left + (width - left - right) / 2 - 20, height - 16, field_label(chart.x).lower(), style=style)]
     step, last = max(1, len(pts) // 8), len(pts) - 1
     labelled = [i for i in range(len(pts)) if i % step == 0 and last - i >= step] + [last]
-    shapes += [cv.Text(xy(i, 0)[0] - (6.5 if i == last and i else 3.5) * len(pts[i][0]), height - bottom + 4,
-                       pts[i][0], style=style) for i in labelled]
+    shapes += [cv.Text(xy(i, 0)[0] - 3.3 * len(pts[i][0]), height - bottom + 4, pts[i][0], style=style)
+               for i in labelled]
     hover = [ft.Container(left=xy(i, v)[0] - HOVER / 2, top=xy(i, v)[1] - HOVER / 2, width=HOVER, height=HOVER,
                           tooltip=f"{k}: {v:,} {chart.y}", border_radius=HOVER / 2) for i, (k, v) in enumerate(pts)]
     return ft.Stack([cv.Canvas(shapes, width=width, height=height)] + hover, width=width, height=height)

@@ -16,7 +16,7 @@ __all__ = ["DataView"]
 SOURCES = {"online": "The openFDA download site (needs the internet)",
            "folder": "A folder: a data bundle on a USB drive or a copy of the download site",
            "sample": "The sample data shipped with the app"}
-SCROLL_EVENTS_MS = 250
+SCROLL_EVENTS_MS = 50           # throttled: the last position of a fast scroll must still arrive
 
 
 class DataView:
@@ -27,8 +27,8 @@ class DataView:
                                            ("Dataset", "Records", "Data as of", "Last sync", "Freshness", "Size")],
                                   column_spacing=24, heading_row_height=36, data_row_min_height=32)
         self.empty = ft.Text("")
-        self.source = ft.Dropdown(label="Sync from", width=560, value=c.data.source.kind,
-                                  on_select=lambda e: self.c.data.set_source(e.control.value or "online"))
+        self.source = ft.RadioGroup(ft.Column(spacing=0), value=c.data.source.kind,
+                                    on_change=lambda e: self.c.data.set_source(e.control.value or "online"))
         self.offline_note = caption("")
         # The folder is held as typed: the box is never written back while typing; it is read on Sync now.
         self.folder = ft.TextField(label="Bundle folder (type or paste its path)", expand=True,
@@ -52,21 +52,26 @@ class DataView:
                                   on_click=lambda e: self.c.data.refresh())]),
             self.where, self.empty, ft.Row([self.table], scroll=ft.ScrollMode.AUTO), ft.Divider(),
             ft.Text("Sync", size=16, weight=ft.FontWeight.BOLD),
-            self.source, self.offline_note, self.folder_box,
+            caption("Sync from"), self.source, self.offline_note, self.folder_box,
             ft.Row([self.sync_button, self.cancel_button, self.sample_button]),
             self.progress, self.run_text, self.run_rows,
         ], expand=True, scroll=ft.ScrollMode.AUTO, scroll_interval=SCROLL_EVENTS_MS, on_scroll=self._scrolled)
 
     def _scrolled(self, e: ft.OnScrollEvent) -> None:
-        self.offset = e.pixels
+        """Remember where the reader is; not while the screen is away or coming back (Flutter reports 0 then)."""
+        if self.c.screen == "data" and self._restore is None:
+            self.offset = float(e.pixels)
 
     def restore(self) -> None:
-        self._restore = self.offset
+        self._restore = self.offset if self.offset > 0 else None
 
     async def settle(self) -> None:
-        target, self._restore = self._restore, None
+        target = self._restore
         if target:
-            await self.root.scroll_to(offset=target, duration=0)
+            try:
+                await self.root.scroll_to(offset=target)
+            finally:
+                self._restore = None
 
     def _sync(self) -> None:
         self.c.data.sync_now(self.folder.value or "")
@@ -99,7 +104,9 @@ class DataView:
                 r.badge, f"{r.age_days} days old" if r.age_days is not None else "stale"), BADGES[r.badge],
                 r.warning or None)),
             ft.DataCell(ft.Text(human_bytes(r.bytes)))]) for r in d.rows]
-        self.source.options = [ft.DropdownOption(key=k, text=SOURCES[k]) for k in d.sources()]
+        order = d.sources()
+        if [r.value for r in self.source.content.controls] != order:
+            self.source.content.controls = [ft.Radio(value=k, label=SOURCES[k]) for k in order]
         self.source.value = d.source.kind
         self.offline_note.value = ("This computer seems to be offline: import the data from a folder (a bundle "
                                    "exported on a connected computer)." if d.offline else "")

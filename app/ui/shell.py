@@ -48,7 +48,7 @@ class Shell:
                                            ft.IconButton(ft.Icons.CLOSE, tooltip="Dismiss",
                                                          on_click=lambda e: self.c.dismiss_banner())]),
                                    padding=ft.Padding.symmetric(horizontal=12, vertical=4), border_radius=8,
-                                   visible=False, left=12, right=12, bottom=72,
+                                   visible=False, left=12, right=12, top=4,
                                    shadow=ft.BoxShadow(blur_radius=12, color=ft.Colors.with_opacity(0.35, "black")))
         self.body = ft.Container(expand=True)
         self._pending: set[str] = set()

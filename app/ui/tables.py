@@ -38,14 +38,15 @@ def result_table(table: ResultTable, on_sort: Callable[[int, bool], None], on_pa
             ft.Text(field_label(name), weight=ft.FontWeight.BOLD, size=13), numeric=_numeric(table, name),
             tooltip=f"Field {name}", on_sort=lambda e, i=i: on_sort(i, e.ascending)))
     widths = {i: _width(field_label(table.columns[i]), texts[i]) for i in shown}
-    grid_rows = [ft.DataRow([ft.DataCell(ft.Container(ft.Text(texts[i][k], size=12, max_lines=4,
-                                                                   overflow=ft.TextOverflow.ELLIPSIS,
-                                                                   tooltip=texts[i][k] if len(texts[i][k]) > 120 else None),
-                                                      width=widths[i]))
+    grid_rows = [ft.DataRow([ft.DataCell(ft.Text(texts[i][k], size=12, max_lines=4, width=widths[i],
+                                                 overflow=ft.TextOverflow.ELLIPSIS,
+                                                 tooltip=texts[i][k] if len(texts[i][k]) > 120 else None))
                              for i in shown]) for k in range(len(rows))]
     sort_index = shown.index(table.sort_column) if table.sort_column in shown else None
+    wraps = any(len(v) * CHAR_PX + PAD_PX > widths[i] for i in shown for v in texts[i])
     grid = ft.DataTable(columns=columns, rows=grid_rows, sort_column_index=sort_index, sort_ascending=table.ascending,
-                        column_spacing=20, heading_row_height=40, data_row_min_height=32, data_row_max_height=84)
+                        column_spacing=20, heading_row_height=40, data_row_min_height=32,
+                        data_row_max_height=76 if wraps else 36)   # rows take the most height allowed
     paging: list[ft.Control] = []
     if table.pages > 1:
         paging = [ft.IconButton(ft.Icons.CHEVRON_LEFT, tooltip="Previous rows", disabled=table.page == 0,
