@@ -5,73 +5,22 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from .answer_files import export_of, fetch_all
 from .backend import Backend
 from .banners import Banner, banner_for, info, model_problem, one_line
-from .exports import Export, write_export
+from .exports import write_export
 from .jobs import Jobs
-from .reading import reading_text, split_answer, without_tables
 from .records import RecordView, layout, original_json
-from .results import Chart, ResultTable, as_of_of, chart_of, contributing_as_of, tables_of
+from .results import ResultTable, chart_of, tables_of
 from .saved import SavedAnswer, same_as_of
 from .timeline import Entry, attach_queries, entry_of
+from .turn import Turn
 
 __all__ = ["AskModel", "Turn", "RecordView", "FORMAT_NAMES"]
 
 FORMAT_NAMES = {"xlsx": "Excel workbook", "csv": "CSV", "md": "Markdown report", "pdf": "PDF report"}
-ALL_ROWS = 1000              # the most rows a tool returns at once (Show all, exports)
-
-
-@dataclass
-class Turn:
-    """One question and what came of it; `status` is running, done, cancelled or failed."""
-
-    question: str
-    status: str = "running"
-    entries: list[Entry] = field(default_factory=list)
-    draft: str = ""                          # the model's answer while it streams
-    answer: str = ""
-    citations: list[dict] = field(default_factory=list)
-    tables: list[ResultTable] = field(default_factory=list)
-    chart: Chart | None = None
-    payload: dict = field(default_factory=dict)
-    error: str = ""
-    sent_at: float = 0.0
-    exports: list[str] = field(default_factory=list)
-    cancel: threading.Event = field(default_factory=threading.Event)   # stops the assistant at its next step
-    waiting: Entry | None = None             # the "waiting for the cancelled answer" note, while queued
-    note: str = ""                           # about a reopened answer (its tables fetched again, or not)
-    busy: str = ""                           # an export or a "show all" running for this answer
-
-    @property
-    def as_of(self) -> dict[str, str]:
-        """The as-of dates of the datasets whose records the answer shows."""
-        return contributing_as_of(self.tables, self.payload) if self.payload else {}
-
-    @property
-    def searched(self) -> dict[str, str]:
-        return as_of_of(self.payload) if self.payload else {}
-
-    @property
-    def interpretation(self) -> dict:
-        return self.payload.get("interpretation") or {}
-
-    @property
-    def clarify(self) -> dict | None:
-        c = self.payload.get("clarify")
-        return c if c and c.get("choices") else None
-
-    @property
-    def body(self) -> str:
-        """The answer without its 'Interpreted as' paragraph (shown as a line of parts above it)."""
-        return split_answer(self.answer)[1] if self.interpretation else self.answer
-
-    @property
-    def shown(self) -> str:
-        """The answer as the screen shows it: the tables and queries below it replace its short table and list."""
-        return without_tables(self.body) if self.tables else self.body
 
 
 class AskModel:
@@ -336,20 +285,9 @@ class AskModel:
             self.changed()
 
     def _fetch_all(self, table: ResultTable) -> None:
-        """Replace a capped table's rows by every matching record, when the data is still as of the same dates."""
-        if not table.can_load_all:
-            return
-        args = {**table.call.get("args", {}), "limit": min(table.total, ALL_ROWS)}
-        evidence = self.backend.run_tool(table.call["tool"], args)
-        if not same_as_of([{"dataset": k, "as_of": v} for k, v in table.as_of_by.items()], [evidence]):
+        if not fetch_all(self.backend, table):
             self._report(info("The data has been updated since this answer: ask the question again to see every "
                               "matching record."))
-            return
-        for r in evidence.get("rows", []):
-            table.columns += [k for k in r if k not in table.columns]
-        table.rows, table.total = [dict(r) for r in evidence.get("rows", [])], int(evidence.get("total") or 0)
-        if table.sort_column is not None:
-            table.sort(table.sort_column, table.ascending)
 
     def export(self, turn_index: int, fmt: str) -> None:
         turn = self.turns[turn_index]          # taken now: Ctrl+K or a resume may replace the list meanwhile
@@ -361,10 +299,7 @@ class AskModel:
         try:
             for t in turn.tables:            # an export holds every matching record, not the first rows
                 self._fetch_all(t)
-            p = turn.payload
-            ex = Export(turn.question, turn.answer, turn.citations, turn.tables, p.get("tool_calls", []), turn.as_of,
-                        p.get("session", self.session_id or "session"), p.get("model", ""), p.get("audit", ""),
-                        interpretation=reading_text(turn.interpretation), searched=turn.searched)
+            ex = export_of(turn, self.session_id or "session")
             path = write_export(ex, fmt, self.backend.config.exports, turn_index + 1)
         finally:
             turn.busy = ""

@@ -4,7 +4,7 @@ Each answer the app receives is saved as `<data folder>/app/answers/<session>/<a
 answer payload (answer, interpretation, clarifying question, citations, evidence rows, tool calls, as-of dates,
 model, audit path) and its timeline. A conversation asked elsewhere (`fda-explorer ask`, the MCP server) has only
 its audit log (`<data folder>/agent/audit/<session>/*.json`): it is rebuilt from that, without the evidence rows,
-which the caller may fetch again (`rows_rebuilt`).
+which the caller may fetch again (`SavedAnswer.complete` is False).
 """
 
 from __future__ import annotations

@@ -146,7 +146,8 @@ class SettingsForm:
         try:
             self.ollama_models = self.backend.ollama_models(url)
             self.ollama_ok = bool(self.ollama_models)
-            self.ollama_status = (f"Connected to {url}: {len(self.ollama_models)} model(s)"
+            n = len(self.ollama_models)
+            self.ollama_status = (f"Connected to {url}: {n} model{'s' if n != 1 else ''}"
                                   if self.ollama_models else f"Connected to {url}, but it has no models yet: "
                                   "download one there first (for example: ollama pull llama3.2)")
             if self.ollama_models and self.values["ollama_model"] not in self.ollama_models:

@@ -274,7 +274,7 @@ def test_the_ollama_test_lists_the_models(sample_mirror, mirror_copy, tmp_path):
             c.settings.test_ollama()
             assert c.jobs.wait(30)
         assert c.settings.ollama_models == ["qwen2.5:0.5b", "llama3.2:1b"]
-        assert c.settings.values["ollama_model"] == "qwen2.5:0.5b" and "2 model(s)" in c.settings.ollama_status
+        assert c.settings.values["ollama_model"] == "qwen2.5:0.5b" and "2 models" in c.settings.ollama_status
     finally:
         c.shutdown()
 
