@@ -9,14 +9,17 @@ to the end of any result set (its token is opaque: `0=<rowid>` or `0=<null?>;1=<
 Bounds: a search holds at most 100 terms nested at most 50 deep (query.py), and each request's DuckDB work stops
 after `timeout` seconds or at the memory limit, answered 400 "Search too broad: ..." with how to narrow it (a
 retry of the same search would only meet the same bound, so it is the request that must change).
-The mirror is re-attached when `mirror sync` publishes a new file, so a running server sees new data.
+It reads the mirror through a `Reader` (mirror/store/reader.py), which re-attaches when `mirror sync` publishes a
+new file, so a running server sees new data. Where a search reads its rows (a row index, the word index, a summary
+or the table) is chosen from the translator's structured conjuncts and the index descriptions of
+mirror/schema/indexes.py; `Api.reads` tells which, and tests/mirror/api/test_index_choice.py pins it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import partial
 from datetime import date
+from functools import partial
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 import duckdb
