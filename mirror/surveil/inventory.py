@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..store.files import Store
+from .linked import link_rows
 
 __all__ = ["DeviceQuery", "DeviceMatch", "match_devices", "RULES"]
 
@@ -69,9 +70,11 @@ _MATCHED = """
 CREATE OR REPLACE TEMP TABLE dev AS {devices};
 CREATE OR REPLACE TEMP TABLE m AS
 WITH exact AS (SELECT DISTINCT qdi.row, dev.* FROM qdi JOIN dev ON dev.di = qdi.di),
-bm AS (SELECT DISTINCT q.row, dev.* FROM q JOIN dev ON q.brand <> '' AND q.model <> ''
-       AND upper(trim(dev.brand)) = q.brand AND q.model IN (upper(trim(dev.model)), upper(trim(dev.catalog)))
-       WHERE q.row NOT IN (SELECT row FROM exact))
+bm AS (SELECT DISTINCT * FROM (
+         SELECT q.row, dev.* FROM q JOIN dev ON upper(trim(dev.brand)) = q.brand AND upper(trim(dev.model)) = q.model
+         UNION ALL
+         SELECT q.row, dev.* FROM q JOIN dev ON upper(trim(dev.brand)) = q.brand AND upper(trim(dev.catalog)) = q.model)
+       WHERE row NOT IN (SELECT row FROM exact))
 SELECT 'exact DI' AS rule, * FROM exact UNION ALL SELECT 'brand + model', * FROM bm;
 """
 
@@ -117,51 +120,11 @@ def _params(queries: list[DeviceQuery]) -> dict:
 
 
 def _linked(con, have: set[str], queries: list[DeviceQuery], out: dict[int, DeviceMatch]) -> None:
-    """Recalls, enforcement reports and events naming each device or its product codes."""
-    names = {q.row: [x for x in {*(b.upper() for b in out[q.row].models), q.model.upper()} if len(x) >= 3]
+    """Recalls, enforcement reports and events naming each device or its product codes (see `linked`)."""
+    words = {q.row: sorted(x for x in {*(b.upper() for b in out[q.row].models), q.model.upper()} if len(x) >= 3)
              for q in queries}
-    dis = {q.row: [*{*q.dis, *out[q.row].udi_keys}] for q in queries}
-    for q in queries:
-        m, words, ids = out[q.row], names[q.row], dis[q.row]
-        if "device_recall" in have:
-            if m.codes:
-                m.recalls_code = con.execute("SELECT count(*) FROM device_recall WHERE product_code IN "
-                                             "(SELECT unnest($c))", {"c": m.codes}).fetchone()[0]
-            if words or ids:
-                m.recalls_device = [r[0] for r in con.execute(
-                    f"SELECT DISTINCT product_res_number FROM device_recall t WHERE {_names_device('t')} ORDER BY 1",
-                    {"w": words or [""], "i": ids or [""]}).fetchall()]
-        if "device_enforcement" in have and (words or ids):
-            m.enforcement_device = [f"{r[0]} ({r[1]})" for r in con.execute(
-                f"SELECT DISTINCT coalesce(recall_number, event_id), coalesce(classification, 'class not given') "
-                f"FROM device_enforcement t WHERE {_names_device('t')} ORDER BY 1",
-                {"w": words or [""], "i": ids or [""]}).fetchall()]
-        if "device_event" in have:
-            _events(con, m, q, ids)
-
-
-def _names_device(t: str) -> str:
-    text = f"upper(coalesce({t}.record->>'product_description', '') || ' ' || coalesce({t}.record->>'code_info', ''))"
-    return (f"(EXISTS (SELECT 1 FROM (SELECT unnest($w) AS x) WHERE x <> '' AND contains({text}, x)) "
-            f"OR EXISTS (SELECT 1 FROM (SELECT unnest($i) AS x) WHERE x <> '' AND contains({text}, upper(x))))")
-
-
-_DEATH = "t.event_type = 'Death'"
-
-
-def _events(con, m: DeviceMatch, q: DeviceQuery, ids: list[str]) -> None:
-    if m.codes:
-        m.events_code, m.deaths_code = con.execute(
-            f"SELECT count(*), count(*) FILTER (WHERE {_DEATH}) FROM device_event t "
-            "WHERE list_has_any(t.product_code_list, $c)", {"c": m.codes}).fetchone()
-    brand = (m.brands[0] if m.brands else q.brand).upper()
-    models = [x.upper() for x in {*m.models, q.model} if x]
-    if not ids and not (brand and models):
-        return
-    m.events_device, m.deaths_device = con.execute(
-        f"SELECT count(*), count(*) FILTER (WHERE {_DEATH}) FROM device_event t WHERE t.mdr_report_key IN ("
-        "SELECT mdr_report_key FROM device_event_device WHERE (udi_di <> '' AND udi_di IN (SELECT unnest($i))) "
-        "OR ($b <> '' AND "
-        "upper(trim(brand_name)) = $b AND (upper(trim(model_number)) IN (SELECT unnest($mo)) "
-        "OR upper(trim(catalog_number)) IN (SELECT unnest($mo)))))",
-        {"i": ids or [""], "b": brand, "mo": models or [""]}).fetchone()
+    dis = {q.row: sorted({*q.dis, *out[q.row].udi_keys}) for q in queries}
+    brand_models = {q.row: ((out[q.row].brands[0] if out[q.row].brands else q.brand).upper().strip(),
+                            sorted(x.upper().strip() for x in {*out[q.row].models, q.model} if x.strip()))
+                    for q in queries}
+    link_rows(con, have, [out[q.row] for q in queries], words, dis, brand_models)
