@@ -169,6 +169,7 @@ class AskView:
                                       scroll_interval=SCROLL_EVENTS_MS, on_scroll=self._scrolled)
         self.offset = 0.0                        # where the reader is, restored when the screen comes back
         self._returning = False
+        self._shown_sig: tuple = ()
         self._scroll_sig: tuple = ()
         self._scroll: object = ""                # "end", a turn's scroll key, an offset, or nothing to do
         self.field = ft.TextField(hint_text="Ask about devices, adverse events, recalls, 510(k)s… "
@@ -217,6 +218,7 @@ class AskView:
         home = [home_panel(self.c, self.ask_example)] if not ask.turns or self.c.first_run else []
         self.conversation.controls = home + [tv.root for tv in self.turn_views]
         self.cancel_button.visible = ask.busy
+        self._trace_shown()
         last = ask.turns[-1] if ask.turns else None
         sig = (len(ask.turns), len(last.entries), bool(last.answer)) if last else ()
         if sig and sig != self._scroll_sig:     # follow a running answer; show an answer from its question
@@ -225,6 +227,19 @@ class AskView:
         if not self.field.value:
             self.field.value = ask.take_draft()
         self._render_record()
+
+    def _trace_shown(self) -> None:
+        """A milestone for the tests: a conversation drawn whole (after a resume, or once all its answers are in)."""
+        ask = self.c.ask
+        if not ask.turns or ask.busy:
+            return
+        sig = (ask.session_id, len(ask.turns), sum(len(t.tables) for t in ask.turns))
+        if sig != self._shown_sig:
+            self._shown_sig = sig
+            self.trace("conversation_shown", session=ask.session_id, turns=len(ask.turns),
+                       tables=sum(len(tv.tables.controls) for tv in self.turn_views),
+                       charts=sum(tv.chart.content is not None for tv in self.turn_views),
+                       exports=sum(bool(tv.exports.controls) for tv in self.turn_views))
 
     def restore(self) -> None:
         """The screen came back: return to where the reader was (nothing to do at the top)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,49 @@ def test_the_early_client_is_started_on_a_bound_loopback_socket(tmp_path, monkey
         Path(early.pid_file).unlink(missing_ok=True)
     monkeypatch.setenv("FDAX_EARLY_CLIENT", "0")
     assert early_client.spawn() is None
+
+
+def _launch(display: str, data: Path, tmp_path: Path, trace: Path) -> subprocess.Popen:
+    return subprocess.Popen([*FDA_EXPLORER, "--model", "none", "--data-dir", str(data), "--config",
+                             str(tmp_path / "app.json"), "--trace", str(trace)], cwd=ROOT, start_new_session=True,
+                            env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def _lines(trace: Path) -> list[dict]:
+    return [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
+
+
+def test_a_conversation_comes_back_whole_in_a_second_window(display, sample_mirror, mirror_copy, tmp_path):
+    """Issue 16: ask two questions, quit, start the app again, open the conversation from Sessions: every answer
+    is drawn with its tables, chart and Export buttons."""
+    data = mirror_copy(sample_mirror)
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    proc = _launch(display, data, tmp_path, first)
+    try:
+        wait_for(lambda: {"ready", "assistant_ready"} <= set(_events(first)), 60, "the first window")
+        for i, question in enumerate(("adverse event reports for product code JAA", "adverse events by month in 2023")):
+            xdotool(display, "mousemove", "600", "768", "click", "1")
+            xdotool(display, "type", "--delay", "15", question)
+            xdotool(display, "key", "Return")
+            wait_for(lambda: sum(e["event"] == "answer_shown" for e in _lines(first)) > i, 30, f"answer {i + 1}")
+        xdotool(display, "key", "ctrl+q")
+        assert proc.wait(30) == 0
+    finally:
+        stop(proc)
+    proc = _launch(display, data, tmp_path, second)
+    try:
+        wait_for(lambda: {"ready", "assistant_ready"} <= set(_events(second)), 60, "the second window")
+        xdotool(display, "mousemove", "52", "110", "click", "1")              # Sessions
+        time.sleep(1.5)
+        xdotool(display, "mousemove", "400", "212", "click", "1")             # the conversation
+        def whole():
+            drawn = [(e["turns"], e["tables"], e["charts"], e["exports"]) for e in _lines(second)
+                     if e["event"] == "conversation_shown"]
+            return (2, 2, 1, 2) in drawn
+        wait_for(whole, 30, "the conversation drawn with its 2 tables, chart and Export buttons")
+        settled_screenshot(display, SCREENSHOTS / "desktop-resumed.png")
+        xdotool(display, "key", "ctrl+q")
+        assert proc.wait(30) == 0
+    finally:
+        stop(proc)
+    assert "Traceback" not in proc.stdout.read().decode()
