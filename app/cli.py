@@ -11,6 +11,7 @@ __all__ = ["main", "app_command"]
 
 FORWARDED = ("tools", "tool", "ask", "chat", "sessions")
 SERVERS = ("mcp", "serve")
+SURVEIL = ("watch", "changes", "inventory", "signals", "report")
 
 
 def main() -> None:
@@ -21,6 +22,10 @@ def main() -> None:
         return
     from pydantic import ValidationError
     try:
+        if args[:1] and args[0] in SURVEIL:
+            from agent.surveil.cli import surveil_cli
+            surveil_cli(args=args, prog_name="fda-explorer")
+            return
         if args[:1] and args[0] in SERVERS:
             from agent.servers.cli import servers_cli
             servers_cli(args=args, prog_name="fda-explorer")
@@ -36,7 +41,7 @@ def main() -> None:
         sys.exit(1)
 
 
-@click.command("fda-explorer", epilog="Also: fda-explorer mirror ..., ask, chat, sessions, tools, tool, mcp, serve (see README.md).")
+@click.command("fda-explorer", epilog="Also: fda-explorer mirror ..., ask, chat, sessions, tools, tool, mcp, serve, watch, changes, inventory, signals, report (see README.md).")
 @click.option("--web", is_flag=True, help="Serve the app on 127.0.0.1 for a browser instead of opening a window.")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Port for --web (default FDAX_APP_PORT, 8550; 0 picks a free one).")
