@@ -31,6 +31,7 @@ from ..schema.indexes import INDEXES
 from ..settings import Settings
 from ..store.files import Store
 from ..store.reader import Reader, Snapshot
+from ..store.rows import one
 from ..store.state import rowid_stamp
 from .catalog import Catalog, FieldRef, catalog
 from .limits import NARROW_LOOKUP, NARROW_SEARCH, QueryTooBroad
@@ -146,8 +147,8 @@ def _endpoints(con: duckdb.DuckDBPyConnection, snap: Snapshot) -> dict[str, _End
         table = f'{alias}.main."{ds.table}"'
         nulls = dupes = 0
         if children and ds.key[0] in cols[ds.table]:
-            nulls, dupes = con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
-                                       f'count(DISTINCT "{ds.key[0]}") FROM {table}').fetchone()
+            nulls, dupes = one(con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
+                                           f'count(DISTINCT "{ds.key[0]}") FROM {table}'))
         ix = INDEXES[name]
         trusted = bool(ix.by_rowid) and meta.get("rowid_stamp") == rowid_stamp(con, table)
         kept = {i.table: frozenset(cols[i.table]) for i in ix.by_rowid
@@ -359,10 +360,10 @@ class Api:
         """Whether every value of a column (or of a list column's lists) is one upper-case word (checked once
         per mirror version)."""
         rows = f'(SELECT unnest("{column}") AS v FROM {table})' if is_list else f'(SELECT "{column}" AS v FROM {table})'
-        return self.reader.derived(("api.clean", table, column), lambda con: bool(con.execute(
+        return self.reader.derived(("api.clean", table, column), lambda con: bool(one(con.execute(
             # EXISTS stops at the first value that is not
             f"SELECT EXISTS (SELECT 1 FROM {rows} WHERE v IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM {rows} "
-            f"WHERE v IS NOT NULL AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))").fetchone()[0]), snap)
+            f"WHERE v IS NOT NULL AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))"))[0]), snap)
 
     def _rare(self, ep: _Endpoint, words: list[str], snap: Snapshot | None = None) -> str | None:
         """One of `words` that the endpoint's word index holds (None if all are common words)."""
@@ -507,7 +508,7 @@ class Api:
                limit: int) -> list[dict]:
         f = tr.resolve(name)
         rows = con.execute(self._count_sql(tr, ep, conj, f, limit)[0], tr.params).fetchall() if f is not None else []
-        if not rows:
+        if f is None or not rows:
             src, swhere = self._source(ep, conj)
             total = con.execute(f"SELECT count(*) FROM {src} t WHERE {swhere}", tr.params).fetchone()[0]
             raise _not_found("No matches found!" if total == 0 else "Nothing to count")

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import MirrorError
 from ..schema.datasets import DATASETS
 from ..store.files import Connection, Store
+from ..store.rows import one
 
 __all__ = ["record_changes", "snapshot_path", "open_snapshot", "ChangeDigest", "SyncRecord", "key_sql"]
 
@@ -101,7 +102,7 @@ def record_changes(store: Store) -> ChangeDigest:
             con.execute(f"ATTACH '{str(path).replace(chr(39), chr(39) * 2)}' AS {aliases[dataset]} (READ_ONLY)")
         con.execute("BEGIN")
         try:
-            sync_id = con.execute("SELECT coalesce(max(sync_id), 0) + 1 FROM syncs").fetchone()[0]
+            sync_id = one(con.execute("SELECT coalesce(max(sync_id), 0) + 1 FROM syncs"))[0]
             now = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
             con.execute("INSERT INTO syncs VALUES (?, ?)", [sync_id, now])
             out = ChangeDigest(sync_id, now)
@@ -117,9 +118,9 @@ def record_changes(store: Store) -> ChangeDigest:
 
 
 def _record_one(con: Connection, sync_id: int, dataset: str, alias: str) -> SyncRecord:
-    as_of = con.execute(f"SELECT max(value) FROM {alias}.main._sync_meta WHERE key = 'export_date'").fetchone()[0] or ""
-    fp = con.execute(f"SELECT ? || ':' || coalesce(string_agg(partition || '=' || coalesce(sha256, ''), ',' "
-                     f"ORDER BY partition), '') FROM {alias}.main._sync_state", [as_of]).fetchone()[0]
+    as_of = one(con.execute(f"SELECT max(value) FROM {alias}.main._sync_meta WHERE key = 'export_date'"))[0] or ""
+    fp = one(con.execute(f"SELECT ? || ':' || coalesce(string_agg(partition || '=' || coalesce(sha256, ''), ',' "
+                         f"ORDER BY partition), '') FROM {alias}.main._sync_state", [as_of]))[0]
     prev = con.execute("SELECT fingerprint FROM fingerprints WHERE dataset = ?", [dataset]).fetchone()
     if prev and prev[0] == fp:
         rec = SyncRecord(dataset, as_of, "unchanged")

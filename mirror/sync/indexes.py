@@ -34,10 +34,11 @@ from pathlib import Path
 
 from ..schema.datasets import Dataset
 from ..schema.indexes import indexes as layout
+from ..store.files import Connection, Store
+from ..store.rows import one
+from ..store.state import rowid_stamp, set_meta
 from .load import ensure_tables
 from .loadsql import listed_sql, rows_sql, summary_sql, words_sql
-from ..store.state import rowid_stamp, set_meta
-from ..store.files import Connection, Store
 
 __all__ = ["outdated", "copy_upgraded", "finish", "index_problems"]
 
@@ -111,7 +112,7 @@ def finish(con: Connection, ds: Dataset, only: set[str] | None = None) -> None:
     if ds.key_index:
         con.execute(f'CREATE INDEX IF NOT EXISTS "{_index_name(ds)}" ON "{ds.table}" ("{ds.key[0]}")')
     if ix.words and (only is None or {ix.words.table, ix.words.common} & only):
-        rows = con.execute(f'SELECT coalesce(max(rowid) + 1, 0) FROM "{ds.table}_{ds.words}"').fetchone()[0]
+        rows = one(con.execute(f'SELECT coalesce(max(rowid) + 1, 0) FROM "{ds.table}_{ds.words}"'))[0]
         for sql in words_sql(ds, rows):
             con.execute(sql)
     if ix.rows and (only is None or {r.table for r in ix.rows} & only):
@@ -138,21 +139,21 @@ def index_problems(con: Connection, ds: Dataset) -> list[str]:
         if table not in have:
             continue
         same = " AND ".join(f'r."{c}" IS NOT DISTINCT FROM m."{c}"' for c in row.covers) or "TRUE"
-        bad = con.execute(f'SELECT count(*) FROM "{table}" r LEFT JOIN "{ds.table}" m ON m.rowid = r.rowid WHERE '
-                          f'NOT coalesce(list_contains(m."{name}", r.term) AND {same}, FALSE)').fetchone()[0]
-        want = con.execute(f'SELECT coalesce(sum(len(list_distinct(list_filter("{name}", lambda v: v IS NOT NULL)))), 0) '
-                           f'FROM "{ds.table}"').fetchone()[0]
-        n = con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+        bad = one(con.execute(f'SELECT count(*) FROM "{table}" r LEFT JOIN "{ds.table}" m ON m.rowid = r.rowid '
+                              f'WHERE NOT coalesce(list_contains(m."{name}", r.term) AND {same}, FALSE)'))[0]
+        want = one(con.execute(f'SELECT coalesce(sum(len(list_distinct(list_filter("{name}", '
+                               f'lambda v: v IS NOT NULL)))), 0) FROM "{ds.table}"'))[0]
+        n = one(con.execute(f'SELECT count(*) FROM "{table}"'))[0]
         if bad or n != want:
             out.append(f"{table}: {bad} rows point at a record without their value; {n} rows, {want} expected")
     if ix.words and ix.words.table in have:
         words, key = ix.words.table, ds.key[0]
         same = " OR ".join(f'w."{c}" IS DISTINCT FROM m."{c}"' for c in ix.words.covers) or "FALSE"
         sample = f'(SELECT * FROM "{words}" USING SAMPLE reservoir(20000 ROWS) REPEATABLE (7))'   # it is large
-        bad = con.execute(f'SELECT count(*) FROM {sample} w LEFT JOIN "{ds.table}" m ON m.rowid = w.rowid WHERE '
-                          f'm."{key}" IS NULL OR {same} OR NOT EXISTS (SELECT 1 FROM "{ix.words.child}" c WHERE '
-                          f'c."{key}" = m."{key}" AND contains(lower(c."text"), split_part(w.term, \' \', 1)))'
-                          ).fetchone()[0]
+        bad = one(con.execute(f'SELECT count(*) FROM {sample} w LEFT JOIN "{ds.table}" m ON m.rowid = w.rowid WHERE '
+                              f'm."{key}" IS NULL OR {same} OR NOT EXISTS (SELECT 1 FROM "{ix.words.child}" c WHERE '
+                              f'c."{key}" = m."{key}" AND contains(lower(c."text"), split_part(w.term, \' \', 1)))'
+                              ))[0]
         if bad:
             out.append(f"{words}: {bad} of 20,000 sampled terms point at a record whose text lacks them (or whose "
                        "covered columns differ)")

@@ -16,6 +16,7 @@ from urllib.parse import urljoin
 import duckdb
 
 from ...errors import ConfigError, DiskFullError, SourceError
+from ...store.rows import one
 from .delta import apply_delta, corrupt, open_zip, quote_ident, table_name, zip_members
 
 __all__ = ["GudidRelease", "ParallelReadRefused", "parse_release_name", "list_releases", "choose", "discover",
@@ -149,7 +150,7 @@ def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.Zip
         except duckdb.InvalidInputException as e:
             detail = str(e).splitlines()[0]
             raise corrupt(zip_path, f"{info.filename} cannot be read as pipe-delimited UTF-8 ({detail})") from e
-        rows = con.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0]
+        rows = one(con.execute(f"SELECT count(*) FROM {quote_ident(table)}"))[0]
     finally:
         target.unlink(missing_ok=True)
     if rows != lines - 1:
