@@ -14,7 +14,7 @@ Wildcards (`pace*`) split the record's values into words and test each.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, TypeGuard
 
 from ..sync.loadsql import WORD
 from .query import And, Node, Not, Or, Term, leaves, tokens
@@ -82,6 +82,7 @@ class _Unit:
             return f"(NOT {self.sql(node.child)})"
         if isinstance(node, Term):
             return self._term(node)
+        assert isinstance(node, (And, Or)), node   # any_only trees hold only terms, NOT, AND and OR
         words = [w for c in node.children if _plain(c) for w in tokens(c.value)] if isinstance(node, Or) else []
         parts = [self._match(words)] if words else []
         parts += [self.sql(c) for c in node.children if not (words and _plain(c))]
@@ -111,6 +112,6 @@ class _Unit:
         return f"(len(list_filter(anywords, lambda w: regexp_full_match(w, {rx}))) > 0)"
 
 
-def _plain(node: Node) -> bool:
+def _plain(node: Node) -> TypeGuard[Term]:
     """A term of bare words (no phrase, no wildcard): any of its words."""
     return isinstance(node, Term) and not node.phrase and not node.wildcard and bool(tokens(node.value))

@@ -70,9 +70,9 @@ class Catalog:
             return FieldRef(name, f.get("type", "keyword"), False, bool(f.get("exact")))
         if name.endswith(".exact"):
             base = name.removesuffix(".exact")
-            f = spec.get(base)
-            if f and f.get("exact"):
-                return FieldRef(base, f.get("type", "keyword"), True, True)
+            b = spec.get(base)
+            if b and b.get("exact"):
+                return FieldRef(base, b.get("type", "keyword"), True, True)
         return None
 
     def dates(self, endpoint: str) -> list[str]:

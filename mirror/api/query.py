@@ -93,6 +93,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
             raise ParseError(f"Search not supported: unbalanced quote near position {i}")
         i = m.end()
         kind = m.lastgroup
+        assert kind is not None   # every alternative of _TOKEN is a named group
         if kind != "ws":
             out.append((kind, m.group(kind)))
     return out
@@ -141,7 +142,7 @@ class _Parser:
 
     def query(self) -> Node:
         parts = [self.and_()]
-        while self.peek() is not None and self.peek()[1] != ")":
+        while (tok := self.peek()) is not None and tok[1] != ")":
             if self.at_word("OR", "||"):
                 self.take()
             parts.append(self.and_())
@@ -201,7 +202,7 @@ class _Parser:
     def _group(self, field: str | None) -> Node:
         """`field:(a OR b AND c)`: the values after the opening parenthesis, through the closing one."""
         parts = [self._group_value(field)]
-        while self.peek() is not None and self.peek()[1] != ")":
+        while (tok := self.peek()) is not None and tok[1] != ")":
             if self.at_word("OR", "||", "AND", "&&"):
                 op = self.take()[1]
                 if op in ("AND", "&&"):
@@ -234,7 +235,8 @@ class _Parser:
 
 def leaves(node: Node) -> list[Node]:
     """The terms, ranges and existence tests of a tree, left to right (no recursion: any depth)."""
-    out, stack = [], [node]
+    out: list[Node] = []
+    stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, (And, Or)):
@@ -264,8 +266,8 @@ def parse(search: str, max_terms: int = MAX_TERMS, max_depth: int = MAX_DEPTH) -
         raise ParseError("Search not supported: empty search")
     p = _Parser(toks, max_depth)
     node = p.query()
-    if p.peek() is not None:
-        raise ParseError(f"Search not supported: unbalanced parentheses near {p.peek()[1]!r}")
+    if (tok := p.peek()) is not None:
+        raise ParseError(f"Search not supported: unbalanced parentheses near {tok[1]!r}")
     n = sum(_weight(leaf) for leaf in leaves(node))
     if n > max_terms:
         raise ParseError(f"Search not supported: {n} terms, more than the {max_terms} a search may hold; split the "

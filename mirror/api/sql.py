@@ -222,6 +222,7 @@ class Translator:
             f = self.resolve(node.field)
             return "FALSE" if f is None else self.where(f, self._range(f, node))
         if isinstance(node, Term):
+            assert node.field is not None   # field-less terms were read by any_field above
             f = self.resolve(node.field)
             if f is None:
                 return "FALSE"
@@ -257,6 +258,7 @@ class Translator:
         if a.is_date or a.child_list or not a.expr.startswith(("t.", "c.")):   # not a column
             return None
         table = a.child if a.kind == "child" else self.table
+        assert table is not None   # a child access names its table
         column = a.expr.split(".", 1)[1].strip('"')
         if not self.clean(table, column, a.kind == "list"):
             return None
@@ -322,6 +324,7 @@ class Translator:
         return lambda v, d: "(" + " OR ".join(p(v, d) for p in preds) + ")"
 
     def _range(self, f: FieldRef, node: Range):
+        conv: Callable[[str, bool], str]
         if f.type == "date" and not f.exact:
             lo = self.bind(parse_date(node.low, f.path)) if node.low is not None else None
             hi = self.bind(parse_date(node.high, f.path)) if node.high is not None else None
@@ -373,9 +376,15 @@ def _described(node: Node) -> tuple[str, str | None, tuple]:
     return type(node).__name__.lower(), None, ()  # pragma: no cover
 
 
-def _equals(p: str):
+@dataclass(frozen=True)
+class _Equals:
+    """The predicate `value = equals` (a bound VARCHAR), marked so that `where` can use list_contains or an index."""
+    equals: str
+
+    def __call__(self, v: str, d: bool) -> str:
+        return f"CAST({v} AS VARCHAR) = {self.equals}"
+
+
+def _equals(p: str) -> _Equals:
     """The predicate `value = p` (p a bound VARCHAR), marked so that `where` can use list_contains or an index."""
-    def pred(v: str, d: bool) -> str:
-        return f"CAST({v} AS VARCHAR) = {p}"
-    pred.equals = p
-    return pred
+    return _Equals(p)
