@@ -77,7 +77,7 @@ class Dataset:
     def summaries(self) -> dict[str, tuple[str, str | None]]:
         """Summary tables of the listed columns: table -> (listed column, date column or None): records per
         value, and (with `day`) records per value and day."""
-        out = {f"{self.table}_{name}_counts": (name, None) for name in self._counted}
+        out: dict[str, tuple[str, str | None]] = {f"{self.table}_{name}_counts": (name, None) for name in self._counted}
         if self.day:
             out |= {f"{self.table}_{name}_days": (name, self.day) for name in self._counted}
         return out

@@ -39,7 +39,7 @@ def _why_not_relative(relative: object) -> str | None:
 def check_relative(relative: object, what: str, error: type[MirrorError] = ManifestError) -> str:
     """`relative` if it is a plain relative path (a/b/c.zip), else `error` naming `what`."""
     why = _why_not_relative(relative)
-    if why:
+    if why or not isinstance(relative, str):   # (_why_not_relative refuses what is not text)
         raise error(f"{what}: {why}; refused, a path must stay inside its folder "
                     "(use files from openFDA or a bundle made by `mirror export`)")
     return relative

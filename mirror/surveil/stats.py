@@ -79,7 +79,9 @@ def measures(t: TwoByTwo, thresholds: Thresholds = Thresholds()) -> Measures:
     chi2 = yates_chi2(t)
     flagged = (t.a >= thresholds.n and prr is not None and prr >= thresholds.prr
                and chi2 is not None and chi2 >= thresholds.chi2)
-    return Measures(prr, *(prr_ci or (None, None)), ror, *(ror_ci or (None, None)), chi2, haldane, flagged)
+    prr_low, prr_high = prr_ci or (None, None)
+    ror_low, ror_high = ror_ci or (None, None)
+    return Measures(prr, prr_low, prr_high, ror, ror_low, ror_high, chi2, haldane, flagged)
 
 
 def yates_chi2(t: TwoByTwo) -> float | None:

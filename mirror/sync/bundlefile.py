@@ -62,7 +62,7 @@ def _entry(f: object, what: str) -> BundleEntry:
     if not isinstance(f, dict):
         raise BundleError(f"{what} is not an object; the bundle is damaged, export it again")
     path, size, sha = f.get("path"), f.get("bytes"), f.get("sha256")
-    check_relative(path, f"{what} path {path!r}", BundleError)
+    path = check_relative(path, f"{what} path {path!r}", BundleError)
     if isinstance(size, bool) or not isinstance(size, int) or size < 0:
         raise BundleError(f"{what} ({path}) has no valid bytes; the bundle is damaged, export it again")
     if not isinstance(sha, str) or not _SHA256.fullmatch(sha):

@@ -10,8 +10,8 @@ lists after `--since` with the records the published dataset holds in the same `
 from __future__ import annotations
 
 from ..errors import ManifestError, ShrinkRefused
-from .plan import EndpointEntry, keeps
 from ..store.state import DatasetState
+from .plan import EndpointEntry, keeps
 
 __all__ = ["SHRINK_LIMIT", "shrank", "previous_records", "check_entry"]
 

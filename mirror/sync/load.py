@@ -8,13 +8,13 @@ from pathlib import Path
 
 import duckdb
 
-from .unpack import BulkFile
-from .chunks import ChunkStream
-from ..schema.datasets import DATASETS, Dataset
 from ..errors import DiskFullError, InvalidJSONError, MirrorError, RecordCountError
+from ..schema.datasets import DATASETS, Dataset
+from ..store.state import record_loaded
+from .chunks import ChunkStream
 from .loadsql import STAGE, STAGE_CLEAR, STAGE_DDL, child_sql, ddl, main_sql, stage_sql
 from .plan import Partition
-from ..store.state import record_loaded
+from .unpack import BulkFile
 
 __all__ = ["ensure_tables", "load_partition", "open_stream", "drop_partition", "Fetched"]
 

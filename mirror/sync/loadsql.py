@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .unpack import MAX_RECORD_BYTES
 from ..schema.datasets import Child, Column, Dataset
+from .unpack import MAX_RECORD_BYTES
 
-__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "rows_sql", "summary_sql", "WORD",
-           "STAGE", "STAGE_DDL", "STAGE_CLEAR"]
+__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "rows_sql",
+           "summary_sql", "WORD", "STAGE", "STAGE_DDL", "STAGE_CLEAR"]
 
 STAGE = "_chunk"
 WORD = r"[\pL\pN_]+(?:[.'][\pL\pN_]+)*"     # one token (RE2 syntax), as the API splits text into words
@@ -126,6 +126,7 @@ def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int =
     text holds it, once, with its `words_cover` columns, sorted by term (zone maps find a term's rows); and apart the
     common words (in more than
     `common_share` of the records). Rows are read in rowid batches, so that memory stays bounded."""
+    assert ds.words_tables is not None, f"{ds.table} has no word index"
     words, common = ds.words_tables
     cover = "".join(f', m."{c}"' for c in ds.words_cover)
     child, word, key = f"{ds.table}_{ds.words}", WORD.replace("'", "''"), ds.key[0]

@@ -22,9 +22,9 @@ __all__ = ["Progress", "ProgressEvent"]
 class ProgressEvent:
     """One step of a sync, as a caller sees it.
 
-    kind: `file` (bytes of one file: `name`, `done` and `total` bytes of that file, `overall_done` bytes of the whole sync
-    and `overall_total`, the manifest's estimate of them, so a bar should clamp at 100%), `loaded` (a partition's `records` are in the staging table),
-    `note` (a line the terminal would show, in `name`)."""
+    kind: `file` (bytes of one file: `name`, `done` and `total` bytes of that file, `overall_done` bytes of the whole
+    sync and `overall_total`, the manifest's estimate of them, so a bar should clamp at 100%), `loaded` (a partition's
+    `records` are in the staging table), `note` (a line the terminal would show, in `name`)."""
     kind: str
     name: str
     done: int = 0
@@ -121,7 +121,7 @@ def _isatty(stream) -> bool:
 class _FileBar:
     def __init__(self, progress: Progress, name: str) -> None:
         self.p = progress
-        self.bar = None
+        self.bar: tqdm | None = None
         self.name = name
         self.pos = 0
         self.done = 0

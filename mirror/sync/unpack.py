@@ -24,8 +24,8 @@ from pathlib import Path
 
 import orjson
 
-from .compactjson import MAX_DEPTH, JSONError, NotOpenFDA, Refused, items
 from ..errors import CorruptFileError, InvalidJSONError, RecordCountError, UnloadableFileError
+from .compactjson import MAX_DEPTH, JSONError, NotOpenFDA, Refused, items
 
 __all__ = ["BulkFile", "MAX_RECORD_BYTES"]
 
@@ -42,6 +42,9 @@ _RS = b"\x1e"  # a raw control character never occurs in valid JSON text
 def _flatten(block: bytes | bytearray) -> bytes | bytearray:
     """Records of the results array (pretty-printed) to one record per line."""
     return block.replace(_SEP, b"}" + _RS + b"{").replace(b"\n", b"").replace(_RS, b"\n") + b"\n"
+
+
+_KINDS: dict[type, str] = {list: "an array", str: "a string"}   # what a record that is not an object is
 
 
 def _size(n: int) -> str:
@@ -92,7 +95,7 @@ class BulkFile:
         """The most bytes the manifest's records can take unzipped."""
         return (self.records or 0) * (self.max_record + len(_SEP)) + _WRAPPER
 
-    def chunks(self, chunk_bytes: int = 32 << 20) -> Iterator[bytes]:
+    def chunks(self, chunk_bytes: int = 32 << 20) -> Iterator[bytes | bytearray]:
         try:
             with zipfile.ZipFile(self.zip_path) as zf, zf.open(self.member) as f:
                 head = f.read(1 << 16)
@@ -105,7 +108,7 @@ class BulkFile:
         except (zipfile.BadZipFile, zlib.error, EOFError) as e:
             raise self._fail(f"corrupt or truncated zip data ({e})") from None
 
-    def _fast(self, f, head: bytes, rest: bytes, chunk_bytes: int) -> Iterator[bytes]:
+    def _fast(self, f, head: bytes, rest: bytes, chunk_bytes: int) -> Iterator[bytes | bytearray]:
         """Split the results array at the separators, scanning each byte once; `buf` holds whole records
         (from its start) and then the record being read, which starts at `rec` (its "{")."""
         if rest.startswith(b"]"):
@@ -226,7 +229,7 @@ class BulkFile:
         key = value.get(self.key) if isinstance(value, dict) and self.key else None
         which = f"{self.key} {key} (number {n:,})" if key is not None else f"number {n:,}"
         if not isinstance(value, dict):
-            kind = "null" if value is None else {list: "an array", str: "a string"}.get(type(value), "a number")
+            kind = "null" if value is None else _KINDS.get(type(value), "a number")
             raise self._unloadable(f, f"record {which} is {kind}, not a JSON object")
         try:
             line = orjson.dumps(value)
