@@ -38,11 +38,11 @@ def snapshot_path(store: Store) -> Path:
 
 
 def key_sql(dataset: str, t: str = "t") -> str:
-    """SQL of a record's key in `dataset`'s main table (alias `t`)."""
+    """SQL of a record's key in `dataset`'s main table (alias `t`), always VARCHAR (key columns may be numbers)."""
     if dataset == "gudid":
-        return f'{t}."PrimaryDI"'
+        return f'CAST({t}."PrimaryDI" AS VARCHAR)'
     cols = DATASETS[dataset].key
-    quoted = [f'{t}."{c}"' for c in cols]
+    quoted = [f'CAST({t}."{c}" AS VARCHAR)' for c in cols]
     key = " || '|' || ".join(f"coalesce({c}, '')" for c in quoted)
     missing = " AND ".join(f"{c} IS NULL" for c in quoted)
     return f"CASE WHEN {missing} THEN md5({t}.record::VARCHAR) ELSE {key} END"

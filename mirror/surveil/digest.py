@@ -86,9 +86,11 @@ def _syncs(snap, since: date | None, sync_id: int | None) -> list[tuple[int, obj
 def _dataset(con, dataset: str, keys: list[tuple[str, str]], scope: Scope | None, as_of: str,
              limit: int, enforcement: bool) -> DatasetChanges:
     removed = sum(1 for _, c in keys if c == "removed")
-    con.execute("CREATE OR REPLACE TEMP TABLE ck AS SELECT * FROM (SELECT unnest($k) AS key, unnest($c) AS change)",
-                {"k": [k for k, c in keys if c != "removed"] or [None], "c": [c for _, c in keys if c != "removed"]
-                 or [None]})
+    kept = [k for k, c in keys if c != "removed"]
+    changes = [c for _, c in keys if c != "removed"]
+    # typed lists: an empty list would otherwise make `key` an INTEGER column that no text key can be joined to
+    con.execute("CREATE OR REPLACE TEMP TABLE ck AS SELECT * FROM (SELECT unnest(CAST($k AS VARCHAR[])) AS key, "
+                "unnest(CAST($c AS VARCHAR[])) AS change)", {"k": kept, "c": changes})
     where = scope.where(dataset, "t") if scope is not None and not scope.empty else "TRUE"
     cols, order = DETAIL[dataset]
     if dataset == "recall" and not enforcement:   # recall classes come from the same event's enforcement reports

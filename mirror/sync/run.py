@@ -121,11 +121,26 @@ def sync(settings: Settings, options: SyncOptions, client: httpx.Client | None =
     try:
         with store.sync_lock():
             report = _run(settings, options, store, client)
+            if not options.dry_run and any(d.status == "updated" for d in report.datasets.values()):
+                _record_changes(store, report)
     finally:
         if own_client and client is not None:
             client.close()
     report.seconds = round(time.monotonic() - started, 3)
     return report
+
+
+def _record_changes(store: Store, report: SyncReport) -> None:
+    """Keep the record keys added, changed and removed by this sync (`fda-explorer changes` reads them). The data is
+    already published: a failure here is one line in the report, and the differences are recorded by the next sync
+    that updates a dataset, or by `fda-explorer changes --record`."""
+    from ..surveil.changes import record_changes
+    try:
+        record_changes(store)
+    except FAILURES as e:
+        first = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        report.errors.append(f"the data was updated, but the list of changed records was not ({first}); "
+                             "record it with `fda-explorer changes --record`")
 
 
 def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.Client | None) -> SyncReport:

@@ -99,6 +99,15 @@ def test_changes_before_any_record_says_what_to_do(data):
 
 
 def test_sample_mirror_baseline(mirror_copy):
-    rec = record_changes(Store(mirror_copy))
-    assert {r.dataset for r in rec.datasets} >= {"event", "recall", "udi", "gudid", "510k", "pma"}
-    assert all(r.status == "baseline" for r in rec.datasets)
+    store = Store(mirror_copy)
+    con = store.open_file(snapshot_path(store), read_only=True)
+    try:                        # `mirror sync --sample` took the baseline of every dataset it published
+        first = con.execute("SELECT sync_id, dataset, status, added + changed + removed FROM sync_datasets").fetchall()
+        listed = con.execute("SELECT count(*) FROM changes").fetchone()
+    finally:
+        con.close()
+    assert {d for _, d, _, _ in first} == set(store.require_published()) and listed == (0,)
+    assert {(s, status, n) for s, _, status, n in first} == {(1, "baseline", 0)}
+    rec = record_changes(store)                     # nothing differs since
+    assert rec.sync_id == 2 and {r.dataset for r in rec.datasets} >= {"event", "recall", "udi", "gudid", "510k", "pma"}
+    assert all(r.status == "unchanged" for r in rec.datasets), [(r.dataset, r.status) for r in rec.datasets]
