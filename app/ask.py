@@ -21,6 +21,7 @@ from .turn import Turn
 __all__ = ["AskModel", "Turn", "RecordView", "FORMAT_NAMES"]
 
 FORMAT_NAMES = {"xlsx": "Excel workbook", "csv": "CSV", "md": "Markdown report", "pdf": "PDF report"}
+SLOW_MODEL_SECONDS = 20
 
 
 class AskModel:
@@ -32,6 +33,7 @@ class AskModel:
         self.draft = ""
         self.record: RecordView | None = None
         self._model_note_shown = ""
+        self._slow_said = False
         self._draining: set[int] = set()     # ids of cancelled turns the assistant is still finishing
         # The UI thread (send, cancel, new conversation) and the "ask" lane (events, answer) both change turns:
         # every change of a turn's status, of `turns` and of `session_id` happens under this lock.
@@ -107,7 +109,17 @@ class AskModel:
             if turn.status == "running":     # the stream ended without an answer (an agent error)
                 turn.status = "failed"
         self._check_model_note()
+        self._check_slow_model(turn)
         self.changed()
+
+    def _check_slow_model(self, turn: Turn) -> None:
+        """A model that makes answers slow is worth saying once: the figures are the same without it."""
+        p = turn.payload
+        if p.get("model_calls") and (p.get("seconds") or 0) > SLOW_MODEL_SECONDS and not self._slow_said:
+            self._slow_said = True
+            self._report(Banner(f"The model took {p['seconds']:.0f} s on this answer. Without a model the same "
+                                "figures come in under a second: choose No model in Settings on a slow computer.",
+                                "info", "Open Settings", "settings"))
 
     def _apply(self, turn: Turn, ev: dict) -> None:
         kind = ev.get("type")

@@ -150,7 +150,7 @@ class DataModel:
         self.changed()
 
     def sync_now(self, folder: str | None = None) -> None:
-        """Sync from the chosen source; for a folder, `folder` is the path as typed (checked here, not per keystroke)."""
+        """Sync from the chosen source; for a folder, `folder` is the path as typed (checked here, not per key)."""
         if self.run is not None and self.run.running:
             self._report(info("A sync is already running: wait for it or cancel it."))
             return

@@ -1,4 +1,4 @@
-"""Exports of an answer with its evidence and audit log (Markdown, CSV, XLSX, PDF), stamped with its data's as-of dates."""
+"""Exports of an answer, its evidence and audit log (Markdown, CSV, XLSX, PDF), stamped with its as-of dates."""
 
 from __future__ import annotations
 
@@ -173,4 +173,5 @@ def _csv(ex: Export, path: Path) -> None:
                            + [_csv_value(k, r.get(k)) for k, _ in fields])
         for c in ex.tool_calls:
             for q in c.get("queries") or [""]:
-                w.writerow(["tool call", "", "", q, result_title(c.get("tool", ""), c.get("summary", ""), bool(c.get("ok")))] + blank)
+                step = result_title(c.get("tool", ""), c.get("summary", ""), bool(c.get("ok")))
+                w.writerow(["tool call", "", "", q, step] + blank)

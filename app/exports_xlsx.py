@@ -115,7 +115,8 @@ def write_xlsx(ex: Export, path: Path) -> None:
            [[n, t.title, len(t.rows), t.total, t.as_of_text, t.query] for n, t in zip(sheet_names(ex), ex.tables)])
     _table(wb.create_sheet("Tool calls"), ["Step", "Tool", "Arguments", "Succeeded", "Result", "Query"],
            [[tool_label(c.get("tool", "")), c.get("tool", ""), json.dumps(c.get("args", {}), default=str),
-             "yes" if c.get("ok") else "no", result_title(c.get("tool", ""), c.get("summary", ""), bool(c.get("ok"))), q]
+             "yes" if c.get("ok") else "no",
+             result_title(c.get("tool", ""), c.get("summary", ""), bool(c.get("ok"))), q]
             for c in ex.tool_calls for q in (c.get("queries") or [""])])
     audit = ex.audit()
     facts = [["Audit file", ex.audit_path or "(none)"]]

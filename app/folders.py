@@ -1,4 +1,4 @@
-"""Folders to import data from: a typed path checked on submit, bundles found on this computer, and whether it is online."""
+"""Folders to import data from: a typed path checked on submit, bundles found here, whether the computer is online."""
 
 from __future__ import annotations
 

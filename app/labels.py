@@ -1,4 +1,4 @@
-"""Words the app shows for internal names: datasets, tools, fields (with the raw name kept for a tooltip), dates, counts."""
+"""Words the app shows for internal names: datasets, tools, fields (raw names kept for tooltips), dates, counts."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ FIELDS = {
     "root_cause_description": "Root cause", "recall_class": "Recall class", "recall_number": "Recall number",
     "recall_initiation_date": "Initiated", "classification": "Class", "status": "Status",
     "k_number": "510(k) number", "decision_date": "Decision date", "decision_code": "Decision",
-    "decision_description": "Decision", "applicant": "Applicant", "device_name": "Device", "clearance_type": "Clearance type",
+    "decision_description": "Decision", "applicant": "Applicant", "device_name": "Device",
+    "clearance_type": "Clearance type",
     "pma_number": "PMA number", "supplement_number": "Supplement", "supplement_type": "Supplement type",
     "trade_name": "Trade name", "device_class": "Device class", "regulation_number": "Regulation",
     "medical_specialty": "Specialty", "medical_specialty_description": "Specialty", "review_panel": "Review panel",

@@ -29,7 +29,8 @@ def _dates(it: dict) -> str:
 def _device(d: dict) -> Part:
     codes = d.get("codes") or []
     if d.get("path") == "names" or not codes:
-        return Part("device", f"Device: \u201c{d.get('words', '')}\u201d in the records' device names", d.get("how", ""))
+        words = d.get("words", "")
+        return Part("device", f"Device: \u201c{words}\u201d in the records' device names", d.get("how", ""))
     shown = ", ".join(c["code"] for c in codes[:4]) + (f" and {len(codes) - 4} more" if len(codes) > 4 else "")
     detail = "\n".join(f"{c['code']}: {c.get('name', '')}" + (f" ({CLASSES.get(str(c.get('device_class')), '')})"
                                                                if c.get("device_class") else "") for c in codes)

@@ -1,4 +1,4 @@
-"""A record opened from a citation, laid out for reading: key facts first, fields grouped and labelled, narratives as text."""
+"""A cited record laid out for reading: key facts first, fields grouped and labelled, narratives as text."""
 
 from __future__ import annotations
 

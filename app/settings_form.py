@@ -48,12 +48,15 @@ class SettingsForm:
         self.remote = ""                         # a host waiting for "send my questions there" to be confirmed
         self._pending: AppConfig | None = None
         self.embedded_available = backend.embedded_available()
+        self.generation = 0                      # changes when the form's values change other than by typing
         self.load(self._current())
 
     def changed(self) -> None:
         self._changed("settings")
 
     def load(self, config: AppConfig) -> None:
+        """Fill the form from `config` (the view then writes every field once: `generation` changes)."""
+        self.generation += 1
         kind, arg = model_kind(config.model)
         self.values = {"model_kind": kind, "gguf_path": arg if kind == "gguf" else "",
                        "ollama_model": arg if kind == "ollama" else "", "ollama_url": config.ollama_url,
@@ -61,6 +64,11 @@ class SettingsForm:
                        "theme": config.theme, "color": config.color}
         self.errors = {}
         self.remote, self._pending = "", None
+
+    def put(self, name: str, value: str) -> None:
+        """A value chosen for the person (a file picked with Browse…): the view writes it into its field."""
+        self.generation += 1
+        self.set(name, value)
 
     def set(self, name: str, value: str) -> None:
         self.values[name] = value or ""
@@ -152,6 +160,7 @@ class SettingsForm:
                                   "download one there first (for example: ollama pull llama3.2)")
             if self.ollama_models and self.values["ollama_model"] not in self.ollama_models:
                 self.values["ollama_model"] = self.ollama_models[0]
+                self.generation += 1             # a value the form chose: the view shows it
         except Exception as e:
             self.ollama_models, self.ollama_status, self.ollama_ok = [], one_line(e), False
         finally:

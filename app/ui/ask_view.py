@@ -1,4 +1,4 @@
-"""The Ask screen: the conversation (reading, timeline, answer, sources, tables, chart, exports) and the question box."""
+"""The Ask screen: the conversation (reading, timeline, answer, sources, tables, chart, exports), the question box."""
 
 from __future__ import annotations
 

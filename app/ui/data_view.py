@@ -1,4 +1,4 @@
-"""The Data screen: per dataset the records, as-of date, last sync and freshness; sync, cancel, folder import, disk use."""
+"""The Data screen: each dataset's records, as-of date, last sync, freshness; sync, cancel, folder import, disk use."""
 
 from __future__ import annotations
 
@@ -137,7 +137,8 @@ class DataView:
         self.run_text.value = f"{phase} {run.message}".strip()
         if running and run.phase == "running":
             files = [caption(f"{name.rsplit('/', 1)[-1]}: {human_bytes(done)}"
-                             + (f" of {human_bytes(total)} ({min(100, 100 * done // max(total, 1))}%)" if total else ""))
+                             + (f" of {human_bytes(total)} ({min(100, 100 * done // max(total, 1))}%)"
+                                if total else ""))
                      for name, done, total in run.in_flight()[:6]]
             total = max(run.bytes_total, run.bytes_done)
             self.run_rows.controls = [caption(
@@ -146,7 +147,7 @@ class DataView:
                 f"{run.records_done:,} of {run.records_total:,} records")] + files
         elif run.results:
             self.run_rows.controls = [caption(
-                f"{dataset_label(r['dataset'])}: {'updated' if r['status'] == 'updated' else r['status'].replace('-', ' ')}"
+                f"{dataset_label(r['dataset'])}: {r['status'].replace('-', ' ')}"
                 f", {r['records']:,} records as of {r['as_of']}" + (" (not updated: sync again)" if r["error"] else ""),
                 tooltip=r["error"] or None) for r in run.results]
         else:

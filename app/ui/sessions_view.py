@@ -27,7 +27,8 @@ class SessionsView:
         s = self.c.sessions
         shown = s.visible
         self.summary.value = ("Loading…" if s.loading else
-                              f"{len(shown)} of {len(s.items)} conversations" + (f" matching “{s.query}”" if s.query else ""))
+                              f"{len(shown)} of {len(s.items)} conversations"
+                              + (f" matching “{s.query}”" if s.query else ""))
         self.items.controls = [
             ft.ListTile(leading=ft.Icon(ft.Icons.FORUM_OUTLINED), title=ft.Text(item.title or "(empty)", max_lines=2),
                         subtitle=caption(f"{item.turns} question{'s' if item.turns != 1 else ''} · last asked "
@@ -35,7 +36,8 @@ class SessionsView:
                         tooltip=f"Session {item.session}",
                         on_click=lambda e, sid=item.session: self.c.resume(sid),
                         trailing=ft.IconButton(ft.Icons.DELETE_OUTLINE, tooltip="Delete this conversation",
-                                               on_click=lambda e, sid=item.session: self.c.sessions.request_delete(sid)))
+                                               on_click=lambda e, sid=item.session:
+                                               self.c.sessions.request_delete(sid)))
             for item in shown]
         sid = s.confirming
         title = next((i.title for i in s.items if i.session == sid), "")

@@ -42,8 +42,10 @@ class SettingsView:
         self.where = caption("")
         self.advanced = ft.Column(spacing=2)
         self._asking = False                     # the "another computer" confirmation dialog is open
+        self._generation = -1                    # the form's values last written into the fields
         self.gguf_row = ft.Row([self.gguf, self.gguf_browse])
-        self.ollama_box = ft.Column([ft.Row([self.ollama_url, self.ollama_test]), self.ollama_model, self.ollama_status])
+        self.ollama_box = ft.Column([ft.Row([self.ollama_url, self.ollama_test]), self.ollama_model,
+                                     self.ollama_status])
         self.root = ft.Column([
             ft.Text("Settings", size=18, weight=ft.FontWeight.BOLD),
             ft.Text("Model", size=16, weight=ft.FontWeight.BOLD), self.kind, self.embedded_note, self.gguf_row,
@@ -67,8 +69,7 @@ class SettingsView:
             self.c.report(dialog_unavailable(error))
             return
         if files and files[0].path:
-            self.gguf.value = files[0].path
-            self.c.settings.set("gguf_path", files[0].path)
+            self.c.settings.put("gguf_path", files[0].path)
 
     def _render_remote(self) -> None:
         """The dialog asking whether questions may go to an Ollama server on another computer."""
@@ -99,11 +100,17 @@ class SettingsView:
         if v["model_kind"] == "embedded" and not f.embedded_available:
             note = "The embedded model is not installed here: answers are written without a model until it is."
         self.embedded_note.value = note
+        typed = self._generation == f.generation  # fields hold what was typed: never written back while typing
+        self._generation = f.generation
         for control, name in ((self.gguf, "gguf_path"), (self.ollama_url, "ollama_url"), (self.data_dir, "data_dir"),
                               (self.export_dir, "export_dir")):
-            control.value, control.error = v[name], f.errors.get(name)
+            if not typed:
+                control.value = v[name]
+            control.error = f.errors.get(name)
         self.ollama_model.options = [ft.DropdownOption(key=m, text=m) for m in f.ollama_models]
-        self.ollama_model.value, self.ollama_model.error_text = v["ollama_model"], f.errors.get("ollama_model")
+        if not typed:
+            self.ollama_model.value = v["ollama_model"]
+        self.ollama_model.error_text = f.errors.get("ollama_model")
         self.ollama_status.value = f.ollama_status
         self.ollama_status.color = None if f.ollama_ok else ft.Colors.ERROR
         self.ollama_test.disabled = f.testing

@@ -50,7 +50,8 @@ def timeline_folded(turn, tiles: list[ft.Control]) -> ft.Control:
     return ft.ExpansionTile(leading=ft.Icon(ft.Icons.TIMELINE, size=18, color=ft.Colors.PRIMARY),
                             title=ft.Text(f"How this was answered: {n} step{'s' if n != 1 else ''}, {took_text}",
                                           size=13),
-                            subtitle=caption("the searches, their exact openFDA queries and what they found"), dense=True,
+                            subtitle=caption("the searches, their exact openFDA queries and what they found"),
+                            dense=True,
                             controls=tiles, tile_padding=ft.Padding.symmetric(horizontal=8),
                             controls_padding=ft.Padding.only(left=16))
 
@@ -75,7 +76,8 @@ def record_content(view: RecordView) -> list[ft.Control]:
             label = ft.Text(f.label, size=12, color=ft.Colors.ON_SURFACE_VARIANT, width=190, tooltip=f"Field {f.name}")
             value = ft.Text(f.value, size=13, selectable=True, semantics_label=f"{f.label}: {f.value}")
             out.append(ft.Column([label, value], spacing=2) if f.narrative else
-                       ft.Row([label, ft.Container(value, expand=True)], vertical_alignment=ft.CrossAxisAlignment.START))
+                       ft.Row([label, ft.Container(value, expand=True)],
+                              vertical_alignment=ft.CrossAxisAlignment.START))
         out.append(ft.Divider(height=8))
     return out
 

@@ -365,6 +365,7 @@ def test_a_clarifying_question_is_answered_by_a_choice_and_a_table_shows_all_its
 
 def test_a_typed_folder_is_kept_as_typed_and_checked_on_sync(sample_mirror, mirror_copy, tmp_path):
     import shutil
+
     from app.folders import check_folder
     c, _ = controller(mirror_copy(sample_mirror), tmp_path)
     bundle = tmp_path / "usb" / "FDA bundle 2025"
@@ -394,8 +395,8 @@ def test_offline_a_folder_is_the_first_choice_and_a_failed_download_offers_it(sa
         assert offline.sources()[0] == "folder" and offline.source.kind == "folder" and offline.offline
         online = DataModel(c.backend, Jobs(lambda e, d: None), c.changed, c.report, online=lambda: True)
         assert online.sources()[0] == "online" and online.source.kind == "online"
-        from mirror.errors import DownloadError
         from app.banners import IMPORT_FOLDER, banner_for
+        from mirror.errors import DownloadError
         b = banner_for(DownloadError("https://x: unreachable; sync offline with `mirror sync --from DIR`"), "syncing")
         assert (b.action, b.target) == ("Import a folder", IMPORT_FOLDER) and "mirror" not in b.message
         assert "--from" in b.details

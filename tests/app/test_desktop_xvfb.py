@@ -69,6 +69,7 @@ def test_the_early_client_is_started_on_a_bound_loopback_socket(tmp_path, monkey
     """spawn() binds 127.0.0.1 first, then starts the client with that URL and a pid file; a client that dies
     before connecting is started again (it was refused by a busy display)."""
     import asyncio
+
     from app.ui import early_client
     fake = tmp_path / "view"
     fake.mkdir()
@@ -77,8 +78,8 @@ def test_the_early_client_is_started_on_a_bound_loopback_socket(tmp_path, monkey
     (fake / "flet").chmod(0o755)
     monkeypatch.setenv("FLET_VIEW_PATH", str(fake))
     monkeypatch.setenv("DISPLAY", ":99")
-    import flet_desktop
     import flet.messaging.flet_socket_server as server_module
+    import flet_desktop
     monkeypatch.setattr(flet_desktop, "open_flet_view_async", flet_desktop.open_flet_view_async)   # restored
     monkeypatch.setattr(server_module, "asyncio", server_module.asyncio)                            # after
     early = early_client.spawn()

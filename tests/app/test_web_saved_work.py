@@ -84,8 +84,8 @@ def test_a_conversation_reopened_after_a_restart_is_whole(sample_mirror, mirror_
         view.shot("web-resumed.png")
         view.page.mouse.move(640, 400)
         view.page.mouse.wheel(0, 3000)
-        text = view.wait_text("Chart: MAUDE adverse events by month", "2023-12: 0",       # zero-filled months
-                              "Data as of MAUDE adverse events 2025-09-23", "Export CSV")
+        view.wait_text("Chart: MAUDE adverse events by month", "2023-12: 0",            # zero-filled months
+                       "Data as of MAUDE adverse events 2025-09-23", "Export CSV")
         view.shot("web-resumed-bottom.png")
         view.page.mouse.wheel(0, -3000)
         view.click("checkbox", "MAUDE adverse events 1312172")
@@ -118,7 +118,7 @@ def test_the_bundle_folder_is_held_as_typed_and_found_bundles_are_offered(sample
         view.wait_text("Done.", "Sync finished", timeout=90)
         assert box.input_value() == str(typed)
         view.click("button", str(found))                                 # a bundle found is one click away
-        box.click()                                                      # (the page's input holds the value when focused)
+        box.click()                                        # (the page's input holds the value when it has focus)
         wait_for(lambda: box.input_value() == str(found), 10, "the found bundle in the box")
         view.shot("web-bundle-found.png")
 
