@@ -98,10 +98,12 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
 
 def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     field, rows = it.field or "", e["rows"]
-    key = {"root_cause": "root_cause_description", "status": "recall_status",
-           "product_problems": "device_problems"}.get(field, field)
+    keys = [field, {"root_cause": "root_cause_description", "status": "recall_status", "recall_class": "classification",
+                    "product_problems": "device_problems", "company_name": "manufacturer",
+                    "premarket_submission": "premarket_submissions", "applicant": "company_name"}.get(field, field)]
     parts = []
     for r in rows[:TOP_ROWS]:
+        key = next((k for k in keys if r.get(k) not in (None, "", [])), keys[-1])
         ident = ", ".join(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f))
         name = r.get("device_name") or r.get("trade_name") or r.get("brand_name") or ""
         value = r.get(key)

@@ -35,6 +35,14 @@ _MEDICAL = re.compile(
     r"\b(should i|can i|do i need|is it safe for me|am i|my (doctor|surgeon|symptoms?|pain|heart|child|mother|father|"
     r"wife|husband)|i (have|feel|got|am having)|(stop|start|take|replace|remove) my|dosage|diagnos\w*|"
     r"treat(ment)? (for|of) my|is (my|this) [\w-]+( [\w-]+)? safe( for me)?)\b", re.I)
+# advice asked for a person, whoever says it ("which hip implant is best for a 70 year old?")
+_ADVICE = re.compile(r"\b(would you recommend|do you recommend|recommend (?:a|an|the|me|one)|which (?:one )?should "
+                     r"(?:i|we|he|she|they)|is it (?:dangerous|safe|normal|bad|ok|okay)|is (?:this|that) (?:dangerous|"
+                     r"normal)|best (?:one )?for (?:a|an|my|me|him|her|someone|patients? (?:like|with))|"
+                     r"\d+[- ]years?[- ]old|should (?:i|we|my)|keep using my|worried about my)\b", re.I)
+# chat that names a record word in passing ("translate adverse event into German", "a poem about pacemakers")
+_CHAT_FIRST = re.compile(r"\b(translate|write (?:me )?(?:a|an|some)? ?(?:poem|haiku|song|story|essay|limerick|joke)|"
+                         r"poem|haiku|limerick|who won|world series|super bowl|world cup|tell me a joke|recipe)\b", re.I)
 _FOLLOWUP = re.compile(r"\b(those|these|them|that|it|same|also|too|and what about|what about)\b", re.I)
 _CODE = re.compile(r"\b[A-Z]{3}\b")
 # other agencies' and other products' data: not in this mirror ("drug-eluting stent" is a device)
@@ -58,8 +66,10 @@ def classify(question: str, has_context: bool = False) -> str:
         return "greeting"
     if _HELP.match(q):
         return "help"
-    if _MEDICAL.search(q) and re.search(r"\b(i|my|me)\b", q, re.I):
+    if _MEDICAL.search(q) and re.search(r"\b(i|my|me)\b", q, re.I) or _ADVICE.search(q):
         return "medical"
+    if _CHAT_FIRST.search(q):
+        return "off_topic"
     if _OTHER.search(q):
         return "out_of_scope"
     if DOMAIN_WORDS.search(q) or _CODE.search(q) or (has_context and _FOLLOWUP.search(q)):

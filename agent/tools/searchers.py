@@ -24,7 +24,7 @@ from .context import ToolContext
 from .registry import tool
 
 __all__ = ["SPECS", "Spec", "SearchArgs", "CountArgs", "build_search", "search", "count_by", "COUNT_FIELDS",
-           "NAME_FIELDS", "UnsupportedFilter", "name_variants"]
+           "NAME_FIELDS", "UnsupportedFilter", "name_variants", "name_stem", "DATE_FIELDS", "date_of"]
 
 
 class UnsupportedFilter(ToolError):
@@ -209,6 +209,21 @@ def name_variants(word: str) -> list[str]:
     return out
 
 
+_STEM_ENDS = ("izations", "ization", "ations", "ation", "ators", "ator", "izers", "izer", "ions", "ion", "ings", "ing",
+              "ers", "er", "ors", "or", "ed")
+
+
+def name_stem(word: str) -> list[str]:
+    """A prefix search for a long word's stem ("stimulators" -> stimulat*, "catheterization" -> catheter*), or []."""
+    w = word.lower()
+    if not w.isalpha() or len(w) < 8:
+        return []
+    for end in _STEM_ENDS:
+        if w.endswith(end) and len(w) - len(end) >= 6:
+            return [w[: len(w) - len(end)] + "*"]
+    return []
+
+
 def _quote(value: str) -> str:
     """A value as an openFDA quoted phrase; characters the API refuses are dropped (then said in a note)."""
     v = _SAFE.sub(" ", value).replace('"', " ")
@@ -320,10 +335,9 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
         fields = NAME_FIELDS.get(spec.endpoint, ())
         if not fields:
             unsupported.append("names")
-        elif words:
-            each = " AND ".join(f"({' OR '.join(name_variants(w))})" if len(name_variants(w)) > 1 else w
-                                for w in words)
-            parts.append("(" + " OR ".join(f"{f}:({each})" for f in fields) + ")")
+        elif words:      # every word in one of the record's name fields (brand "NC EMERGE", generic "catheters")
+            each = [" OR ".join(f"{f}:{v}" for f in fields for v in name_variants(w) + name_stem(w)) for w in words]
+            parts.append("(" + " AND ".join(f"({e})" for e in each) + ")")
             notes.append(f"names: records whose {', '.join(fields)} hold {' '.join(words)}")
     for key, value in args.filters.items():
         if key == "supplement" and key in spec.own:     # original | supplement: PMA originals or supplements

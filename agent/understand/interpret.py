@@ -3,11 +3,12 @@ codes, then firms, places and devices from the mirror's own names; scored by how
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from mirror.lookup.lexicon import product_code_details
 
-from ..tools import ToolContext
+from ..tools import ToolContext, ToolError, run_tool
 from . import vocab
 from .dates import read_dates, readable
 from .ids import code_tokens, read_ids
@@ -54,6 +55,10 @@ def _datasets(tokens: Tokens, take: bool, weak_ok: bool = True) -> list[str]:
         strong.remove("pma")                  # "510(k) approvals"
     if "enforcement" in strong and "recall" in strong:
         strong.remove("recall")               # "enforcement reports of recalls"
+    lows = tokens.lows()
+    if "classification" in strong and set(strong) & {"recall", "enforcement"} and all(
+            lows[i] in ("classified", "classification") for i, _, t in hits if t == "classification"):
+        strong.remove("classification")       # "how was the recall classified": its recall class
     if "gudid" in strong and "udi" in strong:
         strong.remove("udi")                  # "device identifiers in GUDID": the release's own records
     weak = [t.rstrip("?") for _, _, t in hits if t.endswith("?")]
@@ -240,8 +245,10 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     defaulted = not it.datasets
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
+    _recall_numbers(ctx, it)
     clar = _devices_and_names(ctx, tokens, it, names)
     _more_sides(it, names, periods)
+    _classification_lookup(it, defaulted)
     if refine:
         it = _merge(Interpretation(**last.reading), it, bool(rng))
     elif follow and last and not (it.device or it.firm or ids or it.place):
@@ -348,6 +355,43 @@ def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, nam
             it.firm = None if sides[0].firm else it.firm
             it.device = None if sides[0].device else it.device
     return clar
+
+
+def _recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
+    """A recall number asked about in recalls that only an enforcement report holds is read there; "what class"
+    of a recall is its recall class (given in enforcement reports)."""
+    numbers = [f.value for f in it.filters if f.field == "product_res_number"]
+    if not numbers and not set(it.datasets) & {"recall", "enforcement"}:
+        return
+    if it.field == "device_class" or it.field is None and it.measure == "list" and re.search(
+            r"\b(classified|classification|what class)\b", it.question.lower()):
+        it.field = "recall_class"
+        it.measure = "lookup"
+    if "recall" in it.datasets and it.field == "recall_class" and not numbers:
+        it.datasets = list(dict.fromkeys("enforcement" if d == "recall" else d for d in it.datasets))
+        it.notes.append("recall classes are given in FDA enforcement reports, so those were read")
+    if not numbers or "recall" not in it.datasets:
+        return
+    try:
+        in_recalls = run_tool(ctx, "search_recalls", {"filters": {"product_res_number": numbers}, "limit": 0}).total
+        in_reports = run_tool(ctx, "search_enforcement", {"filters": {"recall_number": numbers}, "limit": 0}).total
+    except ToolError:
+        return
+    if not in_recalls and in_reports or it.field == "recall_class" and in_reports:
+        it.datasets = list(dict.fromkeys("enforcement" if d == "recall" else d for d in it.datasets))
+        it.notes.append(f"{', '.join(map(str, numbers))} is in FDA enforcement reports, so those were read")
+
+
+CLASSIFICATION_FIELDS = {"device_class", "review_panel", "regulation_number"}
+
+
+def _classification_lookup(it: Interpretation, defaulted: bool) -> None:
+    """"what class are CPAP machines": a field of the classification, looked up for the device's product codes."""
+    field = it.by if it.measure == "top" else it.field
+    if field in CLASSIFICATION_FIELDS and defaulted and it.device and it.device.codes and not it.sides:
+        it.measure, it.field, it.by, it.datasets = "lookup", field, None, ["classification"]
+        codes = [c.model_copy(update={"records": None}) for c in it.device.codes]
+        it.device = it.device.model_copy(update={"path": "given", "how": "", "codes": codes})
 
 
 def _more_sides(it: Interpretation, names, periods: list) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mirror.lookup.devices import ABBREVIATIONS
 from mirror.lookup.firms import find_firm
 from mirror.lookup.lexicon import FirmHit, device_word_reach, firm_phrases
 
@@ -122,7 +123,7 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
     words = tokens.words(a, b)
     if not any(sum(ch.isalpha() for ch in w) >= 2 for w in lows):
         return                                # numbers and symbols: not a name
-    known = [w for w in lows if reach.get(w, 0) > 0]
+    known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS]
     cued = _cued(tokens, a, FIRM_CUES) or any(_capital(tokens, k) for k in range(a, b))
     if len(known) < len(lows) and cued:
         firm = _firm_by_spelling(ctx, words)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mirror.lookup.devices import resolve_devices
+from mirror.lookup.devices import ABBREVIATIONS, resolve_devices
 
 from ..tools import ToolContext, ToolError, run_tool
 from .types import Choice, Code, DeviceFilter
@@ -13,6 +13,7 @@ from .types import Choice, Code, DeviceFilter
 __all__ = ["DeviceReading", "read_device", "codes_in", "MAX_CODES", "COUNT_NAME"]
 
 MAX_CODES = 12          # product codes a search takes
+NAMES_ONLY = ("enforcement", "covid19serology")          # records without product codes: searched by names
 ALL_CODES = 300         # product codes of a broad term ranked by their records
 # datasets whose records carry a product code, with their count_by name
 COUNT_NAME = {"event": "events", "recall": "recalls", "510k": "510k", "pma": "pma", "udi": "udi",
@@ -58,20 +59,32 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
 
     `known`: some word is in the device vocabulary. Words that are not are never corrected into a device: they are
     looked up in the dataset's own names as typed, and a spelling correction is only offered as a choice."""
+    if datasets and datasets[0] in NAMES_ONLY:
+        return _names_only(ctx, words, datasets[0])
     ds = next((d for d in datasets if d in COUNT_NAME), None)
     found = resolve_devices(ctx.api, words, 30)
+    if any(u.lower() in ABBREVIATIONS for u in found["unknown"]):          # "DBS", "PTCA": spelled out
+        spelled = " ".join(ABBREVIATIONS.get(w.lower(), w) for w in words.split())
+        reading = read_device(ctx, spelled, datasets, known=True)
+        if reading.device is not None:
+            reading.device.words = f"{words} ({spelled})"
+        return reading
     if not known:
         return _unknown_words(ctx, words, ds, found)
     rows = found["rows"]
     if not rows:
         return DeviceReading(None, 0.0, unknown=found.get("unknown", []))
     if not any(_by_name(r) for r in rows[:5]):       # words only in definitions or descriptions: not a device name
-        by_names = _names_total(ctx, ds, words) if ds else 0
+        by_names, text = (_names_total(ctx, ds, words) if ds else 0), words
+        for alt in ([] if by_names or not ds else _spelled_out(words, found)):
+            if n := _names_total(ctx, ds, alt):
+                by_names, text = n, alt
+                break
         if not by_names:
-            return DeviceReading(None, 0.0, unknown=[words])
-        return DeviceReading(DeviceFilter(words=words, path="names", text=words,
+            return _defined(ctx, words, ds, rows)
+        return DeviceReading(DeviceFilter(words=words, path="names", text=text,
                                           how=f"no product code is named \"{words}\"; the dataset's own brand and "
-                                              f"generic names holding it were searched: {by_names:,} found"), 0.8)
+                                              f"generic names holding \"{text}\" were searched: {by_names:,} found"), 0.8)
     if ds and not found["partial"] and found["total"] > len(rows):
         rows = resolve_devices(ctx.api, words, min(found["total"], ALL_CODES))["rows"]   # every code, to rank
     strength = 0.45 if found["partial"] else 1.0
@@ -87,7 +100,11 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
         return reading
     counts = codes_in(ctx, ds, [r["product_code"] for r in rows])
     held = [r for r in rows if counts.get(r["product_code"]) and _by_name(r)]
-    by_names = _names_total(ctx, ds, words)
+    by_names, names_text = _names_total(ctx, ds, words), words
+    for alt in ([] if by_names else _spelled_out(words, found)):
+        if n := _names_total(ctx, ds, alt):
+            by_names, names_text = n, alt               # "central line kits": "central venous catheter kits"
+            break
     if found["unknown"] and by_names:
         held = []                                  # a model or brand word the vocabulary lacks: the names decide
     defined = [r for r in rows if counts.get(r["product_code"]) and not _by_name(r)]
@@ -106,9 +123,9 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
         c.records = 0
     shown = ", ".join(f"{c.code} ({c.name or 'no name'})" for c in device.codes[:4])
     if by_names:
-        device.path, device.text = "names", words
+        device.path, device.text = "names", names_text
         device.how = (f"the product codes named \"{words}\" ({shown}) hold no records here, so the dataset's own brand "
-                      f"and generic names holding \"{words}\" were searched: {by_names:,} found")
+                      f"and generic names holding \"{names_text}\" were searched: {by_names:,} found")
         if defined:
             device.how += ("; product codes whose definitions mention it also hold records: "
                            + ", ".join(f"{r['product_code']} ({r['device_name']}): {counts[r['product_code']]:,}"
@@ -123,7 +140,66 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
                                                                 codes=[_code(r, counts)]).model_dump()})
                            for r in held[:4]]
     device.how = f"no record holds these product codes ({shown}) or \"{words}\" in its device names"
+    if not reading.choices:
+        _nearby(ctx, words, ds, device, reading)
     return reading
+
+
+def _defined(ctx: ToolContext, words: str, ds: str | None, rows: list[dict]) -> DeviceReading:
+    """Words that only product codes' definitions hold ("PTCA balloons"): those codes are offered when they hold
+    records here; never answered on their own."""
+    reading = DeviceReading(None, 0.0, unknown=[words])
+    counts = codes_in(ctx, ds, [r["product_code"] for r in rows[:8]]) if ds else {}
+    held = [r for r in rows[:8] if counts.get(r["product_code"])][:4]
+    if held:
+        reading.question = (f"No product code is named \"{words}\"; these product codes' definitions mention it and "
+                            "hold records here. Did you mean one of them?")
+        reading.choices = [Choice(label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} "
+                                        "records)", patch={"device": DeviceFilter(
+                                            words=words, path="codes", codes=[_code(r, counts)]).model_dump()})
+                           for r in held]
+    return reading
+
+
+def _spelled_out(words: str, found: dict) -> list[str]:
+    """The words with abbreviations and lay names spelled out as FDA names them ("CVC kit", "central line kits")."""
+    low = words.lower()
+    out = [" ".join(ABBREVIATIONS.get(w, w) for w in low.split())]
+    out += [low.replace(key, exp) for key, exp in found.get("synonyms", [])]
+    return [alt for alt in dict.fromkeys(out) if alt != low]
+
+
+def _nearby(ctx: ToolContext, words: str, ds: str, device: DeviceFilter, reading: DeviceReading) -> None:
+    """Nothing here is filed under the codes the words name: codes named by all but one of the words that do hold
+    records are offered ("balloon angioplasty catheter": angioplasty catheters), with the zero as a choice."""
+    parts = words.split()
+    if len(parts) < 2:
+        return
+    rows: dict[str, dict] = {}
+    for k in range(len(parts)):
+        for r in resolve_devices(ctx.api, " ".join(parts[:k] + parts[k + 1:]), 20)["rows"]:
+            if _by_name(r):
+                rows.setdefault(r["product_code"], r)
+    counts = codes_in(ctx, ds, list(rows))
+    held = sorted((r for c, r in rows.items() if counts.get(c)), key=lambda r: -counts[r["product_code"]])[:4]
+    if not held:
+        return
+    reading.question = (f"No record here is filed under the product codes named \"{words}\" "
+                        f"({', '.join(c.code for c in device.codes[:3])}), and no record's device names hold all of "
+                        "its words. Did you mean one of these?")
+    reading.choices = [Choice(label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} records)",
+                              patch={"device": DeviceFilter(words=words, path="codes",
+                                                            codes=[_code(r, counts)]).model_dump()}) for r in held]
+    reading.choices.append(Choice(label=f"\"{words}\" as read ({', '.join(c.code for c in device.codes[:3])}): "
+                                        "no records", patch={"device": device.model_dump()}))
+
+
+def _names_only(ctx: ToolContext, words: str, ds: str) -> DeviceReading:
+    """Datasets whose records carry no product code (enforcement reports): the device is its words in their names."""
+    n = _names_total(ctx, ds, words)
+    how = (f"{ds.replace('enforcement', 'enforcement reports')} carry no product code; their product descriptions "
+           f"holding \"{words}\" were searched: {n:,} found")
+    return DeviceReading(DeviceFilter(words=words, path="names", text=words, how=how), 0.8 if n else 0.5)
 
 
 def _by_name(r: dict) -> bool:
@@ -138,9 +214,13 @@ def _code(r: dict, counts: dict[str, int] | None = None) -> Code:
 
 def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) -> DeviceReading:
     """Words not in the device vocabulary: the dataset's own names as typed; a correction only as a choice."""
-    by_names = _names_total(ctx, ds, words) if ds else 0
+    by_names, text = (_names_total(ctx, ds, words) if ds else 0), words
+    for alt in ([] if by_names or not ds else _spelled_out(words, found)):
+        if n := _names_total(ctx, ds, alt):
+            by_names, text = n, alt
+            break
     if by_names:
-        device = DeviceFilter(words=words, path="names", text=words,
+        device = DeviceFilter(words=words, path="names", text=text,
                               how=f"\"{words}\" is in no product code's name; the dataset's own brand and generic "
                                   f"names holding it were searched: {by_names:,} found")
         return DeviceReading(device, 0.8)

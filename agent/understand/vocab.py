@@ -70,7 +70,7 @@ MEASURE_PHRASES = _table({
 FIELD_PHRASES = _table({
     "regulation_number": "regulation number|regulation numbers|regulation|cfr|cfr section|21 cfr|reg number|"
                          "reg no|reg num|reg|regulation no|regulation num",
-    "device_class": "device class|class of device|classification class|risk class",
+    "device_class": "device class|class of device|classification class|risk class|class|classified",
     "decision_code": "decision code|decision codes|decision|decisions",
     "decision_date": "decision date|date of decision|when was it cleared|when was it approved",
     "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why",

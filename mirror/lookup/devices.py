@@ -27,7 +27,7 @@ import duckdb
 
 from ..api import Api
 
-__all__ = ["SYNONYMS", "MAX_QUERY_CHARS", "MAX_WORDS", "parse_query", "words", "build_vocabulary",
+__all__ = ["SYNONYMS", "ABBREVIATIONS", "MAX_QUERY_CHARS", "MAX_WORDS", "parse_query", "words", "build_vocabulary",
            "vocabulary_info", "resolve_devices"]
 
 MAX_QUERY_CHARS = 200           # longer input is cut (the result says so)
@@ -55,8 +55,19 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "ct scanner": ("computed tomography x ray system",),
     "cpap": ("positive airway pressure",),
     "blood pressure monitor": ("blood pressure cuff", "non invasive blood pressure measurement system"),
+    # clinical abbreviations and lay names of catheters, stimulators and valves
+    "central line": ("central venous catheter",),
+    "cvc": ("central venous catheter",),
+    "dbs": ("deep brain stimulator",),
+    "ptca": ("percutaneous transluminal coronary angioplasty",),
+    "aed": ("automated external defibrillator",),
+    "tavr": ("aortic valve prosthesis percutaneously delivered",),
+    "tavi": ("aortic valve prosthesis percutaneously delivered",),
+    "ecmo": ("oxygenator",),
 }
 SYNONYM_WEIGHT = 0.9
+# one-word lay names and abbreviations, spelled out (for searching a dataset's own names: "DBS" -> deep brain ...)
+ABBREVIATIONS = {k: v[0] for k, v in SYNONYMS.items() if " " not in k}
 DESCRIPTION_CHARS = 60          # words of the first 60 characters of GUDID device descriptions are searched
 SOURCES = {"device_name": 1.0, "gmdn_term": 0.92, "brand_name": 0.9, "definition": 0.75, "device_description": 0.7}
 

@@ -57,7 +57,8 @@ def check(case: dict, out: dict, con) -> list[str]:
     problems = []
     text, interp = out.get("answer", ""), out.get("interpretation") or {}
     if case.get("clarify") or case.get("refuse"):
-        refused = bool(out.get("clarify")) or "did not understand" in text.lower() or "not understand" in text.lower()
+        refused = bool(out.get("clarify")) or "did not understand" in text.lower() or "not understand" in text.lower() \
+            or out.get("route") in ("medical", "off_topic", "out_of_scope")
         if not refused:
             problems.append("expected a clarifying question or 'I did not understand'")
         if re.search(r"\b\d[\d,]* (adverse event reports?|recalled products?|510\(k\) clearances?|product codes?)\b"
