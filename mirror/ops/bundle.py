@@ -14,12 +14,12 @@ from pathlib import Path
 
 import orjson
 
-from ..sync.bundlefile import FORMAT, NOTE_KEY
 from ..errors import BundleError, MirrorMissingError
-from ..sync.plan import ENDPOINTS
+from ..store.files import Store
 from ..store.paths import contained
 from ..store.state import dataset_state
-from ..store.files import Store
+from ..sync.bundlefile import FORMAT, NOTE_KEY
+from ..sync.plan import ENDPOINTS
 
 __all__ = ["export", "NOTICE"]
 

@@ -23,6 +23,7 @@ import orjson
 from ..errors import MirrorError
 from ..schema.datasets import DATASETS
 from ..store.files import Connection, Store
+from ..store.rows import one
 from ..store.state import dataset_state
 from ..sync.plan import ENDPOINTS
 
@@ -60,7 +61,7 @@ def _write_table(con: Connection, dataset: str, table: str, folder: Path) -> dic
     folder.mkdir(parents=True, exist_ok=True)
     target = folder if part else folder / "data_0.parquet"
     con.execute(f"COPY ({query}) TO '{_q(str(target))}' ({options})")
-    rows = con.execute(f"SELECT count(*) FROM {source}").fetchone()[0]
+    rows = one(con.execute(f"SELECT count(*) FROM {source}"))[0]
     return {"path": f"{dataset}/{table}", "rows": rows, "partitioned_by": part,
             "read": f"read_parquet('{dataset}/{table}/**/*.parquet'{', hive_partitioning = true' if part else ''})"}
 

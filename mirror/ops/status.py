@@ -9,6 +9,7 @@ import duckdb
 
 from ..schema.datasets import DATASETS
 from ..store.files import STORAGE_VERSION, Store, older_storage, storage_version
+from ..store.rows import one
 from ..store.state import read_state
 from ..sync.guard import shrank
 from ..sync.indexes import index_problems
@@ -32,13 +33,13 @@ def _dataset_status(store: Store, name: str, path: Path, stale_days: int, today:
     con = store.open_file(path)
     try:
         st = read_state(con, path)
-        tables = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in _tables(con)}
+        tables = {t: one(con.execute(f'SELECT count(*) FROM "{t}"'))[0] for t in _tables(con)}
         version = storage_version(con)
     finally:
         con.close()
     main = "gudid_device" if name == "gudid" else DATASETS[name].table if name in DATASETS else None
     age = _age_days(st.export_date, today)
-    out = {"records": tables.get(main, 0), "export_date": st.export_date, "synced_at": st.meta.get("synced_at", ""),
+    out = {"records": tables.get(main, 0) if main else 0, "export_date": st.export_date, "synced_at": st.meta.get("synced_at", ""),
            "files": len(st.rows), "bytes_on_disk": path.stat().st_size, "file": str(path),
            "storage_version": version, "storage_current": not older_storage(version),
            "age_days": age, "stale": age is not None and age > stale_days, "tables": tables}

@@ -19,6 +19,7 @@ from pathlib import Path
 import duckdb
 
 from ..errors import DiskFullError, LockedError, MirrorError, MirrorMissingError
+from .rows import one
 
 __all__ = ["Store", "dataset_file_stem", "Connection", "db_error", "STORAGE_VERSION", "storage_version",
            "older_storage"]
@@ -155,7 +156,7 @@ class Store:
             con.execute("SET preserve_insertion_order=true")
             con.execute("SET enable_progress_bar=false")
             con.execute(f"ATTACH '{_q(str(source))}' AS _old (READ_ONLY)")
-            target = con.execute("SELECT current_database()").fetchone()[0]
+            target = one(con.execute("SELECT current_database()"))[0]
             con.execute(f'COPY FROM DATABASE _old TO "{target}"')
             con.execute("DETACH _old")
             con.execute("CHECKPOINT")

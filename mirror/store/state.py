@@ -9,6 +9,7 @@ from pathlib import Path
 import duckdb
 
 from .files import Connection, Store
+from .rows import one
 
 __all__ = ["DatasetState", "dataset_state", "read_state", "set_meta", "record_loaded"]
 
@@ -53,7 +54,8 @@ def dataset_state(store: Store, path: Path, writable: bool = False) -> DatasetSt
         con.close()
 
 
-def set_meta(con: Connection, **values: str) -> None:
+def set_meta(con: Connection, **values: object) -> None:
+    """Store each value as text under its name in `_sync_meta`."""
     for k, v in values.items():
         con.execute("INSERT OR REPLACE INTO _sync_meta VALUES (?, ?)", [k, str(v)])
 
@@ -62,7 +64,7 @@ def rowid_stamp(con: Connection, table: str) -> str:
     """A main table's row count and highest rowid (`table`: quoted SQL, maybe qualified): written to `_sync_meta`
     when its rowid indexes are built, compared when the API attaches the file (rowids that moved since: the API
     answers without those indexes)."""
-    n, top = con.execute(f"SELECT count(*), coalesce(max(rowid), -1) FROM {table}").fetchone()
+    n, top = one(con.execute(f"SELECT count(*), coalesce(max(rowid), -1) FROM {table}"))
     return f"{n}:{top}"
 
 

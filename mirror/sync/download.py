@@ -99,22 +99,24 @@ def _hash_existing(part: Path) -> tuple[int, "hashlib._Hash"]:
 def _name_not_resolved(e: BaseException) -> socket.gaierror | None:
     """The DNS failure behind an httpx error (httpx -> httpcore -> socket.gaierror), if that is what it is."""
     seen = set()
-    while e is not None and id(e) not in seen:
-        if isinstance(e, socket.gaierror):
-            return e
-        seen.add(id(e))
-        e = e.__cause__ or e.__context__
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, socket.gaierror):
+            return cur
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
     return None
 
 
 def _refused(e: BaseException) -> bool:
     """Whether an httpx error comes from a refused connection (nothing listens at that address)."""
     seen = set()
-    while e is not None and id(e) not in seen:
-        if isinstance(e, ConnectionRefusedError):
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, ConnectionRefusedError):
             return True
-        seen.add(id(e))
-        e = e.__cause__ or e.__context__
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
     return False
 
 

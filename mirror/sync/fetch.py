@@ -11,11 +11,11 @@ from urllib.parse import urlparse
 
 import httpx
 
+from ..errors import BundleError, DiskFullError, SourceError
+from ..store.paths import contained, inside, url_path
 from .bundlefile import BundleEntry, read_bundle
 from .download import RetryPolicy, download, fetch_bytes
-from ..errors import BundleError, DiskFullError, SourceError
 from .load import Fetched
-from ..store.paths import contained, inside, url_path
 
 __all__ = ["Source", "HttpSource", "FolderSource", "read_location", "is_url", "fetch_cached", "sha256_file"]
 

@@ -70,6 +70,7 @@ def _source(settings: Settings, options: SyncOptions, client: httpx.Client | Non
     if options.source_dir is not None:
         src: Source = FolderSource(options.source_dir)
     else:
+        assert client is not None, "sync() makes a client whenever there is no source folder"
         src = HttpSource(client, _policy(settings, options), settings.manifest_url, settings.gudid_url)
     if options.manifest:
         src.manifest_location = options.manifest
@@ -317,6 +318,7 @@ def _open(store: Store, settings: Settings, w: _Work, i: int, futures: dict[str,
     if p.path in streams:
         return
     fetched = futures[p.path].result()
+    stream: ChunkStream | PartitionError
     try:
         stream = open_stream(p, fetched, store.tmp_dir / w.dataset / str(i), settings.chunk_mb << 20, after=after)
     except PartitionError as e:

@@ -15,6 +15,7 @@ from ...errors import MirrorError, PartitionError, SourceError, UnloadableFileEr
 from ...settings import Settings
 from ...store.files import Store, older_storage
 from ...store.paths import remove
+from ...store.rows import one
 from ...store.state import dataset_state, record_loaded, set_meta
 from ..download import RetryPolicy
 from ..fetch import FolderSource, Source, fetch_cached, is_url, read_location
@@ -91,6 +92,7 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
     published = False
     con = None
     applied: list[gudid.GudidRelease] = []
+    bad: MirrorError | None
     try:
         try:
             for rel in work.releases:
@@ -109,7 +111,7 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
         else:
             bad = None
         con = con or store.open_staging("gudid", copy_current=True)   # a storage rewrite alone
-        r.records = con.execute("SELECT count(*) FROM gudid_device").fetchone()[0]
+        r.records = one(con.execute("SELECT count(*) FROM gudid_device"))[0]
         r.export_date = applied[-1].date if applied else r.export_date
         store.publish("gudid", con)
         published = True
