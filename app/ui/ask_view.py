@@ -170,6 +170,8 @@ class AskView:
         self.offset = 0.0                        # where the reader is, restored when the screen comes back
         self._returning = False
         self._shown_sig: tuple = ()
+        self._home: ft.Control | None = None
+        self._home_sig: tuple = ()
         self._scroll_sig: tuple = ()
         self._scroll: object = ""                # "end", a turn's scroll key, an offset, or nothing to do
         self.field = ft.TextField(hint_text="Ask about devices, adverse events, recalls, 510(k)s… "
@@ -215,7 +217,7 @@ class AskView:
             following = ask.turns[k + 1].question if k + 1 < len(ask.turns) else None
             tv.sync(turn, last=following is None,
                     chosen=bool(turn.clarify) and following in turn.clarify["choices"])
-        home = [home_panel(self.c, self.ask_example)] if not ask.turns or self.c.first_run else []
+        home = [self._home_panel()] if not ask.turns or self.c.first_run else []
         self.conversation.controls = home + [tv.root for tv in self.turn_views]
         self.cancel_button.visible = ask.busy
         self._trace_shown()
@@ -227,6 +229,16 @@ class AskView:
         if not self.field.value:
             self.field.value = ask.take_draft()
         self._render_record()
+
+    def _home_panel(self) -> ft.Control:
+        """The home, built again only when what it shows has changed (a new tree costs the client a redraw)."""
+        c = self.c
+        run = c.data.run
+        sig = (c.first_run, tuple(c.home.examples), tuple((r.name, r.as_of, r.badge) for r in c.data.rows), c.model,
+               run is not None and run.running)
+        if sig != self._home_sig or self._home is None:
+            self._home_sig, self._home = sig, home_panel(c, self.ask_example)
+        return self._home
 
     def _trace_shown(self) -> None:
         """A milestone for the tests: a conversation drawn whole (after a resume, or once all its answers are in)."""

@@ -9,7 +9,7 @@ import flet as ft
 from ..banners import IMPORT_FOLDER
 from ..controller import Controller
 from ..labels import dataset_label
-from .widgets import badge, caption
+from .widgets import caption
 
 __all__ = ["home_panel", "BADGES"]
 
@@ -35,17 +35,16 @@ def _welcome(c: Controller) -> ft.Control:
 
 
 def _datasets(c: Controller) -> ft.Control:
-    cells = []
+    """One line per dataset (few widgets: the home is drawn and taken away at every new conversation)."""
+    lines = []
     for r in c.data.rows:
-        tip = r.warning or (f"{r.records:,} records; synced {r.synced_at}" if r.synced_at else f"{r.records:,} records")
         words = {"fresh": "fresh", "stale": f"{r.age_days} days old" if r.age_days is not None else "stale",
                  "incomplete": "incomplete"}[r.badge]
-        cells.append(ft.Container(ft.Column([ft.Text(dataset_label(r.name), size=12, weight=ft.FontWeight.BOLD),
-                                             caption(f"as of {r.as_of}"), badge(words, BADGES[r.badge])],
-                                            spacing=2, tight=True),
-                                  padding=8, border_radius=6, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW, tooltip=tip,
-                                  width=168))
-    return ft.Row(cells, wrap=True, spacing=8, run_spacing=8)
+        lines.append(ft.Text(spans=[ft.TextSpan(dataset_label(r.name), ft.TextStyle(weight=ft.FontWeight.BOLD)),
+                                    ft.TextSpan(f"  as of {r.as_of}, "),
+                                    ft.TextSpan(words, ft.TextStyle(color=BADGES[r.badge]))],
+                             size=12, width=380))
+    return ft.Row(lines, wrap=True, spacing=12, run_spacing=4)
 
 
 def home_panel(c: Controller, ask: Callable[[str], None]) -> ft.Control:

@@ -109,6 +109,7 @@ def test_the_bundle_folder_is_held_as_typed_and_found_bundles_are_offered(sample
         view.wait_text("Bundles found on this computer:", str(found))
         box = view.page.locator('input[aria-label="Bundle folder (type or paste its path)"]')
         box.click()
+        view.page.wait_for_timeout(300)                                  # the field has the focus (Flutter web)
         view.page.keyboard.type(str(typed), delay=60)
         wait_for(lambda: box.input_value() == str(typed), 10, "the typed path to hold")
         view.page.wait_for_timeout(1500)                                 # redraws (a data refresh) come and go
