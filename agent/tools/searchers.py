@@ -109,6 +109,7 @@ SPECS: dict[str, Spec] = {s.endpoint: s for s in (
           "product_code": "product_code", "decision_code": "decision_code", "supplement_type": "supplement_type"},
          "decision_date", "product_code", ("applicant",), None, "state", ("trade_name", "generic_name"),
          {"decision_code": "decision_code", "supplement_type": "supplement_type.exact",
+          "supplement_words": "supplement_type",
           "advisory_committee": "advisory_committee", "pma_number": "pma_number",
           "supplement_number": "supplement_number", "supplement": "supplement_number"},
          {"product_code": "product_code", "manufacturer": "applicant.exact", "decision_code": "decision_code",
@@ -385,7 +386,7 @@ def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None) ->
         clauses += [f"{f}.exact:{_quote(v)}" for f in spec.firm for v in dict.fromkeys(variants)]
     seen: set[tuple[str, ...]] = set()
     for n in names:
-        words = [w for w in re.findall(r"\w+", n) if w.lower() not in _LEGAL][:8] or re.findall(r"\w+", n)[:8]
+        words = [w for w in re.findall(r"\w+", n) if w.lower() not in _LEGAL and len(w) > 1][:8] or re.findall(r"\w+", n)[:8]
         if words and tuple(w.lower() for w in words) not in seen:   # one clause per spelling, whatever its case
             seen.add(tuple(w.lower() for w in words))
             clauses += [f"{f}:({' AND '.join(words)})" for f in spec.firm]

@@ -82,6 +82,12 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> None:
                                                              for hi, hj, t in hits if t in ("top", "list"))]
     if not near and keyed:               # "B3359500 model number": a field of the record or code named
         near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS][:1]
+    if not near and not set(tags) & {"count", "trend", "top", "compare"}:      # "Diasorin reg number"
+        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS and f not in COUNTABLE and j == len(lows)
+                and lows[i - 1] not in ("from", "of", "for", "in", "with", "by", "to", "at", "per")][:1]
+    broken = [(i, j, f) for i, j, f in fields if f in COUNTABLE and i > 0 and lows[i - 1] in ("by", "per", "each")]
+    if broken and not (set(tags) & {"compare", "trend"}):     # "insulin pump reports by manufacturer"
+        tags, near = tags + ["top"], broken + [x for x in near if x not in broken]
     if "compare" in tags:
         it.measure = "compare"
     elif "trend" in tags:
@@ -246,7 +252,7 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
     _recall_numbers(ctx, it)
-    clar = _devices_and_names(ctx, tokens, it, names)
+    clar = _devices_and_names(ctx, tokens, it, names, defaulted)
     _more_sides(it, names, periods)
     _classification_lookup(it, defaulted)
     if refine:
@@ -321,13 +327,19 @@ def _defaults(it: Interpretation, ids_ds: list[str], names) -> None:
         it.datasets = ["classification"]
 
 
-def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, names) -> Clarification | None:
+def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, names,
+                       defaulted: bool = False) -> Clarification | None:
     clar = None
     it.firm = names.firms[0] if names.firms else None
     it.place = names.places[0] if names.places else it.place
     devices = []
     for a, b, words in names.devices:
         reading = read_device(ctx, words, it.datasets, known=tokens.role.get(a) == "device")
+        if defaulted and len(reading.elsewhere) == 1 and not it.filters:     # "who makes CoRoent?": a UDI brand
+            ds, n = next(iter(reading.elsewhere.items()))
+            it.datasets = [ds]
+            it.notes.append(f"\"{words}\" is named only in the {vocab.LABEL.get(ds, ds)}, so those were searched")
+            reading = read_device(ctx, words, [ds], known=tokens.role.get(a) == "device")
         if reading.choices and clar is None:
             clar = Clarification(question=reading.question, choices=reading.choices)
         if reading.device is None or reading.strength < 0.3:
@@ -387,6 +399,9 @@ CLASSIFICATION_FIELDS = {"device_class", "review_panel", "regulation_number"}
 
 def _classification_lookup(it: Interpretation, defaulted: bool) -> None:
     """"what class are CPAP machines": a field of the classification, looked up for the device's product codes."""
+    if it.field == "regulation_number" and it.firm and not it.device and not it.filters:
+        it.field, it.measure, it.datasets = "registration_number", "lookup", ["registrationlisting"]   # "reg number"
+        return
     field = it.by if it.measure == "top" else it.field
     if field in CLASSIFICATION_FIELDS and defaulted and it.device and it.device.codes and not it.sides:
         it.measure, it.field, it.by, it.datasets = "lookup", field, None, ["classification"]

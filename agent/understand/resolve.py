@@ -32,6 +32,7 @@ class DeviceReading:
     unknown: list[str] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)    # when the reading needs the person to pick
     question: str = ""
+    elsewhere: dict[str, int] = field(default_factory=dict)  # other datasets whose names hold the words: records
 
 
 def codes_in(ctx: ToolContext, dataset: str, codes: list[str]) -> dict[str, int]:
@@ -107,6 +108,8 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
             break
     if found["unknown"] and by_names:
         held = []                                  # a model or brand word the vocabulary lacks: the names decide
+    if by_names and not any((r["score"] or 0) >= 0.8 * top for r in held):
+        held = []                                  # codes named by only some of the words: the names decide
     defined = [r for r in rows if counts.get(r["product_code"]) and not _by_name(r)]
     if not held and not by_names:
         held, defined = defined, []              # only codes whose definitions hold the words have records
@@ -142,7 +145,30 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
     device.how = f"no record holds these product codes ({shown}) or \"{words}\" in its device names"
     if not reading.choices:
         _nearby(ctx, words, ds, device, reading)
+    if not reading.choices and found["unknown"]:
+        _elsewhere(ctx, words, ds, reading)          # "sterrad cassette" recalls: named in enforcement reports
     return reading
+
+
+ELSEWHERE = ("event", "recall", "enforcement", "510k", "pma", "udi", "gudid", "registrationlisting")
+
+
+def _elsewhere(ctx: ToolContext, words: str, ds: str | None, reading: DeviceReading) -> bool:
+    """Words no name of this dataset holds, looked up in the other datasets' names ("who makes CoRoent?": a UDI
+    brand); they are offered as choices (taken at once when the question named no dataset)."""
+    from .vocab import LABEL
+    have = ctx.api.datasets()
+    reading.elsewhere = {d: n for d in ELSEWHERE if d != ds and d in have and (n := _names_total(ctx, d, words))}
+    if not reading.elsewhere:
+        return False
+    where = "these records" if ds is None else f"the {LABEL.get(ds, ds)}"
+    reading.question = f"No name in {where} holds \"{words}\"; these datasets' names do. Which do you mean?"
+    reading.choices = [Choice(label=f"{LABEL.get(d, d)}: {n:,} naming \"{words}\"",
+                              patch={"datasets": [d], "device": DeviceFilter(words=words, path="names", text=words,
+                                                                             how=f"names holding \"{words}\"")
+                                     .model_dump()})
+                       for d, n in sorted(reading.elsewhere.items(), key=lambda x: -x[1])]
+    return True
 
 
 def _defined(ctx: ToolContext, words: str, ds: str | None, rows: list[dict]) -> DeviceReading:
@@ -164,7 +190,9 @@ def _defined(ctx: ToolContext, words: str, ds: str | None, rows: list[dict]) -> 
 def _spelled_out(words: str, found: dict) -> list[str]:
     """The words with abbreviations and lay names spelled out as FDA names them ("CVC kit", "central line kits")."""
     low = words.lower()
-    out = [" ".join(ABBREVIATIONS.get(w, w) for w in low.split())]
+    fixed = dict((a.lower(), b) for a, b in found.get("corrections", []))
+    out = [" ".join(fixed.get(w, w) for w in low.split())]                     # "insulin pumsp": pumps
+    out += [" ".join(ABBREVIATIONS.get(w, w) for w in low.split())]
     out += [low.replace(key, exp) for key, exp in found.get("synonyms", [])]
     return [alt for alt in dict.fromkeys(out) if alt != low]
 
@@ -225,6 +253,8 @@ def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) ->
                                   f"names holding it were searched: {by_names:,} found")
         return DeviceReading(device, 0.8)
     reading = DeviceReading(None, 0.0, unknown=[words])
+    if _elsewhere(ctx, words, ds, reading):
+        return reading
     if found["rows"] and found["corrections"] and not found["partial"]:
         fixed = " ".join(b for _, b in found["corrections"])
         r = found["rows"][0]

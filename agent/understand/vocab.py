@@ -16,6 +16,8 @@ def _table(spec: dict[str, str]) -> dict[tuple[str, ...], str]:
     for tag, phrases in spec.items():
         for p in phrases.split("|"):
             out[tuple(p.split())] = tag
+            if " " in p and "-" not in p:
+                out.setdefault(("-".join(p.split()),), tag)        # "firm initiated" as "firm-initiated"
     return out
 
 
@@ -25,6 +27,7 @@ DATASET_PHRASES = _table({
              "events|event|adverse|maude|mdr|mdrs|mdr reports|medical device reports|complaints|complaint|"
              "incidents|incident|adverse reactions",
     "event?": "reports|report|reported|problems|problem",
+    "covid19serology?": "samples|sample|specimens|serum samples|plasma samples",
     "recall": "recalls|recall|recalled|recalling|recalled products|recalled product|recall events|withdrawals",
     "enforcement": "enforcement|enforcement reports|enforcement report|enforcement actions",
     "510k": "510k|510ks|510 k|clearances|clearance|cleared|premarket notifications|premarket notification|"
@@ -50,7 +53,8 @@ DATASETS = ("event", "recall", "enforcement", "510k", "pma", "classification", "
 # words that name a dataset's records or their parts: grammar once that dataset is read ("serology samples tested")
 DATASET_WORDS = {
     "covid19serology": set("samples sample results result tests test tested testing evaluations evaluation evaluated "
-                           "performed run panel panels antibody antibodies makers assays assay kits kit".split()),
+                           "performed run panel panels antibody antibodies makers assays assay kits kit reference "
+                           "references truth true truly known specimens specimen".split()),
     "gudid": set("devices entries records release download data primary dis di identifiers labeler labelers "
                  "file files".split()),
 }
@@ -79,7 +83,8 @@ FIELD_PHRASES = _table({
     "device_name": "device name|name of the device|what device",
     "applicant": "applicant|applicants|sponsor|holder",
     "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
-                    "recalling firm|labelers",
+                    "recalling firm|labelers|who makes|who made|who manufactures|who manufactured|who produces|"
+                    "who sells|who make",
     "product_code": "product codes|product code|devices|device types|device type",
     "event_type": "event types|event type|outcomes|outcome",
     "patient_problem": "patient problems|patient problem|harms|patient outcomes",
@@ -105,7 +110,8 @@ FIELD_WORDS = {w for k in FIELD_PHRASES for w in k if len(w) > 2} - {"devices", 
 FILTER_PHRASES = _table({
     "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports",
     "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries",
-    "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports",
+    "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports|malfunctioning|failing|fails|"
+                              "failed|stopped working|not working|broke down|broken",
     "class=I": "class i|class 1|class one",
     "class=II": "class ii|class 2|class two",
     "class=III": "class iii|class 3|class three",
@@ -119,10 +125,22 @@ FILTER_PHRASES = _table({
     "otc=true": "otc|over the counter|over-the-counter",
     "kit=true": "kit|kits",
     "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
-              "life support|life-support",
+              "life support|life-support|life sustaining supporting|life-sustaining supporting|"
+              "life sustain support|life sustain|life sustain/support",
     "implant=Y": "implant flag|implanted devices|implantable devices|implants",
     "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed",
-    "decision=SESE": "substantially equivalent|found substantially equivalent|sese",
+    "decision=SESE": "substantially equivalent|found substantially equivalent|sese|se determinations|"
+                     "se determination|se decisions",
+    "decision=SESD": "sesd", "decision=SESK": "sesk", "decision=SESU": "sesu", "decision=SESP": "sesp",
+    "decision=DENG": "deng|de novo granted", "decision=NSE": "nse|not substantially equivalent",
+    "pmadecision=OK30": "ok30", "pmadecision=LE30": "le30", "pmadecision=APPR": "appr",
+    "pmadecision=APRL": "aprl", "pmadecision=DENY": "deny",
+    "supptype=30 Day Notice": "30-day notice|30-day notices|30 day notice|30 day notices|thirty day notice|"
+                              "thirty day notices|30-day",
+    "supptype=Real-Time": "real-time|real time|real-time supplements|real-time process",
+    "supptype=Special Immediate Track": "special supplement|special supplements|immediate track",
+    "supptype=180 Day": "180-day|180 day|180-day supplements|180 day supplements|180-day track",
+    "supptype=Panel Track": "panel-track|panel track",
     "root=Employee Error": "employee error|employee errors",
     "root=Device Design": "device design|design|design issues|design problems",
     "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
@@ -163,7 +181,9 @@ FILTER_FIELDS = {
     "life": ({"classification": "life_sustain_support_flag"}, "life-sustaining or supporting"),
     "implant": ({"classification": "implant_flag"}, "implants"),
     "third_party": ({"510k": "third_party"}, "third-party reviewed"),
-    "decision": ({"510k": "decision_code"}, "decision {v} (substantially equivalent)"),
+    "decision": ({"510k": "decision_code"}, "decision {v}"),
+    "pmadecision": ({"pma": "decision_code"}, "decision {v}"),
+    "supptype": ({"pma": "supplement_words"}, "supplement type {v}"),
     "root": ({"recall": "root_cause"}, "root cause {v}"),
     "estab": ({"registrationlisting": "establishment_words"}, "establishment type {v}"),
     "panel": ({"classification": "medical_specialty"}, "medical specialty {v}"),
@@ -173,6 +193,7 @@ FILTER_FIELDS = {
 NEEDS_DATASET = {"truth"}
 FILTER_DATASET = {"status": "recall", "voluntary": "enforcement", "rx": "udi", "otc": "udi", "kit": "udi",
                   "life": "classification", "implant": "classification", "third_party": "510k", "decision": "510k",
+                  "pmadecision": "pma", "supptype": "pma",
                   "root": "recall", "estab": "registrationlisting", "panel": "classification",
                   "truth": "covid19serology"}
 
