@@ -85,7 +85,10 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> None:
     if not near and not set(tags) & {"count", "trend", "top", "compare"}:      # "Diasorin reg number"
         near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS and f not in COUNTABLE and j == len(lows)
                 and lows[i - 1] not in ("from", "of", "for", "in", "with", "by", "to", "at", "per")][:1]
-    broken = [(i, j, f) for i, j, f in fields if f in COUNTABLE and i > 0 and lows[i - 1] in ("by", "per", "each")]
+    broken = [(i, j, f) for i, j, f in fields if f in COUNTABLE and i > 0 and lows[i - 1] in ("by", "per", "each")
+              and not (i > 1 and lows[i - 1] == "by" and (lows[i - 2].endswith("ed") or lows[i - 2] == "made"))
+              and (j >= len(lows) or lows[j] not in ("in", "from", "located", "based", "that", "who", "with"))]
+    # "reports by manufacturer" is a breakdown; "submitted by applicants in CA" names who submitted
     if broken and not (set(tags) & {"compare", "trend"}):     # "insulin pump reports by manufacturer"
         tags, near = tags + ["top"], broken + [x for x in near if x not in broken]
     if "compare" in tags:

@@ -45,11 +45,13 @@ NAME_PARTS = {"medical", "products", "product", "devices", "device", "company", 
               "care", "systems", "inc", "corp", "llc", "ltd", "labs", "laboratories", "technologies", "surgical"}
 
 
-def runs(tokens: Tokens, skip: set[str]) -> list[tuple[int, int]]:
-    """Maximal runs of free tokens that are not function words (capitalised name parts join a run)."""
+def runs(tokens: Tokens, skip: set[str], parts: bool = False) -> list[tuple[int, int]]:
+    """Maximal runs of free tokens that are not function words (capitalised name parts join a run; with `parts`,
+    name parts in any case do: "ge oec medical systems" for firm names)."""
     out, start = [], None
     for i, t in enumerate(tokens.toks):
-        part = (t.low in NAME_PARTS and t.text[:1].isupper() and start is not None) or t.text in ("US", "UK", "EU")
+        part = (t.low in NAME_PARTS and (t.text[:1].isupper() or parts) and start is not None) or \
+            t.text in ("US", "UK", "EU")
         content = tokens.free(i) and (t.low not in skip or part) and any(ch.isalnum() for ch in t.low)
         if content and start is None:
             start = i
@@ -85,14 +87,13 @@ def _firm_ok(tokens: Tokens, i: int, j: int, hit: FirmHit, reach: dict[str, int]
 def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     """Firms, places and device spans in the free runs of the question (marking the tokens they use)."""
     out = Names()
-    spans = runs(tokens, skip)
+    spans = runs(tokens, skip, parts=True)
     phrases = {tokens.words(i, j) for a, b in spans for i in range(a, b) for j in range(i + 1, min(b, i + 5) + 1)}
     hits = firm_phrases(ctx.api, sorted(phrases)) if phrases else {}
     reach = device_word_reach(ctx.api, [t.low for a, b in spans for t in tokens.toks[a:b]])
     out.places, asks = read_places(tokens, skip, reach)
     out.questions += asks
-    spans = runs(tokens, skip)
-    for a, b in spans:
+    for a, b in runs(tokens, skip, parts=True):
         _firms(tokens, a, b, hits, reach, out)
     for a, b in runs(tokens, skip):                      # what is left: devices, or firms by spelling
         _rest(ctx, tokens, a, b, reach, out)
