@@ -100,7 +100,8 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     field, rows = it.field or "", e["rows"]
     keys = [field, {"root_cause": "root_cause_description", "status": "recall_status", "recall_class": "classification",
                     "product_problems": "device_problems", "company_name": "manufacturer",
-                    "premarket_submission": "premarket_submissions", "applicant": "company_name"}.get(field, field)]
+                    "premarket_submission": "premarket_submissions", "applicant": "company_name",
+                    "device_problem": "device_problems"}.get(field, field)]
     parts = []
     for r in rows[:TOP_ROWS]:
         key = next((k for k in keys if r.get(k) not in (None, "", [])), keys[-1])
@@ -113,6 +114,8 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             value = decision(str(value))
         elif field == "decision_date" and value:
             value = day(str(value))
+        elif field.endswith("_flag") and str(value).upper() in ("Y", "N"):
+            value = f"{'yes' if str(value).upper() == 'Y' else 'no'} ({value})"
         shown = value if value not in (None, "") else "not given in the record"
         parts.append(f"{ident}{f' ({name})' if name else ''}: {FIELD_LABEL.get(field, field)} {shown}")
     return "; ".join(parts) + f" ({as_of_text(e)})."

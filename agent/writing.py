@@ -22,7 +22,12 @@ FIELD_LABEL = {"regulation_number": "regulation number", "device_class": "device
                "manufacturer": "manufacturers", "product_code": "product codes", "event_type": "event types",
                "patient_problem": "patient problems", "device_problem": "device problems", "country": "countries",
                "state": "states", "status": "recall status", "supplement_type": "supplement types",
-               "clearance_type": "clearance types", "year": "year", "month": "month"}
+               "clearance_type": "clearance types", "year": "year", "month": "month",
+               "implant_flag": "implant", "life_sustain_support_flag": "life-sustaining or supporting",
+               "registration_number": "registration number", "version_or_model_number": "version or model number",
+               "brand_name": "brand name", "company_name": "company", "gmdn_term": "GMDN term",
+               "premarket_submission": "premarket submission", "device_problem": "device problems",
+               "product_problems": "device problems", "trade_name": "trade name", "city": "city"}
 DECISIONS = {"SESE": "substantially equivalent", "SESD": "substantially equivalent with drug",
              "SESK": "substantially equivalent (kit)", "SESP": "substantially equivalent (postmarket surveillance)",
              "SESU": "substantially equivalent with limitations", "DENG": "De Novo granted",

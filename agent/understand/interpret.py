@@ -10,8 +10,8 @@ from mirror.lookup.lexicon import product_code_details
 
 from ..tools import ToolContext, ToolError, run_tool
 from . import vocab
-from .dates import read_dates, readable
-from .ids import code_tokens, read_ids
+from .dates import MONTHS, read_dates, readable
+from .ids import NOT_CODES, code_tokens, read_ids
 from .names import read_names
 from .resolve import MAX_CODES, codes_in, read_device
 from .tokens import Tokens, tokenize
@@ -26,7 +26,11 @@ LOOKUP_FIELDS = {"regulation_number": "classification", "device_class": "classif
                  "status": "recall", "supplement_type": "pma", "clearance_type": "510k", "event_type": "event",
                  "gmdn_term": "udi", "brand_name": "udi", "version_or_model_number": "udi", "trade_name": "pma",
                  "registration_number": "registrationlisting", "city": "registrationlisting",
-                 "company_name": "udi", "product_problems": "event"}
+                 "company_name": "udi", "product_problems": "event", "implant_flag": "classification",
+                 "life_sustain_support_flag": "classification", "third_party_flag": "510k",
+                 "premarket_submission": "gudid"}
+# flags said as filters that a question about one device asks the value of ("is PNJ an implant?")
+FLAG_FIELDS = {"implant": "implant_flag", "life": "life_sustain_support_flag"}
 TOP_OK = {"event": {"manufacturer", "product_code", "event_type", "patient_problem", "device_problem", "country"},
           "recall": {"manufacturer", "product_code", "recall_class", "country", "root_cause", "state", "status"},
           "enforcement": {"manufacturer", "recall_class", "country", "state", "status"},
@@ -112,12 +116,12 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> None:
             tokens.take(i + 1, i + 2, "measure")
 
 
-def _resolve_measure(it: Interpretation, ids: list) -> None:
+def _resolve_measure(it: Interpretation, ids: list, prev_specific: bool = False) -> None:
     """A field asked about: its value for one record or code ("what is the regulation number of DXY"), else a
     breakdown by it ("which firms recalled catheters")."""
     if it.measure != "list" or not it.field:
         return
-    specific = bool(ids or (it.device and it.device.path == "given"))
+    specific = bool(ids or (it.device and it.device.path == "given") or prev_specific)
     if it.field in LOOKUP_FIELDS and (specific or it.field not in COUNTABLE):
         it.measure = "lookup"
     elif it.field in COUNTABLE:
@@ -180,6 +184,7 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
 def _codes(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> list[str]:
     """Product codes typed in the question; returns those unknown to the mirror that were said to be codes."""
     said, caps = code_tokens(tokens)
+    caps += _lower_codes(ctx, tokens, set(said + caps))
     idx = said + caps
     if not idx:
         return []
@@ -198,6 +203,31 @@ def _codes(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> list[str]:
                                  codes=[Code(code=c, name=d.device_name, device_class=d.device_class)
                                         for c, d in known.items()])
     return list(dict.fromkeys(unknown))
+
+
+def _lower_codes(ctx: ToolContext, tokens: Tokens, seen: set[int]) -> list[int]:
+    """Three-letter words typed in lower case that are product codes the mirror knows and no English or device
+    word ("ozp adverse events", "frn regulation number"; not "ear", "gas", "bag")."""
+    from mirror.lookup.lexicon import device_word_reach
+    cands = [i for i, t in enumerate(tokens.toks) if i not in seen and tokens.free(i) and len(t.text) == 3
+             and t.text.isalpha() and t.text.islower() and t.low not in vocab.FUNCTION | vocab.FIELD_WORDS
+             and t.low not in ENGLISH_3 and t.low not in MONTHS and t.text.upper() not in NOT_CODES
+             and t.low not in _DATASET_WORDS]
+    if not cands:
+        return []
+    known = product_code_details(ctx.api, [tokens.toks[i].text for i in cands])
+    reach = device_word_reach(ctx.api, [tokens.toks[i].low for i in cands if tokens.toks[i].text.upper() in known])
+    return [i for i in cands if tokens.toks[i].text.upper() in known and not reach.get(tokens.toks[i].low)]
+
+
+_DATASET_WORDS = {w for table in (vocab.DATASET_PHRASES, vocab.MEASURE_PHRASES, vocab.FILTER_PHRASES) for k in table
+                  for w in k}
+_LEGAL_3 = {"inc", "llc", "ltd", "plc", "gmbh", "spa", "srl", "sas", "corp", "pty", "pvt", "kft", "bhd"}
+# three-letter English words that are also product codes, never read as codes when typed in lower case
+ENGLISH_3 = set("""all and any are bag bed box but can cap car cup day did ear end eye far few for gas get got gum had
+has her him his hot how ice ill its job key kit lab law leg lid lip log low man map may men met mix new nor not now
+oil old one our out own pad pan pen per pet pin pot put ray red rod row run saw say see set she sit six son sun tab
+tap ten the tie tip toe too top toy try tub two use van via war was way web who why win yes yet you""".split()) | _LEGAL_3
 
 
 def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
@@ -236,7 +266,8 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     for i in held:
         tokens.role.pop(i, None)
     _typos(ctx, tokens, it)
-    refine = bool(last and last.reading and not it.datasets and not ids and _refining(tokens, follow))
+    refine = bool(last and last.reading and not it.datasets and not ids and (_refining(tokens, follow) or
+                                                                            _bare(tokens, it)))
     it.datasets = it.datasets or _weak(tokens, preview)
     if refine:
         it.datasets = list(last.reading.get("datasets") or [])   # "just 2009?": the previous question, narrowed
@@ -250,16 +281,18 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     for k in range(len(tokens.toks)):
         if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:
             tokens.take(k, k + 1, "function")
-    _resolve_measure(it, ids)
+    _resolve_measure(it, ids, prev_specific=refine and _specific(last.reading))
     defaulted = not it.datasets
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
     _recall_numbers(ctx, it)
+    _ids_apply(it, ids_ds)
     clar = _devices_and_names(ctx, tokens, it, names, defaulted)
     _more_sides(it, names, periods)
+    _flag_question(it, tokens)
     _classification_lookup(it, defaulted)
     if refine:
-        it = _merge(Interpretation(**last.reading), it, bool(rng))
+        it = _merge(Interpretation(**last.reading), it, bool(rng), last)
     elif follow and last and not (it.device or it.firm or ids or it.place):
         _bind(it, last, [tokens.lows()[i] for i, _, _ in follow])
     elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
@@ -372,6 +405,26 @@ def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, nam
     return clar
 
 
+def _ids_apply(it: Interpretation, ids_ds: list[str]) -> None:
+    """A record number searches only the datasets that carry it: "510(k) for DI B3359500" is never every 510(k)."""
+    from ..planner import ID_FILTERS
+    fields = [f.field for f in it.filters if f.field in ID_FILTERS]
+    if not fields:
+        return
+    by_code = bool(it.device and it.device.path == "given" and any(str(f.value) == it.device.words for f in it.filters))
+    keep = [d for d in it.datasets if by_code or any(d in ID_FILTERS[f] for f in fields)]   # K number: its codes
+    if "di" in fields and set(it.datasets) & {"510k", "pma"}:
+        it.field, it.measure = "premarket_submission", "lookup"     # "the 510(k) for DI B3359500"
+    if it.field == "premarket_submission" and "di" in fields:
+        keep = [d for d in keep if d in ("gudid", "udi")] or ["gudid"]
+    if keep != it.datasets:
+        gone = [d for d in it.datasets if d not in keep]
+        it.datasets = keep or [d for d in ids_ds if d in ID_FILTERS[fields[0]]][:1] or ids_ds[:1]
+        if gone:
+            it.notes.append(f"{vocab.LABEL.get(gone[0], gone[0])} do not carry {it.filters[0].label}, so "
+                            f"{' and '.join(vocab.LABEL.get(d, d) for d in it.datasets)} were searched")
+
+
 def _recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
     """A recall number asked about in recalls that only an enforcement report holds is read there; "what class"
     of a recall is its recall class (given in enforcement reports)."""
@@ -395,6 +448,19 @@ def _recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
     if not in_recalls and in_reports or it.field == "recall_class" and in_reports:
         it.datasets = list(dict.fromkeys("enforcement" if d == "recall" else d for d in it.datasets))
         it.notes.append(f"{', '.join(map(str, numbers))} is in FDA enforcement reports, so those were read")
+
+
+def _flag_question(it: Interpretation, tokens: Tokens) -> None:
+    """"is PNJ an implant?", "NIQ implant flag": the flag's value for the device, not a filter."""
+    flags = [f for f in it.filters if f.field.startswith("word:") and f.field[5:] in FLAG_FIELDS]
+    if not flags or not it.device or it.sides or it.measure not in ("list", "lookup"):
+        return
+    asks = tokens.toks[0].low in ("is", "are", "does", "do", "was", "were") or "flag" in flags[0].words.lower()
+    if asks and (it.device.path == "given" or len(it.device.codes) <= 3):
+        it.filters = [f for f in it.filters if f is not flags[0]]
+        it.measure, it.field, it.datasets = "lookup", FLAG_FIELDS[flags[0].field[5:]], ["classification"]
+        codes = [c.model_copy(update={"records": None}) for c in it.device.codes]
+        it.device = it.device.model_copy(update={"path": "given", "how": "", "codes": codes})
 
 
 CLASSIFICATION_FIELDS = {"device_class", "review_panel", "regulation_number"}
@@ -436,12 +502,32 @@ def _more_sides(it: Interpretation, names, periods: list) -> None:
 _REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
 
 
+def _bare(tokens: Tokens, it: Interpretation) -> bool:
+    """Nothing new is named: only a field, a measure, a filter or a period ("root cause?", "class?", "by state")."""
+    content = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
+               and any(ch.isalnum() for ch in tokens.toks[i].low)]
+    said = bool(it.field or it.by or it.filters or it.date_from or it.date_to or it.measure != "list")
+    return not content and said
+
+
+def _specific(reading: dict) -> bool:
+    """The reading names one thing: a device by few codes, a firm, or a record number."""
+    device = reading.get("device") or {}
+    ids = [f for f in reading.get("filters", []) if f.get("field") in ID_FIELDS]
+    return bool(reading.get("firm") or ids or device and (device.get("path") in ("given", "names") or
+                                                          len(device.get("codes", [])) <= 3))
+
+
+ID_FIELDS = ("k_number", "pma_number", "supplement_number", "product_res_number", "mdr_report_key", "di",
+             "regulation_number")
+
+
 def _refining(tokens: Tokens, follow: list) -> bool:
     """The question narrows or changes the previous one ("just 2009?", "and for Medtronic?", "what about X?")."""
     return bool(follow) or (bool(tokens.toks) and tokens.toks[0].low in _REFINE_FIRST)
 
 
-def _merge(prev: Interpretation, new: Interpretation, dated: bool) -> Interpretation:
+def _merge(prev: Interpretation, new: Interpretation, dated: bool, last: LastResult | None = None) -> Interpretation:
     """The previous reading with what the new question says instead (device, firm, place, dates, filters, measure)."""
     out = prev.model_copy(deep=True)
     out.question, out.notes, out.unexplained = new.question, new.notes, new.unexplained
@@ -460,7 +546,25 @@ def _merge(prev: Interpretation, new: Interpretation, dated: bool) -> Interpreta
         out.measure, out.by, out.field, out.top_n = new.measure, new.by, new.field, new.top_n
     if new.sides:
         out.sides = new.sides
+    if out.field and out.measure == "lookup" and last and last.codes:
+        _field_home(out, last)
     return out
+
+
+def _field_home(it: Interpretation, last: LastResult) -> None:
+    """A field the previous dataset's records do not carry ("what class is it?" after 510(k)s): looked up where it
+    lives, for the previous answer's product codes."""
+    from ..tools.searchers import SPECS
+    ds = it.datasets[0] if it.datasets else ""
+    home = LOOKUP_FIELDS.get(it.field or "")
+    if not home or home == ds or ds in SPECS and it.field in SPECS[ds].row:
+        return
+    if home == "classification":
+        it.datasets = ["classification"]
+        it.device = DeviceFilter(words="those", path="given", codes=[Code(code=c) for c in last.codes[:MAX_CODES]])
+        it.firm = it.place = None
+        it.filters = [f for f in it.filters if f.field not in ID_FIELDS]
+        it.date_from = it.date_to = None
 
 
 BROAD = 20        # a one-word device term matching more product codes than this is asked about

@@ -7,6 +7,7 @@ that matches nothing stays unexplained and is never "corrected" into a device on
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from mirror.lookup.devices import ABBREVIATIONS
@@ -43,6 +44,11 @@ class Names:
 # function words that belong to a firm's name when capitalised next to it ("Tz Medical", "GE Healthcare Products")
 NAME_PARTS = {"medical", "products", "product", "devices", "device", "company", "companies", "international", "health",
               "care", "systems", "inc", "corp", "llc", "ltd", "labs", "laboratories", "technologies", "surgical"}
+
+
+def _said(tokens: Tokens, i: int, j: int) -> str:
+    """The words from token i to j as typed, possessives dropped ("Orthofix's" -> "Orthofix")."""
+    return re.sub(r"['’]s\b", "", tokens.words(i, j))
 
 
 def runs(tokens: Tokens, skip: set[str], parts: bool = False) -> list[tuple[int, int]]:
@@ -88,7 +94,7 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     """Firms, places and device spans in the free runs of the question (marking the tokens they use)."""
     out = Names()
     spans = runs(tokens, skip, parts=True)
-    phrases = {tokens.words(i, j) for a, b in spans for i in range(a, b) for j in range(i + 1, min(b, i + 5) + 1)}
+    phrases = {_said(tokens, i, j) for a, b in spans for i in range(a, b) for j in range(i + 1, min(b, i + 5) + 1)}
     hits = firm_phrases(ctx.api, sorted(phrases)) if phrases else {}
     reach = device_word_reach(ctx.api, [t.low for a, b in spans for t in tokens.toks[a:b]])
     out.places, asks = read_places(tokens, skip, reach)
@@ -106,13 +112,13 @@ def _firms(tokens: Tokens, a: int, b: int, hits: dict[str, FirmHit], reach: dict
     cands = []
     for i in range(a, b):
         for j in range(i + 1, min(b, i + 5) + 1):
-            hit = hits.get(tokens.words(i, j))
+            hit = hits.get(_said(tokens, i, j))
             if hit and all(tokens.free(k) for k in range(i, j)) and _firm_ok(tokens, i, j, hit, reach):
                 cands.append((not hit.exact, -(j - i), -hit.records, i, j, hit))
     for *_, i, j, hit in sorted(cands):
         if all(tokens.free(k) for k in range(i, j)):
-            out.firms.append(FirmFilter(words=tokens.words(i, j), name=hit.names[0] if hit.firms == 1 else
-                                        tokens.words(i, j), key=hit.key, variants=list(hit.variants),
+            out.firms.append(FirmFilter(words=_said(tokens, i, j), name=hit.names[0] if hit.firms == 1 else
+                                        _said(tokens, i, j), key=hit.key, variants=list(hit.variants),
                                         records=hit.records, exact=hit.exact, by_dataset=dict(hit.by_dataset),
                                         match="exact" if hit.exact else "leading"))
             tokens.take(i, j, "firm")

@@ -99,6 +99,9 @@ FIELD_PHRASES = _table({
     "version_or_model_number": "model|model number|model numbers|version|version or model",
     "trade_name": "trade name|trade names|tradename",
     "registration_number": "registration number|registration no|fei|fei number",
+    "premarket_submission": "premarket submission|premarket submissions|premarket number|submission number|"
+                            "510k number|pma number|what 510k|which 510k|premarket clearance|premarket approval "
+                            "number",
     "city": "city|town",
     "product_problems": "problem code|problem codes|device problem code|product problem"
 })
@@ -111,7 +114,7 @@ FILTER_PHRASES = _table({
     "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports",
     "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries",
     "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports|malfunctioning|failing|fails|"
-                              "failed|stopped working|not working|broke down|broken",
+                              "failed|stopped working|not working|broke down",
     "class=I": "class i|class 1|class one",
     "class=II": "class ii|class 2|class two",
     "class=III": "class iii|class 3|class three",
@@ -127,7 +130,7 @@ FILTER_PHRASES = _table({
     "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
               "life support|life-support|life sustaining supporting|life-sustaining supporting|"
               "life sustain support|life sustain|life sustain/support",
-    "implant=Y": "implant flag|implanted devices|implantable devices|implants",
+    "implant=Y": "implant flag|implanted devices|implantable devices|implants|implant|an implant|implanted|implantable",
     "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed",
     "decision=SESE": "substantially equivalent|found substantially equivalent|sese|se determinations|"
                      "se determination|se decisions",
@@ -225,7 +228,7 @@ evaluate evaluates evaluated evaluating behind mention mentions mentioning menti
 starting began begin begins apply applies applied applicable share shares shared sharing flagged accepted run ran runs
 go goes going want need needs mean means meant appear appears appeared cite cites cited give gives given say says
 said happen happens occur occurs belong belongs belonging assigned assign affect affects affected sold distributed
-marketed list listed? within exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
+marketed list listed? within down breakdown split grouped broken exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
 VERB_DEVICE_WORDS = {"clear", "clears", "cover", "covers", "covered", "filter", "filters", "support", "supports",
