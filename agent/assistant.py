@@ -17,8 +17,8 @@ from langgraph.types import Command
 from mirror.settings import Settings
 
 from .audit import write_audit
-from .errors import Cancelled, SessionNotFound
-from .events import ANSWER, CANCELLED, ERROR, NOTE, event
+from .errors import AgentError, Cancelled, ChoiceNotOffered, NoClarificationPending, SessionNotFound
+from .events import ANSWER, CANCELLED, CLARIFICATION, ERROR, NOTE, event
 from .graph import build_graph
 from .answer import clarify_text
 from .nodes import Nodes, pick
@@ -83,7 +83,7 @@ class Assistant:
 
     # -- asking -----------------------------------------------------------------------------------------
     def stream(self, question: str, session_id: str | None = None,
-               cancel: threading.Event | None = None) -> Iterator[dict]:
+               cancel: threading.Event | None = None, resume: Any = None) -> Iterator[dict]:
         """Events while the question is answered; the last one is the `answer` event with the full payload.
 
         Setting `cancel` (from any thread) stops the run at its next step, tool result or model token: the
@@ -94,6 +94,10 @@ class Assistant:
 
         A session id must be a plain name (InvalidSessionId, raised at the first `next()`). Runs on one session,
         in this process or another, take turns: each reads the turns saved before it, so none is lost.
+
+        `resume` answers the session's pending clarifying question (a choice's number or label) instead of asking
+        `question`; the stream then ends with an `error` event if no question is pending or the choice is none of
+        its choices. When the run pauses to ask, a `clarification` event (question, choices) precedes the answer.
         """
         session_id = check_session_id(session_id) if session_id else uuid.uuid4().hex[:12]
         with self._lock:
@@ -106,11 +110,12 @@ class Assistant:
             def work() -> None:
                 try:
                     with session_lock(self.locks, session_id, self._check_stop):
-                        result["state"] = self._invoke(question, session_id)
+                        result["state"] = (self._invoke(question, session_id) if resume is None else
+                                           self._resume(resume, session_id))
                 except Cancelled:
                     result["cancelled"] = True
                 except Exception as e:   # never a stack trace for the user
-                    result["error"] = f"{type(e).__name__}: {e}"
+                    result["error"] = str(e) if isinstance(e, AgentError) else f"{type(e).__name__}: {e}"
                 finally:
                     self._events.put({"type": "_done"})
 
@@ -138,6 +143,8 @@ class Assistant:
             return
         payload = self._payload(result["state"], session_id, question, time.perf_counter() - t0)
         payload["audit"] = str(write_audit(self.dir / "audit", payload, self._settings_snapshot()))
+        if payload.get("clarify"):
+            yield event(CLARIFICATION, **payload["clarify"])
         yield event(ANSWER, **payload)
 
     def ask(self, question: str, session_id: str | None = None) -> dict:
@@ -160,6 +167,32 @@ class Assistant:
             self.graph.invoke(Command(resume=""), config)          # the choice lapses
         return self.graph.invoke({"messages": [{"role": "user", "content": question}], "session_id": session_id},
                                  config)
+
+    def pending(self, session_id: str) -> Clarification | None:
+        """The clarifying question the session waits on, or None."""
+        config = {"configurable": {"thread_id": check_session_id(session_id)}}
+        state = self.graph.get_state(config)
+        if state.next == ("clarify",) and state.values.get("clarify"):
+            return Clarification(**state.values["clarify"])
+        return None
+
+    def check_choice(self, session_id: str, choice: Any) -> int:
+        """The index of `choice` among the pending question's choices; NoClarificationPending / ChoiceNotOffered."""
+        clar = self.pending(session_id)
+        if clar is None:
+            raise NoClarificationPending(f"session {session_id!r} is not waiting for a choice; ask a question instead")
+        k = pick(choice, clar)
+        if k is None:
+            shown = "; ".join(f"{i}. {c.label}" for i, c in enumerate(clar.choices, 1))
+            raise ChoiceNotOffered(f"{choice!r} is none of the choices of \"{clar.question}\" ({shown}); send a "
+                                   f"number from 1 to {len(clar.choices)}")
+        return k
+
+    def _resume(self, choice: Any, session_id: str) -> dict:
+        """Resume the session's interrupted graph on a choice (checked first: nothing lapses on a bad one)."""
+        self.check_choice(session_id, choice)
+        config = {"configurable": {"thread_id": session_id}, "recursion_limit": 40}
+        return self.graph.invoke(Command(resume=str(choice)), config)
 
     def _payload(self, state: dict, session_id: str, question: str, seconds: float) -> dict:
         evidence = state.get("evidence", [])

@@ -2,12 +2,14 @@
 
 AgentError
   SessionNotFound   a session id that does not exist (list them with `fda-explorer sessions`)
+  NoClarificationPending   a choice sent to a session that is not waiting for one (ask a question instead)
+  ChoiceNotOffered  a choice that is none of the pending question's choices (pick a number from 1 to N)
 Cancelled           (a BaseException) the caller stopped an answer
 """
 
 from __future__ import annotations
 
-__all__ = ["AgentError", "SessionNotFound", "Cancelled"]
+__all__ = ["AgentError", "SessionNotFound", "NoClarificationPending", "ChoiceNotOffered", "Cancelled"]
 
 
 class AgentError(Exception):
@@ -15,6 +17,14 @@ class AgentError(Exception):
 
 
 class SessionNotFound(AgentError):
+    pass
+
+
+class NoClarificationPending(AgentError):
+    pass
+
+
+class ChoiceNotOffered(AgentError):
     pass
 
 

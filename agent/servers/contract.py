@@ -32,9 +32,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text} for code, text in (
         (400, "Bad request (an invalid thread id, a Host that is not this server's)"),
         (401, "The server asks for its bearer token"), (403, "A web page's origin not allowed"),
-        (404, "No such thread or run"), (409, "Conflict: the thread is busy, the run has ended, or a "
-                                              "clarification cannot be resumed"),
-        (422, "The body does not match the schema"), (500, "The run failed"))}
+        (404, "No such thread or run"), (409, "Conflict: the thread is busy, the run has ended, or no "
+                                              "clarifying question waits for command.resume"),
+        (422, "The body does not match the schema, or command.resume is none of the choices"),
+        (500, "The run failed"))}
 
 
 class ThreadCreate(BaseModel):
@@ -47,7 +48,8 @@ class Thread(BaseModel):
     thread_id: str
     created_at: str = ""
     updated_at: str = ""
-    status: Literal["idle", "busy"] = "idle"
+    status: Literal["idle", "busy", "interrupted"] = Field(
+        "idle", description="interrupted: a clarifying question waits for command.resume")
     turns: int = Field(0, description="Questions asked on the thread")
     first_question: str = ""
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -74,7 +76,9 @@ class RunInput(BaseModel):
 
 
 class Command(BaseModel):
-    resume: Any = Field(description="The answer to the assistant's clarifying question")
+    model_config = ConfigDict(extra="forbid")
+    resume: int | str = Field(description="The answer to the thread's pending clarifying question: a choice's "
+                                          "number (1 = the first) or its label")
 
 
 class RunCreate(BaseModel):
@@ -104,6 +108,9 @@ class RunInfo(BaseModel):
 class Answer(BaseModel):
     """The final answer, as `fda-explorer ask --json` prints it."""
     answer: str
+    clarify: dict[str, Any] | None = Field(None, description="When the assistant asks back instead of answering: "
+                                                              "{question, choices}; resume with command.resume = N")
+    interpretation: dict[str, Any] = Field(default_factory=dict, description="How the question was read")
     citations: list[Any] = Field(default_factory=list)
     evidence: list[Any] = Field(default_factory=list)
     provenance: list[Any] = Field(default_factory=list)

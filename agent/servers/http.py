@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..errors import AgentError, SessionNotFound
+from ..errors import AgentError, ChoiceNotOffered, NoClarificationPending, SessionNotFound
 from ..sessions import InvalidSessionId, check_session_id
 from .contract import (ERRORS, EVENT_TYPES, Answer, Health, RunCreate, RunInfo, Thread, ThreadCreate, ThreadDetail,
                        ThreadSearch, ToolInfo)
@@ -32,9 +32,6 @@ from .surface import registry_specs
 __all__ = ["Problem", "ServerState", "make_app", "sse_frame"]
 
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-CLARIFY_UNSUPPORTED = ("this assistant does not pause to ask for clarification yet: it answers with its best reading "
-                       "of the question and says which one it took; to change it, ask again on the same thread "
-                       "(POST /threads/{thread_id}/runs/wait with input.question)")
 
 
 class Problem(Exception):
@@ -73,7 +70,7 @@ class ServerState:
         out = Thread(thread_id=thread_id, created_at=iso(made[0]) if made else "", metadata=made[1] if made else {},
                      updated_at=session.get("updated", ""), turns=session.get("turns", 0),
                      first_question=session.get("first_question", ""),
-                     status="busy" if self.book.active(thread_id) else "idle")
+                     status=self.status(thread_id, bool(session)))
         if not detail:
             return out
         with self.lock:
@@ -82,12 +79,27 @@ class ServerState:
 
     def start(self, thread_id: str, body: RunCreate) -> Run:
         thread_id = check_session_id(thread_id)
-        if body.command is not None:
-            raise Problem(409, "clarification_unsupported", CLARIFY_UNSUPPORTED)
         if self.book.active(thread_id):
             raise Problem(409, "thread_busy", f"thread {thread_id!r} is answering a question; wait for it (GET "
                                               ".../runs/{run_id}/join) or cancel it, then ask again")
-        return self.book.start(thread_id, body.input.question)
+        if body.command is None:
+            return self.book.start(thread_id, body.input.question)
+        choice = body.command.resume
+        try:
+            with self.lock:
+                self.admin.check_choice(thread_id, choice)
+        except NoClarificationPending as e:
+            raise Problem(409, "no_clarification_pending", f"thread {thread_id!r} has no clarifying question "
+                                                           "waiting; ask with input.question instead") from e
+        except ChoiceNotOffered as e:
+            raise Problem(422, "choice_not_offered", str(e)) from e
+        return self.book.start(thread_id, f"(choice {choice})", resume=choice)
+
+    def status(self, thread_id: str, saved: bool) -> str:
+        if self.book.active(thread_id):
+            return "busy"
+        with self.lock:
+            return "interrupted" if saved and self.admin.pending(thread_id) is not None else "idle"
 
     def run(self, thread_id: str, run_id: str) -> Run:
         run = self.book.get(run_id)

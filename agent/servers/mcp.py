@@ -34,7 +34,8 @@ Chain the tools: resolve first, then search with the keys the resolvers return.
    resolve_manufacturer turns a firm name into its canonical name and spelling variants; resolve_location turns a
    place into a country or US state code.
 2. Keys to records: pass those keys to search_events, search_recalls, search_enforcement, search_510k, search_pma,
-   search_classifications, search_udi or search_registrations (product_codes=[...], manufacturer=[the variants],
+   search_classifications, search_udi, search_registrations, search_gudid (the AccessGUDID release) or
+   search_serology (COVID-19 serology test evaluations) (product_codes=[...], manufacturer=[the variants],
    country/state=code, date_from/date_to=YYYY-MM-DD, filters={...}); count_by counts a dataset by a field (trends by
    year or month, top product codes, manufacturers, event types, ...). Calls are independent: pass the keys
    explicitly, nothing is remembered between calls.

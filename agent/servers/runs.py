@@ -25,8 +25,8 @@ __all__ = ["Run", "RunBook", "AssistantPool", "ASK_JSON_KEYS", "iso", "PENDING",
 
 PENDING, RUNNING, SUCCESS, FAILED, INTERRUPTED = "pending", "running", "success", "error", "interrupted"
 FINAL = (SUCCESS, FAILED, INTERRUPTED)
-ASK_JSON_KEYS = ("answer", "citations", "evidence", "provenance", "tool_calls", "model_calls", "session", "model",
-                 "audit")   # what `fda-explorer ask --json` prints (agent/cli.py)
+ASK_JSON_KEYS = ("answer", "clarify", "interpretation", "citations", "evidence", "provenance", "tool_calls",
+                 "model_calls", "session", "model", "audit")   # what `fda-explorer ask --json` prints (agent/cli.py)
 
 
 class AssistantPool:
@@ -57,9 +57,10 @@ class AssistantPool:
 
 @dataclass
 class Run:
-    """One question on one thread: its status, its numbered events, and the final answer."""
+    """One question on one thread (or the choice answering its clarifying question): status, events, answer."""
     thread_id: str
     question: str
+    resume: Any = None                   # the choice that resumes the thread's pending clarification, if any
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     status: str = PENDING
     created_at: float = field(default_factory=time.time)
@@ -147,9 +148,10 @@ class RunBook:
         with self._lock:
             return self.runs.get(run_id)
 
-    def start(self, thread_id: str, question: str) -> Run:
-        """A new run, started at once in a worker thread (it waits there for an idle assistant)."""
-        run = Run(thread_id, question, _loop=asyncio.get_running_loop(), _changed=asyncio.Event())
+    def start(self, thread_id: str, question: str, resume: Any = None) -> Run:
+        """A new run, started at once in a worker thread (it waits there for an idle assistant); with `resume`,
+        the run answers the thread's clarifying question with that choice."""
+        run = Run(thread_id, question, resume=resume, _loop=asyncio.get_running_loop(), _changed=asyncio.Event())
         run.publish(event("metadata", run_id=run.run_id, thread_id=thread_id))
         with self._lock:
             self.runs[run.run_id] = run
@@ -168,7 +170,7 @@ class RunBook:
         run.finish(RUNNING)
         status, error = FAILED, "the assistant stopped without an answer"
         try:
-            for ev in assistant.stream(run.question, run.thread_id, cancel=run.cancel):
+            for ev in assistant.stream(run.question, run.thread_id, cancel=run.cancel, resume=run.resume):
                 if ev["type"] == ANSWER:
                     run.answer = {k: ev.get(k) for k in ASK_JSON_KEYS}
                     ev = {"type": ANSWER, "t": ev["t"], **run.answer}

@@ -171,14 +171,53 @@ def test_errors_have_one_shape(http, data):
     err(http.post("/threads", json={"thread_id": "e2"}), 409, "thread_exists")
     err(http.get("/threads/e2/runs/nope"), 404, "run_not_found")
     msg = err(http.post("/threads/e2/runs/wait", json={"command": {"resume": "Class II"}}), 409,
-              "clarification_unsupported")
-    assert "same thread" in msg
+              "no_clarification_pending")
+    assert "input.question" in msg
+    err(http.post("/threads/e2/runs/wait", json={"command": {"resume": 1, "other": 2}}), 422, "invalid_request")
     with held(data, "e2"):
         with http.stream("POST", "/threads/e2/runs/stream", json=ask(FRN)) as resp:
             run_id = next(events(resp)).data["run_id"]
             err(http.post("/threads/e2/runs/wait", json=ask(FRN)), 409, "thread_busy")
             err(http.delete("/threads/e2"), 409, "thread_busy")
             http.post(f"/threads/e2/runs/{run_id}/cancel")
+
+
+def test_a_clarifying_question_paused_and_resumed(http):
+    """A vague question pauses the run with a `clarification` event (the LangGraph interrupt); the thread waits
+    (status interrupted); a run with command.resume = N answers on that choice; a choice not offered is 422."""
+    with http.stream("POST", "/threads/c1/runs/stream", json=ask("how many are there?")) as resp:
+        got = list(events(resp))
+    kinds = [e.type for e in got]
+    assert "clarification" in kinds and kinds[-1] == "answer" and "tool_call" not in kinds
+    asked = next(e for e in got if e.type == "clarification").data
+    assert asked["choices"][2] == "all the 510(k) clearances" and asked["question"].endswith("?")
+    assert got[-1].data["clarify"] == {"question": asked["question"], "choices": asked["choices"]}
+    assert http.get("/threads/c1").json()["status"] == "interrupted"
+
+    bad = http.post("/threads/c1/runs/wait", json={"command": {"resume": 99}})
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "choice_not_offered"
+    assert "1 to 8" in bad.json()["error"]["message"]
+    assert http.get("/threads/c1").json()["status"] == "interrupted"       # a bad choice lets nothing lapse
+
+    with http.stream("POST", "/threads/c1/runs/stream", json={"command": {"resume": 3}}) as resp:
+        again = list(events(resp))
+    kinds = [e.type for e in again]
+    assert "clarification" not in kinds and kinds[-1] == "answer"
+    assert next(e for e in again if e.type == "tool_call").data["tool"] == "search_510k"
+    answer = again[-1].data
+    assert answer["clarify"] is None and answer["answer"].startswith("Interpreted as: 510(k) clearances.")
+    assert answer["interpretation"]["datasets"] == ["510k"] and answer["session"] == "c1"
+    assert http.get("/threads/c1").json()["status"] == "idle"
+    gone = http.post("/threads/c1/runs/wait", json={"command": {"resume": 3}})
+    assert gone.status_code == 409 and gone.json()["error"]["code"] == "no_clarification_pending"
+
+
+def test_wait_returns_the_clarifying_question_and_resume_by_label(http):
+    body = http.post("/threads/c2/runs/wait", json=ask("how many?")).json()
+    assert body["clarify"]["choices"][1] == "all the recalls" and body["answer"].startswith("Before I answer:")
+    resumed = http.post("/threads/c2/runs/wait", json={"command": {"resume": "all the recalls"}})
+    assert resumed.status_code == 200, resumed.text
+    assert resumed.json()["interpretation"]["datasets"] == ["recall"] and resumed.json()["clarify"] is None
 
 
 def test_host_and_origin_are_checked(http, srv):

@@ -32,6 +32,8 @@ CALLS = {
     "search_classifications": {"product_codes": ["LZG"]},
     "search_udi": {"limit": 3},
     "search_registrations": {"limit": 3},
+    "search_serology": {"manufacturer": "Euroimmun", "limit": 3},
+    "search_gudid": {"filters": {"di": "B3359500"}},
     "count_by": {"dataset": "events", "field": "year"},
     "openfda_query": {"endpoint": "510k", "search": "decision_date:[20000101 TO 20301231]", "limit": 2},
 }
