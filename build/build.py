@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Error: {e}", file=sys.stderr)
         return 1
     print(f"built {folder} in {built:.0f} s: {folder_size(folder) / 1e6:,.0f} MB (goal with the embedded model: "
-          f"< 400 MB); archive {tarball.name} {tarball.stat().st_size / 1e6:,.0f} MB; model {info['model']}; "
+          f"< 450 MB); archive {tarball.name} {tarball.stat().st_size / 1e6:,.0f} MB; model {info['model']}; "
           f"first run loads {info['snapshot']} ({info['snapshot_kind']})")
     if not args.no_measure:
         try:
