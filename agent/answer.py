@@ -98,7 +98,8 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
 
 def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     field, rows = it.field or "", e["rows"]
-    keys = [field, {"root_cause": "root_cause_description", "status": "recall_status", "recall_class": "classification",
+    keys = [field, *{"root_cause": ["root_cause_description", "supplement_reason"]}.get(field, []),
+            {"root_cause": "root_cause_description", "status": "recall_status", "recall_class": "classification",
                     "product_problems": "device_problems", "company_name": "manufacturer",
                     "premarket_submission": "premarket_submissions", "applicant": "company_name",
                     "device_problem": "device_problems"}.get(field, field)]

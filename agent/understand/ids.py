@@ -41,6 +41,8 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             out.append(("pma", f))
             if m[2]:
                 out.append(("pma", Filter(field="supplement_number", value=m[2], label=m[2], words=t.text)))
+        elif re.fullmatch(r"S\d{3,4}", up) and any(f.field == "pma_number" for _, f in out):
+            out.append(("pma", Filter(field="supplement_number", value=up, label=up, words=t.text)))   # P150012 S099
         elif re.fullmatch(r"Z-\d{4}-\d{4}", up):
             out.append(("recall", Filter(field="product_res_number", value=up, label=up, words=t.text)))
         elif re.fullmatch(r"\d{12,14}|\+?[A-Z]{1,4}\d{6,}[A-Z0-9]*", up) and not re.fullmatch(r"[A-Z]{3}\d{6}", up) \

@@ -76,7 +76,7 @@ COUNTABLE = {"applicant": "manufacturer", "manufacturer": "manufacturer", "produ
              "clearance_type": "clearance_type", "device_class": "device_class", "review_panel": "review_panel"}
 
 
-def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> None:
+def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[str]:
     """count / list / trend / top / compare, and the field asked about (kept in `it.field` until ids are known)."""
     hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
     tags = [t for _, _, t in hits]
@@ -87,7 +87,8 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> None:
     if not near and keyed:               # "B3359500 model number": a field of the record or code named
         near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS][:1]
     if not near and not set(tags) & {"count", "trend", "top", "compare"}:      # "Diasorin reg number"
-        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS and f not in COUNTABLE and j == len(lows)
+        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS and (f not in COUNTABLE or not
+                                                                          lows[j - 1].endswith("s")) and j == len(lows)
                 and lows[i - 1] not in ("from", "of", "for", "in", "with", "by", "to", "at", "per")][:1]
     broken = [(i, j, f) for i, j, f in fields if f in COUNTABLE and i > 0 and lows[i - 1] in ("by", "per", "each")
               and not (i > 1 and lows[i - 1] == "by" and (lows[i - 2].endswith("ed") or lows[i - 2] == "made"))
@@ -114,6 +115,7 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> None:
         if t == "top" and i + 1 < len(lows) and lows[i + 1].isdigit() and 0 < int(lows[i + 1]) <= 100:
             it.top_n = int(lows[i + 1])
             tokens.take(i + 1, i + 2, "measure")
+    return [f for _, _, f in fields]
 
 
 def _resolve_measure(it: Interpretation, ids: list, prev_specific: bool = False) -> None:
@@ -252,7 +254,7 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     while periods and len(periods) < 4 and (more := read_dates(tokens, _anchor(ctx, preview or ids_ds))):
         periods.append(more)                      # "2020 vs 2014": one side per period
     _filters(tokens, it, preview)
-    _measure(tokens, it, keyed=bool(ids or it.device))
+    said_fields = _measure(tokens, it, keyed=bool(ids or it.device))
     strong = _datasets(tokens, take=True, weak_ok=False)
     implied = (["event"] if any(f.field == "event_type" for f in it.filters) else []) + \
         (["pma"] if it.supplements != "all" else []) + \
@@ -266,6 +268,8 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     for i in held:
         tokens.role.pop(i, None)
     _typos(ctx, tokens, it)
+    if last and last.reading and not ids:
+        _field_not_dataset(tokens, it)        # "regulation?" after an answer: its regulation number
     refine = bool(last and last.reading and not it.datasets and not ids and (_refining(tokens, follow) or
                                                                             _bare(tokens, it)))
     it.datasets = it.datasets or _weak(tokens, preview)
@@ -281,7 +285,8 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     for k in range(len(tokens.toks)):
         if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:
             tokens.take(k, k + 1, "function")
-    _resolve_measure(it, ids, prev_specific=refine and _specific(last.reading))
+    _resolve_measure(it, ids, prev_specific=refine and _specific(last.reading) or
+                     bool(names.firms) and it.field in FIRM_LOOKUPS)
     defaulted = not it.datasets
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
@@ -289,9 +294,18 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     _ids_apply(it, ids_ds)
     clar = _devices_and_names(ctx, tokens, it, names, defaulted)
     _more_sides(it, names, periods)
+    _firm_home(it)
+    if it.measure == "top" and it.by == "product_code" and it.device and it.device.path == "given" and \
+            len(it.device.codes) <= 3:
+        it.measure, it.by = "list", None          # "which MDRs are under OZO": its records, not a ranking
     _flag_question(it, tokens)
     _classification_lookup(it, defaulted)
     if refine:
+        yesno = tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
+        classes = [f for f in it.filters if f.field == "class"]
+        if yesno and classes and _specific(last.reading):         # "is it class II or class III?"
+            it.filters = [f for f in it.filters if f.field != "class"]
+            it.measure, it.field = "lookup", "device_class"
         it = _merge(Interpretation(**last.reading), it, bool(rng), last)
     elif follow and last and not (it.device or it.firm or ids or it.place):
         _bind(it, last, [tokens.lows()[i] for i, _, _ in follow])
@@ -317,6 +331,7 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
     if clar is None and it.understood and not refine:
+        _rank_when_bare(it, said_fields)
         clar = _ask_when_weak(ctx, it) or (_ask_dataset(it) if defaulted else None)
     if clar is not None and not it.understood and any(c.patch.get("device") for c in clar.choices):
         it.understood = True                  # the question names a device we could not read: ask
@@ -369,7 +384,7 @@ def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, nam
     it.firm = names.firms[0] if names.firms else None
     it.place = names.places[0] if names.places else it.place
     devices = []
-    for a, b, words in names.devices:
+    for a, b, words in _joined(tokens, names.devices, it.measure == "compare"):
         reading = read_device(ctx, words, it.datasets, known=tokens.role.get(a) == "device")
         if defaulted and len(reading.elsewhere) == 1 and not it.filters:     # "who makes CoRoent?": a UDI brand
             ds, n = next(iter(reading.elsewhere.items()))
@@ -450,6 +465,32 @@ def _recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
         it.notes.append(f"{', '.join(map(str, numbers))} is in FDA enforcement reports, so those were read")
 
 
+FIRM_LOOKUPS = {"status", "root_cause", "recall_class", "registration_number", "city", "decision_code",
+                "decision_date", "company_name"}
+
+
+def _firm_home(it: Interpretation) -> None:
+    """A firm whose records in the dataset asked about are none, but that enforcement reports name ("the Advanced
+    Sterilization Products recall"): its enforcement reports are read (said in a note)."""
+    f = it.firm
+    if not f or not f.by_dataset or it.datasets != ["recall"] or f.by_dataset.get("recall"):
+        return
+    if f.by_dataset.get("enforcement"):
+        it.datasets = ["enforcement"]
+        it.notes.append(f"{f.name} has no record in the recalls dataset; its FDA enforcement reports were read")
+
+
+def _rank_when_bare(it: Interpretation, said: list[str]) -> None:
+    """"serology test manufacturers": a field named with nothing to narrow by is a ranking by that field."""
+    if it.measure != "list" or it.field or it.device or it.firm or it.place or it.filters or it.date_from or \
+            it.date_to or it.sides:
+        return
+    by = next((COUNTABLE[f] for f in said if f in COUNTABLE and COUNTABLE[f] in TOP_OK.get(
+        it.datasets[0] if it.datasets else "", ())), None)
+    if by:
+        it.measure, it.by = "top", by
+
+
 def _flag_question(it: Interpretation, tokens: Tokens) -> None:
     """"is PNJ an implant?", "NIQ implant flag": the flag's value for the device, not a filter."""
     flags = [f for f in it.filters if f.field.startswith("word:") and f.field[5:] in FLAG_FIELDS]
@@ -472,10 +513,27 @@ def _classification_lookup(it: Interpretation, defaulted: bool) -> None:
         it.field, it.measure, it.datasets = "registration_number", "lookup", ["registrationlisting"]   # "reg number"
         return
     field = it.by if it.measure == "top" else it.field
-    if field in CLASSIFICATION_FIELDS and defaulted and it.device and it.device.codes and not it.sides:
+    if field in CLASSIFICATION_FIELDS and (defaulted or it.datasets == ["classification"]) and it.device and \
+            it.device.codes and not it.sides:
         it.measure, it.field, it.by, it.datasets = "lookup", field, None, ["classification"]
         codes = [c.model_copy(update={"records": None}) for c in it.device.codes]
         it.device = it.device.model_copy(update={"path": "given", "how": "", "codes": codes})
+
+
+def _joined(tokens: Tokens, spans: list, compare: bool) -> list:
+    """Device spans apart only by grammar ("pulse generators for pacemakers") read as one device; spans joined by
+    and / or / vs stay apart (compared side by side)."""
+    if compare or len(spans) < 2:
+        return spans
+    out = [spans[0]]
+    for a, b, words in spans[1:]:
+        pa, pb, pw = out[-1]
+        gap = tokens.lows(pb, a)
+        if any(w in ("and", "or", "vs", "versus", "&", "nor") for w in gap) or len(gap) > 2:
+            out.append((a, b, words))
+        else:
+            out[-1] = (pa, b, f"{pw} {words}")
+    return out
 
 
 def _more_sides(it: Interpretation, names, periods: list) -> None:
@@ -500,6 +558,22 @@ def _more_sides(it: Interpretation, names, periods: list) -> None:
 
 
 _REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
+
+
+FIELD_DATASET_WORDS = {"regulation": "regulation_number", "regulations": "regulation_number",
+                       "panel": "review_panel", "classification": "device_class", "classified": "device_class"}
+
+
+def _field_not_dataset(tokens: Tokens, it: Interpretation) -> None:
+    """A follow-up whose only dataset word is also a field ("regulation?", "and the panel?"): that field."""
+    used = [i for i, r in tokens.role.items() if r == "dataset"]
+    content = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
+               and any(ch.isalnum() for ch in tokens.toks[i].low)]
+    if used and not content and all(tokens.toks[i].low in FIELD_DATASET_WORDS for i in used):
+        it.datasets = []
+        it.field = FIELD_DATASET_WORDS[tokens.toks[used[0]].low]
+        for i in used:
+            tokens.role[i] = "field"
 
 
 def _bare(tokens: Tokens, it: Interpretation) -> bool:

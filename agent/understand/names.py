@@ -46,6 +46,17 @@ NAME_PARTS = {"medical", "products", "product", "devices", "device", "company", 
               "care", "systems", "inc", "corp", "llc", "ltd", "labs", "laboratories", "technologies", "surgical"}
 
 
+# words firms' names are shortened to
+FIRM_ABBREVIATIONS = {"intl": "international", "int'l": "international", "mfg": "manufacturing",
+                      "labs": "laboratories", "natl": "national", "inds": "industries", "assoc": "associates",
+                      "sys": "systems", "tech": "technologies", "med": "medical", "surg": "surgical",
+                      "pharm": "pharmaceuticals", "diag": "diagnostics", "bros": "brothers", "mfr": "manufacturing"}
+
+
+def _spelled(phrase: str) -> str:
+    return " ".join(FIRM_ABBREVIATIONS.get(w.lower().rstrip("."), w) for w in phrase.split())
+
+
 def _said(tokens: Tokens, i: int, j: int) -> str:
     """The words from token i to j as typed, possessives dropped ("Orthofix's" -> "Orthofix")."""
     return re.sub(r"['’]s\b", "", tokens.words(i, j))
@@ -95,7 +106,11 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     out = Names()
     spans = runs(tokens, skip, parts=True)
     phrases = {_said(tokens, i, j) for a, b in spans for i in range(a, b) for j in range(i + 1, min(b, i + 5) + 1)}
-    hits = firm_phrases(ctx.api, sorted(phrases)) if phrases else {}
+    spelled = {p: _spelled(p) for p in phrases}
+    hits = firm_phrases(ctx.api, sorted(phrases | set(spelled.values()))) if phrases else {}
+    for p, full in spelled.items():              # "Arrow Intl" is Arrow International
+        if p not in hits and full in hits:
+            hits[p] = hits[full]
     reach = device_word_reach(ctx.api, [t.low for a, b in spans for t in tokens.toks[a:b]])
     out.places, asks = read_places(tokens, skip, reach)
     out.questions += asks

@@ -38,7 +38,7 @@ DATASET_PHRASES = _table({
                       "review panel|panels",
     "classification?": "product codes|product code|panel",
     "udi": "udi|udis|device identifiers|device identifier|di|dis|udi records|udi devices|device records|labelers|"
-           "labeler|udi-di|udi-dis",
+           "labeler|udi-di|udi-dis|udi publications",
     "gudid": "gudid|accessgudid|access gudid|gudid release|gudid download|gudid data|gudid records|gudid devices|"
              "gudid entries|gudid file|gudid files",
     "covid19serology": "serology|covid serology|covid-19 serology|covid19 serology|covid19serology|serology tests|"
@@ -74,21 +74,23 @@ MEASURE_PHRASES = _table({
 FIELD_PHRASES = _table({
     "regulation_number": "regulation number|regulation numbers|regulation|cfr|cfr section|21 cfr|reg number|"
                          "reg no|reg num|reg|regulation no|regulation num",
-    "device_class": "device class|class of device|classification class|risk class|class|classified",
+    "device_class": "device class|class of device|classification class|risk class|class|classified|"
+                    "device classification|classification of",
     "decision_code": "decision code|decision codes|decision|decisions",
     "decision_date": "decision date|date of decision|when was it cleared|when was it approved",
-    "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why",
+    "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why|caused|what caused",
     "recall_class": "recall class|recall classes|recall classification",
-    "review_panel": "review panel|panel|medical specialty|specialty",
+    "review_panel": "review panel|panel|medical specialty|specialty|advisory committee|advisory panel|committee",
     "device_name": "device name|name of the device|what device",
-    "applicant": "applicant|applicants|sponsor|holder",
+    "applicant": "applicant|applicants|sponsor|sponsors|holder|holders",
     "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
                     "recalling firm|labelers|who makes|who made|who manufactures|who manufactured|who produces|"
-                    "who sells|who make",
+                    "who sells|who make|who has|who had|who have|who got|who filed",
     "product_code": "product codes|product code|devices|device types|device type",
     "event_type": "event types|event type|outcomes|outcome",
     "patient_problem": "patient problems|patient problem|harms|patient outcomes",
-    "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems",
+    "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems|"
+                      "went wrong|what went wrong|what was wrong",
     "country": "countries|country",
     "state": "states|state",
     "status": "status|recall status",
@@ -130,8 +132,9 @@ FILTER_PHRASES = _table({
     "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
               "life support|life-support|life sustaining supporting|life-sustaining supporting|"
               "life sustain support|life sustain|life sustain/support",
-    "implant=Y": "implant flag|implanted devices|implantable devices|implants|implant|an implant|implanted|implantable",
-    "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed",
+    "implant=Y": "implant flag|implanted devices|implantable devices|implants|implant|an implant",
+    "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed|3rd party|3rd-party|"
+                     "third party review|third-party review|3rd party review|3rd-party review",
     "decision=SESE": "substantially equivalent|found substantially equivalent|sese|se determinations|"
                      "se determination|se decisions",
     "decision=SESD": "sesd", "decision=SESK": "sesk", "decision=SESU": "sesu", "decision=SESP": "sesp",
@@ -145,7 +148,7 @@ FILTER_PHRASES = _table({
     "supptype=180 Day": "180-day|180 day|180-day supplements|180 day supplements|180-day track",
     "supptype=Panel Track": "panel-track|panel track",
     "root=Employee Error": "employee error|employee errors",
-    "root=Device Design": "device design|design|design issues|design problems",
+    "root=Device Design": "device design|design|design issues|design problems|design related|design-related",
     "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
                                  "sterilize for another party|sterilize devices for another party",
     "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
@@ -228,7 +231,8 @@ evaluate evaluates evaluated evaluating behind mention mentions mentioning menti
 starting began begin begins apply applies applied applicable share shares shared sharing flagged accepted run ran runs
 go goes going want need needs mean means meant appear appears appeared cite cites cited give gives given say says
 said happen happens occur occurs belong belongs belonging assigned assign affect affects affected sold distributed
-marketed list listed? within down breakdown split grouped broken exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
+marketed list listed? within down breakdown split grouped broken machine machines unit units equipment
+publication publications true false exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
 VERB_DEVICE_WORDS = {"clear", "clears", "cover", "covers", "covered", "filter", "filters", "support", "supports",
@@ -256,7 +260,7 @@ def verbs_as_grammar(tokens: Tokens) -> None:
 DATE_KINDS = {"initiated": "initiated initiation started start began begun begin", "received": "received submitted "
               "submission submissions receipt", "occurred": "occurred happened occurring", "posted": "posted",
               "classified": "classified classification", "reported": "reported issued published dated",
-              "performed": "performed tested run"}
+              "performed": "performed tested run", "published": "published publication publications"}
 DATE_KIND = {w: kind for kind, words in DATE_KINDS.items() for w in words.split()}
 
 # plain labels for datasets (the answers never show internal names)
