@@ -87,8 +87,7 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
     if not near and keyed:               # "B3359500 model number": a field of the record or code named
         near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS][:1]
     if not near and not set(tags) & {"count", "trend", "top", "compare"}:      # "Diasorin reg number"
-        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS and (f not in COUNTABLE or not
-                                                                          lows[j - 1].endswith("s")) and j == len(lows)
+        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS and f not in COUNTABLE and j == len(lows)
                 and lows[i - 1] not in ("from", "of", "for", "in", "with", "by", "to", "at", "per")][:1]
     broken = [(i, j, f) for i, j, f in fields if f in COUNTABLE and i > 0 and lows[i - 1] in ("by", "per", "each")
               and not (i > 1 and lows[i - 1] == "by" and (lows[i - 2].endswith("ed") or lows[i - 2] == "made"))
