@@ -216,6 +216,9 @@ def _lower_codes(ctx: ToolContext, tokens: Tokens, seen: set[int]) -> list[int]:
              and t.low not in _DATASET_WORDS]
     if not cands:
         return []
+    lows = tokens.lows()
+    cands = [i for i in cands if i + 1 >= len(lows) or lows[i + 1] in _DATASET_WORDS | vocab.FUNCTION |
+             vocab.FIELD_WORDS or not lows[i + 1].isalpha()]        # "djo surgical screw" is a firm's name
     known = product_code_details(ctx.api, [tokens.toks[i].text for i in cands])
     reach = device_word_reach(ctx.api, [tokens.toks[i].low for i in cands if tokens.toks[i].text.upper() in known])
     return [i for i in cands if tokens.toks[i].text.upper() in known and not reach.get(tokens.toks[i].low)]
@@ -298,6 +301,8 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
             len(it.device.codes) <= 3:
         it.measure, it.by = "list", None          # "which MDRs are under OZO": its records, not a ranking
     _flag_question(it, tokens)
+    if it.measure == "list" and not it.field and it.device and not ids:
+        it.field = next((f for f in said_fields if f in CLASSIFICATION_FIELDS), None)   # "... system device class"
     _classification_lookup(it, defaulted)
     if refine:
         yesno = tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
@@ -385,7 +390,8 @@ def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, nam
     devices = []
     for a, b, words in _joined(tokens, names.devices, it.measure == "compare"):
         reading = read_device(ctx, words, it.datasets, known=tokens.role.get(a) == "device")
-        if defaulted and len(reading.elsewhere) == 1 and not it.filters:     # "who makes CoRoent?": a UDI brand
+        switch = it.datasets == ["recall"] and list(reading.elsewhere) == ["enforcement"]    # a recall told by
+        if (defaulted or switch) and len(reading.elsewhere) == 1 and not it.filters:   # its enforcement report
             ds, n = next(iter(reading.elsewhere.items()))
             it.datasets = [ds]
             it.notes.append(f"\"{words}\" is named only in the {vocab.LABEL.get(ds, ds)}, so those were searched")
@@ -493,9 +499,11 @@ def _rank_when_bare(it: Interpretation, said: list[str]) -> None:
 def _flag_question(it: Interpretation, tokens: Tokens) -> None:
     """"is PNJ an implant?", "NIQ implant flag": the flag's value for the device, not a filter."""
     flags = [f for f in it.filters if f.field.startswith("word:") and f.field[5:] in FLAG_FIELDS]
-    if not flags or not it.device or it.sides or it.measure not in ("list", "lookup"):
+    if not flags or not it.device or it.sides or it.measure not in ("list", "lookup", "count"):
         return
     asks = tokens.toks[0].low in ("is", "are", "does", "do", "was", "were") or "flag" in flags[0].words.lower()
+    if asks and it.measure == "count":
+        it.measure = "list"                        # "does DXY count as an implant?"
     if asks and (it.device.path == "given" or len(it.device.codes) <= 3):
         it.filters = [f for f in it.filters if f is not flags[0]]
         it.measure, it.field, it.datasets = "lookup", FLAG_FIELDS[flags[0].field[5:]], ["classification"]

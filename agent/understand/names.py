@@ -143,7 +143,8 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
     """A run no firm or place took: a device when its words are device words; else a firm by spelling or nothing."""
     lows = tokens.lows(a, b)
     words = tokens.words(a, b)
-    if not any(sum(ch.isalpha() for ch in w) >= 2 for w in lows):
+    if not any(sum(ch.isalpha() for ch in w) >= 2 or re.fullmatch(r"\d+[a-z]+\d*|[a-z]+\d+[a-z]*", w)
+               for w in lows):
         return                                # numbers and symbols: not a name
     known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS]
     cued = _cued(tokens, a, FIRM_CUES) or any(_capital(tokens, k) for k in range(a, b))

@@ -64,8 +64,10 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
         return _names_only(ctx, words, datasets[0])
     ds = next((d for d in datasets if d in COUNT_NAME), None)
     found = resolve_devices(ctx.api, words, 30)
-    if any(u.lower() in ABBREVIATIONS for u in found["unknown"]):          # "DBS", "PTCA": spelled out
-        spelled = " ".join(ABBREVIATIONS.get(w.lower(), w) for w in words.split())
+    unknown = {u.lower() for u in found["unknown"]}
+    if any(w.replace("-", "") in ABBREVIATIONS and ("-" in w or w in unknown) for w in words.lower().split()):
+        # "DBS", "c-pap": spelled out
+        spelled = " ".join(ABBREVIATIONS.get(w.lower().replace("-", ""), w) for w in words.split())
         reading = read_device(ctx, spelled, datasets, known=True)
         if reading.device is not None:
             reading.device.words = f"{words} ({spelled})"
@@ -81,8 +83,17 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
             if n := _names_total(ctx, ds, alt):
                 by_names, text = n, alt
                 break
+        if not by_names and datasets[:1] == ["classification"]:      # the classification: definitions are its own
+            top = rows[0]["score"] or 0
+            codes = [_code(r) for r in rows if (r["score"] or 0) >= 0.9 * top][:MAX_CODES]
+            return DeviceReading(DeviceFilter(words=words, codes=codes, path="codes", matched=len(codes),
+                                              how=f"no product code is named \"{words}\"; these product codes' "
+                                                  f"definitions mention it: {', '.join(c.code for c in codes)}"), 0.6)
         if not by_names:
-            return _defined(ctx, words, ds, rows)
+            reading = _defined(ctx, words, ds, rows)
+            if not reading.choices:
+                _elsewhere(ctx, words, ds, reading)      # "djo surgical screw" recalls: an enforcement report's words
+            return reading
         return DeviceReading(DeviceFilter(words=words, path="names", text=text,
                                           how=f"no product code is named \"{words}\"; the dataset's own brand and "
                                               f"generic names holding \"{text}\" were searched: {by_names:,} found"), 0.8)

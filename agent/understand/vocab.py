@@ -38,7 +38,7 @@ DATASET_PHRASES = _table({
                       "review panel|panels",
     "classification?": "product codes|product code|panel",
     "udi": "udi|udis|device identifiers|device identifier|di|dis|udi records|udi devices|device records|labelers|"
-           "labeler|udi-di|udi-dis|udi publications",
+           "labeler|udi-di|udi-dis|udi publications|primary di|primary dis|primary device identifier",
     "gudid": "gudid|accessgudid|access gudid|gudid release|gudid download|gudid data|gudid records|gudid devices|"
              "gudid entries|gudid file|gudid files",
     "covid19serology": "serology|covid serology|covid-19 serology|covid19 serology|covid19serology|serology tests|"
@@ -232,7 +232,7 @@ starting began begin begins apply applies applied applicable share shares shared
 go goes going want need needs mean means meant appear appears appeared cite cites cited give gives given say says
 said happen happens occur occurs belong belongs belonging assigned assign affect affects affected sold distributed
 marketed list listed? within down breakdown split grouped broken machine machines unit units equipment
-publication publications true false exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
+publication publications true false marked tagged designated flagged exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
 VERB_DEVICE_WORDS = {"clear", "clears", "cover", "covers", "covered", "filter", "filters", "support", "supports",
