@@ -157,7 +157,7 @@ def test_window_starts_under_xvfb(built, airgap, tmp_path):
                  120, "the window")
         assert proc.poll() is None, proc.stdout.read().decode()
         wait_for(lambda: trace.exists() and '"assistant_ready"' in trace.read_text(), 60, "the window to be usable")
-        image = settled_screenshot(display, ARTIFACTS / "installer-window.png", timeout=30, interval=0.5)
+        image = settled_screenshot(display, ARTIFACTS / "installer-window.png", timeout=90, interval=0.5)
         assert len(image.getcolors(1 << 16) or ()) > 20, "the window looks blank"
     finally:
         code = stop(proc, 30)
