@@ -13,7 +13,7 @@ from .tools.searchers import DATE_FIELDS
 from .understand.dates import readable
 from .understand.types import Clarification, Interpretation, LastResult
 from .understand.vocab import LABEL
-from .writing import (COLUMNS, FIELD_LABEL, as_of_text, code_text, day, decision, noun, plural, scope, table)
+from .writing import COLUMNS, FIELD_LABEL, as_of_text, code_text, day, decision, noun, plural, scope, table
 
 __all__ = ["write_answer", "interpreted_line", "not_understood", "clarify_text", "citations", "grounded",
            "facts_of", "counts_of", "summary", "last_result", "TOP_ROWS"]

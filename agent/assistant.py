@@ -16,11 +16,11 @@ from langgraph.types import Command
 
 from mirror.settings import Settings
 
+from .answer import clarify_text
 from .audit import write_audit
 from .errors import AgentError, Cancelled, ChoiceNotOffered, NoClarificationPending, SessionNotFound
 from .events import ANSWER, CANCELLED, CLARIFICATION, ERROR, NOTE, event
 from .graph import build_graph
-from .answer import clarify_text
 from .nodes import Nodes, pick
 from .sessions import check_session_id, session_lock
 from .settings import AgentSettings

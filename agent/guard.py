@@ -42,7 +42,8 @@ _ADVICE = re.compile(r"\b(would you recommend|do you recommend|recommend (?:a|an
                      r"\d+[- ]years?[- ]old|should (?:i|we|my)|keep using my|worried about my)\b", re.I)
 # chat that names a record word in passing ("translate adverse event into German", "a poem about pacemakers")
 _CHAT_FIRST = re.compile(r"\b(translate|write (?:me )?(?:a|an|some)? ?(?:poem|haiku|song|story|essay|limerick|joke)|"
-                         r"poem|haiku|limerick|who won|world series|super bowl|world cup|tell me a joke|recipe)\b", re.I)
+                         r"poem|haiku|limerick|who won|world series|super bowl|world cup|tell me a joke|recipe)\b",
+                         re.I)
 _FOLLOWUP = re.compile(r"\b(those|these|them|that|it|same|also|too|and what about|what about)\b", re.I)
 _CODE = re.compile(r"\b[A-Z]{3}\b")
 # other agencies' and other products' data: not in this mirror ("drug-eluting stent" is a device)

@@ -9,9 +9,9 @@ from mirror.lookup.places import REGIONS
 
 from .tools import TOOLS
 from .tools.searchers import DATE_FIELDS
+from .understand import vocab
 from .understand.interpret import TOP_OK
 from .understand.resolve import COUNT_NAME, MAX_CODES, SEARCHER
-from .understand import vocab
 from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFilter, Side
 
 __all__ = ["plan_calls", "call_key", "plan_schema", "MAX_CODES", "SEARCHER", "COUNT_NAME"]

@@ -388,7 +388,8 @@ def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None) ->
         clauses += [f"{f}.exact:{_quote(v)}" for f in spec.firm for v in dict.fromkeys(variants)]
     seen: set[tuple[str, ...]] = set()
     for n in names:
-        words = [w for w in re.findall(r"\w+", n) if w.lower() not in _LEGAL and len(w) > 1][:8] or re.findall(r"\w+", n)[:8]
+        words = [w for w in re.findall(r"\w+", n) if w.lower() not in _LEGAL and len(w) > 1][:8] \
+            or re.findall(r"\w+", n)[:8]
         if words and tuple(w.lower() for w in words) not in seen:   # one clause per spelling, whatever its case
             seen.add(tuple(w.lower() for w in words))
             clauses += [f"{f}:({' AND '.join(words)})" for f in spec.firm]

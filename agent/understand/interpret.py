@@ -231,7 +231,8 @@ _LEGAL_3 = {"inc", "llc", "ltd", "plc", "gmbh", "spa", "srl", "sas", "corp", "pt
 ENGLISH_3 = set("""all and any are bag bed box but can cap car cup day did ear end eye far few for gas get got gum had
 has her him his hot how ice ill its job key kit lab law leg lid lip log low man map may men met mix new nor not now
 oil old one our out own pad pan pen per pet pin pot put ray red rod row run saw say see set she sit six son sun tab
-tap ten the tie tip toe too top toy try tub two use van via war was way web who why win yes yet you""".split()) | _LEGAL_3
+tap ten the tie tip toe too top toy try tub two use van via war was way web who why win yes yet
+you""".split()) | _LEGAL_3
 
 
 def interpret(ctx: ToolContext, question: str, last: LastResult | None = None

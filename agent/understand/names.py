@@ -15,8 +15,8 @@ from mirror.lookup.firms import find_firm
 from mirror.lookup.lexicon import FirmHit, device_word_reach, firm_phrases
 
 from ..tools import ToolContext
-from .tokens import Tokens
 from .places import read_places
+from .tokens import Tokens
 from .types import Choice, FirmFilter, PlaceFilter
 
 __all__ = ["Names", "read_names", "runs", "FIRM_CUES"]

@@ -96,7 +96,8 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
             return reading
         return DeviceReading(DeviceFilter(words=words, path="names", text=text,
                                           how=f"no product code is named \"{words}\"; the dataset's own brand and "
-                                              f"generic names holding \"{text}\" were searched: {by_names:,} found"), 0.8)
+                                              f"generic names holding \"{text}\" were searched: {by_names:,} found"),
+                             0.8)
     if ds and not found["partial"] and found["total"] > len(rows):
         rows = resolve_devices(ctx.api, words, min(found["total"], ALL_CODES))["rows"]   # every code, to rank
     strength = 0.45 if found["partial"] else 1.0

@@ -104,7 +104,7 @@ class Interpretation(BaseModel):
     date_from: date | None = None
     date_to: date | None = None
     date_words: str = ""
-    date_field: str = ""                                   # which date: received, initiated, occurred, ... ("": default)
+    date_field: str = ""                                   # which date: received, initiated, ... ("": default)
     supplements: Literal["originals", "supplements", "all"] = "all"   # PMA: what was counted
     sides: list[Side] = Field(default_factory=list)        # compare: one search per side
     followup: Literal["", "codes", "firms", "records", "keys"] = ""

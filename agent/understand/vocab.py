@@ -6,7 +6,8 @@ import difflib
 
 from .tokens import Tokens
 
-__all__ = ["DATASET_PHRASES", "DATASET_WORDS", "NEEDS_DATASET", "VERB_DEVICE_WORDS", "verbs_as_grammar", "MEASURE_PHRASES", "FIELD_PHRASES", "FILTER_PHRASES", "FUNCTION", "FOLLOWUP",
+__all__ = ["DATASET_PHRASES", "DATASET_WORDS", "NEEDS_DATASET", "VERB_DEVICE_WORDS", "verbs_as_grammar",
+           "MEASURE_PHRASES", "FIELD_PHRASES", "FILTER_PHRASES", "FUNCTION", "FOLLOWUP",
            "match_phrases", "fuzzy_grammar_word", "LABEL", "NOUN"]
 
 
@@ -232,7 +233,8 @@ starting began begin begins apply applies applied applicable share shares shared
 go goes going want need needs mean means meant appear appears appeared cite cites cited give gives given say says
 said happen happens occur occurs belong belongs belonging assigned assign affect affects affected sold distributed
 marketed list listed? within down breakdown split grouped broken machine machines unit units equipment
-publication publications true false marked tagged designated flagged exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
+publication publications true false marked tagged designated flagged
+exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
 VERB_DEVICE_WORDS = {"clear", "clears", "cover", "covers", "covered", "filter", "filters", "support", "supports",
