@@ -10,7 +10,7 @@ from mirror.lookup.places import REGIONS
 from .tools import TOOLS
 from .tools.searchers import DATE_FIELDS
 from .understand import vocab
-from .understand.interpret import TOP_OK
+from .understand.fields import TOP_OK
 from .understand.resolve import COUNT_NAME, MAX_CODES, SEARCHER
 from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFilter, Side
 

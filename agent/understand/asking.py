@@ -1,0 +1,60 @@
+"""When to ask instead of answering: nothing to look for, a one-word device naming many product codes, a firm with
+no records in the dataset asked about, or no dataset at all."""
+
+from __future__ import annotations
+
+from ..tools import ToolContext
+from .types import Choice, Clarification, Interpretation
+
+__all__ = ["ask_when_weak", "ask_dataset", "BROAD", "ASK_DATASETS"]
+
+BROAD = 20        # a one-word device term matching more product codes than this is asked about
+
+
+def ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None:
+    """A reading too weak to answer with a figure: nothing to look for, a one-word device matching many codes, or
+    a firm named by its first words that has no records in the dataset asked about."""
+    from .vocab import LABEL
+    specific = it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to
+    if not specific and it.measure == "list" and it.datasets and it.datasets != ["classification"]:
+        label = " and ".join(LABEL.get(d, d) for d in it.datasets)
+        return Clarification(question=f"Your question names no device, firm, product code, place or period. What "
+                                      f"should I look for in the {label}?",
+                             choices=[Choice(label=f"all the {label} (the whole dataset)", patch={"measure": "count"})])
+    d = it.device
+    if d and d.path == "codes" and len(d.words.split()) == 1 and d.matched > BROAD and not it.sides:
+        held = [c for c in d.codes if c.records]
+        choices = [Choice(label=f"{c.code} {c.name}" + (f" ({c.records:,} records)" if c.records else ""),
+                          patch={"device": d.model_copy(update={"codes": [c]}).model_dump()}) for c in
+                   (held or d.codes)[:4]]
+        choices.append(Choice(label=f"all {d.matched} product codes named \"{d.words}\"",
+                              patch={"device": d.model_dump()}))
+        return Clarification(question=f"\"{d.words}\" names {d.matched} kinds of device (product codes). Which one "
+                                      "do you mean?", choices=choices)
+    f = it.firm
+    if f and f.match == "leading" and f.by_dataset and not any(f.by_dataset.get(ds) for ds in it.datasets):
+        choices = [Choice(label=f"{f.name}: {n:,} {LABEL.get(ds, ds)}", patch={"datasets": [ds]})
+                   for ds, n in sorted(f.by_dataset.items(), key=lambda x: -x[1]) if ds in LABEL][:3]
+        from .resolve import read_device
+        alt = read_device(ctx, f.words, it.datasets, known=False)
+        choices += alt.choices[:2]
+        if choices:
+            label = " and ".join(LABEL.get(d_, d_) for d_ in it.datasets)
+            return Clarification(question=f"\"{f.words}\" is {f.name}, which has no {label} in the mirror. "
+                                          "Did you mean one of these?", choices=choices)
+    return None
+
+
+ASK_DATASETS = ("event", "recall", "510k", "pma", "enforcement", "classification", "udi", "registrationlisting")
+
+
+def ask_dataset(it: Interpretation) -> Clarification | None:
+    """A question that names no dataset and nothing to look for ("how many?"): which records to count."""
+    from .vocab import LABEL
+    if it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to or it.field:
+        return None
+    measure = it.measure if it.measure in ("count", "list", "trend", "top") else "count"
+    return Clarification(question="Your question names no dataset and nothing to look for. Which records do you "
+                                  "want counted?",
+                         choices=[Choice(label=f"all the {LABEL[ds]}", patch={"datasets": [ds], "measure": measure})
+                                  for ds in ASK_DATASETS])
