@@ -45,6 +45,8 @@ def _firm_args(f: FirmFilter | None) -> dict[str, Any]:
         return {}
     if f.match == "those":
         return {"manufacturer": f.variants or [f.name]}
+    if f.match == "entity":
+        return {"manufacturer": f.variants[:30], "manufacturer_exact": True}
     names = [f.words] if f.match in ("exact", "leading") else [f.name]
     names += [v for v in f.variants if v.lower() != names[0].lower()]
     return {"manufacturer": names[0] if len(names) == 1 else names[:30]}

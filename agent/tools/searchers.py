@@ -239,6 +239,8 @@ class SearchArgs(BaseModel):
     product_codes: list[str] | None = Field(None, description="FDA product codes, e.g. [\"DXY\", \"LWS\"]")
     manufacturer: str | list[str] | None = Field(
         None, description="Firm name or its variants (from resolve_manufacturer); words match the firm fields")
+    manufacturer_exact: bool = Field(False, description="Match the manufacturer names exactly as spelled (one "
+                                                        "company's spellings), not by their words")
     country: str | list[str] | None = Field(None, description="ISO 3166-1 alpha-2 country code(s), e.g. US, DE")
     state: str | None = Field(None, description="US state code, e.g. CA")
     exclude_country: str | list[str] | None = Field(None, description="Every country but these, e.g. US (foreign)")
@@ -300,7 +302,7 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
         if not spec.firm:
             unsupported.append("manufacturer")
         else:
-            parts.append(_firm(spec, args.manufacturer, ctx))
+            parts.append(_firm(spec, args.manufacturer, ctx, args.manufacturer_exact))
     for name, fld in (("country", spec.country), ("state", spec.state), ("exclude_country", spec.country),
                       ("exclude_state", spec.state)):
         value = getattr(args, name)
@@ -345,9 +347,9 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
     for key, value in args.filters.items():
         if key == "supplement" and key in spec.own:     # original | supplement: PMA originals or supplements
             values = value if isinstance(value, list) else [value]
-            if values and values != ["any"]:
-                kind = "_missing_" if values == ["original"] else "_exists_"
-                parts.append(f"{kind}:{spec.own[key]}")
+            if values and values != ["any"]:       # supplement numbers are S001...; an original has none (or "")
+                has = f"{spec.own[key]}:S*"
+                parts.append(f"NOT {has}" if values == ["original"] else has)
             continue
         if key not in spec.own:
             raise ToolError(f"device/{spec.endpoint} has no filter {key!r}; its filters are: "
@@ -375,8 +377,10 @@ def _supported(spec: Spec) -> list[str]:
     return out + [f"filters.{k}" for k in sorted(spec.own)]
 
 
-def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None) -> str:
+def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None, exact: bool = False) -> str:
     names = [manufacturer] if isinstance(manufacturer, str) else list(manufacturer)
+    if exact:                      # one company's spellings, whole values only ("Dentigen GmbH", not "Dentigen Ltd.")
+        return "(" + " OR ".join(f"{f}.exact:{_quote(v)}" for f in spec.firm for v in dict.fromkeys(names)) + ")"
     variants: list[str] = []
     if ctx is not None:
         for n in names:

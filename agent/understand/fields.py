@@ -91,8 +91,9 @@ def recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
     numbers = [f.value for f in it.filters if f.field == "product_res_number"]
     if not numbers and not set(it.datasets) & {"recall", "enforcement"}:
         return
-    if it.field == "device_class" or it.field is None and it.measure == "list" and re.search(
-            r"\b(classified|classification|what class)\b", it.question.lower()):
+    classes = any(f.field in ("class", "recall_class") for f in it.filters)    # "classified class III": a filter
+    if not classes and (it.field == "device_class" or it.field is None and it.measure == "list" and re.search(
+            r"\b(classified|classification|what class)\b", it.question.lower())):
         it.field = "recall_class"
         it.measure = "lookup"
     if "recall" in it.datasets and it.field == "recall_class" and not numbers:

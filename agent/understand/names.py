@@ -7,6 +7,7 @@ that matches nothing stays unexplained and is never "corrected" into a device on
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ from mirror.lookup.firms import find_firm
 from mirror.lookup.lexicon import FirmHit, device_word_reach, firm_phrases
 
 from ..tools import ToolContext
+from .firm_forms import entity
 from .places import read_places
 from .tokens import Tokens
 from .types import Choice, FirmFilter, PlaceFilter
@@ -96,8 +98,8 @@ def _firm_ok(tokens: Tokens, i: int, j: int, hit: FirmHit, reach: dict[str, int]
         return not (len(lows) == 1 and lows[0] in COMMON and not hit.exact and not _capital(tokens, i))
     if len(lows) == 1 and lows[0] in COMMON:
         return False
-    if hit.exact and len(lows) > 1:
-        return True
+    if len(lows) > 1 and (hit.exact or hit.firms <= 3):
+        return True                  # several words leading a firm's name ("ge oec"): that firm
     return any(reach.get(w, 0) < DEVICE_COMMON for w in lows)
 
 
@@ -132,11 +134,21 @@ def _firms(tokens: Tokens, a: int, b: int, hits: dict[str, FirmHit], reach: dict
                 cands.append((not hit.exact, -(j - i), -hit.records, i, j, hit))
     for *_, i, j, hit in sorted(cands):
         if all(tokens.free(k) for k in range(i, j)):
-            out.firms.append(FirmFilter(words=_said(tokens, i, j), name=hit.names[0] if hit.firms == 1 else
-                                        _said(tokens, i, j), key=hit.key, variants=list(hit.variants),
-                                        records=hit.records, exact=hit.exact, by_dataset=dict(hit.by_dataset),
-                                        match="exact" if hit.exact else "leading"))
+            firm = FirmFilter(words=_said(tokens, i, j), name=hit.names[0] if hit.firms == 1 else _said(tokens, i, j),
+                              key=hit.key, variants=list(hit.variants), records=hit.records, exact=hit.exact,
+                              by_dataset=dict(hit.by_dataset), match="exact" if hit.exact else "leading")
+            out.firms.append(entity(firm, out))
             tokens.take(i, j, "firm")
+            _absorb_typo(tokens, j, firm)
+
+
+def _absorb_typo(tokens: Tokens, j: int, firm: FirmFilter) -> None:
+    """The word after a firm's leading words that is a misspelling of the name's next word ("boston scientfic")."""
+    said = len(firm.words.split())
+    nxt = (firm.name.split() + [""])[said].lower().strip(".,") if len(firm.name.split()) > said else ""
+    if j < len(tokens.toks) and tokens.free(j) and nxt and len(nxt) > 3 and \
+            difflib.SequenceMatcher(None, tokens.toks[j].low, nxt).ratio() >= 0.8:
+        tokens.take(j, j + 1, "firm")
 
 
 def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int], out: Names) -> None:

@@ -10,8 +10,8 @@ from .types import Choice, PlaceFilter
 
 __all__ = ["read_places", "PLACE_CUES", "DEMONYMS", "FOREIGN"]
 
-PLACE_CUES = {"in", "from", "based", "located", "registered", "state", "states", "country", "countries", "=", "of",
-              "vs", "versus", "or", "and"}
+PLACE_CUES = {"in", "from", "based", "located", "registered", "state", "states", "country", "countries", "=", "vs",
+              "versus", "or", "and"}
 COUNTRY_CUES = {"country", "countries", "nation"}
 # nationalities -> ISO country code (a word before a dataset or firm noun: "Italian registrations")
 DEMONYMS = {"french": "FR", "italian": "IT", "german": "DE", "japanese": "JP", "chinese": "CN", "canadian": "CA",

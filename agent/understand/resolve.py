@@ -3,6 +3,7 @@ dataset's own brand / generic / device names searched when the codes find little
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from mirror.lookup.devices import ABBREVIATIONS, resolve_devices
@@ -106,7 +107,8 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
     if found["unknown"]:
         strength *= 0.6
     top = rows[0]["score"] or 0
-    primary = [r for r in rows if (r["score"] or 0) >= 0.8 * top][:MAX_CODES]
+    exact = [r for r in rows if _same_words(r["device_name"], words)]    # named exactly so: that code alone
+    primary = exact or [r for r in rows if (r["score"] or 0) >= 0.8 * top][:MAX_CODES]
     device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes", matched=found["total"])
     reading = DeviceReading(device, strength, found["corrections"], found["unknown"])
     if ds is None:
@@ -125,6 +127,8 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
     defined = [r for r in rows if counts.get(r["product_code"]) and not _by_name(r)]
     if not held and not by_names:
         held, defined = defined, []              # only codes whose definitions hold the words have records
+    if exact and any(counts.get(r["product_code"]) for r in exact):
+        held = [r for r in exact if counts.get(r["product_code"])]
     if held and not found["partial"]:
         held.sort(key=lambda r: -counts[r["product_code"]])
         device.codes = [_code(r, counts) for r in held[:MAX_CODES]]
@@ -240,6 +244,16 @@ def _names_only(ctx: ToolContext, words: str, ds: str) -> DeviceReading:
     how = (f"{ds.replace('enforcement', 'enforcement reports')} carry no product code; their product descriptions "
            f"holding \"{words}\" were searched: {n:,} found")
     return DeviceReading(DeviceFilter(words=words, path="names", text=words, how=how), 0.8 if n else 0.5)
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", (text or "").lower())}
+
+
+def _same_words(name: str, words: str) -> bool:
+    """A product code's device name made of the question's words ("Pump, Infusion, Insulin" = "insulin infusion
+    pumps")."""
+    return bool(name) and _stems(name) == _stems(words)
 
 
 def _by_name(r: dict) -> bool:

@@ -38,7 +38,7 @@ class FirmFilter(BaseModel):
     variants: list[str] = Field(default_factory=list)
     records: int = 0
     exact: bool = True
-    match: Literal["exact", "leading", "spelling", "those"] = "exact"
+    match: Literal["exact", "leading", "spelling", "those", "entity"] = "exact"   # entity: these spellings only
     by_dataset: dict[str, int] = Field(default_factory=dict)   # records naming the firm, per dataset
 
 

@@ -261,7 +261,7 @@ def verbs_as_grammar(tokens: Tokens) -> None:
 # the verb that says which date a range is of ("recalls initiated in 2012", "510(k)s received in 2019")
 DATE_KINDS = {"initiated": "initiated initiation started start began begun begin", "received": "received submitted "
               "submission submissions receipt", "occurred": "occurred happened occurring", "posted": "posted",
-              "classified": "classified classification", "reported": "reported issued published dated",
+              "reported": "reported issued published dated",
               "performed": "performed tested run", "published": "published publication publications"}
 DATE_KIND = {w: kind for kind, words in DATE_KINDS.items() for w in words.split()}
 

@@ -91,6 +91,9 @@ def check(case: dict, out: dict, con) -> list[str]:
         v = figure(con, fig)
         if not has_figure(text, v, fig["noun"]):
             problems.append(f"'{v} {fig['noun']}' not in the answer")
+    for phrase in case.get("absent", []):
+        if phrase.lower() in first.lower():
+            problems.append(f"{phrase!r} in {first!r}")
     for phrase in case.get("contains", []):
         if phrase.lower() not in text.lower():
             problems.append(f"{phrase!r} not in the answer")

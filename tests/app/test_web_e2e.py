@@ -7,6 +7,7 @@ import io
 import json
 import os
 import subprocess
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -233,9 +234,13 @@ def test_an_ollama_server_on_another_computer_is_saved_only_after_a_confirmation
         view.wait_text("An Ollama server")
         view.click("radio", "An Ollama server")
         view.wait_text("Test connection")
-        view.page.locator('input[aria-label="Ollama address"]').fill(url)   # one change (typing races the redraws)
+        box = view.page.locator('input[aria-label="Ollama address"]')
 
-        def connected() -> bool:         # the field's change reaches the app a moment after the fill
+        def connected() -> bool:
+            # One change per attempt (typing races the redraws); under load the radio's redraw can replace
+            # the field after a fill, so each attempt fills again and lets the change reach the app first.
+            box.fill(url)
+            time.sleep(1)
             view.click("button", "Test connection")
             return bool(wait_for(lambda: "Connected to" in view.text() or "not reachable" in view.text(), 15,
                                  "the connection test") and f"Connected to {url}: 1 model" in view.text())
