@@ -30,12 +30,14 @@ from .understand.types import Clarification
 __all__ = ["Assistant", "resolve_model"]
 
 
-def resolve_model(agent_settings: AgentSettings, emit=None):
+def resolve_model(agent_settings: AgentSettings, emit: Any = None) -> tuple[Any, str]:
     """The configured chat model, or None (with a note) when it is `none` or cannot be used."""
-    if agent_settings.model.strip().lower() == "none":
-        return None, ""
-    from .models import ModelUnavailable, load_chat_model
+    from .errors import ModelUnavailable
+    from .modelspec import ModelSpec
     try:
+        if ModelSpec.parse(agent_settings.model).kind == "none":
+            return None, ""
+        from .models import load_chat_model
         return load_chat_model(agent_settings), ""
     except ModelUnavailable as e:
         return None, f"model unavailable ({e}); answering without a model"
@@ -101,7 +103,8 @@ class Assistant:
         """
         session_id = check_session_id(session_id) if session_id else uuid.uuid4().hex[:12]
         with self._lock:
-            self._events = queue.Queue()
+            events: queue.Queue[dict] = queue.Queue()
+            self._events = events
             self._cancel = cancel
             self._stop.clear()
             result: dict[str, Any] = {}
@@ -117,7 +120,7 @@ class Assistant:
                 except Exception as e:   # never a stack trace for the user
                     result["error"] = str(e) if isinstance(e, AgentError) else f"{type(e).__name__}: {e}"
                 finally:
-                    self._events.put({"type": "_done"})
+                    events.put({"type": "_done"})
 
             if self.model_note:
                 yield event(NOTE, message=self.model_note)
@@ -125,7 +128,7 @@ class Assistant:
             worker.start()
             try:
                 while True:
-                    ev = self._events.get()
+                    ev = events.get()
                     if ev["type"] == "_done":
                         break
                     if ev["type"] != ANSWER:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 import orjson
@@ -11,6 +12,7 @@ import orjson
 from mirror.errors import MirrorError
 from mirror.settings import Settings
 
+from .modelspec import MODEL_HELP
 from .tools import ToolContext, ToolError, describe, run_tool, validate
 
 __all__ = ["tools_cli", "tools_command", "tool_command", "ask_command", "chat_command", "sessions_command"]
@@ -37,9 +39,11 @@ def tools_command(as_json: bool) -> None:
 
 @click.command("tool")
 @click.argument("name")
-@click.option("--args", "arguments", default="{}", help='Arguments as a JSON object, e.g. \'{"product_codes":["DXY"]}\'.')
+@click.option("--args", "arguments", default="{}",
+              help='Arguments as a JSON object, e.g. \'{"product_codes":["DXY"]}\'.')
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
-@click.option("--data-dir", type=click.Path(path_type=Path), default=None, help="Mirror data folder (default: FDAX_DATA_DIR).")
+@click.option("--data-dir", type=click.Path(path_type=Path), default=None,
+              help="Mirror data folder (default: FDAX_DATA_DIR).")
 @click.option("--budget", type=int, default=4000, show_default=True, help="Characters of the text rendering.")
 def tool_command(name: str, arguments: str, as_json: bool, data_dir: Path | None, budget: int) -> None:
     """Run one tool on the mirror and print its result (the text a model sees, or JSON).
@@ -72,7 +76,7 @@ def tool_command(name: str, arguments: str, as_json: bool, data_dir: Path | None
         click.echo(result.render(budget))
 
 
-def _fail(message: str, code: int):
+def _fail(message: str, code: int) -> NoReturn:
     click.echo(f"Error: {message}", err=True)
     sys.exit(code)
 
@@ -104,9 +108,9 @@ def _assistant(model: str | None, data_dir: Path | None, ollama_url: str | None)
         _fail(str(e), 1)
 
 
-model_option = click.option("--model", default=None,
-                            help="none, embedded, llamacpp:/path/model.gguf or ollama:NAME (default: FDAX_MODEL).")
-ollama_option = click.option("--ollama-url", default=None, help="Ollama server for ollama:NAME (default: FDAX_OLLAMA_URL).")
+model_option = click.option("--model", default=None, help=f"{MODEL_HELP} (default: FDAX_MODEL).")
+ollama_option = click.option("--ollama-url", default=None,
+                             help="Ollama server for ollama:NAME (default: FDAX_OLLAMA_URL).")
 data_option = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
                            help="Mirror data folder (default: FDAX_DATA_DIR).")
 

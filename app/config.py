@@ -13,6 +13,8 @@ import platformdirs
 from pydantic import BaseModel, Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from agent.modelspec import DEFAULT_MODEL, MODEL_HELP, ModelSpec
+
 __all__ = ["AppConfig", "AppEnv", "ConfigError", "load_config", "save_config", "default_config_path",
            "model_kind", "remote_host", "unconfirmed_remote", "confirmed", "THEMES", "COLORS"]
 
@@ -37,20 +39,22 @@ class AppEnv(BaseSettings):
     app_config: Path = Field(default_factory=default_config_path,
                              description="The app's settings file (JSON), written by the Settings screen.")
     app_port: int = Field(8550, ge=0, le=65535,
-                          description="Port of `fda-explorer --web` on 127.0.0.1 when --port is not given (0: any free port).")
+                          description="Port of `fda-explorer --web` on 127.0.0.1 when --port is not given "
+                                      "(0: any free port).")
 
 
 class AppConfig(BaseModel):
     """Every field is a line of the Settings screen and of README.md; unknown keys in the file are ignored."""
 
-    model: str = Field("embedded", description="Chat model: none, embedded, llamacpp:/path/to/model.gguf or ollama:NAME.")
+    model: str = Field(DEFAULT_MODEL, description=f"Chat model: {MODEL_HELP}.")
     ollama_url: str = Field("http://127.0.0.1:11434", description="Ollama server for ollama:NAME models.")
     ollama_remote_confirmed: str = Field(
         "", description="An Ollama URL on another computer that you confirmed may receive your questions (the "
         "Settings screen asks before saving one; a file naming another computer without it is refused).")
     data_dir: Path = Field(description="Mirror data folder (DuckDB files, downloads, sessions, audit logs).")
     export_dir: Path | None = Field(None, description="Folder for exported answers (default: DATA_DIR/exports).")
-    theme: Literal["system", "light", "dark"] = Field("system", description="Appearance: follow the system, light or dark.")
+    theme: Literal["system", "light", "dark"] = Field("system",
+                                                      description="Appearance: follow the system, light or dark.")
     color: Color = Field("indigo", description="Accent colour: " + ", ".join(COLORS) + ".")
 
     @property
@@ -59,16 +63,14 @@ class AppConfig(BaseModel):
 
 
 def model_kind(model: str) -> tuple[str, str]:
-    """("none" | "embedded" | "gguf" | "ollama", argument) for a model spec; unknown specs count as embedded."""
-    spec = model.strip()
-    kind, _, arg = spec.partition(":")
-    if spec in ("none", "embedded"):
-        return spec, ""
-    if kind == "llamacpp":
-        return "gguf", arg.strip()
-    if kind == "ollama":
-        return "ollama", arg.strip()
-    return "embedded", ""
+    """("none" | "embedded" | "gguf" | "ollama", argument) for the Settings screen's choice, read by
+    `ModelSpec.parse` (llamacpp shows as "gguf"); a kind without its argument shows that kind with an empty
+    field to fill, and a spec it cannot read counts as embedded."""
+    spec = ModelSpec.read(model)
+    if spec is None:
+        kind = model.strip().partition(":")[0].strip().lower()
+        return ("gguf", "") if kind == "llamacpp" else ("ollama", "") if kind == "ollama" else ("embedded", "")
+    return ("gguf" if spec.kind == "llamacpp" else spec.kind), spec.arg
 
 
 def remote_host(url: str) -> str:

@@ -16,14 +16,26 @@ MirrorError
  +-- ShrinkRefused        a sync would drop a dataset below half its records (without --allow-shrink)
  +-- SyncCancelled        the user cancelled a sync (the next one resumes)
 
-Every message names the thing (file, URL, folder) and the next step.
+Every message names the thing (file, URL, folder) and the next step; `first_line(e)` quotes an underlying
+error (DuckDB's, the OS's) inside such a message.
 """
 
 __all__ = [
     "MirrorError", "ConfigError", "ManifestError", "SourceError", "DownloadError",
     "BundleError", "PartitionError", "CorruptFileError", "InvalidJSONError",
     "RecordCountError", "DiskFullError", "MirrorMissingError", "LockedError", "ShrinkRefused", "SyncCancelled",
+    "first_line",
 ]
+
+
+def first_line(e: BaseException | str, limit: int = 300) -> str:
+    """The first non-blank line of an exception's message (or of a text), at most `limit` characters; the
+    exception's type name when it has no message. For quoting a library's error inside one of ours."""
+    text = str(e).strip()
+    if not text:
+        return type(e).__name__ if isinstance(e, BaseException) else ""
+    line = text.splitlines()[0].strip()
+    return line if len(line) <= limit else line[:limit - 3] + "..."
 
 
 class MirrorError(Exception):

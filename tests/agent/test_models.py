@@ -8,8 +8,17 @@ import time
 
 import pytest
 
-from agent.models import (ChatModel, ModelError, ModelUnavailable, ScriptedModel, embedded_model_path,
-                          list_ollama_models, load_chat_model)
+from agent.models import (
+    MODEL_HELP,
+    ChatModel,
+    ModelError,
+    ModelSpec,
+    ModelUnavailable,
+    ScriptedModel,
+    embedded_model_path,
+    list_ollama_models,
+    load_chat_model,
+)
 from agent.settings import AgentSettings
 
 from .ollama_standin import OllamaStandIn, Reply, tool_call
@@ -51,13 +60,51 @@ def test_none_means_no_model():
     assert load_chat_model(settings(model="none")) is None
 
 
-@pytest.mark.parametrize("spec", ["gpt4", "ollama:", "llamacpp:", "llamacpp:  ", "Embedded"])
+@pytest.mark.parametrize("spec", ["gpt4", "ollama:", "llamacpp:", "llamacpp:  ", "embedded:x", "none:", "local"])
 def test_unknown_spec_names_the_valid_forms(spec):
     with pytest.raises(ModelUnavailable) as e:
         load_chat_model(settings(model=spec))
     msg = str(e.value)
-    assert "\n" not in msg and repr(spec.strip()) in msg
+    assert "\n" not in msg and repr(spec.strip()) in msg and "the model setting" in msg and "FDAX" not in msg
     assert all(form in msg for form in ("none", "embedded", "llamacpp:/path/to/model.gguf", "ollama:NAME"))
+
+
+@pytest.mark.parametrize(("text", "kind", "arg"), [
+    ("none", "none", ""), (" NONE ", "none", ""), ("Embedded", "embedded", ""),
+    ("llamacpp:/Models/Qwen.gguf", "llamacpp", "/Models/Qwen.gguf"), ("LlamaCpp: ~/m.gguf ", "llamacpp", "~/m.gguf"),
+    ("ollama:qwen2.5:7b", "ollama", "qwen2.5:7b"), ("OLLAMA:Llama3", "ollama", "Llama3")])
+def test_one_spec_grammar_kind_in_any_case_argument_as_typed(text, kind, arg):
+    spec = ModelSpec.parse(text)
+    assert (spec.kind, spec.arg) == (kind, arg)
+    assert ModelSpec.parse(str(spec)) == spec        # the canonical spelling reads back the same
+
+
+def test_the_settings_and_the_app_read_specs_the_one_way():
+    from agent.assistant import resolve_model
+    from app.config import AppConfig, model_kind
+    assert AgentSettings(model=" None ").model == "none" and AgentSettings(model="OLLAMA:qwen").model == "ollama:qwen"
+    assert resolve_model(AgentSettings(model="NONE")) == (None, "")
+    assert model_kind("LLAMACPP:/m/x.gguf") == ("gguf", "/m/x.gguf") and model_kind("None") == ("none", "")
+    assert MODEL_HELP in AgentSettings.model_fields["model"].description
+    assert MODEL_HELP in AppConfig.model_fields["model"].description
+
+
+def test_a_spec_that_names_no_model_is_a_note_not_a_crash():
+    model, note = __import__("agent.assistant", fromlist=["resolve_model"]).resolve_model(
+        AgentSettings(model="gpt4"))
+    assert model is None and "'gpt4'" in note and "answering without a model" in note and "FDAX" not in note
+
+
+def test_model_messages_name_no_environment_variable():
+    """What a person reads says "the model setting" / "the Ollama address in Settings", never FDAX_...: the app's
+    users never see environment variables."""
+    import inspect
+
+    import agent.models
+    import agent.modelspec
+    for module in (agent.models, agent.modelspec):
+        source = inspect.getsource(module)
+        assert "FDAX_" not in source, module.__name__
 
 
 def test_missing_gguf_file(tmp_path):
@@ -65,7 +112,7 @@ def test_missing_gguf_file(tmp_path):
     with pytest.raises(ModelUnavailable) as e:
         load_chat_model(settings(model=f"llamacpp:{path}"))
     msg = str(e.value)
-    assert "\n" not in msg and str(path) in msg and "does not exist" in msg and "FDAX_MODEL=none" in msg
+    assert "\n" not in msg and str(path) in msg and "does not exist" in msg and "set the model setting to none" in msg
 
 
 @pytest.mark.parametrize("content", [b"just some notes, not a model\n", b"", b"GGU"])
@@ -82,7 +129,7 @@ def test_gguf_magic_but_broken_file_is_unavailable(tmp_path):
     path.write_bytes(b"GGUF" + b"\x00" * 60)
     with pytest.raises(ModelUnavailable) as e:
         load_chat_model(settings(model=f"llamacpp:{path}"))
-    assert "\n" not in str(e.value) and str(path) in str(e.value) and "FDAX_MODEL=none" in str(e.value)
+    assert "\n" not in str(e.value) and str(path) in str(e.value) and "set the model setting to none" in str(e.value)
 
 
 def test_a_directory_is_not_a_model(tmp_path):
@@ -175,7 +222,8 @@ def test_ollama_json_sends_the_schema_as_format(ollama):
     model = ollama_model(ollama)
     assert isinstance(model, ChatModel) and model.name == "ollama:qwen2.5:0.5b"
     ollama.reply('{"tool": "count_by", "args": {"product_codes": ["OZP", "FRN"]}}')
-    assert model.json(PLAN, TOOL_SCHEMA, max_tokens=64) == {"tool": "count_by", "args": {"product_codes": ["OZP", "FRN"]}}
+    expected = {"tool": "count_by", "args": {"product_codes": ["OZP", "FRN"]}}
+    assert model.json(PLAN, TOOL_SCHEMA, max_tokens=64) == expected
     [body] = ollama.chats()
     assert body["format"] == TOOL_SCHEMA and body["model"] == "qwen2.5:0.5b" and body["stream"] is True
     assert body["options"] == {"temperature": 0, "seed": 0, "num_predict": 64}

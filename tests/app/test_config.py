@@ -7,8 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from app.config import (AppConfig, AppEnv, ConfigError, confirmed, load_config, model_kind, remote_host, save_config,
-                        unconfirmed_remote)
+from app.config import (
+    AppConfig,
+    AppEnv,
+    ConfigError,
+    confirmed,
+    load_config,
+    model_kind,
+    remote_host,
+    save_config,
+    unconfirmed_remote,
+)
 
 
 def defaults(tmp_path: Path) -> AppConfig:
@@ -47,6 +56,11 @@ def test_an_unwritable_place_is_a_config_error(tmp_path):
 def test_model_kinds():
     assert [model_kind(m) for m in ("none", "embedded", "llamacpp:/m/x.gguf", "ollama:qwen", "odd")] == [
         ("none", ""), ("embedded", ""), ("gguf", "/m/x.gguf"), ("ollama", "qwen"), ("embedded", "")]
+    # The one grammar (agent.models.ModelSpec): kinds in any case, arguments as typed; a kind without its
+    # argument shows that kind with an empty field to fill.
+    typed = ("NONE", " Embedded ", "LlamaCpp:/M/X.gguf", "Ollama:Qwen", "llamacpp:", "ollama:")
+    assert [model_kind(m) for m in typed] == [("none", ""), ("embedded", ""), ("gguf", "/M/X.gguf"), ("ollama", "Qwen"),
+                                              ("gguf", ""), ("ollama", "")]
 
 
 def test_environment_settings(monkeypatch, tmp_path):
