@@ -36,4 +36,4 @@ def export_of(turn: Turn, session: str) -> Export:
     p = turn.payload
     return Export(turn.question, turn.answer, turn.citations, turn.tables, p.get("tool_calls", []), turn.as_of,
                   p.get("session", session), p.get("model", ""), p.get("audit", ""),
-                  interpretation=reading_text(turn.interpretation), searched=turn.searched)
+                  interpretation=reading_text(turn.interpretation), searched=turn.searched, chart=turn.chart)

@@ -13,6 +13,7 @@ from .banners import Banner, banner_for, info, model_problem, one_line
 from .exports import write_export
 from .jobs import Jobs
 from .records import RecordView, layout, original_json
+from .rephrase import rephrase
 from .results import ResultTable, chart_of, tables_of
 from .saved import SavedAnswer, same_as_of
 from .timeline import Entry, attach_queries, entry_of
@@ -20,7 +21,8 @@ from .turn import Turn
 
 __all__ = ["AskModel", "Turn", "RecordView", "FORMAT_NAMES"]
 
-FORMAT_NAMES = {"xlsx": "Excel workbook", "csv": "CSV", "md": "Markdown report", "pdf": "PDF report"}
+FORMAT_NAMES = {"xlsx": "Excel workbook", "csv": "CSV", "md": "Markdown report", "pdf": "PDF report",
+                "png": "PNG image of the chart"}
 SLOW_MODEL_SECONDS = 20
 
 
@@ -35,6 +37,7 @@ class AskModel:
         self._model_note_shown = ""
         self._slow_said = False
         self._draining: set[int] = set()     # ids of cancelled turns the assistant is still finishing
+        self.downloads: list[Path] = []      # exports written, for the web build to hand to the browser
         # The UI thread (send, cancel, new conversation) and the "ask" lane (events, answer) both change turns:
         # every change of a turn's status, of `turns` and of `session_id` happens under this lock.
         self._lock = threading.RLock()
@@ -82,6 +85,22 @@ class AskModel:
         if turn.clarify is None or turn is not self.turns[-1]:
             return False
         return self.send(turn.clarify["choices"][choice])
+
+    def take_downloads(self) -> list[Path]:
+        """The exports written since the last call (the web build hands each to the browser)."""
+        with self._lock:
+            files, self.downloads = self.downloads, []
+        return files
+
+    def rerun(self, turn_index: int, kind: str, new: str, old: str = "") -> bool:
+        """Ask a question again with one part of its reading changed (dataset, device, firm, dates), in the same
+        conversation: the new answer comes below the others."""
+        turn = self.turns[turn_index]
+        question = rephrase(turn.question, turn.interpretation, kind, new, old)
+        if question.strip().lower() == turn.question.strip().lower():
+            self._report(info("That is the question as it was asked: change the text, or ask in other words."))
+            return False
+        return self.send(question)
 
     def _run(self, turn: Turn) -> None:
         with self._lock:
@@ -271,6 +290,12 @@ class AskModel:
         self.record = None
         self.changed()
 
+    def toggle_column(self, turn_index: int, table_index: int, name: str) -> None:
+        """Show or hide one column of a table (on screen and in the exports of the answer)."""
+        if not self.turns[turn_index].tables[table_index].toggle_column(name):
+            self._report(info("A table keeps at least one column: show another one before hiding this one."))
+        self.changed()
+
     def sort(self, turn_index: int, table_index: int, column: int, ascending: bool) -> None:
         self.turns[turn_index].tables[table_index].sort(column, ascending)
         self.changed()
@@ -309,7 +334,7 @@ class AskModel:
 
     def _export(self, turn: Turn, turn_index: int, fmt: str) -> Path:
         try:
-            for t in turn.tables:            # an export holds every matching record, not the first rows
+            for t in turn.tables if fmt != "png" else []:   # an export holds every matching record
                 self._fetch_all(t)
             ex = export_of(turn, self.session_id or "session")
             path = write_export(ex, fmt, self.backend.config.exports, turn_index + 1)
@@ -317,6 +342,7 @@ class AskModel:
             turn.busy = ""
             self.changed()
         turn.exports.append(str(path))
+        self.downloads.append(path)
         self._report(info(f"Saved the {FORMAT_NAMES.get(fmt, fmt)} (data as of {ex.as_of_line()}) to {path}"))
         self.changed()
         return path

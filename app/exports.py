@@ -12,12 +12,13 @@ from pathlib import Path
 
 from .labels import dataset_label, display_value, field_label, tool_label
 from .reading import split_answer
-from .results import ResultTable
+from .results import Chart, ResultTable
 from .timeline import result_title
 
-__all__ = ["Export", "FORMATS", "write_export", "file_name", "columns_of", "available_formats"]
+__all__ = ["Export", "FORMATS", "CHART_FORMAT", "write_export", "file_name", "columns_of", "available_formats"]
 
 FORMATS = ("xlsx", "csv", "md", "pdf")
+CHART_FORMAT = "png"                   # an image of the answer's chart, offered when it has one
 CSV_META = ["Part", "Dataset", "Data as of", "Query", "Text"]
 
 
@@ -37,6 +38,7 @@ class Export:
     interpretation: str = ""           # the reading of the question, on one line
     searched: dict[str, str] = field(default_factory=dict)   # every dataset the answer read -> as of
     exported_at: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M:%S %Z").strip())
+    chart: Chart | None = None
 
     @property
     def stamp(self) -> str:
@@ -94,8 +96,10 @@ def file_name(ex: Export, fmt: str, index: int = 1) -> str:
 
 def write_export(ex: Export, fmt: str, folder: Path, index: int = 1) -> Path:
     """Write one export into `folder` (created if needed) atomically; returns its path."""
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown export format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    if fmt not in FORMATS + (CHART_FORMAT,):
+        raise ValueError(f"unknown export format {fmt!r}: choose one of {', '.join(FORMATS + (CHART_FORMAT,))}")
+    if fmt == CHART_FORMAT and ex.chart is None:
+        raise ValueError("this answer has no chart to export as an image: export its table instead")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / file_name(ex, fmt, index)
@@ -104,6 +108,8 @@ def write_export(ex: Export, fmt: str, folder: Path, index: int = 1) -> Path:
         from .exports_xlsx import write_xlsx as writer
     elif fmt == "pdf":
         from .exports_pdf import write_pdf as writer
+    elif fmt == CHART_FORMAT:
+        from .chart_png import write_png as writer
     else:
         writer = {"md": _markdown, "csv": _csv}[fmt]
     writer(ex, tmp)
@@ -112,9 +118,11 @@ def write_export(ex: Export, fmt: str, folder: Path, index: int = 1) -> Path:
 
 
 def columns_of(t: ResultTable) -> list[tuple[str, str]]:
-    """(field, label) of a table's columns; a label two fields share gets the field name after it."""
-    labels = [field_label(c) for c in t.columns]
-    return [(c, lab if labels.count(lab) == 1 else f"{lab} ({c})") for c, lab in zip(t.columns, labels)]
+    """(field, label) of the columns a table exports (those the person hid on screen are left out); a label two
+    fields share gets the field name after it."""
+    columns = t.exported
+    labels = [field_label(c) for c in columns]
+    return [(c, lab if labels.count(lab) == 1 else f"{lab} ({c})") for c, lab in zip(columns, labels)]
 
 
 def _md_cell(text: str) -> str:

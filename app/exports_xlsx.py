@@ -119,7 +119,7 @@ def write_xlsx(ex: Export, path: Path) -> None:
              result_title(c.get("tool", ""), c.get("summary", ""), bool(c.get("ok"))), q]
             for c in ex.tool_calls for q in (c.get("queries") or [""])])
     audit = ex.audit()
-    facts = [["Audit file", ex.audit_path or "(none)"]]
+    facts: list[list[Any]] = [["Audit file", ex.audit_path or "(none)"]]
     for k, v in audit.items():
         if k in ("tool_calls", "plan", "citations", "provenance", "answer"):
             continue                      # on their own sheets

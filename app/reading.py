@@ -17,6 +17,12 @@ class Part:
     kind: str             # dataset | device | firm | place | dates | filter | measure | unused
     text: str
     detail: str = ""      # the tooltip: every code, every name variant
+    value: str = ""       # a dataset part's dataset (what a change of it replaces)
+
+    @property
+    def editable(self) -> bool:
+        """A click changes it and asks again (app/rephrase.py)."""
+        return self.kind in ("dataset", "device", "firm", "dates")
 
 
 def _dates(it: dict) -> str:
@@ -48,7 +54,7 @@ def reading_parts(it: dict | None) -> list[Part]:
         return []
     if it.get("understood") is False:
         return [Part("unused", "Not understood: nothing was searched")]
-    parts = [Part("dataset", dataset_label(d)) for d in it.get("datasets") or []]
+    parts = [Part("dataset", dataset_label(d), value=d) for d in it.get("datasets") or []]
     sides = it.get("sides") or []
     if it.get("measure") == "compare" and sides:
         parts.append(Part("measure", "Compared: " + " vs ".join(s.get("label", "") for s in sides)))

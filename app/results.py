@@ -36,6 +36,7 @@ class ResultTable:
     call: dict = field(default_factory=dict)                  # the tool call behind it: {"tool", "args"}
     page: int = 0
     loading: bool = False                                     # every matching record is being fetched
+    hidden: list[str] = field(default_factory=list)           # columns the person chose to hide (screen and exports)
 
     @property
     def as_of_text(self) -> str:
@@ -73,7 +74,27 @@ class ResultTable:
     @property
     def shown_columns(self) -> list[int]:
         """Indexes of the columns shown on screen (bookkeeping columns are kept for the exports only)."""
-        return [i for i, c in enumerate(self.columns) if c not in HIDDEN_COLUMNS]
+        return [i for i, c in enumerate(self.columns) if c not in HIDDEN_COLUMNS and c not in self.hidden]
+
+    @property
+    def choosable(self) -> list[str]:
+        """The columns the column chooser lists (every column but the bookkeeping ones)."""
+        return [c for c in self.columns if c not in HIDDEN_COLUMNS]
+
+    @property
+    def exported(self) -> list[str]:
+        """The columns an export writes: all of them but those the person hid."""
+        return [c for c in self.columns if c not in self.hidden]
+
+    def toggle_column(self, name: str) -> bool:
+        """Hide a shown column or show a hidden one; False (nothing changed) when it would hide the last one."""
+        if name in self.hidden:
+            self.hidden.remove(name)
+            return True
+        if name not in self.choosable or len([c for c in self.choosable if c not in self.hidden]) <= 1:
+            return False
+        self.hidden.append(name)
+        return True
 
     # -- paging ---------------------------------------------------------------------------------------------
     @property
@@ -153,7 +174,7 @@ def _rows_from(e: dict, rows: list[dict]) -> list[str]:
     (a `limit=0` query only counts: its dataset contributed a total, not rows)."""
     prov = [p for p in e.get("provenance") or [] if p.get("dataset")]
     known = {p["dataset"] for p in prov}
-    own = [r.get("dataset") for r in rows if isinstance(r.get("dataset"), str) and r.get("dataset") in known]
+    own = [str(r["dataset"]) for r in rows if isinstance(r.get("dataset"), str) and r["dataset"] in known]
     if own:
         return list(dict.fromkeys(own))
     fetched = [p["dataset"] for p in prov if "limit=0" not in str(p.get("query", "")).split("&")]

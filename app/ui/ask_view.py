@@ -5,15 +5,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import flet as ft
 
 from ..ask import FORMAT_NAMES, Turn
-from ..banners import info
+from ..banners import banner_for, info
 from ..controller import Controller
-from ..exports import available_formats
+from ..exports import CHART_FORMAT, available_formats
 from ..labels import dataset_label
-from ..reading import reading_parts
+from ..reading import Part, reading_parts
+from ..rephrase import edit_of, rephrase
 from .charts import chart_view
 from .home_panel import home_panel
 from .tables import result_table
@@ -39,8 +41,9 @@ async def settled(field: ft.TextField, quiet: float = 0.03, limit: int = 5) -> s
 class TurnView:
     """One question and its answer; each part is redrawn only when what it shows has changed."""
 
-    def __init__(self, c: Controller, index: int, trace: Callable[..., None]) -> None:
-        self.c, self.index, self.trace = c, index, trace
+    def __init__(self, c: Controller, index: int, trace: Callable[..., None],
+                 on_edit: Callable[[int, Part], None] | None = None) -> None:
+        self.c, self.index, self.trace, self.on_edit = c, index, trace, on_edit
         self.question = ft.Text(weight=ft.FontWeight.BOLD, size=15)
         self.reading = ft.Container()
         self.timeline = ft.Column(spacing=0)
@@ -74,7 +77,9 @@ class TurnView:
         self.question.value = f"You: {turn.question}"
         if self._changed("reading", id(turn.payload)):
             parts = reading_parts(turn.interpretation)
-            self.reading.content = reading_row(parts) if parts else None
+            on_edit = self.on_edit
+            edit = (lambda p: on_edit(self.index, p)) if on_edit is not None and not turn.clarify else None
+            self.reading.content = reading_row(parts, edit) if parts else None
         if self._changed("timeline", (len(turn.entries), turn.status, bool(turn.answer))):
             tiles = [timeline_tile(e) for e in turn.entries]
             folded = turn.answer and tiles and turn.status != "running"
@@ -95,10 +100,10 @@ class TurnView:
             self.clarify.controls = self._clarify(turn, last, chosen)
         self.note.value = turn.note
         if self._changed("tables", (id(turn.payload), tuple((t.sort_column, t.ascending, t.page, len(t.rows),
-                                                             t.loading) for t in turn.tables))):
-            self.tables.controls = [result_table(t, self._sorter(i), self._pager(i), self._all(i))
+                                                             t.loading, tuple(t.hidden)) for t in turn.tables))):
+            self.tables.controls = [result_table(t, self._sorter(i), self._pager(i), self._all(i), self._columns(i))
                                     for i, t in enumerate(turn.tables)]
-        if self._changed("exports", (id(turn.payload), len(turn.exports), turn.busy)):
+        if self._changed("exports", (id(turn.payload), len(turn.exports), turn.busy, turn.chart is not None)):
             self.exports.controls = self._export_row(turn)
 
     def _answer_parts(self, turn: Turn) -> None:
@@ -116,8 +121,9 @@ class TurnView:
         if c is None:
             return []
         i = self.index
-        buttons = [ft.OutlinedButton(label, disabled=not last, on_click=lambda e, k=k: self.c.ask.choose(i, k))
-                   for k, label in enumerate(c["choices"])]
+        buttons: list[ft.Control] = [
+            ft.OutlinedButton(label, disabled=not last, on_click=lambda e, k=k: self.c.ask.choose(i, k))
+            for k, label in enumerate(c["choices"])]
         hint = ("Choose one, or ask again in other words." if last else "Answered below, with your choice."
                 if chosen else "Not answered: another question was asked instead.")
         return [ft.Text(c["question"], size=14), ft.Row(buttons, wrap=True, spacing=8, run_spacing=8), caption(hint)]
@@ -130,6 +136,9 @@ class TurnView:
 
     def _all(self, t: int) -> Callable[[], None]:
         return lambda: self.c.ask.show_all(self.index, t)
+
+    def _columns(self, t: int) -> Callable[[str], None]:
+        return lambda name: self.c.ask.toggle_column(self.index, t, name)
 
     def _status(self, turn: Turn) -> list[ft.Control]:
         i = self.index
@@ -153,6 +162,11 @@ class TurnView:
             ft.OutlinedButton(f"Export {f.upper()}", icon=ft.Icons.DOWNLOAD, tooltip=f"Save as a {FORMAT_NAMES[f]}",
                               disabled=bool(turn.busy), on_click=lambda e, f=f: self.c.ask.export(i, f))
             for f in available_formats()]
+        if turn.chart is not None:
+            buttons.append(ft.OutlinedButton("Export PNG", icon=ft.Icons.IMAGE_OUTLINED,
+                                             tooltip="Save the chart as a PNG image (with its as-of date)",
+                                             disabled=bool(turn.busy),
+                                             on_click=lambda e: self.c.ask.export(i, CHART_FORMAT)))
         busy = [ft.ProgressRing(width=16, height=16, stroke_width=2), caption(turn.busy)] if turn.busy else []
         saved = [copyable(f"Saved: {p}") for p in turn.exports[-3:]]
         return buttons + busy + [caption(f"Data as of {stamp}")] + saved
@@ -212,23 +226,27 @@ class AskView:
         if len(self.turn_views) > len(ask.turns) or any(tv.index >= len(ask.turns) for tv in self.turn_views):
             self.turn_views = []
         while len(self.turn_views) < len(ask.turns):
-            self.turn_views.append(TurnView(self.c, len(self.turn_views), self.trace))
+            self.turn_views.append(TurnView(self.c, len(self.turn_views), self.trace, self.edit_part))
         for k, (tv, turn) in enumerate(zip(self.turn_views, ask.turns)):
             following = ask.turns[k + 1].question if k + 1 < len(ask.turns) else None
+            clarify = turn.clarify
             tv.sync(turn, last=following is None,
-                    chosen=bool(turn.clarify) and following in turn.clarify["choices"])
+                    chosen=clarify is not None and following in clarify["choices"])
         home = [self._home_panel()] if not ask.turns or self.c.first_run else []
         self.conversation.controls = home + [tv.root for tv in self.turn_views]
         self.cancel_button.visible = ask.busy
         self._trace_shown()
         last = ask.turns[-1] if ask.turns else None
         sig = (len(ask.turns), len(last.entries), bool(last.answer)) if last else ()
-        if sig and sig != self._scroll_sig:     # follow a running answer; show an answer from its question
+        if last is not None and sig != self._scroll_sig:   # follow a running answer; show an answer from its question
             self._scroll = f"turn-{len(ask.turns) - 1}" if last.answer else "end"
         self._scroll_sig = sig
         if not self.field.value:
             self.field.value = ask.take_draft()
         self._render_record()
+        for path in ask.take_downloads():
+            if self.page.web:                  # the browser gets the file; it is also kept in the exports folder
+                self.page.run_task(self._download, path)
 
     def _home_panel(self) -> ft.Control:
         """The home, built again only when what it shows has changed (a new tree costs the client a redraw)."""
@@ -271,7 +289,7 @@ class AskView:
             finally:
                 self._returning = False
             self.trace("scroll_restored", screen="ask", offset=round(target))
-        elif target:
+        elif isinstance(target, str) and target:
             await self.conversation.scroll_to(scroll_key=target)
 
     def _render_record(self) -> None:
@@ -303,3 +321,47 @@ class AskView:
         if rec is not None and rec.text:
             await self.page.clipboard.set(rec.text)
             self.c.report(info("The original record was copied (JSON)."))
+
+    async def _download(self, path: Path) -> None:
+        """Hand an export to the browser as a download (the web build: the server's folder may be out of reach)."""
+        try:
+            await ft.FilePicker().save_file(file_name=path.name, src_bytes=path.read_bytes())
+        except Exception as e:
+            self.c.report(banner_for(e, f"handing {path.name} to the browser"))
+            return
+        self.trace("download_offered", name=path.name, bytes=path.stat().st_size)
+
+    # -- changing a part of the reading and asking again ------------------------------------------------------------
+    def edit_part(self, turn_index: int, part: Part) -> None:
+        """A small editor for one part of an answer's reading; "Ask again" asks the changed question below."""
+        turn = self.c.ask.turns[turn_index]
+        edit = edit_of(part.kind, turn.interpretation, part.value)
+        if edit is None or self._dialog_open:
+            return
+        preview = caption("")
+        control: ft.RadioGroup | ft.TextField
+
+        def question() -> str:
+            return rephrase(turn.question, turn.interpretation, edit.kind, control.value or "", part.value)
+
+        def changed(e=None) -> None:
+            preview.value = f"Asks: \u201c{question()}\u201d"
+            preview.update()
+
+        async def ask_again(e=None) -> None:
+            if isinstance(control, ft.TextField):
+                await settled(control)
+            self.page.pop_dialog()
+            self.c.ask.rerun(turn_index, edit.kind, control.value or "", part.value)
+
+        if edit.choices:
+            control = ft.RadioGroup(ft.Column([ft.Radio(value=k, label=label) for k, label in edit.choices],
+                                              spacing=0), value=edit.current, on_change=changed)
+        else:
+            control = ft.TextField(value=edit.current, label=edit.title.removeprefix("Change the ").capitalize(),
+                                   autofocus=True, on_change=changed, on_submit=ask_again)
+        preview.value = f"Asks: \u201c{question()}\u201d"
+        self.page.show_dialog(ft.AlertDialog(
+            title=ft.Text(edit.title), content=ft.Column([caption(edit.hint), control, preview], tight=True, width=520),
+            actions=[ft.TextButton("Cancel", on_click=lambda e: self.page.pop_dialog()),
+                     ft.FilledButton("Ask again", icon=ft.Icons.REPLAY, on_click=ask_again)]))

@@ -58,8 +58,8 @@ class EarlyClient:
 
     def install(self) -> None:
         """Make `flet.run(..., port=self.port)` serve on our socket and adopt our client process."""
-        import flet_desktop
         import flet.messaging.flet_socket_server as server_module
+        import flet_desktop
 
         early, start_server = self, asyncio.start_server
 
@@ -98,7 +98,7 @@ class EarlyClient:
         async def open_flet_view_async(page_url, assets_dir, hidden):
             return _Process(), early.pid_file
 
-        server_module.asyncio = _Asyncio()
+        server_module.asyncio = _Asyncio()  # type: ignore[assignment]  # only create_subprocess_exec is replaced
         flet_desktop.open_flet_view_async = open_flet_view_async
 
     def stop(self) -> None:

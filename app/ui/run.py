@@ -16,8 +16,8 @@ import flet as ft
 
 if TYPE_CHECKING:
     from ..controller import Controller
-    from .early_client import EarlyClient
     from ..launch import Launch
+    from .early_client import EarlyClient
 
 __all__ = ["Trace", "run_desktop", "run_web"]
 
@@ -107,9 +107,9 @@ def run_desktop(prepare: Callable[[], "Launch"], trace: Trace, early: "EarlyClie
 def run_web(launch: "Launch", trace: Trace, port: int) -> int:
     """Serve the app on http://127.0.0.1:PORT until SIGINT/SIGTERM; every browser tab is its own session. Only
     pages opened from the printed address (it carries a token made at each launch) reach it (app/ui/web_guard.py)."""
+    import flet_web.fastapi as flet_fastapi
     import platformdirs
     import uvicorn
-    import flet_web.fastapi as flet_fastapi
 
     from .offline_web import offline_assets
     from .web_guard import WebGuard, new_token

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
 from ..reading import Part
@@ -33,7 +35,7 @@ def timeline_tile(entry: Entry) -> ft.Control:
     if not entry.details:
         return ft.ListTile(leading=leading, title=title, subtitle=subtitle, dense=True,
                            content_padding=ft.Padding.symmetric(horizontal=8))
-    details = [copyable(f"{label}: {text}", font_family="monospace")
+    details: list[ft.Control] = [copyable(f"{label}: {text}", font_family="monospace")
                for label, text in entry.details]
     return ft.ExpansionTile(leading=leading, title=title, subtitle=subtitle, dense=True, controls=details,
                             controls_padding=ft.Padding.only(left=48, right=8, bottom=6),
@@ -56,13 +58,27 @@ def timeline_folded(turn, tiles: list[ft.Control]) -> ft.Control:
                             controls_padding=ft.Padding.only(left=16))
 
 
-def reading_row(parts: list[Part]) -> ft.Control:
-    """'Interpreted as' and the parts of the reading as chips (each one's details in its tooltip)."""
-    chips = [ft.Container(ft.Text(p.text, size=12, color=ft.Colors.ON_ERROR_CONTAINER if p.kind == "unused" else None),
-                          bgcolor=ft.Colors.ERROR_CONTAINER if p.kind == "unused" else ft.Colors.SECONDARY_CONTAINER,
-                          border_radius=12, padding=ft.Padding.symmetric(horizontal=10, vertical=3),
-                          tooltip=p.detail or None)
-             for p in parts]
+EDIT_TIPS = {"dataset": "Click to search other records with the same question",
+             "device": "Click to change the device and ask again", "firm": "Click to change the firm and ask again",
+             "dates": "Click to change the dates and ask again"}
+
+
+def _reading_chip(p: Part, on_edit: Callable[[Part], None] | None) -> ft.Control:
+    unused = p.kind == "unused"
+    text = ft.Text(p.text, size=12, color=ft.Colors.ON_ERROR_CONTAINER if unused else None)
+    editable = on_edit is not None and p.editable
+    tip = "\n".join(t for t in (p.detail, EDIT_TIPS.get(p.kind, "") if editable else "") if t) or None
+    return ft.Container(ft.Row([text, ft.Icon(ft.Icons.EDIT, size=12, color=ft.Colors.ON_SURFACE_VARIANT)],
+                               spacing=4, tight=True) if editable else text,
+                        bgcolor=ft.Colors.ERROR_CONTAINER if unused else ft.Colors.SECONDARY_CONTAINER,
+                        border_radius=12, padding=ft.Padding.symmetric(horizontal=10, vertical=3), tooltip=tip,
+                        ink=editable, on_click=(lambda e: on_edit(p)) if editable and on_edit else None)
+
+
+def reading_row(parts: list[Part], on_edit: Callable[[Part], None] | None = None) -> ft.Control:
+    """'Interpreted as' and the parts of the reading as chips (each one's details in its tooltip); with `on_edit`,
+    a click on a dataset, device, firm or dates chip calls it (to change that part and ask again)."""
+    chips = [_reading_chip(p, on_edit) for p in parts]
     return ft.Row([caption("Interpreted as:")] + chips, wrap=True, spacing=6, run_spacing=4,
                   vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
