@@ -68,13 +68,15 @@ def changes_command(watch, since, limit, record, data_dir) -> None:
 @click.option("--watch", required=True, help="The watchlist to report on.")
 @click.option("--period", required=True, help="A quarter (2023Q3), a month (2023-07) or a year (2023).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Markdown file to write (default: surveillance-NAME-PERIOD.md in the current folder).")
+              help="File to write: .md (Markdown), .pdf or .docx (default: surveillance-NAME-PERIOD.md in the current "
+              "folder).")
 @DATA_DIR
 def report_command(watch, period, out, data_dir) -> None:
-    """Write a Markdown surveillance summary of a watchlist for a period: events by month and type, top problem
-    terms, recalls and enforcement reports with their class, 510(k)/PMA decisions, signals, changes, provenance.
+    """Write the surveillance report of a watchlist for a period, as PDF, DOCX or Markdown: events by month and
+    type, top problem terms, recalls and enforcement reports with their class, 510(k)/PMA decisions, the signal
+    table with its caveats, changes, every figure's query and as-of date, and an appendix of the record IDs cited.
 
-    Example: fda-explorer report --watch cardiac --period 2023Q3
+    Example: fda-explorer report --watch cardiac --period 2023Q3 --out cardiac-2023Q3.pdf
     """
     from .report import write_report
     settings = settings_for(data_dir)

@@ -1,5 +1,6 @@
 """A scope's records in a period, for the periodic report: events by month and type, top problem terms, recalls
-and enforcement reports with their class, 510(k) and PMA decisions; each with the SQL that produced it."""
+and enforcement reports with their class (a recall's from its event's enforcement reports), 510(k) and PMA
+decisions; each with the SQL that produced it."""
 
 from __future__ import annotations
 
@@ -43,9 +44,10 @@ _FIGURES = (  # (title, dataset, SELECT ... with {where}, id column or None)
      "AND t.date_received BETWEEN $start AND $end ORDER BY (t.event_type = 'Death') DESC, t.date_received "
      "LIMIT 200", "mdr_report_key"),
     ("Recalls initiated", "recall",
-     "SELECT t.product_res_number, t.recalling_firm, t.product_code, t.event_date_initiated, t.recall_status "
-     "FROM device_recall t WHERE {where} AND t.event_date_initiated BETWEEN $start AND $end "
-     "ORDER BY t.event_date_initiated", "product_res_number"),
+     "SELECT t.product_res_number, {recall_class} AS recall_class, t.recalling_firm, t.product_code, "
+     "t.event_date_initiated, t.recall_status FROM device_recall t "
+     "WHERE {where} AND t.event_date_initiated BETWEEN $start AND $end ORDER BY t.event_date_initiated",
+     "product_res_number"),
     ("Enforcement reports", "enforcement",
      "SELECT t.recall_number, t.classification, t.recalling_firm, t.report_date, t.status "
      "FROM device_enforcement t WHERE {where} AND t.report_date BETWEEN $start AND $end ORDER BY t.report_date",
@@ -61,6 +63,11 @@ _FIGURES = (  # (title, dataset, SELECT ... with {where}, id column or None)
 )
 
 
+# A recall's class is in the enforcement reports of its recall event (the recall dataset does not carry it).
+_RECALL_CLASS = ("coalesce((SELECT any_value(e.classification) FROM device_enforcement e "
+                 "WHERE e.event_id = t.res_event_number), '')")
+
+
 def period_counts(store: Store, scope: Scope, start: date, end: date) -> PeriodCounts:
     """Every figure of the report whose dataset is in the mirror (see `_FIGURES`)."""
     con = store.connect()
@@ -70,7 +77,8 @@ def period_counts(store: Store, scope: Scope, start: date, end: date) -> PeriodC
         for title, dataset, sql, id_col in _FIGURES:
             if f"device_{dataset}" not in have:
                 continue
-            query = sql.format(where=scope.where(dataset, "t"))
+            query = sql.format(where=scope.where(dataset, "t"),
+                               recall_class=_RECALL_CLASS if "device_enforcement" in have else "''")
             cur = con.execute(query, {**scope.params(query), "start": start, "end": end})
             columns = [d[0] for d in cur.description]
             rows = cur.fetchall()
