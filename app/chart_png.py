@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
+from PIL.PngImagePlugin import PngInfo
 
 from .labels import field_label
 from .results import Chart
@@ -119,4 +120,9 @@ def write_png(ex: "Export", path: Path) -> None:
     """Write the export's chart to `path` as a PNG image stamped with the answer's as-of dates."""
     if ex.chart is None:
         raise ValueError("this answer has no chart to export as an image: export its table instead")
-    draw_chart(ex.chart, ex.question, ex.as_of_line()).save(path, format="PNG")
+    info = PngInfo()                               # the same facts as text, for document control tools
+    for key, value in (("Title", f"Chart: {ex.chart.title}"), ("Question", ex.question),
+                       ("Data as of", ex.as_of_line()), ("Interpreted as", ex.interpretation),
+                       ("Exported", ex.exported_at), ("Software", "FDA Explorer Offline")):
+        info.add_itxt(key, value)
+    draw_chart(ex.chart, ex.question, ex.as_of_line()).save(path, format="PNG", pnginfo=info)
