@@ -280,7 +280,7 @@ def query(endpoint, querystring, data_dir) -> None:
     ENDPOINT is device/event, device/510k, ... (or download); QUERYSTRING is what follows `?` in an
     api.fda.gov URL. Exit code: 0 on 200, 1 on 404, 2 on 400, 3 on 500. A `Link` header goes to stderr.
 
-    Example: mirror query device/event 'search=device.device_report_product_code:DXY+AND+date_received:[20200101+TO+20201231]&limit=5'
+    Example: mirror query device/event 'search=device.device_report_product_code:DXY&limit=5'
     """
     from .api import Api
     api = Api(_settings(data_dir))
@@ -297,7 +297,8 @@ def query(endpoint, querystring, data_dir) -> None:
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (loopback by default; 0.0.0.0 exposes the API to the network).")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port (0: any free port).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="TCP port (0: any free port).")
 @data_dir_option
 @_edge
 def serve(host, port, data_dir) -> None:

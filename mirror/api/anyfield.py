@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Callable, TypeGuard
 
-from ..sync.loadsql import WORD
+from ..schema.openfda import WORD_SQL
 from .query import And, Node, Not, Or, Term, leaves, tokens
 
 __all__ = ["any_only", "any_field"]
@@ -28,7 +28,6 @@ _END = rf"(?:$|[^{_W}.'\"]|\"(?:$|[^:])|[.'](?:$|[^{_W}]))"         # what may f
 _UNIT = rf"(?:[^{_W}\"\\]|{_ESC})"                                    # a non-word character inside one value
 _GAP = rf"(?:(?:[^{_W}.'\"\\]|{_ESC}){_UNIT}*|[.']{_UNIT}+)"          # between two words (one `.` or `'` joins them)
 _NOT_WORDS = "'\"[a-z0-9_@]+\":|\\[^u]'"                          # keys and escapes, as SQL text
-WORD_SQL = WORD.replace("'", "''")
 
 
 def any_only(node: Node) -> bool:

@@ -28,6 +28,7 @@ import orjson
 from ..errors import MirrorError
 from ..schema.datasets import DATASETS
 from ..schema.indexes import INDEXES
+from ..schema.openfda import DATE_FORMATS_SQL, DAY_FORMAT, DISCLAIMER, LICENSE, TERMS, WORD_SQL
 from ..settings import Settings
 from ..store.files import Store
 from ..store.reader import Reader, Snapshot
@@ -36,22 +37,17 @@ from ..store.state import rowid_stamp
 from .catalog import Catalog, FieldRef, catalog
 from .limits import NARROW_LOOKUP, NARROW_SEARCH, QueryTooBroad
 from .query import And, ParseError, parse
-from .sql import WORD, Conjunct, Translator, grouped
+from .sql import Conjunct, Translator, grouped
 from .summary import summary_count, summary_total
 
 __all__ = ["Api", "Response", "DISCLAIMER", "ENDPOINT_PATHS"]
 
-DISCLAIMER = ("Do not rely on openFDA to make decisions regarding medical care. While we make every effort to "
-              "ensure that data is accurate, you should assume all results are unvalidated. We may limit or "
-              "otherwise restrict your access to the API in line with our Terms of Service.")
-TERMS, LICENSE = "https://open.fda.gov/terms/", "https://open.fda.gov/license/"
 PARAMS = ("search", "count", "limit", "skip", "sort", "search_after")
 IGNORED = ("api_key",)
 MAX_LIMIT = 1000
 MAX_INT = 2**62        # past this a number parameter is nonsense (and DuckDB's BIGINT would overflow)
 SMALL = 5000           # a result set this small is ordered (by rowid) in Python
 ONE_SCAN = 100_000     # up to skip + limit this many, an unsorted page and its total come from one scan
-WORD_SQL = WORD.replace("'", "''")
 ENDPOINT_PATHS = {f"/device/{ep}.json": ep for ep in DATASETS}
 HEADERS = {"Content-Type": "application/json; charset=utf-8", "Server": "fda-explorer-offline",
            "Cache-Control": "no-cache, no-store, must-revalidate", "X-Content-Type-Options": "nosniff"}
@@ -388,7 +384,7 @@ class Api:
             return (a.expr if is_date or not a.is_date else f"CAST({a.expr} AS VARCHAR)"), desc, is_date, a.reads
         vals, reads = (a.expr, a.reads) if a.kind == "list" else (tr.generic(f.path), frozenset({"record"}))
         if is_date:
-            vals = f"list_transform({vals}, lambda v: try_strptime(v, ['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y'])::DATE)"
+            vals = f"list_transform({vals}, lambda v: try_strptime(v, {DATE_FORMATS_SQL})::DATE)"
         return f"{'list_max' if desc else 'list_min'}({vals})", desc, is_date, reads
 
     @staticmethod
@@ -529,7 +525,7 @@ class Api:
             lst = f"[{x}]" if scalar else x
             if is_date:
                 if not typed_date:
-                    lst = f"list_transform({lst}, lambda v: try_strptime(v, ['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y'])::DATE)"
+                    lst = f"list_transform({lst}, lambda v: try_strptime(v, {DATE_FORMATS_SQL})::DATE)"
                 return f"list_distinct({lst})"
             if tokens:
                 lst = f"flatten(list_transform({lst}, lambda v: regexp_extract_all(lower(v), '{WORD_SQL}')))"
@@ -558,7 +554,7 @@ class Api:
             inner = (f"SELECT unnest({values(a.expr, a.kind == 'scalar', a.is_date)}) AS term "
                      f"FROM {ep.table} t WHERE {where}")
         if is_date:
-            sql = (f"SELECT strftime(term, '%Y%m%d'), count(*) FROM ({inner}) WHERE term IS NOT NULL "
+            sql = (f"SELECT strftime(term, '{DAY_FORMAT}'), count(*) FROM ({inner}) WHERE term IS NOT NULL "
                    f"GROUP BY term ORDER BY term")
         else:
             sql = (f"SELECT CAST(term AS VARCHAR) AS term, count(*) AS n FROM ({inner}) WHERE term IS NOT NULL "

@@ -25,22 +25,21 @@ from datetime import date, datetime
 from typing import Callable
 
 from ..schema.datasets import DATASETS
-from ..sync.loadsql import WORD, flat_values
+from ..schema.openfda import DATE_FORMATS, DATE_FORMATS_SQL, WORD, WORD_SQL
+from ..sync.loadsql import flat_values
 from .anyfield import any_field, any_only
 from .catalog import ARRAYS, NUMERIC, SAFE_PATH, Catalog, FieldRef
 from .query import And, Exists, Node, Not, Or, ParseError, Range, Term, tokens
 
 __all__ = ["Access", "Conjunct", "Translator", "WORD", "WORD_SQL", "tokens", "parse_date", "grouped"]
 
-WORD_SQL = WORD.replace("'", "''")
-_DATE_FORMATS = "['%Y%m%d', '%Y-%m-%d', '%m/%d/%Y']"
 UNIQUE_KEY = {"event", "udi"}     # endpoints whose key identifies one record (child tables join on it)
 UNKNOWN = "*"                     # in `reads`: SQL whose columns are not known (an extension field): no index covers it
 
 
 def parse_date(value: str, field_name: str) -> date:
     v = value.strip()
-    for fmt in ("%Y%m%d", "%Y-%m-%d", "%m/%d/%Y"):
+    for fmt in DATE_FORMATS:
         try:
             return datetime.strptime(v, fmt).date()
         except ValueError:
@@ -266,7 +265,7 @@ class Translator:
 
     # -- predicates --------------------------------------------------------------
     def _as_date(self, v: str, is_date: bool) -> str:
-        return v if is_date else f"try_strptime({v}, {_DATE_FORMATS})::DATE"
+        return v if is_date else f"try_strptime({v}, {DATE_FORMATS_SQL})::DATE"
 
     def _term(self, f: FieldRef, node: Term):
         if f.type == "date" and not f.exact:

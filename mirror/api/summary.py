@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..schema.openfda import DAY_FORMAT
 from .sql import Access, Conjunct
 
 __all__ = ["member", "summary_count", "summary_total"]
@@ -25,7 +26,7 @@ def summary_count(summaries: Summaries, a: Access, conj: list[Conjunct], is_date
     m = member(conj)
     if a.kind == "scalar" and is_date and a.is_date and m and m.column and a.column is not None:
         table = summaries.get((m.column, a.column))
-        return ((f"SELECT strftime(day, '%Y%m%d'), n FROM {table} WHERE term = {m.param} ORDER BY day", table)
+        return ((f"SELECT strftime(day, '{DAY_FORMAT}'), n FROM {table} WHERE term = {m.param} ORDER BY day", table)
                 if table else None)
     return None
 

@@ -1,10 +1,11 @@
 """Device names, brands, product codes and submission numbers to ranked product codes (resolve_device's SQL).
 
-A compact vocabulary is built once per mirror version in the Api's in-memory database (`memory.main._lookup_device_*`):
-`code` (one row per product code: class, regulation, panel, GUDID device count), `word` (the light plural stem of each
-word of each term, sorted and indexed by stem; a term is a classification device name or definition, a GMDN preferred
-term, a GUDID brand or product-code name, or the bag of words of one product code's device descriptions), `best` (per
-stem, product code and source the fewest words of a term holding the stem) and `lex` (each stem, a surface spelling
+A compact vocabulary is built once per mirror version (`Reader.derived`) in that version's in-memory database
+(`memory.main._lookup_device_*`): `code` (one row per product code: class, regulation, panel, GUDID device count),
+`word` (the light plural stem of each word of each term, sorted and indexed by stem; a term is a classification
+device name or definition, a GMDN preferred term, a GUDID brand or product-code name, or the bag of words of one
+product code's device descriptions), `best` (per stem, product code and source the fewest words of a term holding
+the stem) and `lex` (each stem, a surface spelling
 and how many product codes it reaches). A query touches only these: its words are
 matched to stems (exactly, as singular/plural, else by edit distance among stems of the same first letter), a few lay
 synonyms add alternative phrasings, and each term holding query words is scored by how much of the query it covers
@@ -18,17 +19,15 @@ import hashlib
 import json
 import math
 import re
-import threading
 import time
 import unicodedata
 from typing import Any
 
-import duckdb
-
-from ..api import Api
+from ..store.reader import Snapshot
+from .source import Source, pinned, reader_of
 
 __all__ = ["SYNONYMS", "ABBREVIATIONS", "MAX_QUERY_CHARS", "MAX_WORDS", "parse_query", "words", "build_vocabulary",
-           "vocabulary_info", "resolve_devices"]
+           "vocabulary_info", "resolve_devices", "SUBMISSION_RE"]
 
 MAX_QUERY_CHARS = 200           # longer input is cut (the result says so)
 MAX_WORDS = 12                  # words of a query that are matched
@@ -71,10 +70,10 @@ ABBREVIATIONS = {k: v[0] for k, v in SYNONYMS.items() if " " not in k}
 DESCRIPTION_CHARS = 60          # words of the first 60 characters of GUDID device descriptions are searched
 SOURCES = {"device_name": 1.0, "gmdn_term": 0.92, "brand_name": 0.9, "definition": 0.75, "device_description": 0.7}
 
-_V = "memory.main._lookup_device_"          # vocabulary tables (in the Api's in-memory database)
-_BUILD_LOCK = threading.Lock()
+_V = "memory.main._lookup_device_"          # vocabulary tables (in the reader's in-memory database, per version)
 _CODE_RE = re.compile(r"[A-Za-z]{3}")
-_SUBMISSION_RE = re.compile(r"(?P<kind>K|DEN|P)(?P<num>\d{6})(?:[\s/-]*(?P<supp>S\d{3,4}))?", re.I)
+# A 510(k) (K), De Novo (DEN) or PMA (P) number, with an optional PMA supplement: K192028, DEN200001, P170019/S012.
+SUBMISSION_RE = re.compile(r"(?P<kind>K|DEN|P)(?P<num>\d{6})(?:[\s/-]*(?P<supp>S\d{3,4}))?", re.I)
 _STEM = """CASE WHEN {w} IN ('lens', 'lenses') THEN 'lens'
   WHEN length({w}) > 4 AND suffix({w}, 'ies') THEN left({w}, length({w}) - 3) || 'y'
   WHEN length({w}) > 5 AND suffix({w}, 'eses') THEN left({w}, length({w}) - 2) || 'is'
@@ -126,7 +125,7 @@ def parse_query(text: str) -> dict[str, Any]:
     """What the text is: a submission number, a product code (3 letters), or words; plus whether it was cut."""
     cut = len(text) > MAX_QUERY_CHARS
     text = " ".join(text[:MAX_QUERY_CHARS].split())
-    m = _SUBMISSION_RE.fullmatch(text)
+    m = SUBMISSION_RE.fullmatch(text)
     if m:
         kind = {"K": "k_number", "P": "pma_number", "DEN": "de_novo"}[m["kind"].upper()]
         supp = m["supp"].upper() if m["supp"] and kind == "pma_number" else None
@@ -156,8 +155,8 @@ def _tables(cur) -> set[str]:
                                       "AND NOT internal").fetchall()}
 
 
-def _version_key(api: Api) -> str:
-    return hashlib.sha1(repr(api.version).encode()).hexdigest()[:16]
+def _version_key(version: tuple) -> str:
+    return hashlib.sha1(repr(version).encode()).hexdigest()[:16]
 
 
 _SRC = tuple(SOURCES)                    # a term's source is stored as its index here
@@ -270,32 +269,20 @@ FROM (SELECT * FROM ({union}) u(code, device_name, device_class, regulation_numb
 LEFT JOIN ({count}) g(code, n) USING (code)""")
 
 
-def _ensure(api: Api, cur) -> dict[str, Any]:
-    """The vocabulary info, building it first when this mirror version has none yet (one build at a time)."""
-    want = _version_key(api)
-    info = _built(cur, want)
-    if info is None:
-        with _BUILD_LOCK:
-            info = _built(cur, want)
-            if info is None:
-                info = build_vocabulary(cur)
-                cur.execute(f"CREATE OR REPLACE TABLE {_V}meta AS SELECT $v AS version, $i AS info",
-                            {"v": want, "i": json.dumps(info)})
-    return {**info, "version": want}
+def _ensure(src: Source, cur: Any = None, snap: Snapshot | None = None) -> dict[str, Any]:
+    """The vocabulary info of the mirror version `snap` (default: the current one), building its tables first
+    when that version has none yet (`Reader.derived`: one build, others wait). `cur` is not needed (kept for
+    callers that pass the cursor they will query with)."""
+    reader = reader_of(src)
+    snap = snap or reader.snapshot()
+    version = _version_key(snap.version)
+    info = reader.derived("lookup.devices", lambda c: {**build_vocabulary(c), "version": version}, snap)
+    return dict(info)
 
 
-def _built(cur, version: str) -> dict[str, Any] | None:
-    try:
-        row = cur.execute(f"SELECT version, info FROM {_V}meta").fetchone()
-    except duckdb.CatalogException:         # no vocabulary on this connection yet
-        return None
-    return json.loads(row[1]) if row and row[0] == version else None
-
-
-def vocabulary_info(api: Api) -> dict[str, Any]:
+def vocabulary_info(src: Source) -> dict[str, Any]:
     """Counts of the current vocabulary (building it if needed) and the seconds its build took."""
-    with api.cursor() as cur:
-        return _ensure(api, cur)
+    return _ensure(src)
 
 
 
@@ -579,7 +566,7 @@ def _by_submission(cur, have: set[str], q: dict) -> dict[str, Any]:
     return {"codes": codes, "datasets": consulted, "supplement_missing": supp_missing}
 
 
-def resolve_devices(api: Api, query: str, limit: int = 10) -> dict[str, Any]:
+def resolve_devices(src: Source, query: str, limit: int = 10) -> dict[str, Any]:
     """Ranked product codes for a device name, brand, product code or K / P / DEN number (plain data).
 
     Returns {kind, cut, words, total, rows, partial, corrections, unknown, synonyms, unknown_codes, datasets,
@@ -590,8 +577,9 @@ def resolve_devices(api: Api, query: str, limit: int = 10) -> dict[str, Any]:
     q = parse_query(query)
     out: dict[str, Any] = {**q, "total": 0, "rows": [], "partial": False, "corrections": [], "unknown": [],
                            "synonyms": [], "unknown_codes": [], "supplement_missing": False}
-    with api.cursor() as cur:
-        info = out["vocabulary"] = _ensure(api, cur)
+    reader, snap = pinned(src)
+    info = out["vocabulary"] = _ensure(reader, snap=snap)
+    with reader.cursor(snap=snap) as cur:
         codes = _codes(cur, info["version"])
         if q["kind"] in _SUBMISSIONS:
             found = _by_submission(cur, set(info["tables"]), q)

@@ -7,28 +7,26 @@ is never cut inside a word, never reduced to a legal form, a stopword or one let
 "The Company" stays "the company", "Lincoln Medical" stays "lincoln medical"). Firms are grouped on the
 key without spaces ("BOSTONSCIENTIFIC" = "Boston Scientific Corporation").
 
-One implementation, in SQL: the distinct-name table is built once per mirror version in the Api's
-in-memory database (`memory.main._lookup_firm_names`, `_lookup_firm_keys`), and queries are keyed the same way.
+One implementation, in SQL: the distinct-name table is built once per mirror version (`Reader.derived`) in that
+version's in-memory database (`memory.main._lookup_firm_names`, `_lookup_firm_keys`), and queries are keyed the
+same way.
 """
 
 from __future__ import annotations
 
-import threading
 import time
-import weakref
 from dataclasses import dataclass, field
+from typing import Any
 
-import duckdb
-
-from ..api import Api
+from ..store.reader import Snapshot
+from ..store.rows import one
+from .source import Source, pinned, reader_of
 
 __all__ = ["SOURCES", "FirmSource", "FirmVariant", "FirmCandidate", "FirmMatch", "firm_keys", "find_firm",
            "ensure_firm_table", "MAX_QUERY"]
 
 MAX_QUERY = 300          # characters of a firm name the lookup reads
-_NAMES, _KEYS, _WORDS = (f"memory.main._lookup_firm_{t}" for t in ("names", "keys", "words"))  # Api's in-memory db
-_LOCK = threading.Lock()
-_BUILT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # Api -> (version, tables)
+_NAMES, _KEYS, _WORDS = (f"memory.main._lookup_firm_{t}" for t in ("names", "keys", "words"))  # per version
 
 # Legal forms dropped from the end of a name (after periods are removed: "L.L.C." is "llc", "S. A." is "s a").
 _LEGAL = ("sa de cv", "de cv", "sdn bhd", "private limited", "and co", "s p a", "s a", "s l", "a s", "b v", "n v",
@@ -49,7 +47,7 @@ _LETTERS = {"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d",
 
 @dataclass(frozen=True)
 class FirmSource:
-    dataset: str         # as in Api.datasets(): udi, gudid, registrationlisting, ...
+    dataset: str         # as in Reader.datasets(): udi, gudid, registrationlisting, ...
     table: str
     field: str
     records: str         # SQL aggregate: records naming the firm
@@ -127,12 +125,12 @@ def _key_query(names_sql: str) -> str:
             f"FROM (SELECT name, {words} AS w FROM ({names_sql}))))")
 
 
-def firm_keys(api: Api, names: list[str]) -> list[str]:
+def firm_keys(src: Source, names: list[str]) -> list[str]:
     """The normalised key of each name (as the name table groups them); '' when nothing is left."""
     if not names:
         return []
     names = [str(n)[:MAX_QUERY] for n in names]
-    with api.cursor() as cur:
+    with reader_of(src).cursor() as cur:
         keys = dict(cur.execute(_key_query("SELECT DISTINCT unnest($n) AS name"), {"n": names}).fetchall())
     return [keys.get(n) or "" for n in names]
 
@@ -143,19 +141,19 @@ def _present(cur) -> set[str]:
         "SELECT view_name FROM duckdb_views() WHERE database_name = 'memory'").fetchall()}
 
 
-def ensure_firm_table(api: Api) -> tuple[float, frozenset[str]]:
-    """Build the distinct-name tables unless built for the current mirror version.
+def ensure_firm_table(src: Source, snap: Snapshot | None = None) -> tuple[float, frozenset[str]]:
+    """Build the distinct-name tables unless built for the mirror version `snap` (default: the current one).
 
     Returns the seconds this call spent building (0.0 when already built) and the tables the mirror has."""
-    version = repr(api.version)
-    with _LOCK:
-        done = _BUILT.get(api)
-        if done and done[0] == version:
-            return 0.0, done[1]
-        with api.cursor() as cur:
-            seconds, have = _build(cur)
-        _BUILT[api] = (version, have)
-        return seconds, have
+    built: list[float] = []
+
+    def build(cur: Any) -> frozenset[str]:
+        seconds, have = _build(cur)
+        built.append(seconds)
+        return have
+
+    have = reader_of(src).derived("lookup.firms", build, snap)
+    return (built[0] if built else 0.0), have
 
 
 def _build(cur) -> tuple[float, frozenset[str]]:
@@ -218,27 +216,23 @@ def _ranked(rows: list[tuple], limit: int) -> list[FirmCandidate]:
     return list(out.values())[:limit]
 
 
-def find_firm(api: Api, query: str, limit: int = 8) -> FirmMatch:
+def find_firm(src: Source, query: str, limit: int = 8) -> FirmMatch:
     """Firms whose key matches `query` (exact, prefix, whole words, near spelling, or a DUNS/FEI/registration
     number), best first, with every name variant of the best one. Raises ValueError on an empty query."""
     text = " ".join(str(query).split())[:MAX_QUERY]
     if not text:
         raise ValueError("empty firm name")
-    try:
-        return _find(api, text, limit)
-    except duckdb.CatalogException:          # the Api reopened its connection: the in-memory tables are gone
-        with _LOCK:
-            _BUILT.pop(api, None)
-        return _find(api, text, limit)
+    return _find(src, text, limit)
 
 
-def _find(api: Api, text: str, limit: int) -> FirmMatch:
-    built, have = ensure_firm_table(api)
+def _find(src: Source, text: str, limit: int) -> FirmMatch:
+    reader, snap = pinned(src)
+    built, have = ensure_firm_table(reader, snap)
     found = FirmMatch(text, "", searched=[s for s in SOURCES if s.table in have],
                       missing=sorted({s.dataset for s in SOURCES if s.table not in have}), build_seconds=built)
     digits = text.replace(" ", "")
-    with api.cursor() as cur:
-        found.key = cur.execute(f"SELECT key FROM ({_key_query('SELECT $n AS name')})", {"n": text}).fetchone()[0]
+    with reader.cursor(snap=snap) as cur:
+        found.key = one(cur.execute(f"SELECT key FROM ({_key_query('SELECT $n AS name')})", {"n": text}))[0]
         c = found.key.replace(" ", "")
         rows, base = [], {"c": c, "pk": f" {found.key} ", "limit": limit}
         if digits.isdigit():
@@ -254,7 +248,7 @@ def _find(api: Api, text: str, limit: int) -> FirmMatch:
                 rows += cur.execute(_TYPO, base).fetchall()
         found.candidates = _ranked(rows, limit)
         if found.candidates:
-            found.variants = [FirmVariant(*r[:4], int(r[4]), tuple(r[5])) for r in cur.execute(
+            found.variants = [FirmVariant(r[0], r[1], r[2], r[3], int(r[4]), tuple(r[5])) for r in cur.execute(
                 f"SELECT name, dataset, tbl, field, records, ids FROM {_NAMES} WHERE compact = ? "
                 "ORDER BY records DESC, dataset, field, name", [found.candidates[0].key.replace(" ", "")]).fetchall()]
     return found

@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 import duckdb
 
-from ..api import Api
+from ..store.rows import one
+from .source import Source, reader_of
 
 _DEVICES = ("(SELECT x.*, (SELECT string_agg(g.gmdnPTName, ' ') FROM gudid_gmdn_terms g WHERE g.PrimaryDI = "
             "x.PrimaryDI) AS _gmdn FROM gudid_device x) d")
@@ -64,7 +66,9 @@ def _words(text: str) -> list[str]:
 
 
 def _where(q: GudidQuery) -> tuple[str, dict, str]:
-    parts, params, said = [], {}, []
+    parts: list[str] = []
+    params: dict[str, Any] = {}
+    said: list[str] = []
     if q.di:
         parts.append("(d.PrimaryDI = ANY($di) OR d.PrimaryDI IN (SELECT i.PrimaryDI FROM gudid_identifiers i "
                      "WHERE i.deviceId = ANY($di)))")
@@ -109,13 +113,13 @@ def _where(q: GudidQuery) -> tuple[str, dict, str]:
     return (" AND ".join(parts) or "TRUE"), params, "; ".join(said) or "every device"
 
 
-def search_gudid(api: Api, q: GudidQuery, limit: int = 10) -> GudidResult:
+def search_gudid(src: Source, q: GudidQuery, limit: int = 10) -> GudidResult:
     """Devices of the AccessGUDID release matching `q`: the full total and the newest `limit` rows."""
     where, params, said = _where(q)
     cols = ", ".join(f"{sql} AS {key}" for key, sql in GUDID_ROW.items())
-    with api.cursor("the AccessGUDID search", "name a DI, a company or a product code") as cur:
+    with reader_of(src).cursor("the AccessGUDID search", "name a DI, a company or a product code") as cur:
         try:
-            total = cur.execute(f"SELECT count(*) FROM {_DEVICES} WHERE {where}", params).fetchone()[0]
+            total = one(cur.execute(f"SELECT count(*) FROM {_DEVICES} WHERE {where}", params))[0]
             cur.execute(f"SELECT {cols} FROM {_DEVICES} WHERE {where} ORDER BY d.devicePublishDate DESC NULLS LAST, "
                         f"d.PrimaryDI LIMIT {int(max(0, limit))}", params)
             names = [c[0] for c in cur.description]
@@ -125,7 +129,7 @@ def search_gudid(api: Api, q: GudidQuery, limit: int = 10) -> GudidResult:
     return GudidResult(int(total), rows, said)
 
 
-def count_gudid(api: Api, q: GudidQuery, by: str, limit: int = 10) -> tuple[int, list[dict]]:
+def count_gudid(src: Source, q: GudidQuery, by: str, limit: int = 10) -> tuple[int, list[dict]]:
     """(total devices matching, [{by: value, "count": n}] most frequent first) over the AccessGUDID release."""
     if by not in GUDID_COUNTS:
         raise ValueError(f"AccessGUDID cannot be counted by {by!r}; choose one of: {', '.join(GUDID_COUNTS)}")
@@ -134,9 +138,9 @@ def count_gudid(api: Api, q: GudidQuery, by: str, limit: int = 10) -> tuple[int,
              "gmdn_term": "JOIN gudid_gmdn_terms gm ON gm.PrimaryDI = d.PrimaryDI"}.get(by, "")
     value = GUDID_COUNTS[by]
     order = "1" if by in ("year", "month") else "2 DESC, 1"
-    with api.cursor("the AccessGUDID count", "name a DI, a company or a product code") as cur:
+    with reader_of(src).cursor("the AccessGUDID count", "name a DI, a company or a product code") as cur:
         try:
-            total = cur.execute(f"SELECT count(*) FROM {_DEVICES} WHERE {where}", params).fetchone()[0]
+            total = one(cur.execute(f"SELECT count(*) FROM {_DEVICES} WHERE {where}", params))[0]
             rows = cur.execute(f"SELECT {value} AS v, count(DISTINCT d.PrimaryDI) AS n FROM {_DEVICES} {joins} "
                                f"WHERE {where} AND {value} IS NOT NULL GROUP BY 1 ORDER BY {order} "
                                f"LIMIT {int(max(1, limit))}", params).fetchall()

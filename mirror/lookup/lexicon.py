@@ -1,7 +1,7 @@
 """The mirror's own vocabulary for reading questions: firm names by their leading words, device words, product codes.
 
-Built lazily once per mirror version from the tables `firms` and `devices` keep in the Api's in-memory database
-(`_lookup_firm_*`, `_lookup_device_*`), so a question is matched against the names the data itself holds, not a
+Built lazily once per mirror version from the tables `firms` and `devices` derive in the reader's in-memory
+database (`_lookup_firm_*`, `_lookup_device_*`), so a question is matched against the names the data itself holds, not a
 hand list. Everything here is a lookup over those tables; only bound parameters carry user text.
 """
 
@@ -10,11 +10,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-import duckdb
-
-from ..api import Api
 from . import devices as _dev
 from .firms import _KEYS, _NAMES, _key_query, ensure_firm_table
+from .source import Source, pinned
 
 __all__ = ["FirmHit", "firm_phrases", "device_word_reach", "product_code_details", "CodeDetails"]
 
@@ -48,38 +46,30 @@ SELECT h.phrase, any_value(h.qkey), bool_or(h.exact), count(DISTINCT h.compact),
 FROM hit h GROUP BY h.phrase"""
 
 
-def firm_phrases(api: Api, phrases: list[str]) -> dict[str, FirmHit]:
+def firm_phrases(src: Source, phrases: list[str]) -> dict[str, FirmHit]:
     """For each phrase, the firms it names (by exact name or leading words), with their records per dataset."""
     phrases = [p for p in dict.fromkeys(" ".join(p.split()) for p in phrases) if p]
     if not phrases:
         return {}
-    ensure_firm_table(api)
-    with api.cursor() as cur:
-        try:
-            rows = cur.execute(_FIRM_SQL, {"phrases": phrases}).fetchall()
-        except duckdb.CatalogException:          # the Api reopened its connection: rebuild once
-            rows = None
-    if rows is None:
-        from . import firms
-        with firms._LOCK:
-            firms._BUILT.pop(api, None)
-        ensure_firm_table(api)
-        with api.cursor() as cur:
-            rows = cur.execute(_FIRM_SQL, {"phrases": phrases}).fetchall()
+    reader, snap = pinned(src)
+    ensure_firm_table(reader, snap)
+    with reader.cursor(snap=snap) as cur:
+        rows = cur.execute(_FIRM_SQL, {"phrases": phrases}).fetchall()
     return {r[0]: FirmHit(phrase=r[0], key=r[1], exact=bool(r[2]), firms=int(r[3]), records=int(r[4] or 0),
                           names=tuple(r[5] or ()), variants=tuple(sorted(r[7] or ())),
                           by_dataset={k: int(v) for k, v in json.loads(r[6] or "{}").items()}) for r in rows}
 
 
-def device_word_reach(api: Api, words: list[str]) -> dict[str, int]:
+def device_word_reach(src: Source, words: list[str]) -> dict[str, int]:
     """Each word -> how many product codes its stem reaches in the device vocabulary (0: not a device word)."""
     ws = [w.lower() for w in dict.fromkeys(words) if w]
     parts = {w: [p for p in _dev.words(w) if len(p) > 1] or [w] for w in ws}     # "x-ray" -> ray
     flat = list(dict.fromkeys(p for ps in parts.values() for p in ps))
     if not flat:
         return {}
-    with api.cursor() as cur:
-        _dev._ensure(api, cur)
+    reader, snap = pinned(src)
+    _dev._ensure(reader, snap=snap)
+    with reader.cursor(snap=snap) as cur:
         stems = dict(zip(flat, _dev._stems(cur, flat)))
         hits = _dev._exact_hits(cur, list(set(stems.values())))
     reach = {p: int(hits[s][1]) if s in hits else 0 for p, s in stems.items()}
@@ -96,10 +86,11 @@ class CodeDetails:
     gudid_devices: int
 
 
-def product_code_details(api: Api, codes: list[str]) -> dict[str, CodeDetails]:
+def product_code_details(src: Source, codes: list[str]) -> dict[str, CodeDetails]:
     """The product codes the mirror knows (classification, else GUDID), with name, class, regulation and panel."""
-    with api.cursor() as cur:
-        info = _dev._ensure(api, cur)
+    reader, snap = pinned(src)
+    info = _dev._ensure(reader, snap=snap)
+    with reader.cursor(snap=snap) as cur:
         table = _dev._codes(cur, info["version"])["by_code"]
     out = {}
     for c in codes:

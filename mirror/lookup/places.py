@@ -3,7 +3,7 @@
 `read_place("CA, USA")` gives the place(s) a text can mean: one when it is clear, several when it is not
 ("CA" alone is Canada or California): it never picks one reading of an ambiguous code silently. Context
 settles it: "CA, USA", "state of IN", "Indiana", "US-DE" (a state); "IN (country)", "India" (a country).
-`establishments(api, place, product_codes)` counts and lists the registered establishments of a place.
+`establishments(reader, place, product_codes)` counts and lists the registered establishments of a place.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
-from ..api import Api
+from .source import Source, reader_of
 
 __all__ = ["Place", "PlaceReading", "Establishments", "DeviceCodes", "COUNTRIES", "US_STATES", "REGIONS",
            "read_place", "device_codes", "establishments", "openfda_search", "ROW_FIELDS", "MAX_TEXT"]
@@ -160,7 +161,10 @@ def _entries(data: str):
 
 
 def _index() -> tuple[dict, dict, dict, dict]:
-    countries, states, by_name, by_code = {}, {}, {}, {}
+    countries: dict[str, tuple[str, list[str]]] = {}
+    states: dict[str, str] = {}
+    by_name: dict[str, Any] = {}
+    by_code: dict[str, Any] = {}
     for item in _entries(_COUNTRY_DATA):
         a2, a3, names = item.split(" ", 2)
         countries[a2] = (a3, names.split("|"))
@@ -305,9 +309,9 @@ ROW_FIELDS = ("registration_number", "fei_number", "name", "city", "state_code",
 _STOPWORDS = {"a", "an", "and", "the", "of", "for", "with", "in", "device", "devices"}
 
 
-def _device_names(api: Api) -> str:
+def _device_names(src: Source) -> str:
     """SQL of (product_code, device_name): the classification, else the registrations' listed products."""
-    have = api.datasets()
+    have = reader_of(src).datasets()
     if "classification" in have:
         return "SELECT product_code, device_name FROM device_classification"
     if "registrationlisting" in have:
@@ -316,7 +320,7 @@ def _device_names(api: Api) -> str:
     return "SELECT NULL::VARCHAR AS product_code, NULL::VARCHAR AS device_name WHERE false"
 
 
-def device_codes(api: Api, text: str) -> DeviceCodes:
+def device_codes(src: Source, text: str) -> DeviceCodes:
     """Read `text` as product codes (three letters in capitals, or in lower case when no device name has such a
     word) or as words that a matching product code's device name holds (at word starts, plurals folded)."""
     out = DeviceCodes(" ".join(str(text).split())[:MAX_TEXT])
@@ -324,8 +328,8 @@ def device_codes(api: Api, text: str) -> DeviceCodes:
     as_codes = bool(tokens) and all(re.fullmatch(r"[A-Za-z0-9]{3}", t) for t in tokens)
     words = [re.sub(r"(?<=[a-z]{2}[a-rt-z])s$", "", w) for w in re.findall(r"[a-z0-9]+", out.text.lower())
              if w not in _STOPWORDS and len(w) > 1]
-    names = _device_names(api)
-    with api.cursor() as cur:
+    names = _device_names(src)
+    with reader_of(src).cursor() as cur:
         if words and not (as_codes and out.text == out.text.upper()):
             cond = " AND ".join(f"regexp_matches(lower(device_name), $w{i})" for i in range(len(words)))
             found = cur.execute(f"SELECT product_code, min(device_name) FROM ({names}) WHERE {cond} GROUP BY 1 "
@@ -340,7 +344,7 @@ def device_codes(api: Api, text: str) -> DeviceCodes:
     return out
 
 
-def establishments(api: Api, place: Place, codes: list[str] | None = None, limit: int = 25) -> Establishments:
+def establishments(src: Source, place: Place, codes: list[str] | None = None, limit: int = 25) -> Establishments:
     """Establishments registered in `place` (with a listed product of `codes` when given): the full count, the
     count per establishment type, and the first `limit` rows by name."""
     out = Establishments(place)
@@ -349,10 +353,11 @@ def establishments(api: Api, place: Place, codes: list[str] | None = None, limit
         where += (" AND r.registration_number IN (SELECT registration_number FROM device_registrationlisting_product "
                   "WHERE list_contains($codes, product_code))")
         params["codes"] = list(codes)
-    if "registrationlisting" not in api.datasets():
+    reader = reader_of(src)
+    if "registrationlisting" not in reader.datasets():
         out.missing = True
         return out
-    with api.cursor() as cur:
+    with reader.cursor() as cur:
         parts = cur.execute(f"""
             WITH e AS (SELECT {', '.join(ROW_FIELDS)} FROM device_registrationlisting r WHERE {where})
             SELECT 0 AS part, NULL::VARCHAR AS type, count(*) AS n, NULL AS row FROM e

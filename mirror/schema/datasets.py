@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .indexes import Indexes
 
 __all__ = ["Column", "Child", "Dataset", "DATASETS", "table_name"]
 
@@ -48,14 +52,12 @@ class Dataset:
     @property
     def index_tables(self) -> dict[str, set[str]]:
         """The rowid indexes (row indexes, then the word index) -> the columns each must have."""
-        out = {t: {"term", "rowid", *self.cover} for t in self.rows_tables}
-        if self.words_tables:
-            out[self.words_tables[0]] = {"term", "rowid", *self.words_cover}
-        return out
+        return {i.table: set(i.columns) for i in self._indexes.by_rowid}
 
     @property
-    def _counted(self) -> list[str]:
-        return [name for name in self.listed if name in self.counted]
+    def _indexes(self) -> Indexes:
+        from .indexes import indexes  # the index layout is described once, in indexes.py (which imports this)
+        return indexes(self)
 
     @property
     def table(self) -> str:
@@ -64,23 +66,19 @@ class Dataset:
     @property
     def words_tables(self) -> tuple[str, str] | None:
         """The word index of the `words` child: (rare words' rows table, common words table)."""
-        return (f"{self.table}_{self.words}_terms", f"{self.table}_{self.words}_common") if self.words else None
+        w = self._indexes.words
+        return (w.table, w.common) if w else None
 
     @property
     def rows_tables(self) -> dict[str, str]:
-        """Row indexes of the listed columns: table -> listed column. Each holds (term, rowid, *cover): one row per
-        record and distinct value, sorted by term then rowid, so that the records holding one value are read
-        from a few row groups, in load order, with the covered columns beside them (see mirror/upgrade.py)."""
-        return {f"{self.table}_{name}_rows": name for name in self._counted}
+        """Row indexes of the listed columns: table -> listed column (see mirror/schema/indexes.py)."""
+        return {r.table: r.keys_on for r in self._indexes.rows}
 
     @property
     def summaries(self) -> dict[str, tuple[str, str | None]]:
         """Summary tables of the listed columns: table -> (listed column, date column or None): records per
         value, and (with `day`) records per value and day."""
-        out: dict[str, tuple[str, str | None]] = {f"{self.table}_{name}_counts": (name, None) for name in self._counted}
-        if self.day:
-            out |= {f"{self.table}_{name}_days": (name, self.day) for name in self._counted}
-        return out
+        return {m.table: (m.keys_on, m.day) for m in self._indexes.summaries}
 
     @property
     def listed(self) -> dict[str, tuple[Child, Column]]:
