@@ -34,7 +34,8 @@ _META_DDL = """
 CREATE TABLE IF NOT EXISTS _sync_meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS _sync_state (
     partition VARCHAR PRIMARY KEY, url VARCHAR, export_date VARCHAR, records BIGINT,
-    bytes BIGINT, sha256 VARCHAR, loaded_at TIMESTAMP);
+    bytes BIGINT, sha256 VARCHAR, loaded_at TIMESTAMP, digest VARCHAR);
+ALTER TABLE _sync_state ADD COLUMN IF NOT EXISTS digest VARCHAR;
 """
 
 

@@ -69,8 +69,10 @@ def rowid_stamp(con: Connection, table: str) -> str:
 
 
 def record_loaded(con: Connection, partition: str, url: str, export_date: str, records: int, nbytes: int,
-                  sha256: str) -> None:
-    """The `_sync_state` row of a loaded partition or release (inside the caller's transaction)."""
-    con.execute("INSERT OR REPLACE INTO _sync_state VALUES (?, ?, ?, ?, ?, ?, ?)",
+                  sha256: str, digest: str | None = None) -> None:
+    """The `_sync_state` row of a loaded partition or release (inside the caller's transaction); `digest`: of its
+    records (`chunks.records_digest`), which tells a re-export of the same records from a changed partition."""
+    con.execute("INSERT OR REPLACE INTO _sync_state (partition, url, export_date, records, bytes, sha256, loaded_at, "
+                "digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [partition, url, export_date, records, nbytes, sha256,
-                 datetime.now(timezone.utc).replace(tzinfo=None)])
+                 datetime.now(timezone.utc).replace(tzinfo=None), digest])

@@ -1,7 +1,16 @@
-"""A background producer of NDJSON chunk files for one partition, so unzipping overlaps loading."""
+"""A background producer of NDJSON chunk files for one partition, so unzipping overlaps loading; and the digest of a
+partition's records.
+
+A partition's record digest is the sha256 of its records as NDJSON, in the file's order, without the wrapper (the
+`meta` object, and the zip itself, carry the export date, so they change on every re-export). The NDJSON of a file is
+the same whatever the chunk size, so the digest a load takes while unzipping equals the one `records_digest` takes
+from a new download. A stream hash rather than a sum of per-record digests: it is one C pass over bytes already in
+memory (about 800 MB/s, the GIL released), and a re-export that only reorders the records is loaded again, which is
+merely the cost of a normal sync."""
 
 from __future__ import annotations
 
+import hashlib
 import queue
 import shutil
 import threading
@@ -10,7 +19,19 @@ from pathlib import Path
 
 from .unpack import BulkFile
 
-__all__ = ["ChunkStream"]
+__all__ = ["ChunkStream", "records_digest"]
+
+
+def _digest(hexdigest: str) -> str:
+    return "sha256:" + hexdigest
+
+
+def records_digest(bulk: BulkFile, chunk_bytes: int = 32 << 20) -> str:
+    """The digest of a bulk file's records (unzipped and checked as a load does, nothing written)."""
+    h = hashlib.sha256()
+    for block in bulk.chunks(chunk_bytes):
+        h.update(block)
+    return _digest(h.hexdigest())
 
 
 class ChunkStream:
@@ -23,6 +44,8 @@ class ChunkStream:
                  after: "ChunkStream | None" = None) -> None:
         self.bulk, self.work, self.chunk_bytes = bulk, Path(work), chunk_bytes
         self.produced = threading.Event()
+        self._hash = hashlib.sha256()
+        self._complete = False
         self._q: queue.Queue = queue.Queue(maxsize=ahead)
         self._stop = threading.Event()
         self._after = after
@@ -40,7 +63,9 @@ class ChunkStream:
                     return
                 path = self.work / f"chunk-{n:05d}.ndjson"
                 path.write_bytes(block)
+                self._hash.update(block)
                 self._put(path)
+            self._complete = True
             self._put(None)
         except BaseException as e:  # handed to the consumer, which raises it
             self._put(e)
@@ -64,6 +89,11 @@ class ChunkStream:
                 yield item
             finally:
                 item.unlink(missing_ok=True)
+
+    @property
+    def digest(self) -> str | None:
+        """The records' digest (see `records_digest`) once every chunk was produced, else None."""
+        return _digest(self._hash.hexdigest()) if self._complete else None
 
     def close(self) -> None:
         self._stop.set()

@@ -169,7 +169,8 @@ class FolderSource(Source):
                     progress(len(block), total)
         except OSError as e:
             if e.errno == errno.ENOSPC:
-                raise DiskFullError(f"{dest.parent}: disk full while copying {src.name}; free space and rerun") from None
+                raise DiskFullError(f"{dest.parent}: disk full while copying {src.name}; "
+                                    "free space and rerun") from None
             raise
         os.replace(part, dest)
         return Fetched(dest, size, h.hexdigest())

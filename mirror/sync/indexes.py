@@ -88,7 +88,7 @@ def copy_upgraded(con: Connection, source: Path, ds: Dataset) -> None:
             table = f"{ds.table}_{ch.suffix}"
             con.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM {src}.main."{table}"')
         for table in ("_sync_meta", "_sync_state"):
-            con.execute(f"INSERT INTO {table} SELECT * FROM {src}.main.{table}")
+            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {src}.main.{table}")  # older: no digest
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

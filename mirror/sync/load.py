@@ -16,13 +16,15 @@ from .loadsql import STAGE, STAGE_CLEAR, STAGE_DDL, child_sql, ddl, main_sql, st
 from .plan import Partition
 from .unpack import BulkFile
 
-__all__ = ["ensure_tables", "load_partition", "open_stream", "drop_partition", "Fetched"]
+__all__ = ["ensure_tables", "load_partition", "keep_partition", "open_stream", "drop_partition", "Fetched"]
+
 
 @dataclass(frozen=True)
 class Fetched:
     path: Path
     bytes: int
     sha256: str
+    digest: str | None = None    # of its records (`chunks.records_digest`), when taken before loading
 
 
 def ensure_tables(con: duckdb.DuckDBPyConnection, ds: Dataset) -> None:
@@ -70,7 +72,8 @@ def load_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, part: Partition,
             raise RecordCountError(f"{fetched.path}: holds {rows} records but the manifest says {part.records}; "
                                    "the file or the manifest is out of date: run `mirror sync` again")
         con.execute(f"DROP TABLE IF EXISTS {STAGE}")
-        record_loaded(con, part.path, part.file, part.export_date, rows, fetched.bytes, fetched.sha256)
+        record_loaded(con, part.path, part.file, part.export_date, rows, fetched.bytes, fetched.sha256,
+                      digest=stream.digest)
         con.execute("COMMIT")
         return rows
     except duckdb.Error as e:
@@ -86,6 +89,20 @@ def load_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, part: Partition,
         raise
     finally:
         stream.close()
+
+
+def keep_partition(con: duckdb.DuckDBPyConnection, part: Partition, fetched: Fetched) -> None:
+    """A re-exported partition whose records are those already loaded (same digest and count): its rows stay, and
+    its state row moves to the new file and export date, in one transaction."""
+    assert fetched.digest is not None, "only a partition whose records' digest was taken can be kept"
+    con.execute("BEGIN TRANSACTION")
+    try:
+        record_loaded(con, part.path, part.file, part.export_date, part.records, fetched.bytes, fetched.sha256,
+                      digest=fetched.digest)
+        con.execute("COMMIT")
+    except BaseException:
+        _rollback(con)
+        raise
 
 
 def _rollback(con: duckdb.DuckDBPyConnection) -> None:

@@ -151,7 +151,8 @@ def parse_manifest(data: bytes, where: str = "download.json") -> Manifest:
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as e:
-        raise ManifestError(f"{where}: not valid JSON ({e}); check --manifest points at openFDA's download.json") from None
+        raise ManifestError(f"{where}: not valid JSON ({e}); "
+                            "check --manifest points at openFDA's download.json") from None
     results = doc.get("results") if isinstance(doc, dict) else None
     device = results.get("device") if isinstance(results, dict) else None
     if not isinstance(device, dict) or not device:

@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -20,17 +20,18 @@ from ..settings import DEFAULT_GUDID_URL, Settings
 from ..store.files import STORAGE_VERSION, Store, older_storage
 from ..store.paths import contained, inside, remove
 from ..store.state import DatasetState, dataset_state, set_meta
-from .chunks import ChunkStream
+from .chunks import ChunkStream, records_digest
 from .download import RetryPolicy, make_client
 from .fetch import FolderSource, HttpSource, Source, fetch_cached, is_url, read_location
 from .fetchlist import PlanReport, device_items, gudid_item, manifest_item
 from .guard import check_entry, previous_records, shrank
 from .gudid import run as gudid_sync
 from .indexes import copy_upgraded, finish, outdated
-from .load import Fetched, drop_partition, ensure_tables, load_partition, open_stream
+from .load import Fetched, drop_partition, ensure_tables, keep_partition, load_partition, open_stream
 from .plan import ENDPOINTS, Manifest, Partition, parse_manifest, plan
 from .progress import Progress, ProgressEvent
 from .report import FAILURES, DatasetReport, SyncReport
+from .unpack import BulkFile
 
 __all__ = ["SyncOptions", "SyncReport", "DatasetReport", "sync", "SAMPLE_DIR"]
 
@@ -64,6 +65,7 @@ class _Work:
     manifest_total: int = 0          # the endpoint's total_records in the manifest
     since: int | None = None
     previous: int | None = None      # records the published dataset held in the same --since slice (None: none)
+    reuse: dict[str, str] = field(default_factory=dict)   # partition path -> digest of the records the file holds
 
 
 def _source(settings: Settings, options: SyncOptions, client: httpx.Client | None) -> Source:
@@ -97,20 +99,35 @@ def _decide(store: Store, cur: DatasetState | None, dataset: str, export_date: s
     old = bool(lacks)
     if cur and cur.export_date == export_date and cur.complete and set(cur.partitions.items()) == want and not old:
         return None
-    base, loaded = "fresh", {}
+    base, state = "fresh", None
     staging = store.staging(dataset)
     stg = None if dry_run else dataset_state(store, staging, writable=True)
     if (stg and stg.export_date == export_date and not outdated(store, staging, ds, indexes=False)
             and not older_storage(store.file_storage(staging))):
-        base, loaded = "resume", stg.partitions
+        base, state = "resume", stg
     else:
         if not dry_run:
             store.discard_staging(dataset)
         if cur and cur.export_date == export_date:
-            base, loaded = ("upgrade" if rewrite or set(lacks) & set(ds.listed) else "copy"), cur.partitions
+            base, state = ("upgrade" if rewrite or set(lacks) & set(ds.listed) else "copy"), cur
+        elif cur and cur.complete and not old:
+            base, state = "copy", cur    # a re-export: partitions whose records are unchanged are kept (_reusable)
+    rows = {r["partition"]: r for r in state.rows} if state else {}
+    loaded = {path: r["records"] for path, r in rows.items() if r["export_date"] == export_date}
     to_load = [p for p in planned if loaded.get(p.path) != p.records]
-    to_drop = [path for path in loaded if path not in {p.path for p in planned}]
-    return _Work(dataset, export_date, planned, to_load, to_drop, base, tuple(lacks))
+    to_drop = [path for path in rows if path not in {p.path for p in planned}]
+    return _Work(dataset, export_date, planned, to_load, to_drop, base, tuple(lacks), reuse=_reusable(rows, to_load))
+
+
+def _reusable(rows: dict[str, dict], to_load: list[Partition]) -> dict[str, str]:
+    """Partitions to load that the file holds from an earlier export, with the same count: their records' digest.
+    A new download of one is digested first; the same digest keeps the rows instead of loading them again."""
+    out = {}
+    for p in to_load:
+        row = rows.get(p.path)
+        if row and row.get("digest") and row["records"] == p.records:
+            out[p.path] = row["digest"]
+    return out
 
 
 def sync(settings: Settings, options: SyncOptions, client: httpx.Client | None = None) -> SyncReport:
@@ -167,7 +184,8 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
                         on_event=options.on_progress)
     pool = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="fetch")
     try:
-        futures = {p.path: pool.submit(_fetch, store, source, p, progress) for w in works for p in w.to_load}
+        futures = {p.path: pool.submit(_fetch, store, source, p, progress, p.path in w.reuse)
+                   for w in works for p in w.to_load}
         stop = False
         for w in works:
             progress.check()
@@ -236,8 +254,26 @@ def download_path(store: Store, p: Partition) -> Path:
     return contained(store.data_dir / "downloads", f"{p.export_date}/{p.path}", f"{p.endpoint} partition {p.file}")
 
 
-def _fetch(store: Store, source: Source, p: Partition, progress: Progress) -> Fetched:
-    return fetch_cached(source, p.file, download_path(store, p), progress, p.path)
+def _fetch(store: Store, source: Source, p: Partition, progress: Progress, digest: bool) -> Fetched:
+    """Download a partition; `digest`: then take its records' digest too (in this worker thread, beside the loads),
+    so that an unchanged re-export is known before its turn to load. A file that cannot be digested gets none: its
+    load meets the same fault and reports it."""
+    fetched = fetch_cached(source, p.file, download_path(store, p), progress, p.path)
+    if not digest:
+        return fetched
+    try:
+        ds = DATASETS.get(p.endpoint)
+        bulk = BulkFile(fetched.path, p.member, records=p.records, key=ds.key[0] if ds else None)
+        return replace(fetched, digest=records_digest(bulk))
+    except MirrorError:
+        return fetched
+
+
+def _unchanged(w: _Work, p: Partition, future: Future) -> bool:
+    """Whether the downloaded partition holds the records the file already has (same digest)."""
+    if not future.done() or future.exception() is not None or p.path not in w.reuse:
+        return False
+    return future.result().digest == w.reuse[p.path]
 
 
 def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future], report: SyncReport,
@@ -254,17 +290,29 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         ensure_tables(con, ds)
         set_meta(con, export_date=w.export_date, status="building", dataset=w.dataset)
         streams: dict[str, tuple[Fetched, ChunkStream | PartitionError]] = {}
+        loaded = 0
         try:
             for i, p in enumerate(w.to_load):
+                futures[p.path].result()    # waits for the download (and digest); raises its failure
+                if _unchanged(w, p, futures[p.path]):
+                    fetched = futures[p.path].result()
+                    r.bytes_fetched += fetched.bytes
+                    keep_partition(con, p, fetched)
+                    r.files_unchanged += 1
+                    progress.note(f"unchanged {p.path}: {p.records:,} records kept")
+                    progress.loaded(p.records, p.path)
+                    continue
                 _open(store, settings, w, i, futures, streams)
                 fetched, stream = streams[p.path]
                 r.bytes_fetched += fetched.bytes
                 try:
                     if isinstance(stream, PartitionError):
                         raise stream
-                    if i + 1 < len(w.to_load) and futures[w.to_load[i + 1].path].done():
+                    nxt = w.to_load[i + 1] if i + 1 < len(w.to_load) else None
+                    if nxt and futures[nxt.path].done() and not _unchanged(w, nxt, futures[nxt.path]):
                         _prefetch(store, settings, w, i + 1, futures, streams, after=stream)
                     load_partition(con, ds, p, fetched, stream.work, stream=stream)
+                    loaded += 1
                 except PartitionError:
                     remove(store.data_dir / "downloads", fetched.path)  # a bad download is fetched anew next time
                     raise
@@ -283,7 +331,7 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
                  previous_records="" if w.previous is None else w.previous,
                  shrink_allowed=str(w.previous is not None and shrank(w.previous, planned)).lower())
         con.execute("COMMIT")
-        finish(con, ds, set(w.lacks) if w.base == "copy" and not (w.to_load or w.to_drop) else None)
+        finish(con, ds, set(w.lacks) if w.base == "copy" and not (loaded or w.to_drop) else None)
         store.publish(w.dataset, con)
         published = True
         r.status = "updated"

@@ -24,8 +24,12 @@ def real_event_records() -> list[dict]:
 
 
 def write_event_site(root: Path, quarters: list[str], per_file: int, export_date: str = "2025-01-01",
-                     extra: dict | None = None) -> dict:
-    """A download site with one synthetic event file per quarter; returns the manifest written."""
+                     extra: dict | None = None, revised: bool = True, changed: tuple[str, ...] = ()) -> dict:
+    """A download site with one synthetic event file per quarter; returns the manifest written.
+
+    `revised`: every record's `report_date` is the export date, so two exports differ in every record (a sync of
+    the second loads every file again); else the records are the same whatever the export date (a re-export that
+    `mirror sync` keeps without loading), except in the `changed` quarters (a record revised there)."""
     base = real_event_records()
     parts, n = [], 0
     for q in quarters:
@@ -34,6 +38,10 @@ def write_event_site(root: Path, quarters: list[str], per_file: int, export_date
             r = dict(base[(n + i) % len(base)])
             r["mdr_report_key"] = str(90_000_000 + n + i)
             r["date_received"] = f"{q[:4]}{(int(q[-1]) - 1) * 3 + 1:02d}15"
+            if revised:
+                r["report_date"] = export_date.replace("-", "")
+            elif q in changed and i == 0:
+                r["report_date"] = export_date.replace("-", "")
             r.update(extra or {})
             recs.append(r)
         n += per_file
