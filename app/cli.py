@@ -1,4 +1,5 @@
-"""`fda-explorer`: the desktop app (no arguments), the app in a browser (`--web`), or the mirror and assistant commands."""
+"""`fda-explorer`: the desktop app (no arguments), the app in a browser (`--web`), or the mirror and assistant
+commands."""
 
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ def main() -> None:
         sys.exit(1)
 
 
-@click.command("fda-explorer", epilog="Also: fda-explorer mirror ..., ask, chat, sessions, tools, tool, mcp, serve, watch, changes, inventory, signals, report (see README.md).")
+@click.command("fda-explorer", epilog="Also: fda-explorer mirror ..., ask, chat, sessions, tools, tool, mcp, serve, "
+                                       "watch, changes, inventory, signals, report (see README.md).")
 @click.option("--web", is_flag=True, help="Serve the app on 127.0.0.1 for a browser instead of opening a window.")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
               help="Port for --web (default FDAX_APP_PORT, 8550; 0 picks a free one).")
@@ -78,7 +80,7 @@ def app_command(web: bool, port: int | None, data_dir: Path | None, model: str |
             launch = prepare(options, config_path, strict=True)
         except ConfigError as e:
             raise click.ClickException(str(e)) from None
-    from .ui.run import Trace, run_desktop, run_web      # flet; the window's own imports wait for its start
+    from .ui.run import Trace, run_desktop, run_web  # flet; the window's own imports wait for its start
     trace = Trace(trace_path)
     try:
         if web:

@@ -1,4 +1,5 @@
-"""Work off the UI thread: one sequential lane (a daemon thread) per kind of work, so a sync never waits for an answer."""
+"""Work off the UI thread: one sequential lane (a daemon thread) per kind of work, so a sync never waits for an
+answer."""
 
 from __future__ import annotations
 

@@ -39,8 +39,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tests.app.conftest import start_xvfb, stop, xdotool  # noqa: E402  (the app tests' Xvfb and process helpers)
+
 APP = [sys.executable, "-c", "from app.cli import main; main()"]
-QUESTIONS = ["adverse events by year", "adverse event reports for product code JAA", "top manufacturers of adverse events",
+QUESTIONS = ["adverse events by year", "adverse event reports for product code JAA",
+             "top manufacturers of adverse events",
              "recalls for product code FOZ", "510k clearances for product code DCK"]
 BOX = (140, 755, 700, 782)            # the question box's hint text (window at 0,0, 1280x800)
 FIRST_STEP = (173, 120, 240, 136)     # the "NN ms" line under the first timeline entry
@@ -117,7 +119,9 @@ def desktop_run(data: Path, work: Path, display: str, questions: int, app: list[
 
 
 OBSERVE = """() => { window.__t = {};
-  window.addEventListener('keydown', e => { if (e.key === 'Enter' && !e.shiftKey) window.__t.enter = performance.now(); }, true);
+  window.addEventListener('keydown', e => {
+    if (e.key === 'Enter' && !e.shiftKey) window.__t.enter = performance.now();
+  }, true);
   new MutationObserver(() => { if (window.__t.enter && !window.__t.step) {
       for (const n of document.querySelectorAll('flt-semantics')) {
         const text = (n.getAttribute('aria-label') || '') + (n.textContent || '');
@@ -127,10 +131,11 @@ OBSERVE = """() => { window.__t = {};
 
 
 def web_run(data: Path, work: Path, questions: int) -> dict:
-    from playwright.sync_api import sync_playwright
     import socket
     import urllib.error
     import urllib.request
+
+    from playwright.sync_api import sync_playwright
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -7,9 +7,10 @@ Usage (from the repository root):
 Without --data-dir it syncs the shipped sample mirror into a temporary folder (`mirror sync --sample`); with it, the
 mirror's files are hard-linked into that folder (the questions' sessions are written there, not into yours). Then:
 
-1. Tool calls: each tool below is called --repeat times (in turn, round by round) directly in process (`agent.servers.surface.call`, the
-   function both servers run), then through the MCP SDK's client to `fda-explorer mcp` over stdio (a
-   subprocess) and over Streamable HTTP (127.0.0.1); p50 / p95 in ms, and the overhead (MCP p50 - direct p50).
+1. Tool calls: each tool below is called --repeat times (in turn, round by round) directly in process
+   (`agent.servers.surface.call`, the function both servers run), then through the MCP SDK's client to
+   `fda-explorer mcp` over stdio (a subprocess) and over Streamable HTTP (127.0.0.1); p50 / p95 in ms, and the
+   overhead (MCP p50 - direct p50).
 2. Questions (`--model none`): `Assistant.stream` in process against `fda-explorer serve` over HTTP
    (`POST /threads/{id}/runs/stream`, read as SSE): time to the first event, to the first step, and to the
    answer; p50 over --repeat questions, each on a new thread.

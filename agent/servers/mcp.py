@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+
 import anyio
 import mcp_types as types
 from mcp.server import Server

@@ -18,8 +18,8 @@ from urllib.parse import quote_plus
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mirror.api import Api
-from mirror.schema.datasets import DATASETS
 from mirror.errors import MirrorError
+from mirror.schema.datasets import DATASETS
 
 from ..tools import TOOLS, Provenance, ToolContext, ToolError, ToolResult, run_tool
 from ..tools.searchers import SPECS

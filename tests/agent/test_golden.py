@@ -1,5 +1,6 @@
 """The golden set (tests/golden/questions.yaml) on the sample mirror without a model: route, tool plan, key arguments,
-figures computed by SQL, expected and valid cited record IDs. One pytest id per case; known agent bugs are strict xfails.
+figures computed by SQL, expected and valid cited record IDs. One pytest id per case; known agent bugs are strict
+xfails.
 
 bench/agent_eval.py imports `load_cases`, `session_groups`, `Mirror` and `check` from here, so the benchmark's
 "right figures" and "valid citations" mean exactly what this test asserts.

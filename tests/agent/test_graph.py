@@ -59,12 +59,13 @@ def test_count_question_without_a_model_is_answered_from_the_data(data):
         out = a.ask("How many adverse events were reported for product code OZP?")
     finally:
         a.close()
-    total = sql(data, "SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE device_report_product_code='OZP'")
+    total = sql(data, "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
+                      "WHERE device_report_product_code='OZP'")
     assert [c["tool"] for c in out["tool_calls"]] == ["search_events"]
     assert out["tool_calls"][0]["args"]["product_codes"] == ["OZP"]
     assert out["answer"].startswith("Interpreted as: adverse event reports (MAUDE); product code OZP")
     assert f"\n\n{total:,} adverse event reports for product code OZP" in out["answer"]
-    assert "device/event as of 23 September 2025" in out["answer"]
+    assert "device/event as of 2025-09-23" in out["answer"]
     assert out["interpretation"]["datasets"] == ["event"] and out["clarify"] is None
     keys = {c["id"].split("=")[1] for c in out["citations"]}
     assert keys and all(sql(data, f"SELECT count(*) FROM device_event WHERE mdr_report_key='{k}'") == 1 for k in keys)
@@ -238,6 +239,7 @@ def test_the_graph_on_an_ollama_model_through_the_stand_in(data):
     """ChatOllama (langchain-ollama) against the Ollama stand-in server (tests/agent/ollama_standin.py: no real
     Ollama can be installed here): the model's reading is schema-constrained, its summary kept only where grounded."""
     from agent.settings import AgentSettings as AS
+
     from .ollama_standin import OllamaStandIn
     with OllamaStandIn(models=["qwen2.5:0.5b"]) as srv:
         srv.reply(json.dumps({"dataset": "510k", "device": "", "firm": "", "record": "K202114"}), *PROBE_ANSWERS,
@@ -290,7 +292,8 @@ def test_grounding_does_not_let_a_record_id_or_a_date_pass_as_a_count():
     kept, removed = grounded(text, evidence)
     assert removed == ["There were 1312172 adverse events.", "There were 2023 serious injury reports.",
                        "A total of 1312173 was seen."]
-    assert kept == "There were 7 adverse events, including report 1312172. In 2023 there were 5 reports. 2 reports are listed."
+    assert kept == ("There were 7 adverse events, including report 1312172. In 2023 there were 5 reports. "
+                    "2 reports are listed.")
 
 
 def test_a_stream_left_unread_stops_its_run_before_the_next_question(data):

@@ -13,10 +13,10 @@ from agent.tools.base import ToolError
 from agent.tools.context import ResolvedDevice, ToolContext
 from agent.tools.registry import TOOLS, run_tool
 from agent.tools.resolve_device import resolve_device  # noqa: F401  (registers the tool)
-from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from mirror import Settings
 from mirror.lookup import devices
 from mirror.lookup.devices import MAX_QUERY_CHARS, SYNONYMS, parse_query, vocabulary_info
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 
 ROW_KEYS = ["product_code", "device_name", "device_class", "regulation_number", "panel", "gudid_devices", "score",
             "match"]
@@ -140,7 +140,7 @@ def test_sql_metacharacters_are_plain_words(ctx):
 def codes_with_word(ctx: ToolContext, word: str) -> set[str]:
     """Direct computation: product codes having `word` or `word + 's'` as a whole word in any searched text."""
     rx = rf"(^|[^a-z0-9]){word}s?([^a-z0-9]|$)"
-    sql = f"""
+    sql = """
     SELECT product_code FROM device_classification WHERE regexp_matches(lower(device_name), $rx)
         OR regexp_matches(lower(definition), $rx)
     UNION SELECT p.code FROM device_udi_product_code p LEFT JOIN device_udi u USING (public_device_record_key)

@@ -11,12 +11,11 @@ from agent.tools.base import ToolError
 from agent.tools.context import ToolContext
 from agent.tools.registry import run_tool
 from agent.tools.resolve_firm import resolve_manufacturer  # noqa: F401  (registers the tool)
-from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from mirror import Settings, Store
 from mirror.lookup.firms import SOURCES, ensure_firm_table, find_firm, firm_keys
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 
-from .test_resolve_location import SYNTHETIC_REGISTRATIONS, synthetic, synthetic_dir  # noqa: F401  (fixtures)
-from .test_resolve_location import write_registration_site
+from .test_resolve_location import SYNTHETIC_REGISTRATIONS, synthetic, synthetic_dir, write_registration_site  # noqa: F401  (fixtures)
 
 KEYS = [  # SYNTHETIC name variants -> normalised key (real sample names are checked below)
     ("Lincoln Medical", "lincoln medical"), ("Lincoln Medical, Inc.", "lincoln medical"),

@@ -14,9 +14,9 @@ from agent.tools.base import ToolError
 from agent.tools.context import ResolvedLocation, ToolContext
 from agent.tools.registry import run_tool
 from agent.tools.resolve_location import resolve_location  # noqa: F401  (registers the tool)
-from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from mirror import Settings, Store
 from mirror.lookup.places import COUNTRIES, REGIONS, US_STATES, read_place
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 
 DL = "https://download.open.fda.gov"
 

@@ -85,8 +85,8 @@ class Airgap:
     def command(self, args: list[str], netns: bool = True) -> list[str]:
         log = self.home / f"strace-{len(self.logs)}.log"
         self.logs.append(log)
-        return [*(self.netns if netns else []), "strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg", "-e", "signal=none",
-                "-o", str(log), *args]
+        return [*(self.netns if netns else []), "strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg",
+                "-e", "signal=none", "-o", str(log), *args]
 
     def run(self, args: list[str], timeout: float = 300) -> subprocess.CompletedProcess:
         return subprocess.run(self.command(args), env=self.env, capture_output=True, text=True, timeout=timeout)

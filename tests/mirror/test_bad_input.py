@@ -10,10 +10,10 @@ from pathlib import Path
 
 import orjson
 import pytest
+from click.testing import CliRunner
 
 from mirror import Store, status
 from mirror.cli import cli
-from click.testing import CliRunner
 
 EVENT_2023 = "device/event/2023q1/device-event-0001-of-0001.json.zip"
 PMA = "device/pma/device-pma-0001-of-0001.json.zip"
@@ -25,7 +25,8 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def baseline(source: Path, data: Path) -> dict:
-    code, out, err = run("sync", "--from", str(source), "--only", "event,pma,recall", "--data-dir", str(data), "--quiet")
+    code, out, err = run("sync", "--from", str(source), "--only", "event,pma,recall", "--data-dir", str(data),
+                         "--quiet")
     assert code == 0, err
     return status(Store(data))
 
@@ -54,7 +55,8 @@ def member_of(path: Path) -> tuple[str, bytes]:
 
 
 def assert_failed_cleanly(source: Path, data: Path, before: dict, names: str, endpoint: str = "event") -> str:
-    code, out, err = run("sync", "--from", str(source), "--only", "event,pma,recall", "--data-dir", str(data), "--quiet")
+    code, out, err = run("sync", "--from", str(source), "--only", "event,pma,recall", "--data-dir", str(data),
+                         "--quiet")
     assert code == 3   # partial: the other datasets updated
     lines = [ln for ln in err.splitlines() if ln.startswith("Error:")]
     assert lines, err
@@ -63,7 +65,8 @@ def assert_failed_cleanly(source: Path, data: Path, before: dict, names: str, en
     assert after["endpoints"][endpoint]["records"] == before["endpoints"][endpoint]["records"]
     assert after["endpoints"][endpoint]["export_date"] == before["endpoints"][endpoint]["export_date"]
     con = Store(data).connect()
-    assert con.execute(f"SELECT count(*) FROM device_{endpoint}").fetchone()[0] == before["endpoints"][endpoint]["records"]
+    count = con.execute(f"SELECT count(*) FROM device_{endpoint}").fetchone()[0]
+    assert count == before["endpoints"][endpoint]["records"]
     return lines[0]
 
 
@@ -197,7 +200,8 @@ def test_disk_full_keeps_previous_data(tmp_path, sample_copy):
         assert "disk full" in err.lower() or "No space" in err
         filler.unlink()
         after = status(Store(data))
-        assert after["endpoints"]["pma"] == before["endpoints"]["pma"] | {"age_days": after["endpoints"]["pma"]["age_days"]}
+        age = {"age_days": after["endpoints"]["pma"]["age_days"]}
+        assert after["endpoints"]["pma"] == before["endpoints"]["pma"] | age
     finally:
         subprocess.run(["umount", "-l", str(mnt)], check=False)
 

@@ -7,9 +7,9 @@ import hashlib
 import orjson
 from click.testing import CliRunner
 
-from mirror.sync import SAMPLE_DIR
 from mirror import Store, status
 from mirror.cli import cli
+from mirror.sync import SAMPLE_DIR
 
 
 def run(*args):

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from mirror import Store, status
+from mirror.errors import DownloadError
 from mirror.sync import SyncOptions, sync
 from mirror.sync.download import RetryPolicy, download, make_client
-from mirror.errors import DownloadError
 
 CLS = "device/classification/device-classification-0001-of-0001.json.zip"
 
@@ -182,7 +182,8 @@ def test_progress_callback_reports_every_byte_and_record(http_source, settings):
     assert report.ok, report.errors
     files = [e for e in events if e.kind == "file"]
     loaded = [e for e in events if e.kind == "loaded"]
-    assert {e.name for e in files} == {e.name for e in loaded} and len(loaded) == sum(d.files_to_fetch for d in plan.datasets.values())
+    assert {e.name for e in files} == {e.name for e in loaded}
+    assert len(loaded) == sum(d.files_to_fetch for d in plan.datasets.values())
     last = {}
     for e in files:
         last[e.name] = e

@@ -10,8 +10,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from mirror.sync.gudid import full as gudid, delta as gudid_xml
 from mirror.errors import CorruptFileError, SourceError, UnloadableFileError
+from mirror.sync.gudid import delta as gudid_xml
+from mirror.sync.gudid import full as gudid
 from mirror.sync.gudid.full import GudidRelease, apply_delta, discover, load_full_release, parse_release_name
 
 FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"

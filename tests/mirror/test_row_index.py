@@ -18,9 +18,9 @@ import pytest
 
 from mirror import Store
 from mirror.api import Api
+from mirror.ops.status import verify
 from mirror.schema.datasets import DATASETS
 from mirror.settings import Settings
-from mirror.ops.status import verify
 from mirror.sync.indexes import index_problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,7 +155,7 @@ def test_answers_are_the_same_with_and_without_the_indexes(synth, plain, monkeyp
         used = {s.rsplit(".", 1)[-1].strip('"') for s in sources}
         assert {"device_event_product_code_list_rows", "device_udi_product_code_list_rows",
                 "device_registrationlisting_product_code_list_rows", "device_event_text_terms"} <= used
-        for endpoint, query in [("event", f"search=device.device_report_product_code.exact:DXY+AND+event_type:Death"
+        for endpoint, query in [("event", "search=device.device_report_product_code.exact:DXY+AND+event_type:Death"
                                           "+AND+date_received:[20000101+TO+20231231]&limit=5&sort=date_received:desc"),
                                 ("udi", "search=product_codes.code:DXY+AND+publish_date:[20150101+TO+20231231]&limit=5"
                                         "&sort=publish_date:desc"),

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mirror.sync import SAMPLE_DIR
 from mirror import BundleError, Settings, Store, export, status
 from mirror.ops.snapshot import NOTE, SnapshotError, is_empty, seed, snapshot_kind
+from mirror.sync import SAMPLE_DIR
 
 
 def _records(data_dir: Path) -> dict[str, int]:
@@ -90,6 +90,7 @@ def test_an_empty_folder_with_sessions_only_counts_as_empty(tmp_path: Path):
 def test_a_seed_killed_halfway_is_finished_by_the_next_start(sample_dir: Path, target: Settings):
     """A copy interrupted after one file (the note says "seeding") is completed, not taken for a mirror."""
     import shutil
+
     from mirror.ops.snapshot import unfinished
     db = target.data_dir / "db"
     db.mkdir(parents=True)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from mirror import Store
 from mirror.api import Api
 from mirror.schema.datasets import DATASETS
-from mirror.sync.loadsql import listed_sql
 from mirror.settings import Settings
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from mirror.sync.indexes import outdated
+from mirror.sync.loadsql import listed_sql
 
 LISTED = [name for name, ds in DATASETS.items() if ds.listed]
 QUERIES = [
@@ -60,7 +60,8 @@ def test_listed_column_holds_every_value_at_its_path(synced, name):
             value = f'CAST("{c.name}" AS VARCHAR)' if c.kind == "date" else f'"{c.name}"'   # ISO dates: as written
             child = con.execute(f'SELECT "{key}", list_sort(list({value})) FROM "{ds.table}_{ch.suffix}" '
                                 f'WHERE "{c.name}" IS NOT NULL GROUP BY 1').fetchall()
-            mine = con.execute(f'SELECT "{key}", list_sort("{col}") FROM "{ds.table}" WHERE len("{col}") > 0').fetchall()
+            mine = con.execute(f'SELECT "{key}", list_sort("{col}") FROM "{ds.table}" '
+                               f'WHERE len("{col}") > 0').fetchall()
             assert dict(child) == dict(mine) and child
     finally:
         con.close()
@@ -142,6 +143,7 @@ TEXT = ["mdr_text.text:investigation", "mdr_text.text:Investigation's", "mdr_tex
 def test_the_word_index_answers_as_the_scan(synced, tmp_path):
     """Built with a high common share (most words rare) on a copy: every text search answers as without it."""
     import shutil
+
     from mirror.sync.loadsql import words_sql
     d = tmp_path / "words"
     shutil.copytree(synced.data_dir, d)

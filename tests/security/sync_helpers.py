@@ -10,9 +10,9 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from mirror.sync import SAMPLE_DIR
 from mirror import Store, status
 from mirror.cli import cli
+from mirror.sync import SAMPLE_DIR
 from tests.conftest import FileServer
 
 DL = "https://download.open.fda.gov"

@@ -20,8 +20,19 @@ import pytest
 
 from mirror import Store, export
 
-from .sync_helpers import (K510, PMA, assert_intact, base_mirror, error_line, files_under,  # noqa: F401
-                           load_manifest, mirror_copy, records, run, save_manifest)
+from .sync_helpers import (  # noqa: F401
+    K510,
+    PMA,
+    assert_intact,
+    base_mirror,
+    error_line,
+    files_under,
+    load_manifest,
+    mirror_copy,
+    records,
+    run,
+    save_manifest,
+)
 
 NEW = "2026-01-01"
 SHA = "0" * 64

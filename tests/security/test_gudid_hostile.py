@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from mirror import Store, status
-from mirror.sync import SyncOptions, sync
 from mirror.cli import cli
 from mirror.errors import UnloadableFileError
+from mirror.sync import SyncOptions, sync
 from mirror.sync.gudid.full import ParallelReadRefused, load_full_release
 from tests.mirror.test_gudid import DEVICE_HEADER, NEW_KEY, delta_zip, device_xml, write_zip
 

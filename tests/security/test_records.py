@@ -18,8 +18,8 @@ import orjson
 import pytest
 
 from mirror import Store, status
-from mirror.sync.unpack import MAX_RECORD_BYTES, BulkFile
 from mirror.errors import CorruptFileError, RecordCountError, UnloadableFileError
+from mirror.sync.unpack import MAX_RECORD_BYTES, BulkFile
 from tests.mirror.test_bad_input import EVENT_2023, baseline, bump, member_of, run
 
 ZIP_NAME = "device-event-0001-of-0001.json.zip"

@@ -11,8 +11,8 @@ import json
 import duckdb
 import orjson
 
-from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from mirror import Settings, Store, verify
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from tests.mirror.synth import write_event_site
 
 from .sync_helpers import assert_intact, base_mirror, errors, mirror_copy, records, run  # noqa: F401

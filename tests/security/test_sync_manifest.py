@@ -10,8 +10,7 @@ import json
 
 import pytest
 
-from .sync_helpers import (assert_intact, base_mirror, error_line, errors, mirror_copy, records,  # noqa: F401
-                           run)
+from .sync_helpers import assert_intact, base_mirror, error_line, errors, mirror_copy, records, run  # noqa: F401
 
 NEW = "2026-01-01"
 

@@ -15,8 +15,21 @@ import pytest
 
 from mirror.sync import SAMPLE_DIR
 
-from .sync_helpers import (DL, K510, PMA, assert_intact, base_mirror, error_line, errors, files_under,  # noqa: F401
-                           load_manifest, mirror_copy, run, save_manifest, server)
+from .sync_helpers import (  # noqa: F401
+    DL,
+    K510,
+    PMA,
+    assert_intact,
+    base_mirror,
+    error_line,
+    errors,
+    files_under,
+    load_manifest,
+    mirror_copy,
+    run,
+    save_manifest,
+    server,
+)
 
 ENTRIES = ["from", "manifest-path", "manifest-http"]
 NEW = "2026-01-01"
