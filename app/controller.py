@@ -16,15 +16,17 @@ from .home import HomeModel, model_state
 from .jobs import Jobs
 from .sessions import SessionsModel
 from .settings_form import SettingsForm
+from .watch import SurveilModel
 
 __all__ = ["Controller", "SCREENS"]
 
-SCREENS = ("ask", "sessions", "data", "settings")
+SCREENS = ("ask", "sessions", "data", "surveil", "settings")
 INFO_SECONDS = 10.0
 
 
 class Controller:
-    """Listeners get a topic (ask, sessions, data, settings, banner, screen, theme) on any thread after a change."""
+    """Listeners get a topic (ask, sessions, data, surveil, settings, banner, screen, theme) on any thread after a
+    change."""
 
     def __init__(self, backend: Backend, config_path: Path | None) -> None:
         self.backend, self.config_path = backend, config_path
@@ -40,7 +42,8 @@ class Controller:
         self.sessions.on_deleted = self._session_deleted
         self.data = DataModel(backend, self.jobs, self.changed, self.report)
         self.home = HomeModel(backend, self.jobs, self.changed)
-        self.data.on_synced = self.home.refresh
+        self.surveil = SurveilModel(backend, self.jobs, self.changed, self.report)
+        self.data.on_synced = self._synced
         self.assistant_ready = False
         self.settings = SettingsForm(backend, self.jobs, self.changed, self.report, self.apply_config,
                                      lambda: self.config)
@@ -79,12 +82,17 @@ class Controller:
         self.open_target(target)
 
     def open_target(self, target: str) -> None:
-        """A screen (ask, sessions, data, settings), or the Data screen ready to import a folder."""
+        """A screen (ask, sessions, data, surveil, settings), or the Data screen ready to import a folder."""
         if target == IMPORT_FOLDER:
             self.data.set_source("folder")
             self.go("data")
         elif target:
             self.go(target)
+
+    def _synced(self) -> None:
+        """After a sync: the home's examples, and what it changed for each watchlist."""
+        self.home.refresh()
+        self.surveil.refresh_digest()
 
     def _on_error(self, error: BaseException, doing: str) -> None:
         self.report(banner_for(error, doing))
@@ -93,6 +101,7 @@ class Controller:
     def start(self) -> None:
         """Read the mirror status and warm the assistant up, in the background."""
         self.data.refresh()
+        self.surveil.refresh_digest()
         self.jobs.submit("ask", self._warm, doing="loading the assistant")
 
     def _warm(self) -> None:
@@ -120,6 +129,8 @@ class Controller:
             self.sessions.refresh()
         elif screen == "data":
             self.data.refresh()
+        elif screen == "surveil":
+            self.surveil.refresh()
         elif screen == "settings":
             self.settings.load(self.config)
         self.changed("screen")

@@ -23,11 +23,12 @@ class DataView:
     def __init__(self, c: Controller, page: ft.Page) -> None:
         self.c, self.page = c, page
         self.where = caption("")
-        self.table = ft.DataTable(columns=[ft.DataColumn(ft.Text(h)) for h in
+        self.table = ft.DataTable(columns=[ft.DataColumn(label=ft.Text(h)) for h in
                                            ("Dataset", "Records", "Data as of", "Last sync", "Freshness", "Size")],
                                   column_spacing=24, heading_row_height=36, data_row_min_height=32)
         self.empty = ft.Text("")
-        self.source = ft.RadioGroup(ft.Column(spacing=0), value=c.data.source.kind,
+        self.sources = ft.Column(spacing=0)
+        self.source = ft.RadioGroup(self.sources, value=c.data.source.kind,
                                     on_change=lambda e: self.c.data.set_source(e.control.value or "online"))
         self.offline_note = caption("")
         # The folder is held as typed: the box is never written back while typing; it is read on Sync now.
@@ -105,8 +106,8 @@ class DataView:
                 r.warning or None)),
             ft.DataCell(ft.Text(human_bytes(r.bytes)))]) for r in d.rows]
         order = d.sources()
-        if [r.value for r in self.source.content.controls] != order:
-            self.source.content.controls = [ft.Radio(value=k, label=SOURCES[k]) for k in order]
+        if [getattr(r, "value", None) for r in self.sources.controls] != order:
+            self.sources.controls = [ft.Radio(value=k, label=SOURCES[k]) for k in order]
         self.source.value = d.source.kind
         self.offline_note.value = ("This computer seems to be offline: import the data from a folder (a bundle "
                                    "exported on a connected computer)." if d.offline else "")
@@ -136,7 +137,7 @@ class DataView:
                  "done": "Done.", "failed": "Not finished.", "cancelled": "Cancelled."}[run.phase]
         self.run_text.value = f"{phase} {run.message}".strip()
         if running and run.phase == "running":
-            files = [caption(f"{name.rsplit('/', 1)[-1]}: {human_bytes(done)}"
+            files: list[ft.Control] = [caption(f"{name.rsplit('/', 1)[-1]}: {human_bytes(done)}"
                              + (f" of {human_bytes(total)} ({min(100, 100 * done // max(total, 1))}%)"
                                 if total else ""))
                      for name, done, total in run.in_flight()[:6]]

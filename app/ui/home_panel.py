@@ -1,4 +1,5 @@
-"""The home of a new conversation: example questions the mirror can answer, its datasets' freshness, the model."""
+"""The home of a new conversation: example questions the mirror can answer, its datasets' freshness, what the last
+sync changed for each watchlist, the model."""
 
 from __future__ import annotations
 
@@ -23,20 +24,23 @@ FIRST_RUN = ("There is no FDA data in {dir} yet. Load the sample (a few thousand
 def _welcome(c: Controller) -> ft.Control:
     run = c.data.run
     busy = run is not None and run.running
+    buttons: list[ft.Control] = [
+        ft.FilledButton("Load the sample mirror", icon=ft.Icons.DOWNLOAD_FOR_OFFLINE, disabled=busy,
+                        on_click=lambda e: c.data.load_sample()),
+        ft.TextButton("Import a folder", icon=ft.Icons.USB, on_click=lambda e: c.open_target(IMPORT_FOLDER)),
+        ft.TextButton("Open Data", on_click=lambda e: c.go("data"))]
+    if busy:
+        buttons += [ft.ProgressRing(width=18, height=18), caption("Loading the sample…")]
     return ft.Container(ft.Column([
         ft.Text("Welcome to FDA Explorer Offline", weight=ft.FontWeight.BOLD, size=16),
         ft.Text(FIRST_RUN.format(dir=c.config.data_dir)),
-        ft.Row([ft.FilledButton("Load the sample mirror", icon=ft.Icons.DOWNLOAD_FOR_OFFLINE, disabled=busy,
-                                on_click=lambda e: c.data.load_sample()),
-                ft.TextButton("Import a folder", icon=ft.Icons.USB, on_click=lambda e: c.open_target(IMPORT_FOLDER)),
-                ft.TextButton("Open Data", on_click=lambda e: c.go("data"))]
-               + ([ft.ProgressRing(width=18, height=18), caption("Loading the sample…")] if busy else [])),
+        ft.Row(buttons),
     ]), padding=16, border_radius=8, bgcolor=ft.Colors.SECONDARY_CONTAINER)
 
 
 def _datasets(c: Controller) -> ft.Control:
     """One line per dataset (few widgets: the home is drawn and taken away at every new conversation)."""
-    lines = []
+    lines: list[ft.Control] = []
     for r in c.data.rows:
         words = {"fresh": "fresh", "stale": f"{r.age_days} days old" if r.age_days is not None else "stale",
                  "incomplete": "incomplete"}[r.badge]
@@ -47,12 +51,31 @@ def _datasets(c: Controller) -> ft.Control:
     return ft.Row(lines, wrap=True, spacing=12, run_spacing=4)
 
 
+def _digest(c: Controller) -> list[ft.Control]:
+    """What the latest sync added or changed for each watchlist (nothing when there are no watchlists)."""
+    s = c.surveil
+    if not s.digest:
+        return []
+    lines: list[ft.Control] = [
+        ft.Text(spans=[ft.TextSpan(d.name, ft.TextStyle(weight=ft.FontWeight.BOLD)),
+                       ft.TextSpan(": " + (d.error or "; ".join(d.lines) or "nothing new or changed"),
+                                   ft.TextStyle(color=ft.Colors.ERROR) if d.error else None)], size=12)
+        for d in s.digest]
+    return [ft.Divider(height=12),
+            ft.Row([ft.Text("What the last sync changed for your watchlists", size=13, weight=ft.FontWeight.BOLD),
+                    ft.TextButton("Open Surveillance", on_click=lambda e: c.go("surveil"))]),
+            caption(f"Sync {s.digest_syncs}; new and changed records within each watchlist." if s.digest_syncs
+                    else "No sync recorded yet."),
+            *lines]
+
+
 def home_panel(c: Controller, ask: Callable[[str], None]) -> ft.Control:
     if c.first_run:
         return _welcome(c)
     name, state = c.model
-    examples = [ft.OutlinedButton(q, icon=ft.Icons.CHAT_BUBBLE_OUTLINE, on_click=lambda e, q=q: ask(q))
-                for q in c.home.examples]
+    examples: list[ft.Control] = [
+        ft.OutlinedButton(q, icon=ft.Icons.CHAT_BUBBLE_OUTLINE, on_click=lambda e, q=q: ask(q))
+        for q in c.home.examples]
     return ft.Column([
         ft.Text("Ask about the FDA device data on this computer", size=16, weight=ft.FontWeight.BOLD),
         caption("Each answer names its records, the exact openFDA query and the date the data is as of."),
@@ -62,6 +85,7 @@ def home_panel(c: Controller, ask: Callable[[str], None]) -> ft.Control:
         ft.Divider(height=12),
         ft.Text("Data on this computer", size=13, weight=ft.FontWeight.BOLD),
         _datasets(c),
+        *_digest(c),
         ft.Divider(height=12),
         ft.Row([ft.Icon(ft.Icons.SMART_TOY_OUTLINED, size=18), ft.Text(f"{name}: {state}", size=13),
                 ft.TextButton("Change in Settings", on_click=lambda e: c.go("settings"))]),

@@ -1,10 +1,11 @@
-"""The window: navigation, the banner and the four screens, redrawn on the UI loop whenever the controller changes."""
+"""The window: navigation, the banner and the five screens, redrawn on the UI loop whenever the controller changes."""
 
 from __future__ import annotations
 
 import threading
 import traceback
 from collections.abc import Callable
+from typing import Any
 
 import flet as ft
 
@@ -13,6 +14,7 @@ from .ask_view import AskView
 from .data_view import DataView
 from .sessions_view import SessionsView
 from .settings_view import SettingsView
+from .watch_view import WatchView
 from .window import close_window
 
 __all__ = ["Shell"]
@@ -20,6 +22,7 @@ __all__ = ["Shell"]
 RAIL = [(ft.Icons.QUESTION_ANSWER_OUTLINED, ft.Icons.QUESTION_ANSWER, "Ask"),
         (ft.Icons.HISTORY, ft.Icons.HISTORY, "Sessions"),
         (ft.Icons.STORAGE_OUTLINED, ft.Icons.STORAGE, "Data"),
+        (ft.Icons.QUERY_STATS_OUTLINED, ft.Icons.QUERY_STATS, "Surveillance"),
         (ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, "Settings")]
 LEVELS = {"error": (ft.Colors.ERROR_CONTAINER, ft.Icons.ERROR_OUTLINE),
           "warning": (ft.Colors.TERTIARY_CONTAINER, ft.Icons.WARNING_AMBER),
@@ -32,8 +35,9 @@ class Shell:
 
     def __init__(self, page: ft.Page, c: Controller, trace: Callable[..., None]) -> None:
         self.page, self.c, self.trace = page, c, trace
-        self.views = {"ask": AskView(c, page, trace), "sessions": SessionsView(c), "data": DataView(c, page),
-                      "settings": SettingsView(c, page)}
+        self.views: dict[str, Any] = {"ask": AskView(c, page, trace), "sessions": SessionsView(c),
+                                      "data": DataView(c, page), "surveil": WatchView(c, page),
+                                      "settings": SettingsView(c, page)}
         self.rail = ft.NavigationRail(
             selected_index=0, label_type=ft.NavigationRailLabelType.ALL, min_width=88,
             destinations=[ft.NavigationRailDestination(icon=i, selected_icon=s, label=t) for i, s, t in RAIL],
