@@ -61,8 +61,10 @@ def parse_udi(text: str) -> ParsedUDI:
 
 def _gs1(text: str, ais: dict[str, str]) -> ParsedUDI:
     found = {k: v.strip(_GS + " ") for k, v in ais.items()}
-    out = ParsedUDI(text, "GS1", found.get("01", ""), **{_NAMES[k]: v for k, v in found.items()
-                                                         if k in _NAMES and k != "01"})
+    out = ParsedUDI(text, "GS1", found.get("01", ""))
+    for k, v in found.items():
+        if k in _NAMES and k != "01":
+            setattr(out, _NAMES[k], v)
     out.candidates = (out.di,) if out.di else ()
     if not out.di:
         out.notes.append("no (01) device identifier in the UDI")

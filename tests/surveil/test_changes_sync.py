@@ -34,7 +34,7 @@ def write_site(root: Path, records: list[dict], export_date: str) -> None:
     (root / "download.json").write_bytes(orjson.dumps(manifest))
 
 
-def records(keys: list[int], death: set[int] = frozenset()) -> list[dict]:
+def records(keys: list[int], death: frozenset[int] | set[int] = frozenset()) -> list[dict]:
     base = real_event_records()
     out = []
     for k in keys:
