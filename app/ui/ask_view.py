@@ -329,7 +329,7 @@ class AskView:
         except Exception as e:
             self.c.report(banner_for(e, f"handing {path.name} to the browser"))
             return
-        self.trace("download_offered", name=path.name, bytes=path.stat().st_size)
+        self.trace("download_offered", file=path.name, bytes=path.stat().st_size)
 
     # -- changing a part of the reading and asking again ------------------------------------------------------------
     def edit_part(self, turn_index: int, part: Part) -> None:
