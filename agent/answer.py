@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .tools.searchers import DATE_FIELDS
+from .tools.specs import DATE_FIELDS, LABEL
 from .understand.dates import readable
 from .understand.types import Clarification, Interpretation, LastResult
-from .understand.vocab import LABEL
 from .writing import COLUMNS, FIELD_LABEL, as_of_text, code_text, day, decision, noun, plural, scope, table
 
 __all__ = ["write_answer", "interpreted_line", "not_understood", "clarify_text", "citations", "grounded",
@@ -245,7 +244,8 @@ def grounded(text: str, evidence: list[dict], question: str = "") -> tuple[str, 
     bucket, the rows shown), not any number in it such as a record ID or a date."""
     nums, ids = facts_of(evidence, question)
     counts = counts_of(evidence, question)
-    kept, removed = [], []
+    kept: list[str] = []
+    removed: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", text.strip()):
         if not sentence.strip():
             continue

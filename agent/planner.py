@@ -8,16 +8,14 @@ from typing import Any
 from mirror.lookup.places import REGIONS
 
 from .tools import TOOLS
-from .tools.searchers import DATE_FIELDS
+from .tools.specs import COUNT_NAME, DATE_FIELDS, SEARCHER
 from .understand import vocab
 from .understand.fields import TOP_OK
-from .understand.resolve import COUNT_NAME, MAX_CODES, SEARCHER
+from .understand.resolve import MAX_CODES
 from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFilter, Side
 
 __all__ = ["plan_calls", "call_key", "plan_schema", "MAX_CODES", "SEARCHER", "COUNT_NAME"]
 
-COUNT_NAME = {**COUNT_NAME, "enforcement": "enforcement", "classification": "classification",
-              "covid19serology": "serology"}
 # record-ID filters: field -> {dataset: searcher filter}
 ID_FILTERS = {"k_number": {"510k": "k_number", "recall": "k_number"},
               "regulation_number": {"classification": "regulation_number"},

@@ -6,8 +6,9 @@ from mirror.lookup.gudid import GUDID_COUNTS, GudidQuery, count_gudid, search_gu
 
 from .base import Provenance, ToolError, ToolResult
 from .context import ToolContext
+from .count import CountArgs
+from .openfda_query import SearchArgs
 from .registry import tool
-from .searchers import CountArgs, SearchArgs
 
 __all__ = ["search_gudid_tool", "count_gudid_tool", "GUDID_FILTERS"]
 
@@ -35,7 +36,11 @@ def _provenance(ctx: ToolContext, said: str, args: dict) -> Provenance:
 
 @tool("search_gudid", SearchArgs, "searcher")
 def search_gudid_tool(ctx: ToolContext, args: SearchArgs) -> ToolResult:
-    """Search the AccessGUDID release the mirror holds (gudid: one record per primary device identifier, with its brand, version or model number, company, GMDN term, product codes and premarket submissions) by filters di (device identifier), product codes, company (manufacturer), brand/description/GMDN words (names) and publish date. Rows carry primary_di."""
+    """Search the AccessGUDID release the mirror holds (gudid: one record per primary device identifier, with its brand,
+    version or model number, company, GMDN term, product codes and premarket submissions) by filters di (device
+    identifier), product codes, company (manufacturer), brand/description/GMDN words (names) and publish date. Rows
+    carry primary_di.
+    """
     q = _query(args)
     found = search_gudid(ctx.api, q, min(args.limit, ctx.row_cap) if args.limit == 25 else args.limit)
     return ToolResult(tool="search_gudid", total=found.total, rows=found.rows, truncated=found.total > len(found.rows),

@@ -64,7 +64,8 @@ def validate(name: str, arguments: dict[str, Any] | None) -> BaseModel:
 
 
 def run_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
-    return TOOLS[name].fn(ctx, validate(name, arguments)) if name in TOOLS else validate(name, arguments)
+    args = validate(name, arguments)        # a ToolError for an unknown tool or bad arguments
+    return TOOLS[name].fn(ctx, args)
 
 
 def describe() -> list[dict]:

@@ -9,17 +9,13 @@ from mirror.lookup.devices import MAX_QUERY_CHARS, resolve_devices
 from .base import Provenance, ToolError, ToolResult
 from .context import ResolvedDevice, ToolContext
 from .registry import tool
+from .specs import DEVICE_WORDS, SOURCE, SUBMISSION_FIELD
 
 __all__ = ["ResolveDeviceArgs", "resolve_device", "CONFIDENT"]
 
 CONFIDENT = 0.75        # a word match scoring this (holding every query word) may set the device context
 CONTEXT_MAX = 5         # product codes kept in the device context
 SUBMISSION = {"k_number": ("510(k)", "510k"), "pma_number": ("PMA", "pma"), "de_novo": ("De Novo", "510k")}
-SUBMISSION_FIELD = {"510k": "device/510k k_number", "pma": "device/pma pma_number, supplement_number",
-                    "gudid": "gudid_premarket_submissions"}
-SEARCHED = {"classification": "classification device names and definitions",
-            "udi": "openFDA UDI (GUDID) brand names, GMDN terms and device descriptions; GUDID device counts",
-            "gudid": "AccessGUDID brand names, GMDN terms and device descriptions"}
 
 
 class ResolveDeviceArgs(BaseModel):
@@ -65,19 +61,15 @@ def _provenance(ctx: ToolContext, found: dict, args: ResolveDeviceArgs) -> list[
     params = {"query": args.query[:MAX_QUERY_CHARS], "limit": args.limit}
     if found["kind"] in SUBMISSION:
         what = found["number"] + (f"/{found['supplement']}" if found["supplement"] else "")
-        return [Provenance(dataset=_name(ds), as_of=ctx.api.as_of(ds), params=params,
+        return [Provenance(dataset=SOURCE[ds], as_of=ctx.api.as_of(ds), params=params,
                            query=f"resolve_device: {what} -> product codes ({SUBMISSION_FIELD[ds]})")
                 for ds in found["datasets"]]
     codes = [r["product_code"] for r in found["rows"] if r["match"] == "product_code"]
     if found["kind"] == "product_code" and (codes or found["text"].isupper()):
         codes = codes or found["codes"]
     lookup = (f"product code {', '.join(codes)} and " if codes else "") + f"words {_words(found['words'])}"
-    return [Provenance(dataset=_name(ds), as_of=ctx.api.as_of(ds), params=params,
-                       query=f"resolve_device: {lookup} over {SEARCHED[ds]}") for ds in found["datasets"]]
-
-
-def _name(dataset: str) -> str:
-    return dataset if dataset == "gudid" else f"device/{dataset}"
+    return [Provenance(dataset=SOURCE[ds], as_of=ctx.api.as_of(ds), params=params,
+                       query=f"resolve_device: {lookup} over {DEVICE_WORDS[ds]}") for ds in found["datasets"]]
 
 
 def _words(ws: list[str]) -> str:
@@ -114,7 +106,7 @@ def _submission_notes(ctx: ToolContext, found: dict) -> list[str]:
         out.append(f"{found['number']} has no supplement {found['supplement']} in the mirror; showing the product "
                    f"codes of its other supplements")
     if not found["rows"]:
-        where = " or ".join(f"{_name(d)} (as of {ctx.api.as_of(d) or 'unknown'})" for d in found["datasets"])
+        where = " or ".join(f"{SOURCE[d]} (as of {ctx.api.as_of(d) or 'unknown'})" for d in found["datasets"])
         out.append(f"{label} number {found['number']} is not in the mirror's {where}; check the number, or search "
                    "by device name")
     return out

@@ -9,12 +9,10 @@ from mirror.lookup.firms import MAX_QUERY, FirmMatch, find_firm
 from .base import Provenance, ToolError, ToolResult
 from .context import ResolvedFirm, ToolContext
 from .registry import tool
+from .specs import SOURCE
 
-__all__ = ["ResolveFirmArgs", "resolve_manufacturer", "DATASET_LABELS"]
+__all__ = ["ResolveFirmArgs", "resolve_manufacturer"]
 
-DATASET_LABELS = {"udi": "device/udi", "gudid": "gudid", "registrationlisting": "device/registrationlisting",
-                  "recall": "device/recall", "enforcement": "device/enforcement", "510k": "device/510k",
-                  "pma": "device/pma", "event": "device/event"}
 MAX_IDS = 8            # identifiers shown per row
 MAX_OTHERS = 5         # other candidate firms named in a note
 CLEAR_LEAD = 0.05      # a non-exact best match this far ahead of the next one is taken as the firm meant
@@ -32,7 +30,10 @@ class ResolveFirmArgs(BaseModel):
 
 @tool("resolve_manufacturer", ResolveFirmArgs, "resolver")
 def resolve_manufacturer(ctx: ToolContext, args: ResolveFirmArgs) -> ToolResult:
-    """Find the manufacturer a company name means and every spelling of its name in the mirror: GUDID/UDI company name (with DUNS), registration owner/operator and establishment name (with FEI and registration numbers), recalling firm, 510(k)/PMA applicant and MAUDE manufacturer name. Names are grouped when they differ only in case, accents, punctuation or legal form (Inc, LLC, GmbH, S.A., ...); other firms that also match are listed in the notes.
+    """Find the manufacturer a company name means and every spelling of its name in the mirror: GUDID/UDI company name
+    (with DUNS), registration owner/operator and establishment name (with FEI and registration numbers), recalling firm,
+    510(k)/PMA applicant and MAUDE manufacturer name. Names are grouped when they differ only in case, accents,
+    punctuation or legal form (Inc, LLC, GmbH, S.A., ...); other firms that also match are listed in the notes.
 
     Rows: one per name variant (name, dataset, field, records, ids); the firm found is remembered for later searches.
     """
@@ -44,7 +45,7 @@ def resolve_manufacturer(ctx: ToolContext, args: ResolveFirmArgs) -> ToolResult:
     if not found.candidates:
         return ToolResult(tool="resolve_manufacturer", total=0, id_fields=["name"], notes=_no_match(found),
                           provenance=[_provenance(ctx, ds, found, params) for ds in _datasets(found, all_=True)])
-    rows = [{"name": v.name, "dataset": DATASET_LABELS.get(v.dataset, v.dataset), "field": v.field,
+    rows = [{"name": v.name, "dataset": SOURCE.get(v.dataset, v.dataset), "field": v.field,
              "records": v.records, "ids": _ids(v.ids)} for v in found.variants]
     notes = _notes(found) + [_remember(ctx, found)]
     return ToolResult(tool="resolve_manufacturer", total=len(rows), rows=rows[:ctx.row_cap],
@@ -75,7 +76,7 @@ def _datasets(found: FirmMatch, all_: bool = False) -> list[str]:
 def _provenance(ctx: ToolContext, dataset: str, found: FirmMatch, params: dict) -> Provenance:
     fields = ", ".join(f"{s.table}.{s.field}" for s in found.searched if s.dataset == dataset)
     key = found.candidates[0].key if found.candidates else found.key
-    return Provenance(dataset=DATASET_LABELS.get(dataset, dataset), as_of=ctx.api.as_of(dataset),
+    return Provenance(dataset=SOURCE.get(dataset, dataset), as_of=ctx.api.as_of(dataset),
                       query=f"firm names in {fields} whose normalised key is {key!r}", params=params)
 
 
@@ -89,7 +90,7 @@ def _notes(found: FirmMatch) -> list[str]:
         listed = "; ".join(f"{c.name} ({_HOW[c.match]}, {c.records} records)" for c in others[:MAX_OTHERS])
         notes.append(f"other firms matching {found.query!r}: {listed}; call again with the full name to pick one")
     if found.missing:
-        notes.append(f"not in the mirror (not searched): {', '.join(DATASET_LABELS.get(d, d) for d in found.missing)}")
+        notes.append(f"not in the mirror (not searched): {', '.join(SOURCE.get(d, d) for d in found.missing)}")
     return notes
 
 
@@ -97,5 +98,5 @@ def _no_match(found: FirmMatch) -> list[str]:
     notes = [f"no firm in the mirror matches {found.query!r} (normalised {found.key!r}); try a shorter name, "
              "another spelling, or a DUNS/FEI number"]
     if found.missing:
-        notes.append(f"not in the mirror (not searched): {', '.join(DATASET_LABELS.get(d, d) for d in found.missing)}")
+        notes.append(f"not in the mirror (not searched): {', '.join(SOURCE.get(d, d) for d in found.missing)}")
     return notes

@@ -6,16 +6,26 @@ from urllib.parse import quote_plus
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mirror.lookup.places import (MAX_TEXT, ROW_FIELDS, DeviceCodes, Establishments, Place, device_codes,
-                                  establishments, openfda_search, read_place)
+from mirror.lookup.places import (
+    MAX_TEXT,
+    ROW_FIELDS,
+    DeviceCodes,
+    Establishments,
+    Place,
+    device_codes,
+    establishments,
+    openfda_search,
+    read_place,
+)
 
 from .base import Provenance, ToolError, ToolResult
 from .context import ResolvedLocation, ToolContext
 from .registry import tool
+from .specs import SOURCE
 
 __all__ = ["ResolveLocationArgs", "resolve_location", "VALID_FORMS"]
 
-DATASET = "device/registrationlisting"
+DATASET = SOURCE["registrationlisting"]
 VALID_FORMS = ("a country name or ISO 3166-1 code ('Germany', 'DE', 'DEU'), a US state name or USPS code "
                "('Texas', 'TX', 'CA, USA', 'US-CA'), or a region ('EU', 'EEA')")
 MAX_CODES_SHOWN = 8
@@ -35,7 +45,10 @@ class ResolveLocationArgs(BaseModel):
 
 @tool("resolve_location", ResolveLocationArgs, "resolver")
 def resolve_location(ctx: ToolContext, args: ResolveLocationArgs) -> ToolResult:
-    """Find the medical-device establishments registered with FDA in a country, US state or region (EU, EEA), optionally only those listing a device type: the full count, counts by establishment type (manufacturer, contract sterilizer, ...) and the establishments with registration and FEI numbers. An ambiguous code such as 'CA' (Canada or California) returns both readings with their counts instead of guessing.
+    """Find the medical-device establishments registered with FDA in a country, US state or region (EU, EEA), optionally
+    only those listing a device type: the full count, counts by establishment type (manufacturer, contract sterilizer,
+    ...) and the establishments with registration and FEI numbers. An ambiguous code such as 'CA' (Canada or California)
+    returns both readings with their counts instead of guessing.
 
     Rows: registration_number, fei_number, name, city, state_code, iso_country_code, establishment_type. A resolved
     place is remembered for later searches.

@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 
-import duckdb
 import pytest
 
 from agent.tools import TOOLS, ToolError, run_tool
@@ -14,7 +13,8 @@ from mirror.store.files import Store
 
 CASES = [  # (tool, arguments, SQL giving the expected total over the sample mirror)
     ("search_events", {"product_codes": ["OZP", "FRN"]},
-     "SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE device_report_product_code IN ('OZP','FRN')"),
+     "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
+     "WHERE device_report_product_code IN ('OZP','FRN')"),
     ("search_events", {"product_codes": ["ZZZ"]}, "SELECT 0"),
     ("search_events", {"date_from": "2023-01-01", "date_to": "2023-12-31"},
      "SELECT count(*) FROM device_event WHERE date_received BETWEEN '2023-01-01' AND '2023-12-31'"),
@@ -26,7 +26,8 @@ CASES = [  # (tool, arguments, SQL giving the expected total over the sample mir
      "AND regexp_matches(lower(text), '\\bsupply\\b')"),
     ("search_events", {"manufacturer": "Medtronic"},
      "SELECT count(*) FROM device_event WHERE regexp_matches(lower(manufacturer_name), '\\bmedtronic\\b') OR "
-     "mdr_report_key IN (SELECT mdr_report_key FROM device_event_device WHERE regexp_matches(lower(manufacturer_d_name), '\\bmedtronic\\b'))"),
+     "mdr_report_key IN (SELECT mdr_report_key FROM device_event_device "
+     "WHERE regexp_matches(lower(manufacturer_d_name), '\\bmedtronic\\b'))"),
     ("search_recalls", {"product_codes": ["FOZ"]}, "SELECT count(*) FROM device_recall WHERE product_code = 'FOZ'"),
     ("search_recalls", {}, "SELECT count(*) FROM device_recall"),
     ("search_510k", {"product_codes": ["GEI", "DCK"], "date_from": "2020-01-01"},
@@ -42,9 +43,11 @@ CASES = [  # (tool, arguments, SQL giving the expected total over the sample mir
      "regexp_matches(lower(definition), '\\bpump\\b'))"),
     ("search_udi", {"product_codes": ["DSA"]},
      "SELECT count(DISTINCT public_device_record_key) FROM device_udi_product_code WHERE code = 'DSA'"),
-    ("search_registrations", {"country": "US"}, "SELECT count(*) FROM device_registrationlisting WHERE iso_country_code = 'US'"),
+    ("search_registrations", {"country": "US"},
+     "SELECT count(*) FROM device_registrationlisting WHERE iso_country_code = 'US'"),
     ("search_registrations", {"product_codes": ["GCJ"]},
-     "SELECT count(*) FROM device_registrationlisting WHERE list_contains(json_extract_string(record, '$.products[*].product_code'), 'GCJ')"),
+     "SELECT count(*) FROM device_registrationlisting "
+     "WHERE list_contains(json_extract_string(record, '$.products[*].product_code'), 'GCJ')"),
 ]
 
 
@@ -80,13 +83,16 @@ COUNTS = [
     ({"dataset": "events", "field": "year"},
      "SELECT count(*) FROM device_event WHERE year(date_received) = {k}", "year"),
     ({"dataset": "events", "field": "product_code"},
-     "SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE device_report_product_code = '{k}'", "product_code"),
+     "SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE device_report_product_code = '{k}'",
+     "product_code"),
     ({"dataset": "classification", "field": "review_panel"},
      "SELECT count(*) FROM device_classification WHERE lower(review_panel) = '{k}'", "review_panel"),
     ({"dataset": "510k", "field": "month", "date_from": "2020-01-01"},
-     "SELECT count(*) FROM device_510k WHERE strftime(decision_date, '%Y-%m') = '{k}' AND decision_date >= '2020-01-01'", "month"),
+     "SELECT count(*) FROM device_510k WHERE strftime(decision_date, '%Y-%m') = '{k}' "
+     "AND decision_date >= '2020-01-01'", "month"),
     ({"dataset": "udi", "field": "product_code"},
-     "SELECT count(*) FROM device_udi WHERE list_contains(json_extract_string(record, '$.product_codes[*].code'), '{k}')",
+     "SELECT count(*) FROM device_udi "
+     "WHERE list_contains(json_extract_string(record, '$.product_codes[*].code'), '{k}')",
      "product_code"),
 ]
 
@@ -125,7 +131,8 @@ def test_bad_arguments_are_clear_errors(ctx, name, args, message):
         run_tool(ctx, name, args)
 
 
-@pytest.mark.parametrize("value", ["'; DROP TABLE device_event; --", "x" * 5000, "\"unbalanced ( [", "Ünïcödé 医療機器 &&& ||"])
+@pytest.mark.parametrize("value", ["'; DROP TABLE device_event; --", "x" * 5000, "\"unbalanced ( [",
+                                   "Ünïcödé 医療機器 &&& ||"])
 def test_hostile_text_and_names_are_values(ctx, sql, value):
     for name in ("search_events", "search_510k", "search_recalls"):
         r = run_tool(ctx, name, {"text": value, "manufacturer": value})
@@ -174,6 +181,7 @@ def test_cli_lists_and_runs_tools(sample_dir):
 def test_event_text_of_several_words_ranks_the_phrase_first(ctx, sql):
     """Over the sample's real narratives: a word pair that some records hold as a phrase and others only apart."""
     import re
+
     from mirror.api.sql import tokens
     con_rows = ctx.api.get("/device/event.json", "limit=1000").json()["results"]
     texts = {r["mdr_report_key"]: (" ".join(t.get("text", "") for t in r.get("mdr_text", [])), r["date_received"])
