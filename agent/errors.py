@@ -8,7 +8,7 @@ AgentError
   ModelError               a model failed or answered garbage mid-run (retry, or choose another model)
     ModelUnavailable       a model cannot be loaded or reached (fix the model setting, or choose none)
   ToolError                a tool cannot answer as asked (agent/tools/base.py; also a ValueError)
-    UnsupportedFilter      filters a dataset cannot apply (agent/tools/searchers.py)
+    UnsupportedFilter      filters a dataset cannot apply (agent/tools/)
     RecordNotFound         no record with that key (agent/servers/surface.py)
   SurveilError             surveillance (agent/surveil/errors.py)
     WatchlistError         a bad watchlist name or edit

@@ -5,16 +5,23 @@ MirrorError
  +-- ManifestError        download.json unreadable or without a device section
  +-- SourceError          a URL or folder that cannot be reached or read
  |    +-- DownloadError   HTTP failure after retries
+ |    +-- OfflineRefused  an internet URL while FDAX_OFFLINE is set (mirror/sync/download.py)
  +-- BundleError          a bundle whose checksum or listing does not match
  +-- PartitionError       a file that fails verification or loading
  |    +-- CorruptFileError     truncated or corrupt zip, unexpected member
  |    +-- InvalidJSONError     a file whose JSON cannot be parsed
  |    +-- RecordCountError     loaded records differ from the manifest
+ +-- UnloadableFileError  an intact download this version cannot load (kept; a rerun would not help)
  +-- DiskFullError        no space left while writing
  +-- MirrorMissingError   no mirror in the data folder yet
  +-- LockedError          another sync holds the data folder
  +-- ShrinkRefused        a sync would drop a dataset below half its records (without --allow-shrink)
  +-- SyncCancelled        the user cancelled a sync (the next one resumes)
+ +-- SnapshotError        a carried snapshot that is not a mirror, bundle or source folder (mirror/ops/snapshot.py)
+ +-- SqlRefused           a `mirror sql` statement that is not one read-only SELECT (mirror/ops/sql.py)
+ +-- QueryTooBroad        a query stopped at its time or memory bound (mirror/api/limits.py)
+ +-- ApiError             what the local API answers instead of results: status, code, message (mirror/api/engine.py)
+ +-- ParseError           an openFDA search that cannot be read (mirror/api/query.py; also a ValueError)
 
 Every message names the thing (file, URL, folder) and the next step; `first_line(e)` quotes an underlying
 error (DuckDB's, the OS's) inside such a message.

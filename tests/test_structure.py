@@ -139,3 +139,63 @@ def test_the_mirror_never_imports_the_layers_above_it_anywhere():
         assert not _top_imports(path) & {"agent", "app"}, path
     for path in (ROOT / "agent").rglob("*.py"):
         assert "app" not in _top_imports(path), path
+
+
+# -- error trees ------------------------------------------------------------------------------------------------
+# Exceptions defined in mirror/ or agent/ that do not yet derive from their package's base. The list may only
+# shrink: a new exception outside the tree fails the test below. Each line names the file's owner's fix.
+OUTSIDE_THE_TREE = {
+    "mirror.sync.compactjson.Refused": "internal to the loader (caught in mirror/sync); derive from MirrorError",
+    "mirror.sync.compactjson.NotOpenFDA": "internal to the loader (caught in mirror/sync); derive from MirrorError",
+    "mirror.sync.gudid.full.ParallelReadRefused": "internal to the GUDID load (retried serially); derive from "
+                                                   "MirrorError",
+    "agent.tools.base.ToolError": "class ToolError(AgentError, ValueError) keeps `except ValueError` callers",
+    "agent.servers.http.Problem": "an HTTP answer, not an error of the assistant; derive from AgentError",
+}
+
+
+def _exception_classes(package: str) -> dict[str, type[BaseException]]:
+    """Every public exception class defined in the package's modules: "module.Name" -> class."""
+    import importlib
+    import pkgutil
+    found: dict[str, type[BaseException]] = {}
+    pkg = importlib.import_module(package)
+    for info in pkgutil.walk_packages(pkg.__path__, package + "."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if (isinstance(value, type) and issubclass(value, BaseException) and value.__module__ == info.name
+                    and not name.startswith("_")):
+                found[f"{info.name}.{name}"] = value
+    return found
+
+
+def _errors_docstring(module: str) -> set[str]:
+    import importlib
+    return set(re.findall(r"\b[A-Z]\w+\b", importlib.import_module(module).__doc__ or ""))
+
+
+def test_every_error_is_in_its_packages_tree_and_drawn_in_its_docstring():
+    """One error base per package (MirrorError, AgentError), every exception class under it, and each one named
+    in the tree drawn in the package's errors.py docstring (mirror/errors.py, agent/errors.py)."""
+    from agent.errors import AgentError, Cancelled
+    from mirror.errors import MirrorError
+    for package, base, allowed in (("mirror", MirrorError, ()), ("agent", AgentError, (Cancelled,))):
+        classes = _exception_classes(package)
+        assert base in classes.values() and len(classes) > 10, package
+        pending = tuple(cls for q, cls in classes.items() if q in OUTSIDE_THE_TREE)   # and their subclasses
+        outside = {q for q, cls in classes.items() if not issubclass(cls, (base, *allowed))
+                   and (q in OUTSIDE_THE_TREE or not issubclass(cls, pending))}
+        new = outside - set(OUTSIDE_THE_TREE)
+        assert not new, f"exceptions outside the {base.__name__} tree: {sorted(new)}"
+        drawn = _errors_docstring(f"{package}.errors")
+        undrawn = {q for q, cls in classes.items() if cls.__name__ not in drawn and q not in OUTSIDE_THE_TREE}
+        assert not undrawn, f"not drawn in the docstring of {package}/errors.py: {sorted(undrawn)}"
+
+
+def test_model_errors_are_agent_errors():
+    """Code that catches AgentError also catches a model failing (the review's P7)."""
+    from agent.errors import AgentError
+    from agent.models import ModelError, ModelUnavailable
+    assert issubclass(ModelUnavailable, ModelError) and issubclass(ModelError, AgentError)

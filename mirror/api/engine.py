@@ -25,7 +25,7 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode
 import duckdb
 import orjson
 
-from ..errors import MirrorError
+from ..errors import MirrorError, first_line
 from ..schema.datasets import DATASETS
 from ..schema.indexes import INDEXES
 from ..schema.openfda import DATE_FORMATS_SQL, DAY_FORMAT, DISCLAIMER, LICENSE, TERMS, WORD_SQL
@@ -63,7 +63,9 @@ class Response:
         return orjson.loads(self.body)
 
 
-class ApiError(Exception):
+class ApiError(MirrorError):
+    """An error the local API answers with (its openFDA status and code); not raised past `Api.get`."""
+
     def __init__(self, status: int, message: str, details: str | None = None) -> None:
         super().__init__(message)
         self.status, self.message, self.details = status, message, details
@@ -270,6 +272,8 @@ class Api:
             if e.details:
                 err["details"] = e.details
             body = {"error": err}
+        except ParseError as e:          # a search the translator refused outside `_prepare`: the request's fault
+            status, extra, body = 400, {}, {"error": {"code": "BAD_REQUEST", "message": str(e)}}
         except QueryTooBroad as e:
             status, extra, body = 400, {}, {"error": {"code": "BAD_REQUEST", "message": f"Search too broad: {e}"}}
         except MirrorError as e:
@@ -277,7 +281,7 @@ class Api:
         except (duckdb.Error, ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as e:
             status, extra = 500, {}
             body = {"error": {"code": "SERVER_ERROR", "message": "Check your request and try again",
-                              "details": str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__}}
+                              "details": first_line(e)}}
         return Response(status, orjson.dumps(body, option=orjson.OPT_INDENT_2), {**HEADERS, **extra})
 
     def _dispatch(self, path: str, query: str, base_url: str) -> tuple[int, dict, dict]:

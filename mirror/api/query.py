@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import MirrorError
+
 __all__ = ["ParseError", "Term", "Range", "Exists", "Not", "And", "Or", "Node", "parse", "ALLOWED", "MAX_DEPTH",
            "MAX_TERMS", "leaves", "tokens"]
 
@@ -34,7 +36,7 @@ def tokens(text: str) -> list[str]:
     return [t.lower() for t in _PY_WORD.findall(text)]
 
 
-class ParseError(ValueError):
+class ParseError(MirrorError, ValueError):
     """Malformed search text; the message is what the API's 400 body says."""
 
 
