@@ -35,7 +35,8 @@ def values(record, path: str) -> list[str]:
     for v in level:
         for item in (v if isinstance(v, list) else [v]):
             if item is not None and not isinstance(item, (dict, list)):
-                out.append(item if isinstance(item, str) else str(item).lower() if isinstance(item, bool) else str(item))
+                out.append(item if isinstance(item, str) else
+                           str(item).lower() if isinstance(item, bool) else str(item))
     return out
 
 

@@ -51,8 +51,8 @@ def test_query_on_a_missing_mirror_says_what_to_do(tmp_path: Path):
 
 
 def start_server(mirror_dir: Path, *extra: str) -> tuple[subprocess.Popen, str]:
-    p = subprocess.Popen([sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(mirror_dir), *extra],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen([sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(mirror_dir),
+                          *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = p.stderr.readline()
     m = re.search(r"on (http://127\.0\.0\.1:\d+)/", line)
     assert m, line + (p.stderr.read() if p.poll() is not None else "")
