@@ -66,6 +66,8 @@ def _sync_throughput():
 
 
 _ST = _sync_throughput()
+_TX = _ST.synth_text()          # bench/synth_text.py: calibrated new text (one implementation, shared)
+CAL = _TX.CALIBRATION
 json_head, JSON_TAIL, DISCLAIMER, DL, MIB = _ST.json_head, _ST.JSON_TAIL, _ST.DISCLAIMER, _ST.DL, _ST.MIB
 
 SYNTHETIC = "bench synth_mirror"
@@ -213,6 +215,19 @@ class Ctx:
                     if s.strip() and "myeloma" not in s.lower():
                         self.sentences.setdefault(m.get("text_type_code", ""), []).append(s.strip())
         self.all_sentences = [s for v in self.sentences.values() for s in v]
+        self.babble = _TX.Babble(_TX.real_texts())
+        self._openfda_full: dict[tuple[str, str], dict] = {}
+
+    def openfda_full(self, ep: str, code: str) -> dict:
+        """A product code's openfda block with its registration and FEI numbers (the same for every record of the
+        code, as openFDA's are; list lengths from CALIBRATION, drawn once per code)."""
+        key = (ep, code)
+        if key not in self._openfda_full:
+            rng = random.Random(f"openfda:{ep}:{code}")
+            n = int(rng.expovariate(1 / CAL["openfda_numbers"][ep]))
+            self._openfda_full[key] = dict(self.openfda[code], registration_number=_TX.numbers(rng, n // 2 + 1),
+                                           fei_number=_TX.numbers(rng, n - n // 2, 7))
+        return self._openfda_full[key]
 
 
 @functools.lru_cache(maxsize=2)
@@ -301,7 +316,8 @@ def gen_event(i: int, rng: random.Random, c: Ctx, o: int, st: dict) -> dict:
         e = dict(t)
         e["mdr_text_key"] = str(TEXT_KEY0 + i * 8 + j)
         pool = c.sentences.get(t.get("text_type_code", "")) or c.all_sentences
-        e["text"] = " ".join(rng.choices(pool, k=1 + int(rng.random() * 6)))
+        e["text"] = " ".join(c.babble.sentence(rng) if rng.random() < CAL["event_novel"]
+                             else pool[int(rng.random() * len(pool))] for _ in range(1 + int(rng.random() * 6)))
         if e.get("date_report"):
             e["date_report"] = rec.get("date_report") or recv
         texts.append(e)
@@ -339,6 +355,8 @@ def gen_udi(i: int, rng: random.Random, c: Ctx, o: int, st: dict) -> dict:
     if "labeler_duns_number" in rec:
         rec["labeler_duns_number"] = firm["duns"]
     rec["version_or_model_number"] = model_number(rng)
+    if rec.get("device_description"):
+        rec["device_description"] = c.babble.text(rng, CAL["udi_sentences"])
     if rec.get("catalog_number"):
         rec["catalog_number"] = rec["version_or_model_number"]
     rec["publish_date"] = iso(o)
@@ -370,7 +388,7 @@ def gen_510k(i: int, rng: random.Random, c: Ctx, o: int, st: dict, seq: int = 0)
     if "advisory_committee" in rec:
         rec["advisory_committee"] = rec["review_advisory_committee"] = cl["review_panel"]
         rec["advisory_committee_description"] = cl["medical_specialty_description"]
-    rec["openfda"] = c.openfda[code]
+    rec["openfda"] = c.openfda_full("510k", code)
     st["codes"][code] += 1
     st["years"][str(d.year)] += 1
     return rec
@@ -390,7 +408,7 @@ def gen_pma(i: int, rng: random.Random, c: Ctx, o: int, st: dict, seq: int = 0) 
     rec["product_code"] = code
     rec["decision_date"] = iso(o)
     rec["date_received"] = iso(o - 20 - int(rng.random() * 300))
-    rec["openfda"] = c.openfda[code]
+    rec["openfda"] = c.openfda_full("pma", code)
     st["codes"][code] += 1
     st["years"][str(d.year)] += 1
     return rec
@@ -415,7 +433,7 @@ def gen_recall(i: int, rng: random.Random, c: Ctx, o: int, st: dict, seq: int = 
                     ("event_date_terminated", created + 100 + int(rng.random() * 900))):
         if rec.get(k):
             rec[k] = iso(min(when, END))
-    rec["openfda"] = c.openfda[code]
+    rec["openfda"] = c.openfda_full("recall", code)
     st["codes"][code] += 1
     st["years"][str(d.year)] += 1
     return rec
@@ -436,6 +454,9 @@ def gen_enforcement(i: int, rng: random.Random, c: Ctx, o: int, st: dict, seq: i
                     ("termination_date", o + 200 + int(rng.random() * 900))):
         if k in rec or k in ("recall_initiation_date", "report_date"):
             rec[k] = ymd(min(when, END))
+    rec["product_description"] = c.babble.text(rng, CAL["enforcement_sentences"])
+    rec["code_info"] = "Lot numbers: " + ", ".join(_TX.numbers(rng, int(rng.expovariate(1 / CAL["enforcement_lots"])),
+                                                               7))
     st["years"][str(d.year)] += 1
     return rec
 
@@ -466,7 +487,7 @@ def gen_registrationlisting(i: int, rng: random.Random, c: Ctx, o: int, st: dict
         prods.append(p)
         st["codes"][code] += 1
     rec["products"] = prods
-    rec["proprietary_name"] = [c.brands.pick(rng)]
+    rec["proprietary_name"] = [c.brands.pick(rng) for _ in range(1 + int(rng.expovariate(1 / CAL["reglist_names"])))]
     st["years"][iso(o)[:4]] += 1
     return rec
 
