@@ -211,7 +211,10 @@ class AskView:
             self.offset = float(e.pixels)
 
     async def _send(self) -> None:
-        if self.c.ask.send(await settled(self.field)):
+        # The browser's input element holds its final text before Enter reaches the app (checked on fast typing);
+        # only the desktop client may deliver Enter before the last keystroke's value.
+        text = (self.field.value or "") if self.page.web else await settled(self.field)
+        if self.c.ask.send(text):
             self.field.value = ""
 
     def ask_example(self, question: str) -> None:
