@@ -41,8 +41,8 @@ def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_
                              str(tmp_path / "app.json"), "--trace", str(trace)], cwd=ROOT, start_new_session=True,
                             env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        window = wait_for(lambda: xdotool(display, "search", "--onlyvisible", "--name", TITLE) or proc.poll() is not None,
-                          60, "the window")
+        window = wait_for(lambda: xdotool(display, "search", "--onlyvisible", "--name", TITLE)
+                          or proc.poll() is not None, 60, "the window")
         assert proc.poll() is None, proc.stdout.read().decode()
         wait_for(lambda: {"ready", "assistant_ready"} <= set(_events(trace)), 60, "the window to be usable")
         assert _events(trace)["launch"]["early_client"] is unpacked   # the client was started before Flet's import

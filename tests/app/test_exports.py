@@ -72,8 +72,8 @@ def test_csv_is_utf8_with_a_bom_and_unique_columns(export, tmp_path):
                                             "evidence", "tool call"]
     assert records[2]["Text"] == "- 2 reports [device/event]."
     evidence = records[4]
-    assert (evidence["Dataset"], evidence["Data as of"], evidence["Report key"], evidence["Received"], evidence["N"]) == (
-        "MAUDE adverse events", "2025-09-23", "1312172", "2009-02-17", "3")
+    assert (evidence["Dataset"], evidence["Data as of"], evidence["Report key"], evidence["Received"],
+            evidence["N"]) == ("MAUDE adverse events", "2025-09-23", "1312172", "2009-02-17", "3")
     assert records[6]["Text"] == "Searched adverse event reports: total 2"
     assert not list(tmp_path.glob("*.part"))
 

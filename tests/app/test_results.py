@@ -58,7 +58,8 @@ def test_as_of_comes_from_the_provenance_used_else_every_dataset():
 
 
 def test_timeline_entries_name_each_step_and_carry_arguments_and_queries():
-    plan = entry_of({"type": "step", "step": "plan", "calls": [{"tool": "count_by", "args": {"field": "year"}}]}, 0.0123)
+    plan = entry_of({"type": "step", "step": "plan", "calls": [{"tool": "count_by", "args": {"field": "year"}}]},
+                    0.0123)
     assert (plan.title, plan.details, plan.seconds) == ("Planned 1 search", [("Counted records", '{"field": "year"}')],
                                                         0.012)
     call = entry_of({"type": "tool_call", "tool": "count_by", "args": {"field": "year"}})
@@ -67,9 +68,11 @@ def test_timeline_entries_name_each_step_and_carry_arguments_and_queries():
     assert (call.title, ok.title, ok.ok, bad.title, bad.ok) == (
         "Counted records…", "Counted records: total 7", True, "Searched recalls: failed", False)
     error = entry_of({"type": "error", "where": "model plan", "message": "timeout"})
-    assert error.title == "The model could not help with this step" and error.details == [("details", "model plan: timeout")]
+    assert error.title == "The model could not help with this step"
+    assert error.details == [("details", "model plan: timeout")]
     assert entry_of({"type": "step", "step": "guard", "route": "ask"}).title == "Read the question"
-    assert entry_of({"type": "step", "step": "reflect", "decision": "answer"}).title == "Checked the evidence: enough to answer"
+    assert entry_of({"type": "step", "step": "reflect", "decision": "answer"}).title == \
+        "Checked the evidence: enough to answer"
     assert entry_of({"type": "token", "text": "x"}) is None and entry_of({"type": "answer"}) is None
     attach_queries([plan, call, ok, bad], [{"tool": "count_by", "queries": ["count=date_received"]},
                                            {"tool": "search_recalls", "queries": []}])
@@ -110,7 +113,8 @@ def test_only_the_datasets_that_gave_rows_stamp_an_answer():
     assert tables[0].as_of_text == "2017-12-02" and tables[0].call == {"tool": "search_recalls", "args": {"limit": 10}}
     assert [tables[0].columns[i] for i in tables[0].shown_columns] == ["product_res_number"]   # score is hidden
     empty = {**recall, "total": 0, "rows": []}
-    assert contributing_as_of(tables_of([empty]), {"provenance": empty["provenance"]}) == {"device/recall": "2017-12-02"}
+    assert contributing_as_of(tables_of([empty]), {"provenance": empty["provenance"]}) == {
+        "device/recall": "2017-12-02"}
     assert contributing_as_of([], {"provenance": []}) == {}
 
 
@@ -130,7 +134,8 @@ def test_tables_page_ten_rows_at_a_time():
 def test_plain_words_for_fields_dates_and_the_reading():
     assert (field_label("mdr_report_key"), field_label("some_new_field")) == ("Report key", "Some new field")
     assert (iso_date("20230101"), iso_date("2023-01-01"), iso_date("K123")) == ("2023-01-01", "2023-01-01", "K123")
-    assert display_value("date_received", "20090217") == "2009-02-17" and display_value("device_class", "3") == "Class III"
+    assert display_value("date_received", "20090217") == "2009-02-17"
+    assert display_value("device_class", "3") == "Class III"
     assert count(1, "recalled product") == "1 recalled product" and count(2, "recall") == "2 recalls"
     it = {"datasets": ["recall"], "measure": "list", "firm": {"name": "Arrow International Inc", "variants": ["A"]},
           "date_from": "2019-01-01", "device": {"words": "infusion pumps", "path": "codes",
