@@ -27,22 +27,25 @@ DOMAIN_WORDS = re.compile(
     r"manufactur\w*|firms?|compan\w*|establishments?|registr\w*|listing|implants?|pumps?|catheters?|"
     r"pacemakers?|stents?|monitors?|masks?|ventilators?|defibrillators?|surgical|fda|k\d{6}|p\d{6}|den\d{6}|"
     r"problems?|issues?|trends?|counts?|recalled|brands?|models?|lots?)\b", re.I)
-_GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|thank you|cheers)\b[\s!.,]*$",
-                       re.I)
+_GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|thank you|cheers)\b"
+                       r"[\s!.,]*$", re.I)
 _HELP = re.compile(r"^\s*(help|\?|what can you do|what do you know|how do (i|you) use( this| you)?|usage)\s*[?.!]*\s*$",
                    re.I)
 _MEDICAL = re.compile(
     r"\b(should i|can i|do i need|is it safe for me|am i|my (doctor|surgeon|symptoms?|pain|heart|child|mother|father|"
-    r"wife|husband)|i (have|feel|got|am having)|(stop|start|take|replace|remove) my|dosage|diagnos\w*|"
+    r"wife|husband|daughter|son|kids?|baby|mom|mum|dad|parents?|grand\w+|partner|patient)|"
+    r"i (have|feel|got|am having)|(stop|start|take|replace|remove) my|dosage|diagnos\w*|"
     r"treat(ment)? (for|of) my|is (my|this) [\w-]+( [\w-]+)? safe( for me)?)\b", re.I)
 # advice asked for a person, whoever says it ("which hip implant is best for a 70 year old?")
 _ADVICE = re.compile(r"\b(would you recommend|do you recommend|recommend (?:a|an|the|me|one)|which (?:one )?should "
                      r"(?:i|we|he|she|they)|is it (?:dangerous|safe|normal|bad|ok|okay)|is (?:this|that) (?:dangerous|"
                      r"normal)|best (?:one )?for (?:a|an|my|me|him|her|someone|patients? (?:like|with))|"
-                     r"\d+[- ]years?[- ]old|should (?:i|we|my)|keep using my|worried about my)\b", re.I)
+                     r"\d+[- ]years?[- ]old|should (?:i|we|my)|keep using my|worried about my|"
+                     r"safe (?:for|to use (?:for|on|with)) (?:me|my|him|her|us|a child|children|kids|someone))\b", re.I)
 # chat that names a record word in passing ("translate adverse event into German", "a poem about pacemakers")
 _CHAT_FIRST = re.compile(r"\b(translate|write (?:me )?(?:a|an|some)? ?(?:poem|haiku|song|story|essay|limerick|joke)|"
-                         r"poem|haiku|limerick|who won|world series|super bowl|world cup|tell me a joke|recipe)\b",
+                         r"poem|haiku|limerick|who won|world series|super bowl|world cup|tell me a joke|recipe|"
+                         r"commissioner|who (?:is|was) the (?:current |new )?(?:head|director|ceo|president|chief))\b",
                          re.I)
 _FOLLOWUP = re.compile(r"\b(those|these|them|that|it|same|also|too|and what about|what about)\b", re.I)
 _CODE = re.compile(r"\b[A-Z]{3}\b")

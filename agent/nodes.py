@@ -157,7 +157,7 @@ class Nodes:
         for c, (result, error, unsupported) in zip(plan, outcomes):
             rec = {"tool": c["tool"], "args": c["args"], "key": call_key(c["tool"], c["args"]), "ok": error is None,
                    "dataset": c.get("dataset", ""), "label": c.get("label", "")}
-            if error is None:
+            if error is None and result is not None:
                 rec.update(result_index=len(evidence), summary=summary(result),
                            queries=[p["query"] for p in result["provenance"]])
                 evidence.append(result)
@@ -236,7 +236,8 @@ class Nodes:
         cites = citations(evidence)
         provenance = [p for e in evidence for p in e.get("provenance", [])]
         self.emit(event(ANSWER, answer=text, citations=cites, provenance=provenance))
-        out = {"answer": text, "citations": cites, "messages": [{"role": "assistant", "content": text}]}
+        out: dict[str, Any] = {"answer": text, "citations": cites,
+                               "messages": [{"role": "assistant", "content": text}]}
         if model_calls is not None:
             out["model_calls"] = model_calls
         return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import calendar
 import re
 from typing import Any
 
@@ -26,7 +25,7 @@ FIELD_LABEL = {"regulation_number": "regulation number", "device_class": "device
                "implant_flag": "implant", "life_sustain_support_flag": "life-sustaining or supporting",
                "registration_number": "registration number", "version_or_model_number": "version or model number",
                "brand_name": "brand name", "company_name": "company", "gmdn_term": "GMDN term",
-               "premarket_submission": "premarket submission", "device_problem": "device problems",
+               "premarket_submission": "premarket submission",
                "product_problems": "device problems", "trade_name": "trade name", "city": "city"}
 DECISIONS = {"SESE": "substantially equivalent", "SESD": "substantially equivalent with drug",
              "SESK": "substantially equivalent (kit)", "SESP": "substantially equivalent (postmarket surveillance)",
@@ -79,14 +78,15 @@ def noun(ds: str, n: int, it: Interpretation | None = None) -> str:
     return plural(n, NOUNS.get(ds, "record"))
 
 
-def day(value: str) -> str:
-    """'20230101' or '2023-01-01' -> '1 January 2023' (other text unchanged)."""
-    m = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", str(value or "").strip())
+def day(value: Any) -> str:
+    """'20230101', '2023-01-01', '4/21/2020' or a date -> '2023-01-01' (ISO, as a person reads it in every answer);
+    other text unchanged."""
+    m = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", str(value or "").strip()[:10])
     if us := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", str(value or "").strip()):   # 4/21/2020
         m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", f"{us[3]}{int(us[1]):02d}{int(us[2]):02d}")
-    if not m or not 1 <= int(m[2]) <= 12:
+    if not m or not 1 <= int(m[2]) <= 12 or not 1 <= int(m[3]) <= 31:
         return str(value or "")
-    return f"{int(m[3])} {calendar.month_name[int(m[2])]} {m[1]}"
+    return f"{m[1]}-{m[2]}-{m[3]}"
 
 
 def decision(code: str) -> str:
@@ -131,8 +131,15 @@ def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
     if it.date_from or it.date_to:
         when = readable(it.date_from, it.date_to)
         one_day = it.date_from is not None and it.date_from == it.date_to
-        bits.append(" " + (when if when.startswith(("since", "up to")) else f"{'on' if one_day else 'in'} {when}"))
+        kind = _DATE_VERB.get(it.date_field, "")
+        bits.append(" " + kind + (when if when.startswith(("since", "up to")) else
+                                  f"{'on' if one_day else 'in'} {when}"))
     return "".join(bits)
+
+
+# the date a period is of, said before it when it is not the dataset's usual date ("terminated in 2020")
+_DATE_VERB = {"occurred": "that occurred ", "terminated": "terminated ", "initiated": "initiated ",
+              "posted": "posted ", "classified": "classified ", "received": "received "}
 
 
 def _cell(key: str, v: Any) -> str:

@@ -163,9 +163,11 @@ def ask_one(a, fam: Family, i: int, exp, session: str) -> dict:
 
 
 def line(r: dict) -> str:
-    mark = {"right": "ok  ", "wrong": "WFIG" if r["wrong_figure"] else "WRNG"}.get(r["outcome"], r["outcome"][:4].upper())
+    mark = {"right": "ok  ", "wrong": "WFIG" if r["wrong_figure"] else "WRNG"}.get(r["outcome"],
+                                                                                r["outcome"][:4].upper())
     first = " ".join(r.get("answer", "").split())[:90]
-    return f"  {mark} {r['family']:34} {r['seconds']:6.2f}s  {r['turns'][-1][:48]:48}  | {r.get('detail', '')[:50]} | {first}"
+    return (f"  {mark} {r['family']:34} {r['seconds']:6.2f}s  {r['turns'][-1][:48]:48}  | "
+            f"{r.get('detail', '')[:50]} | {first}")
 
 
 # ---------------------------------------------------------------------------------------------------- reporting
@@ -183,8 +185,8 @@ def summarise(rows: list[dict]) -> dict:
             "refused": sum(r["refused"] for r in rows), "refuse_expected": sum(r["kind"] == "refuse" for r in rows),
             "no_answer": sum(r["outcome"] == "no_answer" for r in rows),
             "errors": sum(r["outcome"] == "error" for r in rows),
-            "seconds": {"p50": statistics.median(secs), "mean": statistics.fmean(secs), "p95": secs[int(0.95 * (n - 1))],
-                        "max": secs[-1]} if secs else {}}
+            "seconds": {"p50": statistics.median(secs), "mean": statistics.fmean(secs),
+                        "p95": secs[int(0.95 * (n - 1))], "max": secs[-1]} if secs else {}}
 
 
 def by(rows: list[dict], key) -> dict[str, list[dict]]:
@@ -206,7 +208,8 @@ def cell(rows: list[dict]) -> str:
 def report(bank: Bank, results: dict[str, list[dict]], say) -> None:
     labels = list(results)
     w = 26
-    say(f"\nper family: right/asked, W = confident wrong figures, C = clarifications asked, E = errors; mean s/question")
+    say("\nper family: right/asked, W = confident wrong figures, C = clarifications asked, E = errors; "
+        "mean s/question")
     say(f"{'family':40}{'kind':9}" + "".join(f"{lab:>{w}}" for lab in labels))
     fams = {lab: by(rows, lambda r: r["family"]) for lab, rows in results.items()}
     for f in bank.families:

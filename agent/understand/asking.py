@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..tools import ToolContext
 from .types import Choice, Clarification, Interpretation
 
-__all__ = ["ask_when_weak", "ask_dataset", "BROAD", "ASK_DATASETS"]
+__all__ = ["ask_when_weak", "ask_dataset", "ask_firm_dataset", "ask_class_kind", "BROAD", "ASK_DATASETS"]
 
 BROAD = 20        # a one-word device term matching more product codes than this is asked about
 
@@ -58,3 +58,37 @@ def ask_dataset(it: Interpretation) -> Clarification | None:
                                   "want counted?",
                          choices=[Choice(label=f"all the {LABEL[ds]}", patch={"datasets": [ds], "measure": measure})
                                   for ds in ASK_DATASETS])
+
+
+def ask_firm_dataset(it: Interpretation) -> Clarification | None:
+    """A firm named with no dataset ("what do you have on Boston Scientific?") whose records are in several
+    datasets: which records to read (its records per dataset as choices)."""
+    from .vocab import LABEL
+    f = it.firm
+    if not f or it.device or it.sides or it.field or it.filters:
+        return None
+    held = sorted(((d, n) for d, n in f.by_dataset.items() if n and d in LABEL), key=lambda x: -x[1])
+    if len(held) < 2:
+        return None
+    return Clarification(question=f"{f.name} has records in {len(held)} datasets and your question names none. "
+                                  "Which records do you want?",
+                         choices=[Choice(label=f"{LABEL[d]}: {n:,} naming {f.name}", patch={"datasets": [d]})
+                                  for d, n in held[:6]])
+
+
+def ask_class_kind(it: Interpretation) -> Clarification | None:
+    """A bare "class II" with no dataset: the device class (product codes) or the recall class (enforcement
+    reports)."""
+    from .types import Filter
+    classes = [f for f in it.filters if f.field == "device_class"]
+    if not classes or it.datasets == ["classification"] or it.device or it.firm or it.place or len(it.filters) > 1:
+        return None
+    f = classes[0]
+    roman = {"1": "I", "2": "II", "3": "III"}.get(str(f.value), str(f.value))
+    device = Filter(field="device_class", value=str(f.value), label=f"device class {roman}", words=f.words)
+    recall = Filter(field="recall_class", value=f"Class {roman}", label=f"class {roman}", words=f.words)
+    return Clarification(question=f"\"{f.words}\" can be a device class or a recall class. Which do you mean?",
+                         choices=[Choice(label=f"device class {roman}: product codes in the classification",
+                                         patch={"datasets": ["classification"], "filters": [device.model_dump()]}),
+                                  Choice(label=f"recall class {roman}: FDA enforcement reports",
+                                         patch={"datasets": ["enforcement"], "filters": [recall.model_dump()]})])

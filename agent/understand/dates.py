@@ -51,7 +51,7 @@ UNITS = {"year": "year", "years": "year", "yr": "year", "yrs": "year", "y": "yea
 
 def _decade(a: str) -> tuple[date, date] | None:
     """'1990s', '90s', "'90s", 'nineties', '2010s' -> the ten years."""
-    y = None
+    y: int | None = None
     if m := re.fullmatch(r"(19[5-9]0|20[0-4]0)s", a):
         y = int(m[1])
     elif m := re.fullmatch(r"'?([5-9]0|[0-4]0)s", a):
@@ -66,8 +66,8 @@ def _quarter_token(a: str, b: str) -> tuple[int, int, int] | None:
     if m := re.fullmatch(r"([1-4])q[-']?(\d{2}|\d{4})", a) or re.fullmatch(r"q([1-4])[-']?(\d{2}|\d{4})", a):
         y = int(m[2]) if len(m[2]) == 4 else 2000 + int(m[2])
         return (y, int(m[1]), 1) if 1950 <= y <= 2099 else None
-    if (m := re.fullmatch(r"([1-4])q", a)) and (y := _year(b)):
-        return y, int(m[1]), 2
+    if (m := re.fullmatch(r"([1-4])q", a)) and (yb := _year(b)):
+        return yb, int(m[1]), 2
     return None
 
 
@@ -129,11 +129,11 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
     c = w[i + 2] if i + 2 < len(w) else ""
     if got := _day(w, i):
         return got
-    if got := _decade(a):
-        return got[0], got[1], 1
-    if got := _quarter_token(a, b):
-        s, e = _quarter(got[0], got[1])
-        return s, e, got[2]
+    if dec := _decade(a):
+        return dec[0], dec[1], 1
+    if qt := _quarter_token(a, b):
+        s, e = _quarter(qt[0], qt[1])
+        return s, e, qt[2]
     if (m := re.fullmatch(r"([a-z]+)[-–]([a-z]+)", a)) and m[1] in MONTHS and m[2] in MONTHS and (y := _year(b)):
         if MONTHS[m[1]] <= MONTHS[m[2]]:                   # "Oct-Dec 2020", "april-june 2020"
             return date(y, MONTHS[m[1]], 1), _month_end(y, MONTHS[m[2]]), 2
@@ -229,10 +229,13 @@ def _onward(w: list[str], j: int) -> int:
 
 def _year_list(w: list[str], i: int) -> tuple[date, date, int] | None:
     """Years listed one after another ("2008, 2009 or 2010"): their span when they follow each other."""
-    years, k = [_year(w[i])], i + 1
+    first = _year(w[i])
+    if first is None:
+        return None
+    years, k = [first], i + 1
     while k < len(w):
-        if _year(w[k]):
-            years.append(_year(w[k]))
+        if (y := _year(w[k])) is not None:
+            years.append(y)
             k += 1
         elif w[k] in ("and", "or", "&") and k + 1 < len(w) and _year(w[k + 1]):
             k += 1
@@ -298,8 +301,10 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
             return p[0], None, p[2] + n                          # "2019 to date", "2020 onwards"
         if _year(w[i]) and p[2] == 1 and (listed := _year_list(w, i)):
             return listed                                        # "2008, 2009 or 2010"
-        if j < len(w) and w[j] in _JOIN and (q := _point(w, j + 1, anchor)) and _year(w[i]) and _year(w[j + 1]):
-            if w[j] != "and" or _year(w[j + 1]) == _year(w[i]) + 1:
+        y_a = _year(w[i])
+        y_b = _year(w[j + 1]) if j + 1 < len(w) else None
+        if j < len(w) and w[j] in _JOIN and (q := _point(w, j + 1, anchor)) and y_a and y_b:
+            if w[j] != "and" or y_b == y_a + 1:
                 return p[0], q[1], p[2] + 1 + q[2]      # "2019 to 2021", "2008 - 2009", "2008 and 2009"
             # "2014 and 2020": two periods (compared side by side), not the years between them
         return p
@@ -307,9 +312,9 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
 
 
 def readable(start: date | None, end: date | None) -> str:
-    """'January 2023', 'Q1 2023', '2020', '1 April 2020 to 30 June 2020', 'since 1 January 2019'."""
+    """'January 2023', 'Q1 2023', '2020', '2020-04-01 to 2020-05-15', 'since 2019-01-01' (days in ISO form)."""
     def day(d: date) -> str:
-        return f"{d.day} {calendar.month_name[d.month]} {d.year}"
+        return d.isoformat()
     if start and end:
         if start == end:
             return day(start)

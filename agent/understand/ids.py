@@ -31,8 +31,8 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             continue
         up = t.text.upper().replace(" ", "")
         prev = lows[i - 1] if i else ""
-        if up == "21" and i + 1 < len(lows) and lows[i + 1] == "cfr":
-            tokens.take(i, i + 2, "id")                 # "21 CFR 880.5725"
+        if up == "21" and i + 2 < len(lows) and lows[i + 1] == "cfr" and re.fullmatch(r"\d{3}\.\d{1,4}", lows[i + 2]):
+            tokens.take(i, i + 2, "id")                 # "21 CFR 880.5725" (bare "21 CFR" asks for the regulation)
             continue
         if m := re.fullmatch(r"(K|DEN)(\d{6})", up):
             out.append(("510k", Filter(field="k_number", value=up, label=up, words=t.text)))
@@ -51,6 +51,10 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
         elif re.fullmatch(r"\d{3}\.\d{1,4}", up):
             out.append(("classification", Filter(field="regulation_number", value=up,
                                                  label=f"regulation {up}", words=t.text)))
+        elif re.fullmatch(r"\d{5,10}", up) and (cue := _registry_cue(lows[max(0, i - 3):i])):
+            name = "fei" if cue == "fei" else "regnum"      # "registration number 1628808", "FEI 3002808212"
+            label = f"{'FEI' if cue == 'fei' else 'registration'} number {up}"
+            out.append(("registrationlisting", Filter(field=f"word:{name}", value=up, label=label, words=t.text)))
         elif re.fullmatch(r"\d{5,10}", up) and prev in ("mdr", "report", "key", "event", "number", "#") or \
                 re.fullmatch(r"\d{7,8}", up) and prev not in ("registration", "fei", "reg", "duns", "top", "first"):
             out.append(("event", Filter(field="mdr_report_key", value=up, label=f"report {up}", words=t.text)))
@@ -58,6 +62,16 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             continue
         tokens.take(i, i + 1, "id")
     return out
+
+
+def _registry_cue(before: list[str]) -> str:
+    """'fei' or 'registration' when the words just before a number say it is an establishment's number."""
+    if "fei" in before:
+        return "fei"
+    if set(before) & {"registration", "registrations", "reg", "registered", "establishment"} and \
+            not set(before) & {"mdr", "report", "event"}:
+        return "registration"
+    return ""
 
 
 def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
@@ -79,7 +93,9 @@ def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
             if after_code_word:
                 said.append(i)
                 continue
-            if t.text.isupper() and t.text not in NOT_CODES:
+            model = i + 1 < len(lows) and re.fullmatch(r"\d[\w.-]*", lows[i + 1]) is not None and \
+                re.fullmatch(r"(19|20)\d\d", lows[i + 1]) is None
+            if t.text.isupper() and t.text not in NOT_CODES and not model:    # "PAD 6082" is a model number
                 caps.append(i)
                 continue
         if w not in ("and", "or", "&"):

@@ -3,11 +3,12 @@ codes, then firms, places and devices from the mirror's own names; scored by how
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from ..tools import ToolContext
 from . import vocab
-from .asking import ask_dataset, ask_when_weak
+from .asking import ask_class_kind, ask_dataset, ask_firm_dataset, ask_when_weak
 from .codes import MAX_GIVEN_CODES, read_codes
 from .dates import read_dates
 from .fields import (
@@ -29,7 +30,7 @@ from .names import read_names
 from .resolve import codes_in, read_device
 from .sides import joined, more_sides
 from .tokens import Tokens, tokenize
-from .types import Choice, Clarification, Code, DeviceFilter, Filter, Interpretation, LastResult, Side
+from .types import Choice, Clarification, Code, DeviceFilter, Filter, FirmFilter, Interpretation, LastResult, Side
 
 __all__ = ["interpret", "apply_choice", "MAX_GIVEN_CODES"]
 
@@ -63,10 +64,14 @@ def _datasets(tokens: Tokens, take: bool, weak_ok: bool = True) -> list[str]:
 
 def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[str]:
     """count / list / trend / top / compare, and the field asked about (kept in `it.field` until ids are known)."""
-    hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
-    tags = [t for _, _, t in hits]
     lows = tokens.lows()
     fields = vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False)
+    named = {k for i, j, _ in fields for k in range(i, j + 1)}     # "model number of ...": the field's number
+    for k in range(len(lows) - 1):
+        if lows[k] == "number" and lows[k + 1] == "of" and k in named and k > 0 and tokens.free(k):
+            tokens.take(k, k + 1, "field")
+    hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
+    tags = [t for _, _, t in hits]
     near = [(i, j, f) for i, j, f in fields if i == 0 or any(abs(i - hj) <= 2 or abs(hi - j) <= 3
                                                              for hi, hj, t in hits if t in ("top", "list"))]
     if not near and keyed:               # "B3359500 model number": a field of the record or code named
@@ -171,7 +176,7 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         it.date_from, it.date_to, it.date_words = rng.start, rng.end, rng.words
     periods = [rng] if rng else []
     if rng:
-        it.date_field = next((vocab.DATE_KIND[w] for w in tokens.lows() if w in vocab.DATE_KIND), "")
+        it.date_field = _date_kind(tokens)
     while periods and len(periods) < 4 and (more := read_dates(tokens, _anchor(ctx, preview or ids_ds))):
         periods.append(more)                      # "2020 vs 2014": one side per period
     _filters(tokens, it, preview)
@@ -194,7 +199,7 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     refine = bool(last and last.reading and not it.datasets and not ids and (refining(tokens, follow) or
                                                                             bare(tokens, it)))
     it.datasets = it.datasets or _weak(tokens, preview)
-    if refine:
+    if refine and last is not None:
         it.datasets = list(last.reading.get("datasets") or [])   # "just 2009?": the previous question, narrowed
     elif not it.datasets and follow and last and last.dataset:
         it.datasets = [last.dataset]          # "what about Boston Scientific?": the previous question's dataset
@@ -206,7 +211,7 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     for k in range(len(tokens.toks)):
         if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:
             tokens.take(k, k + 1, "function")
-    resolve_measure(it, ids, prev_specific=refine and specific(last.reading) or
+    resolve_measure(it, ids, prev_specific=refine and last is not None and specific(last.reading) or
                      bool(names.firms) and it.field in FIRM_LOOKUPS)
     defaulted = not it.datasets
     _defaults(it, ids_ds, names)
@@ -223,7 +228,7 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     if it.measure == "list" and not it.field and it.device and not ids:
         it.field = next((f for f in said_fields if f in CLASSIFICATION_FIELDS), None)   # "... system device class"
     classification_lookup(it, defaulted)
-    if refine:
+    if refine and last is not None:
         yesno = tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
         classes = [f for f in it.filters if f.field == "class"]
         if yesno and classes and specific(last.reading):         # "is it class II or class III?"
@@ -235,10 +240,17 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
         it.place, it.followup = last.place, "keys"
     _classes(it)
+    if it.field == "registration_number" and any(f.field in ("word:regnum", "word:fei") for f in it.filters):
+        it.field, it.measure = None, "list"      # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}
     if it.supplements == "all" and "pma" in it.datasets and not any(f.field == "pma_number" for f in it.filters) \
             and said & {"approval", "approvals", "approved", "approve"}:
         it.supplements = "originals" if it.measure in ("count", "list", "compare") else "all"
+    elif it.supplements == "supplements" and "pma" in it.datasets and said & {"approval", "approvals", "approved"} \
+            and not any(f.field == "word:pmadecision" for f in it.filters):
+        label = vocab.FILTER_FIELDS["pmadecision"][1].format(v="APPR")
+        it.filters.append(Filter(field="word:pmadecision", value="APPR", label=label + " (approved)",
+                                 words="approved"))    # "supplements approved": decided APPR, not 30-day notices
     enf = [f for f in it.filters if f.field == "recall_class" or f.field.startswith("word:") and
            vocab.FILTER_DATASET.get(f.field[5:]) == "enforcement"]
     if "recall" in it.datasets and enf:
@@ -250,23 +262,78 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         again = read_dates(tokenize(rng.words), _anchor(ctx, it.datasets))
         if again:
             it.date_from, it.date_to = again.start, again.end
+    _firm_word(ctx, tokens, it)
     _score(tokens, it, names, unknown_codes)
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
     if clar is None and it.understood and not refine:
         rank_when_bare(it, said_fields)
-        clar = ask_when_weak(ctx, it) or (ask_dataset(it) if defaulted else None)
+        clar = ask_when_weak(ctx, it) or (ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it)
+                                           if defaulted else None)
     if clar is not None and not it.understood and any(c.patch.get("device") for c in clar.choices):
         it.understood = True                  # the question names a device we could not read: ask
     return it, clar if it.understood else None
+
+
+# kinds of date said only right before the period ("terminated in 2020"); elsewhere the word is a filter
+# ("terminated recalls initiated in 2019": the recalls initiated in 2019 whose status is terminated)
+_NEAR_KINDS = {"terminated"}
+
+
+def _date_kind(tokens: Tokens) -> str:
+    """Which date the period is of: the verb or noun that says it ("received", "occurred", "event date in ...",
+    "terminated in 2020"); '' for the dataset's default date. The grammar words used are taken."""
+    lows = tokens.lows()
+    dated = [k for k, r in tokens.role.items() if r == "date"]
+    first = min(dated) if dated else len(lows)
+    for k, w in enumerate(lows):
+        if k + 1 < len(lows) and w in ("event", "incident") and lows[k + 1] in ("date", "dates"):
+            tokens.take(k + 1, k + 2, "function")
+            return "occurred"                     # "MDRs with an event date in Dec 2022"
+        if w == "took" and k + 1 < len(lows) and lows[k + 1] == "place":
+            tokens.take(k, k + 2, "function")
+            return "occurred"                     # "events that took place in ..."
+        if w == "closed" and k + 1 < len(lows) and lows[k + 1] == "out" and 0 < first - k <= 4:
+            tokens.take(k, k + 2, "function")
+            return "terminated"                   # "recalls closed out during 2020"
+    for k, w in enumerate(lows):
+        kind = vocab.DATE_KIND.get(w)
+        if not kind or (kind in _NEAR_KINDS and not (0 < first - k <= 3 or k == first + 1 and w.endswith("s"))):
+            continue
+        if kind in _NEAR_KINDS:
+            tokens.take(k, k + 1, "function")
+        return kind
+    return ""
+
+
+def _firm_word(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
+    """One word left unexplained that is a word of firm names in the dataset asked about ("minimed event reports":
+    MEDTRONIC MINIMED): the firms whose names hold it, when nothing else names a firm or device."""
+    from ..tools import ToolError, run_tool
+    from .resolve import SEARCHER
+    if it.firm or it.device or it.sides or len(it.datasets) != 1 or it.datasets[0] not in SEARCHER:
+        return
+    left = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION
+            and tokens.toks[i].text.isalpha() and len(tokens.toks[i].text) >= 4]
+    if len(left) != 1:
+        return
+    word = tokens.toks[left[0]].text
+    try:
+        n = run_tool(ctx, SEARCHER[it.datasets[0]], {"manufacturer": word, "limit": 0}).total
+    except ToolError:
+        return
+    if n:
+        it.firm = FirmFilter(words=word, name=word, records=n, exact=False, match="leading",
+                             by_dataset={it.datasets[0]: n})
+        tokens.take(left[0], left[0] + 1, "firm")
+        it.notes.append(f"\"{word}\" is read as a word of the firms' names ({n:,} records name it)")
 
 
 def _typos(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
     """Dataset words typed with a typo ("recals"), unless the word is a device or firm word."""
     from mirror.lookup.lexicon import device_word_reach
     free = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION]
-    cands = {i: vocab.fuzzy_grammar_word(tokens.toks[i].low) for i in free}
-    cands = {i: w for i, w in cands.items() if w}
+    cands = {i: w for i in free if (w := vocab.fuzzy_grammar_word(tokens.toks[i].low))}
     if not cands:
         return
     reach = device_word_reach(ctx.api, [tokens.toks[i].low for i in cands])
@@ -293,6 +360,13 @@ def _defaults(it: Interpretation, ids_ds: list[str], names) -> None:
         it.datasets = ["event"]
     elif it.supplements != "all":
         it.datasets = ["pma"]
+    elif names.firms and not names.devices and names.firms[0].by_dataset:
+        held = {d: n for d, n in names.firms[0].by_dataset.items() if n}     # "Boston Scientific": where it is
+        it.datasets = [max(held, key=lambda d: held[d])] if held else ["event"]
+    elif any(f.field == "class" for f in it.filters) and not (names.devices or names.firms or names.places):
+        said = set(re.findall(r"[a-z]+", it.question.lower()))
+        it.datasets = ["classification"] if said & {"device", "devices", "code", "codes", "procode", "procodes"} \
+            else ["event"]                  # a bare "class II" is asked about (asking.ask_class_kind)
     elif it.measure in ("count", "trend", "top"):
         it.datasets = ["event"]
     elif it.measure == "compare" and (names.firms or names.devices):
@@ -323,7 +397,7 @@ def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, nam
             continue
         if reading.corrected:
             it.notes.append("read " + ", ".join(f"\"{a_}\" as \"{b_}\"" for a_, b_ in reading.corrected))
-        if reading.unknown:
+        if reading.unknown and reading.device.path != "names":      # the names path used them as typed
             it.unexplained += reading.unknown
         it.confidence = min(it.confidence, reading.strength)
         devices.append(reading.device)
@@ -351,7 +425,7 @@ def _classes(it: Interpretation) -> None:
         if f.field != "class":
             out.append(f)
             continue
-        roman = f.value
+        roman = str(f.value)
         if set(it.datasets) & {"recall", "enforcement"}:
             out.append(Filter(field="recall_class", value=f"Class {roman}", label=f"class {roman}", words=f.words))
         else:
@@ -383,6 +457,10 @@ def _score(tokens: Tokens, it: Interpretation, names, unknown_codes: list[str]) 
         it.understood = False                   # a name we could not read: never answer about the whole dataset
     elif names.cue_without_name and not it.firm and left:
         it.understood = False
+    elif it.unexplained and it.device and it.device.path != "names" and it.device.codes and \
+            all(c.records == 0 for c in it.device.codes) and not it.sides:
+        it.understood = False                   # "PAD 6082": a reading that explains part of the question and
+        it.notes.append(f"The product codes read from \"{it.device.words}\" hold no records here")   # finds none
     elif share > 0.5:
         it.understood = False
 

@@ -124,12 +124,13 @@ def _lookup(text: str) -> tuple[str, str] | None:
 
 def read_places(tokens: Tokens, skip: set[str], reach: dict[str, int]) -> tuple[list[PlaceFilter], list]:
     """Places in the free tokens (marking them), and questions to ask about ambiguous ones."""
-    places, questions = [], []
+    places: list[tuple[int, PlaceFilter]] = []
+    questions: list[tuple[str, list[Choice]]] = []
     lows = tokens.lows()
     for i in range(len(lows)):
-        if tokens.free(i) and (got := _excluded(tokens, i)):
-            tokens.take(i, i + got[0], "place")
-            places.append((i, got[1]))
+        if tokens.free(i) and (ex := _excluded(tokens, i)):
+            tokens.take(i, i + ex[0], "place")
+            places.append((i, ex[1]))
         elif tokens.free(i) and lows[i] in DEMONYMS:
             tokens.take(i, i + 1, "place")
             places.append((i, _filter(tokens.toks[i].text, DEMONYMS[lows[i]], "country")))
@@ -137,7 +138,7 @@ def read_places(tokens: Tokens, skip: set[str], reach: dict[str, int]) -> tuple[
         for i in range(len(lows) - n + 1):
             if not all(tokens.free(k) for k in range(i, i + n)):
                 continue
-            got = _code(tokens, i, skip) if n == 1 else None
+            got: PlaceFilter | list[PlaceFilter] | None = _code(tokens, i, skip) if n == 1 else None
             got = got or _name(tokens, i, i + n, reach)
             if isinstance(got, list):
                 questions.append((f"\"{got[0].words}\" can mean several places. Which one do you mean?",

@@ -49,14 +49,45 @@ def codes_in(ctx: ToolContext, dataset: str, codes: list[str]) -> dict[str, int]
     return {c: got.get(c, 0) for c in codes}
 
 
-def _names_total(ctx: ToolContext, dataset: str, words: str) -> int:
+def _names_total(ctx: ToolContext, dataset: str | None, words: str) -> int:
+    if not dataset:
+        return 0
     try:
         return run_tool(ctx, SEARCHER[dataset], {"names": words, "limit": 0}).total
     except ToolError:
         return 0
 
 
-def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool = True) -> DeviceReading:
+# lay word endings and the endings FDA device names use for the same device ("fluoroscopy" / "Fluoroscopic",
+# "oximetry" / "Oximeter", "endoscopy" / "Endoscope")
+_FORMS = (("scopy", ("scopic", "scope")), ("graphy", ("graphic", "graph")), ("metry", ("meter", "metric")),
+          ("ifiers", ("ified",)), ("ifier", ("ified",)), ("ical", ("ic",)), ("ic", ("y", "ical")), ("ies", ("y",)),
+          ("ers", ("er",)), ("ors", ("or",)))
+_SPELLINGS = {"xray": "x-ray", "xrays": "x-ray", "x-rays": "x-ray", "ekg": "ecg", "catheters": "catheter"}
+
+
+def _word_forms(words: str) -> list[str]:
+    """The words with lay endings changed into the endings device names use (each alone, then all together); the
+    first that reads fully wins."""
+    parts, out = words.split(), []
+    every = [_SPELLINGS.get(w.lower(), w) for w in parts]
+    for k, w in enumerate(parts):
+        low = w.lower()
+        if low in _SPELLINGS:
+            out.append(" ".join(parts[:k] + [_SPELLINGS[low]] + parts[k + 1:]))
+            continue
+        for end, alts in _FORMS:
+            if low.endswith(end) and len(low) > len(end) + 3:
+                out += [" ".join(parts[:k] + [low[:-len(end)] + a] + parts[k + 1:]) for a in alts]
+                every[k] = low[:-len(end)] + alts[0]
+                break
+    if every != parts:
+        out.append(" ".join(every))
+    return [o for o in dict.fromkeys(out) if o != words][:8]
+
+
+def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool = True,
+                _depth: int = 0) -> DeviceReading:
     """The device the words name, its codes ranked in the dataset asked about, or the names path; with strength.
 
     `known`: some word is in the device vocabulary. Words that are not are never corrected into a device: they are
@@ -73,6 +104,21 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
         if reading.device is not None:
             reading.device.words = f"{words} ({spelled})"
         return reading
+    if found["partial"] and known and not _depth:
+        fallback = None
+        for alt in _word_forms(words):           # "fluoroscopy systems": FDA names say "Fluoroscopic"
+            if (again := resolve_devices(ctx.api, alt, 30))["partial"] or not again["total"]:
+                continue
+            reading = read_device(ctx, alt, datasets, known=True, _depth=1)
+            if reading.device is None:
+                continue
+            reading.device.words = words
+            reading.corrected = reading.corrected + [[words, alt]]
+            if reading.device.path == "names" or any(c.records for c in reading.device.codes) or ds is None:
+                return reading
+            fallback = fallback or reading
+        if fallback is not None:
+            return fallback
     if not known:
         return _unknown_words(ctx, words, ds, found)
     rows = found["rows"]
@@ -112,6 +158,8 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
     device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes", matched=found["total"])
     reading = DeviceReading(device, strength, found["corrections"], found["unknown"])
     if ds is None:
+        if found["unknown"] and not _elsewhere(ctx, words, ds, reading):   # "the NC EMERGE balloon": a brand
+            _elsewhere(ctx, " ".join(w for w in words.split() if w.lower() in unknown), ds, reading)
         return reading
     counts = codes_in(ctx, ds, [r["product_code"] for r in rows])
     held = [r for r in rows if counts.get(r["product_code"]) and _by_name(r)]
@@ -145,6 +193,7 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
         device.path, device.text = "names", names_text
         device.how = (f"the product codes named \"{words}\" ({shown}) hold no records here, so the dataset's own brand "
                       f"and generic names holding \"{names_text}\" were searched: {by_names:,} found")
+        reading.strength = max(reading.strength, 0.6)    # the records' own names hold every word
         if defined:
             device.how += ("; product codes whose definitions mention it also hold records: "
                            + ", ".join(f"{r['product_code']} ({r['device_name']}): {counts[r['product_code']]:,}"

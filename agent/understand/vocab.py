@@ -78,7 +78,8 @@ FIELD_PHRASES = _table({
     "device_class": "device class|class of device|classification class|risk class|class|classified|"
                     "device classification|classification of",
     "decision_code": "decision code|decision codes|decision|decisions",
-    "decision_date": "decision date|date of decision|when was it cleared|when was it approved",
+    "decision_date": "decision date|date of decision|when was it cleared|when was it approved|approval date|"
+                     "date of approval|date approved|clearance date|date of clearance|date cleared",
     "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why|caused|what caused",
     "recall_class": "recall class|recall classes|recall classification",
     "review_panel": "review panel|panel|medical specialty|specialty|advisory committee|advisory panel|committee",
@@ -195,6 +196,8 @@ FILTER_FIELDS = {
     "estab": ({"registrationlisting": "establishment_words"}, "establishment type {v}"),
     "panel": ({"classification": "medical_specialty"}, "medical specialty {v}"),
     "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
+    "regnum": ({"registrationlisting": "registration_number"}, "registration number {v}"),
+    "fei": ({"registrationlisting": "fei_number"}, "FEI number {v}"),
 }
 # word filters read only when their dataset is named too ("positive airway pressure" is a device)
 NEEDS_DATASET = {"truth"}
@@ -202,7 +205,7 @@ FILTER_DATASET = {"status": "recall", "voluntary": "enforcement", "rx": "udi", "
                   "life": "classification", "implant": "classification", "third_party": "510k", "decision": "510k",
                   "pmadecision": "pma", "supptype": "pma",
                   "root": "recall", "estab": "registrationlisting", "panel": "classification",
-                  "truth": "covid19serology"}
+                  "truth": "covid19serology", "regnum": "registrationlisting", "fei": "registrationlisting"}
 
 FOLLOWUP = _table({
     "those": "those|these|them|they|their|those devices|these devices|those codes|those firms|those companies|"
@@ -234,7 +237,8 @@ go goes going want need needs mean means meant appear appears appeared cite cite
 said happen happens occur occurs belong belongs belonging assigned assign affect affects affected sold distributed
 marketed list listed? within down breakdown split grouped broken machine machines unit units equipment
 publication publications true false marked tagged designated flagged
-exactly approximately roughly about overall altogether whatsoever""".replace("listed?", "").split())
+exactly approximately roughly about overall altogether whatsoever logged took own owns owned decide decides
+section sections""".replace("listed?", "").split())
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
 VERB_DEVICE_WORDS = {"clear", "clears", "cover", "covers", "covered", "filter", "filters", "support", "supports",
@@ -260,7 +264,9 @@ def verbs_as_grammar(tokens: Tokens) -> None:
 
 # the verb that says which date a range is of ("recalls initiated in 2012", "510(k)s received in 2019")
 DATE_KINDS = {"initiated": "initiated initiation started start began begun begin", "received": "received submitted "
-              "submission submissions receipt", "occurred": "occurred happened occurring", "posted": "posted",
+              "submission submissions receipt logged",
+              "occurred": "occurred happened occurring occur occurs happen happens", "posted": "posted",
+              "terminated": "terminated termination terminations",
               "reported": "reported issued published dated",
               "performed": "performed tested run", "published": "published publication publications"}
 DATE_KIND = {w: kind for kind, words in DATE_KINDS.items() for w in words.split()}

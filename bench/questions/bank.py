@@ -1,4 +1,5 @@
-"""The question bank's typed form: load a YAML bank, resolve its dates and compute expected answers by SQL on a mirror."""
+"""The question bank's typed form: load a YAML bank, resolve its dates and compute expected answers by SQL on a
+mirror."""
 
 from __future__ import annotations
 

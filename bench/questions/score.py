@@ -27,14 +27,16 @@ REFUSAL_ROUTES = {"medical", "off_topic", "refused", "refuse", "out_of_scope"}
 _REFUSAL_TEXT = re.compile(
     r"(?i)can(?:no|')t (?:give|provide|offer) (?:personal |individual )?medical advice|not (?:able|allowed) to advise|"
     r"ask (?:your|a) (?:doctor|physician|clinician)|outside (?:what|the scope)|only (?:answer|cover|hold)s? [^.]{0,60}"
-    r"(?:fda|device|mirror)|not (?:in|part of|covered by) (?:this|the) (?:mirror|data)|(?:drug|food|tobacco) data (?:is|are) not|"
+    r"(?:fda|device|mirror)|not (?:in|part of|covered by) (?:this|the) (?:mirror|data)|"
+    r"(?:drug|food|tobacco) data (?:is|are) not|"
     r"i can(?:no|')t help with")
 _ASK_TEXT = re.compile(r"(?i)(which (?:one|of|do you|did you)|did you mean|do you mean|please (?:pick|choose|select)|"
                        r"choose one|pick one|could you (?:say|clarify)|can you clarify|what do you mean|meant)")
-_INTERP_LINE = re.compile(r"(?im)^\W*(?:\*\*)?interpreted as\b.*$|^\W*(?:\*\*)?(?:words|terms) (?:not used|i did not use|"
-                          r"left (?:out|unexplained)).*$")
-_NOUNS = (r"reports?|records?|events?|mdrs?|clearances?|510\(?k\)?s?|decisions?|recalls?|recalled products?|supplements?|"
-          r"pmas?|approvals?|originals?|enforcement|devices?|product codes?|codes?|establishments?|registrations?|"
+_INTERP_LINE = re.compile(r"(?im)^\W*(?:\*\*)?interpreted as\b.*$|"
+                          r"^\W*(?:\*\*)?(?:words|terms) (?:not used|i did not use|left (?:out|unexplained)).*$")
+_NOUNS = (r"reports?|records?|events?|mdrs?|clearances?|510\(?k\)?s?|decisions?|recalls?|recalled products?|"
+          r"supplements?|pmas?|approvals?|originals?|enforcement|devices?|product codes?|codes?|establishments?|"
+          r"registrations?|"
           r"listings?|results?|samples?|entries|identifiers?|dis|udis?|firms?|applicants?|notices|"
           r"malfunctions?|injur(?:y|ies)|deaths?|actions?|products?|tests?|evaluations?")
 # "no" counts as a stated 0 only before a record noun ("no recalls"), not before "no product code for ..." (a miss).
@@ -115,7 +117,8 @@ def headline(text: str) -> list[int]:
     out = []
     for m in _HEAD.finditer(_strip(_TAIL.sub("", text))):
         tok = (m.group(1) or m.group(2)).lower()
-        out.append(0 if tok in ("no", "none of the") else _WORDNUM[tok] if tok in _WORDNUM else int(tok.replace(",", "")))
+        out.append(0 if tok in ("no", "none of the") else _WORDNUM[tok] if tok in _WORDNUM
+                   else int(tok.replace(",", "")))
     return out
 
 
@@ -170,7 +173,8 @@ def _answer_ok(fam: Family, r: Reading, exp: Expected, interp_ok: bool | None) -
         if got not in want:
             return False, f"headline figure {got}, expected {want[0]}", want[0]
         if got == 0 and not _understood(fam, r, interp_ok):
-            return False, "said 0 without showing it understood the question (" + ", ".join(fam.expect.mentions) + ")", 0
+            return (False, "said 0 without showing it understood the question ("
+                    + ", ".join(fam.expect.mentions) + ")", 0)
         return True, "", want[0]
     if m == "compare":
         want = [int(row[1] or 0) for row in exp.rows]
@@ -192,7 +196,8 @@ def _answer_ok(fam: Family, r: Reading, exp: Expected, interp_ok: bool | None) -
         return (any(_class_in(str(c), r.body) for c in cands), "", cands[0] if cands else None)
     if m == "yesno":
         yes = str(cands[0]).strip().lower() in ("y", "yes", "true", "1") if cands else False
-        said_yes = bool(re.search(r"(?i)\byes\b|\btrue\b|: *y\b", r.body)) and not re.search(r"(?i)\bnot? (?:an? )?implant", r.body)
+        said_yes = bool(re.search(r"(?i)\byes\b|\btrue\b|: *y\b", r.body)) and \
+            not re.search(r"(?i)\bnot? (?:an? )?implant", r.body)
         return (said_yes == yes, "", "yes" if yes else "no")
     body = _norm(r.body)
     return (any(_norm(str(c)) in body for c in cands if _norm(str(c))), "", cands[0] if cands else None)

@@ -30,13 +30,13 @@ from bank import as_of_dates  # noqa: E402
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
-STATES = {"CA": "California", "TX": "Texas", "IL": "Illinois", "CO": "Colorado", "MN": "Minnesota", "MA": "Massachusetts",
-          "NY": "New York", "FL": "Florida", "PA": "Pennsylvania", "NJ": "New Jersey"}
+STATES = {"CA": "California", "TX": "Texas", "IL": "Illinois", "CO": "Colorado", "MN": "Minnesota",
+          "MA": "Massachusetts", "NY": "New York", "FL": "Florida", "PA": "Pennsylvania", "NJ": "New Jersey"}
 COUNTRIES = {"IT": "Italy", "US": "the United States", "DE": "Germany", "FR": "France", "JP": "Japan", "CN": "China"}
 # Firms asked about by the short name people use, with the pattern that finds all their spellings (word-bounded, so
 # "Medtronic" never counts "Meditronics Corp.").
-KNOWN_FIRMS = [("Medtronic", r"\bmedtronic\b"), ("GE OEC", r"\bge oec\b"), ("Boston Scientific", r"\bboston ?scientific\b"),
-               ("Medline", r"\bmedline\b"), ("Netech", r"\bnetech\b")]
+KNOWN_FIRMS = [("Medtronic", r"\bmedtronic\b"), ("GE OEC", r"\bge oec\b"),
+               ("Boston Scientific", r"\bboston ?scientific\b"), ("Medline", r"\bmedline\b"), ("Netech", r"\bnetech\b")]
 EV_FIRM = "(SELECT mdr_report_key FROM device_event_device WHERE regexp_matches(lower(manufacturer_d_name), '{p}'))"
 
 
@@ -56,7 +56,8 @@ def typo(word: str) -> str:
 
 
 def lay(device_name: str) -> str:
-    """'Pump, Infusion, Insulin' -> 'insulin infusion pumps' (the comma-inverted FDA name read the way people say it)."""
+    """'Pump, Infusion, Insulin' -> 'insulin infusion pumps' (the comma-inverted FDA name read the way people say
+    it)."""
     parts = [p.strip() for p in device_name.split(",") if p.strip()]
     s = " ".join(reversed(parts)).lower()
     return s if s.endswith("s") else s + "s"
@@ -82,8 +83,10 @@ class Vocab:
         self.codes = con.execute("""SELECT device_report_product_code, any_value(device_name), count(*) n
             FROM device_event_device WHERE device_name <> '' GROUP BY 1 ORDER BY n DESC, 1 LIMIT 3""").fetchall()
         self.roots = con.execute(r"""WITH f AS (SELECT manufacturer_d_name AS name, count(*) AS n,
-                lower(regexp_extract(manufacturer_d_name, '^([A-Za-z]+) ', 1)) AS root FROM device_event_device GROUP BY 1),
-              b AS (SELECT DISTINCT lower(regexp_extract(brand_name, '^([A-Z]+) [A-Z]{2}-\d+$', 1)) AS root FROM device_event_device)
+                lower(regexp_extract(manufacturer_d_name, '^([A-Za-z]+) ', 1)) AS root
+                FROM device_event_device GROUP BY 1),
+              b AS (SELECT DISTINCT lower(regexp_extract(brand_name, '^([A-Z]+) [A-Z]{2}-\d+$', 1)) AS root
+                FROM device_event_device)
             SELECT root, count(*) AS firms, arg_max(name, n) AS top_firm FROM f
             WHERE root <> '' AND root IN (SELECT root FROM b WHERE root <> '')
             GROUP BY 1 HAVING count(*) >= 2 ORDER BY sum(n) DESC, 1 LIMIT 3""").fetchall()
@@ -143,8 +146,10 @@ def collision_families(v: Vocab) -> list[dict]:
         r = root.capitalize()
         out.append(family(f"syn_clar_root_{root}", "event", ["collision", "firm_vs_brand", "ambiguity"],
                           {"datasets": ["event"], "measure": "count"}, "choices",
-                          f"""SELECT DISTINCT manufacturer_d_name FROM device_event_device WHERE manufacturer_d_name ILIKE '{r} %'
-                              UNION SELECT DISTINCT brand_name FROM device_event_device WHERE brand_name ILIKE '{r.upper()} %'""",
+                          f"""SELECT DISTINCT manufacturer_d_name FROM device_event_device
+                                WHERE manufacturer_d_name ILIKE '{r} %'
+                              UNION SELECT DISTINCT brand_name FROM device_event_device
+                                WHERE brand_name ILIKE '{r.upper()} %'""",
                           [f"{r} adverse events", f"how many MDRs for {root}?", f"{root} maude reports",
                            f"adverse event reports for {r}", f"any problems reported for {r}?"],
                           kind="clarify", note=f"{n} firms and a brand share the root {r}: ask which one."))
@@ -159,8 +164,9 @@ def code_families(v: Vocab) -> list[dict]:
         m = v.top_month(w, y)
         sql = f"SELECT count(*) FROM device_event WHERE {w} AND date_received BETWEEN {{date_from}} AND {{date_to}}"
         words = " AND ".join(f"device_name ILIKE '%{q(w)}%'" for w in re.findall(r"[a-z]{3,}", name.lower()))
-        by_name = (f"SELECT count(*) FROM device_event WHERE list_has_any(product_code_list, (SELECT list(product_code) "
-                   f"FROM device_classification WHERE {words})) AND date_received BETWEEN {{date_from}} AND {{date_to}}")
+        by_name = (f"SELECT count(*) FROM device_event WHERE list_has_any(product_code_list, "
+                   f"(SELECT list(product_code) FROM device_classification WHERE {words})) "
+                   f"AND date_received BETWEEN {{date_from}} AND {{date_to}}")
         out.append(family(f"syn_ev_code_year_{code}", "event", ["product_code", "device_name", "year"],
                           {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
                            "dates": _year(y, "date_received")}, "count", sql,
@@ -174,13 +180,16 @@ def code_families(v: Vocab) -> list[dict]:
                           {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
                            "dates": {"field": "date_received", "from": d0, "to": d1}}, "count", sql,
                           [f"{code} reports received in {mon} {y}", f"{mon[:3].lower()} {y} MDRs for {lay(name)}",
-                           f"how many {code} adverse events in {y}-{m:02d}?", f"adverse events for {code} during {mon} of {y}",
+                           f"how many {code} adverse events in {y}-{m:02d}?",
+                           f"adverse events for {code} during {mon} of {y}",
                            f"{lay(name)} event reports {m:02d}/{y}"]))
         out.append(family(f"syn_ev_code_last2y_{code}", "event", ["product_code", "relative"],
                           {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
                            "dates": {"field": "date_received", "from": "as_of-2y", "to": "as_of"}}, "count", sql,
-                          [f"{code} adverse events in the last 2 years", f"how many MDRs for {lay(name)} over the past two years?",
-                           f"{lay(name)} reports, last 2 yrs", f"product code {code} maude reports in the previous 2 years",
+                          [f"{code} adverse events in the last 2 years",
+                           f"how many MDRs for {lay(name)} over the past two years?",
+                           f"{lay(name)} reports, last 2 yrs",
+                           f"product code {code} maude reports in the previous 2 years",
                            f"past 2 years adverse event count for {code}"]))
     return out
 
@@ -188,7 +197,8 @@ def code_families(v: Vocab) -> list[dict]:
 def top_firm_family(v: Vocab) -> list[dict]:
     code, name, _ = v.codes[0]
     return [family(f"syn_ev_top_firms_{code}", "event", ["top", "firm", "lay_term"],
-                   {"datasets": ["event"], "measure": "top", "filters": {"product_code": [code]}, "group_by": "manufacturer"},
+                   {"datasets": ["event"], "measure": "top", "filters": {"product_code": [code]},
+                    "group_by": "manufacturer"},
                    "top", f"""SELECT manufacturer_d_name, count(DISTINCT mdr_report_key) n FROM device_event_device
                               WHERE device_report_product_code = '{code}' GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1""",
                    [f"top manufacturers of {lay(name)} in adverse events", f"which firm has the most {code} MDRs?",
@@ -227,7 +237,8 @@ def deaths_and_compare(v: Vocab) -> list[dict]:
                    side.format(n=a, s=EV_FIRM.format(p=pa)) + " UNION ALL " + side.format(n=b, s=EV_FIRM.format(p=pb)),
                    [f"{a} vs {b} adverse events in {y}", f"compare {a} and {b} MDRs for {y}",
                     f"{y}: {b.lower()} versus {a.lower()} maude reports",
-                    f"how do {a} and {b} compare on adverse events in {y}?", f"{a} compared with {b}, event reports {y}"])]
+                    f"how do {a} and {b} compare on adverse events in {y}?",
+                    f"{a} compared with {b}, event reports {y}"])]
 
 
 def k_families(v: Vocab) -> list[dict]:

@@ -46,6 +46,6 @@ def test_model_answer_keeps_citations_and_as_of(assistant):
     assert out["model"].startswith("embedded:") and out["model_calls"] == 0
     assert "2 adverse event reports for product code OZP" in out["answer"] and "Summary" not in out["answer"]
     assert {c["id"] for c in out["citations"]} == {"mdr_report_key=16081314", "mdr_report_key=16081315"}
-    assert "as of 23 September 2025" in out["answer"]
+    assert "as of 2025-09-23" in out["answer"]
     notes = [e["message"] for e in events if e["type"] == "note"]
     assert any("did not pass the summary quality check" in n for n in notes)
