@@ -8,21 +8,13 @@ from typing import Any
 from mirror.lookup.places import REGIONS
 
 from .tools import TOOLS
-from .tools.specs import COUNT_NAME, DATE_FIELDS, SEARCHER
+from .tools.specs import COUNT_NAME, DATE_FIELDS, ID_FILTERS, SEARCHER
 from .understand import vocab
 from .understand.fields import TOP_OK
 from .understand.resolve import MAX_CODES
 from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFilter, Side
 
-__all__ = ["plan_calls", "call_key", "plan_schema", "MAX_CODES", "SEARCHER", "COUNT_NAME"]
-
-# record-ID filters: field -> {dataset: searcher filter}
-ID_FILTERS = {"k_number": {"510k": "k_number", "recall": "k_number"},
-              "regulation_number": {"classification": "regulation_number"},
-              "pma_number": {"pma": "pma_number", "recall": "pma_number"},
-              "supplement_number": {"pma": "supplement_number"},
-              "product_res_number": {"recall": "product_res_number", "enforcement": "recall_number"},
-              "mdr_report_key": {"event": "mdr_report_key"}, "di": {"udi": "di", "gudid": "di"}}
+__all__ = ["plan_calls", "call_key", "plan_schema", "MAX_CODES", "SEARCHER", "COUNT_NAME", "ID_FILTERS"]
 
 
 def call_key(tool: str, args: dict) -> str:

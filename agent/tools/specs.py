@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["Spec", "DATASETS", "SPECS", "SEARCHER", "COUNT_NAME", "DATASET_NAMES", "LABEL", "NOUN", "SOURCE",
-           "DATE_FIELDS", "NAME_FIELDS", "SUBMISSION_FIELD", "DEVICE_WORDS"]
+           "DATE_FIELDS", "NAME_FIELDS", "SUBMISSION_FIELD", "DEVICE_WORDS",
+           "ID_FILTERS"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -34,6 +35,7 @@ class Spec:
     names: tuple[str, ...] = ()                    # the dataset's own device-name fields (brand, generic, trade)
     own: dict[str, str] = field(default_factory=dict)   # dataset filters: argument -> exact field
     counts: dict[str, str] = field(default_factory=dict)  # count_by names -> field
+    id_filters: dict[str, str] = field(default_factory=dict)  # record number a question names -> its filter here
     submissions: str = ""                          # where resolve_device reads submission numbers (if it does)
     device_words: str = ""                         # what resolve_device matches device words against (if it does)
 
@@ -64,7 +66,8 @@ DATASETS: tuple[Spec, ...] = (
                  "manufacturer": "device.manufacturer_d_name.exact", "event_type": "event_type.exact",
                  "patient_problem": "patient.patient_problems.exact", "device_problem": "product_problems.exact",
                  "country": "device.manufacturer_d_country.exact", "brand_name": "device.brand_name.exact",
-                 "device_class": "device.openfda.device_class"}),
+                 "device_class": "device.openfda.device_class"},
+         id_filters={"mdr_report_key": "mdr_report_key"}),
     Spec(endpoint="recall", tool="search_recalls", count_name="recalls",
          noun=("recalled product", "recalled products"), label="recalls", source="device/recall",
          ids=("product_res_number",),
@@ -83,7 +86,8 @@ DATASETS: tuple[Spec, ...] = (
          counts={"product_code": "product_code", "manufacturer": "recalling_firm.exact",
                  "recall_status": "recall_status", "recall_class": "recall_class",
                  "root_cause": "root_cause_description.exact", "country": "country", "state": "state",
-                 "device_class": "openfda.device_class"}),
+                 "device_class": "openfda.device_class"},
+         id_filters={"k_number": "k_number", "pma_number": "pma_number", "product_res_number": "product_res_number"}),
     Spec(endpoint="enforcement", tool="search_enforcement", count_name="enforcement",
          noun=("enforcement report", "enforcement reports"), label="enforcement reports",
          source="device/enforcement", ids=("recall_number",),
@@ -99,7 +103,8 @@ DATASETS: tuple[Spec, ...] = (
          own={"recall_class": "classification.exact", "status": "status.exact",
               "voluntary_mandated": "voluntary_mandated.exact", "recall_number": "recall_number"},
          counts={"recall_class": "classification.exact", "manufacturer": "recalling_firm.exact",
-                 "status": "status.exact", "country": "country.exact", "state": "state.exact"}),
+                 "status": "status.exact", "country": "country.exact", "state": "state.exact"},
+         id_filters={"product_res_number": "recall_number"}),
     Spec(endpoint="510k", tool="search_510k", count_name="510k",
          noun=("510(k) clearance", "510(k) clearances"), label="510(k) clearances", source="device/510k",
          ids=("k_number",),
@@ -118,7 +123,7 @@ DATASETS: tuple[Spec, ...] = (
                  "country": "country_code", "state": "state.exact",
                  "advisory_committee": "advisory_committee_description.exact",
                  "device_class": "openfda.device_class"},
-         submissions="device/510k k_number"),
+         id_filters={"k_number": "k_number"}, submissions="device/510k k_number"),
     Spec(endpoint="pma", tool="search_pma", count_name="pma", noun=("PMA record", "PMA records"),
          label="PMA approvals", source="device/pma", ids=("pma_number", "supplement_number"),
          row={"pma_number": "pma_number", "supplement_number": "supplement_number", "decision_date": "decision_date",
@@ -135,6 +140,7 @@ DATASETS: tuple[Spec, ...] = (
          counts={"product_code": "product_code", "manufacturer": "applicant.exact", "decision_code": "decision_code",
                  "supplement_type": "supplement_type.exact", "state": "state",
                  "device_class": "openfda.device_class"},
+         id_filters={"pma_number": "pma_number", "supplement_number": "supplement_number"},
          submissions="device/pma pma_number, supplement_number"),
     Spec(endpoint="classification", tool="search_classifications", count_name="classification",
          noun=("product code", "product codes"), label="classification (product codes)",
@@ -151,6 +157,7 @@ DATASETS: tuple[Spec, ...] = (
          counts={"device_class": "device_class", "medical_specialty": "medical_specialty_description.exact",
                  "review_panel": "review_panel", "submission_type": "submission_type_id",
                  "regulation_number": "regulation_number.exact"},
+         id_filters={"regulation_number": "regulation_number"},
          device_words="classification device names and definitions"),
     Spec(endpoint="udi", tool="search_udi", count_name="udi", noun=("UDI device record", "UDI device records"),
          label="UDI device records (openFDA)", source="device/udi", ids=("public_device_record_key",),
@@ -168,6 +175,7 @@ DATASETS: tuple[Spec, ...] = (
          counts={"product_code": "product_codes.code", "manufacturer": "company_name.exact",
                  "mri_safety": "mri_safety.exact", "gmdn_term": "gmdn_terms.name.exact", "is_rx": "is_rx",
                  "brand_name": "brand_name.exact"},
+         id_filters={"di": "di"},
          device_words="openFDA UDI (GUDID) brand names, GMDN terms and device descriptions; GUDID device counts"),
     Spec(endpoint="covid19serology", tool="search_serology", count_name="serology",
          noun=("serology test result", "serology test results"), label="COVID-19 serology test evaluations",
@@ -202,7 +210,7 @@ DATASETS: tuple[Spec, ...] = (
                  "manufacturer": "registration.owner_operator.firm_name.exact"}),
     Spec(endpoint="gudid", tool="search_gudid", count_name="gudid",
          noun=("AccessGUDID device record", "AccessGUDID device records"),
-         label="AccessGUDID device records (GUDID release)", source="gudid",
+         label="AccessGUDID device records (GUDID release)", source="gudid", id_filters={"di": "di"},
          submissions="gudid_premarket_submissions",
          device_words="AccessGUDID brand names, GMDN terms and device descriptions"),
 )
@@ -220,6 +228,10 @@ DATE_FIELDS: dict[str, dict[str, str]] = {s.endpoint: s.dates for s in DATASETS 
 NAME_FIELDS: dict[str, tuple[str, ...]] = {s.endpoint: s.names for s in DATASETS if s.names}
 SUBMISSION_FIELD: dict[str, str] = {s.endpoint: s.submissions for s in DATASETS if s.submissions}
 DEVICE_WORDS: dict[str, str] = {s.endpoint: s.device_words for s in DATASETS if s.device_words}
+# record-number filters: the number a question names -> {dataset: that dataset's searcher filter}
+ID_FILTERS: dict[str, dict[str, str]] = {
+    number: {s.endpoint: s.id_filters[number] for s in DATASETS if number in s.id_filters}
+    for number in dict.fromkeys(n for s in DATASETS for n in s.id_filters)}
 # every name count_by takes for an openFDA endpoint: its key, its count name and its tool's suffix
 DATASET_NAMES: dict[str, str] = {n: s.endpoint for s in SPECS.values()
                                  for n in (s.endpoint, s.count_name, s.tool.removeprefix("search_"))}

@@ -9,12 +9,14 @@ import pytest
 from agent import planner
 from agent.tools import TOOLS, ToolError, run_tool, searchers
 from agent.tools.count import COUNT_FIELDS, CountArgs
+from agent.tools.gudid import GUDID_FILTERS
 from agent.tools.specs import (
     COUNT_NAME,
     DATASET_NAMES,
     DATASETS,
     DATE_FIELDS,
     DEVICE_WORDS,
+    ID_FILTERS,
     LABEL,
     NAME_FIELDS,
     NOUN,
@@ -52,6 +54,14 @@ def test_every_row_is_complete(spec: Spec):
     assert all(f for f in spec.own.values()) and all(f for f in spec.counts.values())
 
 
+@pytest.mark.parametrize("spec", DATASETS, ids=KEYS)
+def test_record_number_filters_are_filters_the_dataset_takes(spec: Spec):
+    takes = set(spec.own) if spec.openfda else set(GUDID_FILTERS)
+    assert set(spec.id_filters.values()) <= takes, f"{spec.endpoint}: {spec.id_filters}"
+    for number, target in spec.id_filters.items():
+        assert ID_FILTERS[number][spec.endpoint] == target
+
+
 def test_rows_take_keywords_only():
     with pytest.raises(TypeError):
         Spec("event", "search_events", "events", ("a", "b"), "x", "device/event")  # type: ignore[misc]
@@ -74,7 +84,7 @@ def test_the_derived_maps_cover_every_dataset():
 
 
 def test_the_other_modules_use_the_rows_not_copies():
-    assert planner.SEARCHER is SEARCHER and planner.COUNT_NAME is COUNT_NAME
+    assert planner.SEARCHER is SEARCHER and planner.COUNT_NAME is COUNT_NAME and planner.ID_FILTERS is ID_FILTERS
     assert searchers.SPECS is SPECS and searchers.DATE_FIELDS is DATE_FIELDS
 
 
