@@ -67,7 +67,7 @@ class WatchView:
         self.confirm = ft.Row()
         self.code = ft.TextField(label="Product code", width=160, hint_text="DXY",
                                  on_submit=lambda e: self._code_signals())
-        self.error = ft.Text("", color=ft.Colors.ERROR, selectable=True)
+        self.error = ft.Text("", color=ft.Colors.ERROR)
         self.busy = ft.Row()
         self.result = ft.Column(spacing=10)
         self.root = ft.Column([
@@ -80,7 +80,7 @@ class WatchView:
             ft.Text("Signals", size=14, weight=ft.FontWeight.BOLD),
             ft.Row([self.code, ft.FilledButton("Show signals", icon=ft.Icons.QUERY_STATS,
                                                on_click=lambda e: self._code_signals()),
-                    caption("or choose Signals on a watchlist above.")]),
+                    caption("or choose Signals of a watchlist above.")]),
             self.error, self.busy, self.result], expand=True, scroll=ft.ScrollMode.AUTO, spacing=8)
 
     # -- actions ----------------------------------------------------------------------------------------------
@@ -142,9 +142,9 @@ class WatchView:
         what = "; ".join(f"{k} {v}" for k, v in parts if v)
         return ft.Row([
             ft.Icon(ft.Icons.VISIBILITY_OUTLINED, size=18),
-            ft.Text(w.name, weight=ft.FontWeight.BOLD, width=160, selectable=True),
+            ft.Text(w.name, weight=ft.FontWeight.BOLD, width=160),
             ft.Text(what, size=12, expand=True, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, tooltip=what),
-            ft.TextButton("Signals", icon=ft.Icons.QUERY_STATS,
+            ft.TextButton(f"Signals of {w.name}", icon=ft.Icons.QUERY_STATS,
                           on_click=lambda e, n=w.name: self.c.surveil.show_signals(watch=n)),
             ft.IconButton(ft.Icons.EDIT_OUTLINED, tooltip=f"Edit {w.name}",
                           on_click=lambda e, n=w.name: self._open_form(n)),
@@ -157,7 +157,7 @@ class WatchView:
                 f"devices (MAUDE as of {sv.as_of}); {sv.flagged} flagged rows of {len(sv.rows)}.")
         caveats: list[ft.Control] = [ft.Text(f"• {c}", size=12) for c in sv.caveats]
         out: list[ft.Control] = [
-            ft.Text(head, size=13, weight=ft.FontWeight.BOLD, selectable=True),
+            ft.Text(head, size=13, weight=ft.FontWeight.BOLD),
             caption(f"Flagged (SIGNAL) when {sv.thresholds}; chi-square with Yates' correction; zero cells +0.5. "
                     "a: the scope's reports with the outcome, b: without; c, d: the same for all other devices."),
             ft.Container(ft.Column([ft.Text("Caveats", weight=ft.FontWeight.BOLD), *caveats], spacing=2),
