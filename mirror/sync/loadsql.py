@@ -18,6 +18,10 @@ _DATE_SQL = {"ymd": "try_strptime({v}, '%Y%m%d')::DATE",
              "iso": "try_strptime({v}, '%Y-%m-%d')::DATE",
              "mdy": "try_strptime({v}, '%m/%d/%Y')::DATE"}
 _TYPE = {"str": "VARCHAR", "date": "DATE", "list": "VARCHAR[]"}
+# The record JSON is stored ZSTD-compressed whatever DuckDB's own analysis would pick: left to itself, DuckDB 1.5
+# keeps records of a few KB (udi, 510k, registrationlisting) Uncompressed, 13 to 17 times the size of their zips
+# (bench/storage_size.py; a SYNTHETIC udi table at scale 0.01: 148 MB uncompressed, 8.4 MB as ZSTD).
+RECORD_TYPE = "JSON USING COMPRESSION zstd"
 
 
 def _create(table: str, cols: list[tuple[str, str]]) -> str:
@@ -27,7 +31,7 @@ def _create(table: str, cols: list[tuple[str, str]]) -> str:
 def ddl(ds: Dataset) -> list[str]:
     parent = {c.name: c for c in ds.columns}
     out = [_create(ds.table, [("_partition", "VARCHAR")] + [(c.name, _TYPE[c.kind]) for c in ds.columns]
-                   + [("record", "JSON")] + [(name, "VARCHAR[]") for name in ds.listed])]
+                   + [("record", RECORD_TYPE)] + [(name, "VARCHAR[]") for name in ds.listed])]
     for ch in ds.children:
         cols = [("_partition", "VARCHAR")] + [(k, _TYPE[parent[k].kind]) for k in ch.parent_keys]
         out.append(_create(f"{ds.table}_{ch.suffix}", cols + [(c.name, _TYPE[c.kind]) for c in ch.columns]))
@@ -130,11 +134,9 @@ def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int =
     words, common = ds.words_tables
     cover = "".join(f', m."{c}"' for c in ds.words_cover)
     child, word, key = f"{ds.table}_{ds.words}", WORD.replace("'", "''"), ds.key[0]
-    bigrams = "list_filter(list_transform(ws, lambda x, i: x || ' ' || ws[i + 1]), lambda x: x IS NOT NULL)"
     spans = [(lo, lo + batch - 1) for lo in range(0, max(rows, 1), batch)]
     split = (f"SELECT \"{key}\" AS key, regexp_extract_all(lower(\"text\"), '{word}') AS ws FROM \"{child}\" "
              "WHERE rowid BETWEEN {lo} AND {hi}")
-    rare = lambda part: f"split_part(term, ' ', {part}) NOT IN (SELECT word FROM \"{common}\")"   # noqa: E731
     return (["CREATE OR REPLACE TEMP TABLE _df (word VARCHAR, n BIGINT)",
              "CREATE OR REPLACE TEMP TABLE _terms (term VARCHAR, key VARCHAR)"]
             + [f"INSERT INTO _df SELECT w, count(DISTINCT key) FROM (SELECT key, unnest(ws) AS w FROM "
@@ -142,12 +144,27 @@ def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int =
             + [f'CREATE OR REPLACE TABLE "{common}" AS SELECT word FROM _df GROUP BY word '
                f'HAVING sum(n) > {float(common_share)} * (SELECT count(DISTINCT "{key}") FROM "{child}")',
                "DROP TABLE _df"]
-            + [f"INSERT INTO _terms SELECT DISTINCT term, key FROM (SELECT key, unnest(list_concat(ws, {bigrams})) "
-               f"AS term FROM ({split.format(lo=lo, hi=hi)})) WHERE {rare(1)} OR "
-               f"(contains(term, ' ') AND {rare(2)})" for lo, hi in spans]
+            + [_rare_terms_sql(child, key, common, lo, hi) for lo, hi in spans]
             + [f'CREATE OR REPLACE TABLE "{words}" AS SELECT DISTINCT w.term, m.rowid AS rowid{cover} FROM _terms w '
                f'JOIN "{ds.table}" m ON m."{key}" = w.key ORDER BY term, rowid',
                "DROP TABLE _terms"])
+
+
+def _rare_terms_sql(child: str, key: str, common: str, lo: int, hi: int) -> str:
+    """The (term, key) pairs of child rows lo..hi: each rare word, and each two words in a row of which one is rare.
+
+    Built from the rare words' positions (an anti-join of the tokens on the common words, then the neighbours of
+    each rare word by position), not by forming every two-word term and testing it: most words are common, so
+    this forms a few terms per text instead of one per word (the same pairs)."""
+    word = WORD.replace("'", "''")
+    tokens = (f'SELECT rid, key, unnest(ws) AS w, unnest(range(1, len(ws) + 1)) AS i FROM (SELECT rowid AS rid, '
+              f'"{key}" AS key, regexp_extract_all(lower("text"), \'{word}\') AS ws FROM "{child}" '
+              f"WHERE rowid BETWEEN {lo} AND {hi})")
+    return (f"INSERT INTO _terms WITH t AS MATERIALIZED ({tokens}), "
+            f'r AS (SELECT rid, key, w, i FROM t WHERE w NOT IN (SELECT word FROM "{common}")) '
+            "SELECT DISTINCT term, key FROM (SELECT w AS term, key FROM r "
+            "UNION ALL SELECT t.w || ' ' || r.w, r.key FROM r JOIN t ON t.rid = r.rid AND t.i = r.i - 1 "
+            "UNION ALL SELECT r.w || ' ' || t.w, r.key FROM r JOIN t ON t.rid = r.rid AND t.i = r.i + 1)")
 
 
 def rows_sql(ds: Dataset) -> list[str]:
