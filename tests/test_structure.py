@@ -199,3 +199,18 @@ def test_model_errors_are_agent_errors():
     from agent.errors import AgentError
     from agent.models import ModelError, ModelUnavailable
     assert issubclass(ModelUnavailable, ModelError) and issubclass(ModelError, AgentError)
+
+
+def test_the_lookup_surface_is_declared_and_lazy():
+    """mirror.lookup exports what the assistant uses (resolvers, SUBMISSION_RE, REGIONS) and loads it on first use."""
+    import subprocess
+    import sys
+
+    import mirror.lookup as lookup
+    assert {"resolve_devices", "find_firm", "read_place", "establishments", "REGIONS", "SUBMISSION_RE"} <= set(
+        lookup.__all__)
+    for name in lookup.__all__:
+        assert getattr(lookup, name) is not None, name
+    code = "import sys, mirror.lookup; print(sorted(m for m in sys.modules if m.startswith(('mirror.', 'duckdb'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert out.strip() == "['mirror.errors', 'mirror.lookup']", out
