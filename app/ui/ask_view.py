@@ -214,6 +214,7 @@ class AskView:
         # The browser's input element holds its final text before Enter reaches the app (checked on fast typing);
         # only the desktop client may deliver Enter before the last keystroke's value.
         text = (self.field.value or "") if self.page.web else await settled(self.field)
+        ft.context.disable_auto_update()        # the answer's first redraw (Shell._flush) also clears the box
         if self.c.ask.send(text):
             self.field.value = ""
 

@@ -48,6 +48,7 @@ def test_a_part_of_the_reading_is_changed_and_asked_again_in_the_same_conversati
         assert text.count("You: ") == 3 and "recalls by Arrow International since 2019" in text   # one conversation
         view.click("button", "Sessions")
         view.wait_text("3 questions")
+        view.shot("web-b16-three-questions.png")
 
 
 def test_a_hidden_column_leaves_the_export_and_exports_and_the_chart_png_are_downloaded(sample_mirror, mirror_copy,
@@ -75,4 +76,6 @@ def test_a_hidden_column_leaves_the_export_and_exports_and_the_chart_png_are_dow
         assert image.text["Question"] == "adverse events by month in 2023"
         view.wait_text("Saved the PNG image of the chart (data as of MAUDE adverse events 2025-09-23)")
         wait_for(lambda: (data / "exports" / name).is_file(), 10, "the PNG in the exports folder")
-        (tmp_path / "chart.png").write_bytes(body)
+        wait_for(lambda: any('"download_offered"' in p.read_text() for p in tmp_path.glob("trace-*.jsonl")), 30,
+                 "the app to finish handing the PNG to the browser")
+        view.shot("web-b16-png-exported.png")          # (waits until the page holds still: nothing left to send)
