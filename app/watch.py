@@ -177,7 +177,7 @@ class SurveilModel:
                                       table.reports_other.get(None, 0), table.thresholds.describe(),
                                       [format_row(r) for r in rows],
                                       [(r.term, r.measures.prr or 0.0, r.measures.flagged) for r in top],
-                                      query=table.queries[-1] if table.queries else "")
+                                      query=table.queries[0] if table.queries else "")
             return ""
         try:
             if not self._run(work):

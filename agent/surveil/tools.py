@@ -50,7 +50,7 @@ def signals_tool(ctx: ToolContext, args: SignalArgs) -> ToolResult:
              f"{table.reports_other.get(None, 0)} for all other devices",
              f"thresholds: {table.thresholds.describe()}; chi-square with Yates' correction; zero cells +0.5",
              *CAVEATS]
-    prov = Provenance(dataset="device/event", as_of=table.as_of, query="signals: " + table.queries[-1][:400],
+    prov = Provenance(dataset="device/event", as_of=table.as_of, query="signals: " + table.queries[0][:400],
                       params=args.model_dump())
     return ToolResult(tool="signals", total=len(rows), rows=shown, truncated=len(rows) > len(shown),
                       id_fields=["term"], provenance=[prov], notes=notes)

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+import duckdb
+
 from ..errors import MirrorError
 from ..schema.datasets import DATASETS
 from ..store.files import Connection, Store
@@ -112,9 +114,20 @@ def record_changes(store: Store) -> ChangeDigest:
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        return out
     finally:
         con.close()
+    if "event" in files:
+        _warm_signal_totals(store)
+    return out
+
+
+def _warm_signal_totals(store: Store) -> None:
+    """Count all devices' reports for signals now, once per sync, rather than at the first signal query."""
+    from .signals import cache_totals
+    try:
+        cache_totals(store)
+    except (duckdb.Error, OSError):     # not needed for the changes: the first signal query builds it
+        pass
 
 
 def _record_one(con: Connection, sync_id: int, dataset: str, alias: str) -> SyncRecord:

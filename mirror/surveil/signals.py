@@ -5,18 +5,31 @@ Counting unit: one MAUDE report (`device_event`, mdr_report_key). The population
 least one product code, or that the scope matches; a report is "the product" when the scope matches it (any of its
 devices' product codes, its manufacturer, a brand or a UDI-DI), "other devices" otherwise. A report counts once per
 distinct problem term it carries. Years are the year the FDA received the report (date_received).
+
+Speed: the counts of all devices do not depend on the scope, so they are counted once per published event file
+(per term and year, over every report that names a product code) and kept in `<data folder>/surveil/
+signal-totals-<fingerprint>.parquet` (the fingerprint: the event file's name, size and modification time, so a
+sync that publishes a new file starts a new cache; older caches are deleted). A signal query then reads only the
+scope's reports: c = all coded reports with the term - the scope's coded reports with it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import threading
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
 
 from ..errors import MirrorError
 from ..store.files import Store
+from ..store.state import rowid_stamp
 from .scope import Scope
 from .stats import Measures, Thresholds, TwoByTwo, measures
 
-__all__ = ["signals", "SignalRow", "SignalTable", "DIMENSIONS"]
+__all__ = ["signals", "SignalRow", "SignalTable", "DIMENSIONS", "cache_totals", "totals_path"]
 
 DIMENSIONS = ("event_type", "problem")
 
@@ -45,22 +58,61 @@ class SignalTable:
         return [r for r in self.rows if r.measures.flagged]
 
 
-_BASE = """
+_SCOPE = """
 WITH r AS MATERIALIZED (
-  SELECT yr, et, probs, inp FROM (
-    SELECT year(t.date_received) AS yr, coalesce(nullif(trim(t.event_type), ''), '(none)') AS et,
-           list_distinct(t.product_problems) AS probs, {inscope} AS inp, len(t.product_code_list) > 0 AS coded
-    FROM device_event t
-    WHERE t.date_received IS NOT NULL {years})
-  WHERE inp OR coded
-)"""
+  SELECT year(t.date_received) AS yr, coalesce(nullif(trim(t.event_type), ''), '(none)') AS et,
+         list_distinct(t.product_problems) AS probs, len(t.product_code_list) > 0 AS coded
+  FROM device_event t
+  WHERE t.date_received IS NOT NULL {years} AND {inscope}
+),
+x AS (SELECT yr, coded, 'event_type' AS dim, et AS term FROM r
+      UNION ALL SELECT yr, coded, 'problem', unnest(probs) FROM r)
+SELECT dim, term, yr, count(*) AS a, count(*) FILTER (WHERE coded) AS a_coded FROM x GROUP BY dim, term, yr"""
+_SCOPE = _SCOPE.replace("FROM device_event t", "FROM ds_event.main.device_event t")    # rowid: the table itself
 
-_TERMS = _BASE + """,
-x AS (SELECT yr, inp, 'event_type' AS dim, et AS term FROM r
-      UNION ALL SELECT yr, inp, 'problem', unnest(probs) FROM r)
-SELECT dim, term, yr, count(*) FILTER (WHERE inp) AS a, count(*) FILTER (WHERE NOT inp) AS c
-FROM x GROUP BY GROUPING SETS ((dim, term, yr), (dim, term))
-HAVING count(*) FILTER (WHERE inp) > 0 OR dim = 'event_type'"""
+_TOTALS = """
+WITH r AS MATERIALIZED (
+  SELECT year(t.date_received) AS yr, coalesce(nullif(trim(t.event_type), ''), '(none)') AS et,
+         list_distinct(t.product_problems) AS probs
+  FROM device_event t
+  WHERE t.date_received IS NOT NULL AND len(t.product_code_list) > 0
+),
+x AS (SELECT yr, 'event_type' AS dim, et AS term FROM r UNION ALL SELECT yr, 'problem', unnest(probs) FROM r)
+SELECT dim, term, yr, count(*) AS n FROM x GROUP BY dim, term, yr"""
+
+
+def totals_path(store: Store) -> Path:
+    """The cache of all devices' counts for the published event file (see the module doc)."""
+    path = store.published()["event"]
+    st = path.stat()
+    key = hashlib.sha256(f"{path.name}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
+    return store.data_dir / "surveil" / f"signal-totals-{key}.parquet"
+
+
+def _q(path: Path) -> str:
+    return str(path).replace("'", "''")
+
+
+def cache_totals(store: Store, con=None) -> Path:
+    """Count all devices' reports per term and year once for this event file (a no-op when the cache exists)."""
+    path = totals_path(store)
+    if path.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    own = con is None
+    con = con or store.connect()
+    try:
+        con.execute(f"COPY ({_TOTALS}) TO '{_q(tmp)}' (FORMAT parquet)")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+        if own:
+            con.close()
+    for old in path.parent.glob("signal-totals-*.parquet"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    return path
 
 
 def signals(store: Store, scope: Scope, *, year_from: int | None = None, year_to: int | None = None,
@@ -72,30 +124,69 @@ def signals(store: Store, scope: Scope, *, year_from: int | None = None, year_to
                           "run `mirror sync` with the event dataset")
     years = "".join([f" AND year(t.date_received) >= {int(year_from)}" if year_from else "",
                      f" AND year(t.date_received) <= {int(year_to)}" if year_to else ""])
-    fill = {"inscope": scope.where("event", "t")}
-    base_years = years
-    terms_sql = _TERMS.format(inscope=fill["inscope"], years=base_years)
+    in_range = "".join([f" AND yr >= {int(year_from)}" if year_from else "",
+                        f" AND yr <= {int(year_to)}" if year_to else ""])
     con = store.connect()
     try:
-        counts = con.execute(terms_sql, scope.params(terms_sql)).fetchall()
+        cache = cache_totals(store, con)
+        scope_sql = _SCOPE.format(inscope=_in_scope(con, scope), years=years)
+        totals_sql = f"SELECT dim, term, yr, n FROM read_parquet('{_q(cache)}') WHERE TRUE{in_range}"
+        scoped = con.execute(scope_sql, scope.params(scope_sql)).fetchall()
+        totals = con.execute(totals_sql).fetchall()
         as_of = _as_of(con)
     finally:
         con.close()
+    return _table(scope, thresholds, scoped, totals, as_of, [scope_sql.strip(), totals_sql, _TOTALS.strip()])
+
+
+_ROWS = "ds_event.main.device_event_product_code_list_rows"
+
+
+def _in_scope(con, scope: Scope) -> str:
+    """The scope's filter on device_event. A scope of product codes alone reads the sync's row index of product
+    codes (rowids of the reports naming each code) when the index is there and still matches the table's rowids
+    (`rowid_stamp`); anything else filters every report."""
+    if scope.codes and not (scope.firms or scope.brands or scope.dis):
+        try:
+            meta = dict(con.execute("SELECT key, value FROM ds_event.main._sync_meta").fetchall())
+            trusted = meta.get("rowid_stamp") == rowid_stamp(con, "ds_event.main.device_event")
+            con.execute(f"SELECT term, rowid FROM {_ROWS} LIMIT 0")
+        except duckdb.Error:          # no row index in this file (an older or hand-made mirror)
+            trusted = False
+        if trusted:
+            return f"t.rowid IN (SELECT i.rowid FROM {_ROWS} i WHERE i.term IN (SELECT unnest($s_codes)))"
+    return scope.where("event", "t")
+
+
+def _table(scope: Scope, thresholds: Thresholds, scoped: list, totals: list, as_of: str,
+           queries: list[str]) -> SignalTable:
+    """The 2x2 tables from the scope's counts (a, a_coded) and all devices' counts, per year and for all years."""
+    a: dict[tuple, int] = {}
+    a_coded: dict[tuple, int] = {}
+    for dim, term, yr, n, nc in scoped:
+        for y in (yr, None):
+            a[(dim, term, y)] = a.get((dim, term, y), 0) + int(n)
+            a_coded[(dim, term, y)] = a_coded.get((dim, term, y), 0) + int(nc)
+    total: dict[tuple, int] = {}
+    for dim, term, yr, n in totals:
+        for y in (yr, None):
+            total[(dim, term, y)] = total.get((dim, term, y), 0) + int(n)
     n_in: dict[int | None, int] = {}       # every report has one event type: its rows sum to the totals
     n_out: dict[int | None, int] = {}
-    for dim, _, yr, a, c in counts:
+    for (dim, _, y), n in a.items():
         if dim == "event_type":
-            n_in[yr] = n_in.get(yr, 0) + int(a)
-            n_out[yr] = n_out.get(yr, 0) + int(c)
+            n_in[y] = n_in.get(y, 0) + n
+    for (dim, term, y), n in total.items():
+        if dim == "event_type":
+            n_out[y] = n_out.get(y, 0) + n - a_coded.get((dim, term, y), 0)
     rows = []
-    for dim, term, yr, a, c in counts:
-        if not a:
-            continue
-        t = TwoByTwo(int(a), n_in.get(yr, 0) - int(a), int(c), n_out.get(yr, 0) - int(c))
-        rows.append(SignalRow(dim, term, yr, t, measures(t, thresholds)))
+    for (dim, term, y), n in a.items():
+        c = total.get((dim, term, y), 0) - a_coded[(dim, term, y)]
+        t = TwoByTwo(n, n_in.get(y, 0) - n, c, n_out.get(y, 0) - c)
+        rows.append(SignalRow(dim, term, y, t, measures(t, thresholds)))
     rows.sort(key=lambda r: (r.dimension != "event_type", r.year is not None, r.year or 0,
                              -(r.measures.prr or 0), r.term))
-    return SignalTable(scope, thresholds, rows, n_in, n_out, as_of, [terms_sql.strip()])
+    return SignalTable(scope, thresholds, rows, n_in, n_out, as_of, queries)
 
 
 def _as_of(con) -> str:
