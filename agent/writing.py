@@ -26,7 +26,8 @@ FIELD_LABEL = {"regulation_number": "regulation number", "device_class": "device
                "registration_number": "registration number", "version_or_model_number": "version or model number",
                "brand_name": "brand name", "company_name": "company", "gmdn_term": "GMDN term",
                "premarket_submission": "premarket submission",
-               "product_problems": "device problems", "trade_name": "trade name", "city": "city"}
+               "product_problems": "device problems", "trade_name": "trade name", "city": "city",
+               "k_numbers": "510(k) numbers"}
 DECISIONS = {"SESE": "substantially equivalent", "SESD": "substantially equivalent with drug",
              "SESK": "substantially equivalent (kit)", "SESP": "substantially equivalent (postmarket surveillance)",
              "SESU": "substantially equivalent with limitations", "DENG": "De Novo granted",

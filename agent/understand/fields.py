@@ -10,9 +10,9 @@ from . import vocab
 from .tokens import Tokens
 from .types import Interpretation
 
-__all__ = ["LOOKUP_FIELDS", "FLAG_FIELDS", "TOP_OK", "COUNTABLE", "ID_FIELDS", "FIRM_LOOKUPS", "CLASSIFICATION_FIELDS",
-           "resolve_measure", "ids_apply", "recall_numbers", "firm_home", "rank_when_bare", "flag_question",
-           "classification_lookup"]
+__all__ = ["LOOKUP_FIELDS", "LOOKUP_ALIAS", "FLAG_FIELDS", "TOP_OK", "COUNTABLE", "ID_FIELDS", "FIRM_LOOKUPS",
+           "CLASSIFICATION_FIELDS", "resolve_measure", "ids_apply", "recall_numbers", "firm_home", "rank_when_bare",
+           "flag_question", "classification_lookup"]
 
 LOOKUP_FIELDS = {"regulation_number": "classification", "device_class": "classification",
                  "review_panel": "classification", "device_name": "classification", "decision_code": "510k",
@@ -22,7 +22,7 @@ LOOKUP_FIELDS = {"regulation_number": "classification", "device_class": "classif
                  "registration_number": "registrationlisting", "city": "registrationlisting",
                  "company_name": "udi", "product_problems": "event", "implant_flag": "classification",
                  "life_sustain_support_flag": "classification", "third_party_flag": "510k",
-                 "premarket_submission": "gudid"}
+                 "premarket_submission": "gudid", "k_numbers": "510k"}
 
 
 # flags said as filters that a question about one device asks the value of ("is PNJ an implant?")
@@ -47,12 +47,18 @@ COUNTABLE = {"applicant": "manufacturer", "manufacturer": "manufacturer", "produ
              "clearance_type": "clearance_type", "device_class": "device_class", "review_panel": "review_panel"}
 
 
+# a breakdown field said about one record: the record's own field
+LOOKUP_ALIAS = {"device_problem": "product_problems"}
+
+
 def resolve_measure(it: Interpretation, ids: list, prev_specific: bool = False) -> None:
     """A field asked about: its value for one record or code ("what is the regulation number of DXY"), else a
     breakdown by it ("which firms recalled catheters")."""
     if it.measure != "list" or not it.field:
         return
     specific = bool(ids or (it.device and it.device.path == "given") or prev_specific)
+    if specific and ids and it.field in LOOKUP_ALIAS:
+        it.field = LOOKUP_ALIAS[it.field]        # "report 16081310 device problem": that record's problems
     if it.field in LOOKUP_FIELDS and (specific or it.field not in COUNTABLE):
         it.measure = "lookup"
     elif it.field in COUNTABLE:
@@ -77,6 +83,9 @@ def ids_apply(it: Interpretation, ids_ds: list[str]) -> None:
         it.field, it.measure = "premarket_submission", "lookup"     # "the 510(k) for DI B3359500"
     if it.field == "premarket_submission" and "di" in fields:
         keep = [d for d in keep if d in ("gudid", "udi")] or ["gudid"]
+    if "product_res_number" in fields and "recall" in keep and (
+            it.field is None and "510k" in it.datasets or it.field == "premarket_submission"):
+        it.field, it.measure = "k_numbers", "lookup"      # "which 510(k) is recall Z-0053-2020 tied to?"
     if keep != it.datasets:
         gone = [d for d in it.datasets if d not in keep]
         it.datasets = keep or [d for d in ids_ds if d in ID_FILTERS[fields[0]]][:1] or ids_ds[:1]

@@ -15,6 +15,7 @@ from .fields import (
     CLASSIFICATION_FIELDS,
     COUNTABLE,
     FIRM_LOOKUPS,
+    LOOKUP_ALIAS,
     LOOKUP_FIELDS,
     classification_lookup,
     firm_home,
@@ -65,19 +66,20 @@ def _datasets(tokens: Tokens, take: bool, weak_ok: bool = True) -> list[str]:
 def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[str]:
     """count / list / trend / top / compare, and the field asked about (kept in `it.field` until ids are known)."""
     lows = tokens.lows()
-    fields = vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False)
-    named = {k for i, j, _ in fields for k in range(i, j + 1)}     # "model number of ...": the field's number
-    for k in range(len(lows) - 1):
-        if lows[k] == "number" and lows[k + 1] == "of" and k in named and k > 0 and tokens.free(k):
-            tokens.take(k, k + 1, "field")
+    named = {k for i, j, _ in vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False)
+             for k in range(i, j + 1)}
+    for k in range(1, len(lows) - 1):
+        if lows[k] == "number" and lows[k + 1] == "of" and k in named and tokens.free(k):
+            tokens.take(k, k + 1, "field")           # "model number of ...": the field's number, not a count
     hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
     tags = [t for _, _, t in hits]
+    fields = vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False)
     near = [(i, j, f) for i, j, f in fields if i == 0 or any(abs(i - hj) <= 2 or abs(hi - j) <= 3
                                                              for hi, hj, t in hits if t in ("top", "list"))]
     if not near and keyed:               # "B3359500 model number": a field of the record or code named
-        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS][:1]
+        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS or f in LOOKUP_ALIAS][:1]
     if not near and not set(tags) & {"count", "trend", "top", "compare"}:      # "Diasorin reg number"
-        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS and f not in COUNTABLE and j == len(lows)
+        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS and f not in COUNTABLE and _at_end(lows, j)
                 and lows[i - 1] not in ("from", "of", "for", "in", "with", "by", "to", "at", "per")][:1]
     broken = [(i, j, f) for i, j, f in fields if f in COUNTABLE and i > 0 and lows[i - 1] in ("by", "per", "each")
               and not (i > 1 and lows[i - 1] == "by" and (lows[i - 2].endswith("ed") or lows[i - 2] == "made"))
@@ -105,6 +107,11 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
             it.top_n = int(lows[i + 1])
             tokens.take(i + 1, i + 2, "measure")
     return [f for _, _, f in fields]
+
+
+def _at_end(lows: list[str], j: int) -> bool:
+    """Nothing but punctuation after token j ("... device class?")."""
+    return all(not any(c.isalnum() for c in w) for w in lows[j:])
 
 
 def _weak(tokens: Tokens, preview: list[str]) -> list[str]:
@@ -180,6 +187,7 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     while periods and len(periods) < 4 and (more := read_dates(tokens, _anchor(ctx, preview or ids_ds))):
         periods.append(more)                      # "2020 vs 2014": one side per period
     _filters(tokens, it, preview)
+    _class_alternative(tokens, it)
     said_fields = _measure(tokens, it, keyed=bool(ids or it.device))
     strong = _datasets(tokens, take=True, weak_ok=False)
     implied = (["event"] if any(f.field == "event_type" for f in it.filters) else []) + \
@@ -239,6 +247,10 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         bind(it, last, [tokens.lows()[i] for i, _, _ in follow])
     elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
         it.place, it.followup = last.place, "keys"
+    if last and last.reading and (refine or follow) and it.measure == "list" and not it.field:
+        asked = next((f for f in said_fields if f in LOOKUP_FIELDS), None)
+        if asked and specific(it.model_dump()):
+            it.field, it.measure = asked, "lookup"      # "and its device class?": that field of what was found
     _classes(it)
     if it.field == "registration_number" and any(f.field in ("word:regnum", "word:fei") for f in it.filters):
         it.field, it.measure = None, "list"      # the number is given: the establishment it names is asked for
@@ -278,6 +290,17 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
 # kinds of date said only right before the period ("terminated in 2020"); elsewhere the word is a filter
 # ("terminated recalls initiated in 2019": the recalls initiated in 2019 whose status is terminated)
 _NEAR_KINDS = {"terminated"}
+
+
+def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
+    """"class II or III": the second class is the alternative asked about, never a device word ("Sudan III")."""
+    lows = tokens.lows()
+    if not any(f.field == "class" for f in it.filters):
+        return
+    for k in range(2, len(lows)):
+        if tokens.free(k) and lows[k] in ("i", "ii", "iii", "1", "2", "3") and lows[k - 1] in ("or", "and", "/") \
+                and tokens.role.get(k - 2) == "filter":
+            tokens.take(k - 1, k + 1, "filter")
 
 
 def _date_kind(tokens: Tokens) -> str:
@@ -453,14 +476,17 @@ def _score(tokens: Tokens, it: Interpretation, names, unknown_codes: list[str]) 
         it.notes.append(f"{len(it.device.codes)} product codes is more than I search at once ({MAX_GIVEN_CODES})")
     elif not named and not specific:
         it.understood = False
+    elif it.measure == "lookup" and not specific and not it.device:
+        it.understood = False                   # "regulation": a field of nothing named (never of a whole dataset)
+        it.notes.append("The question asks for a field but names no device, product code, firm or record")
     elif left and not specific:
         it.understood = False                   # a name we could not read: never answer about the whole dataset
     elif names.cue_without_name and not it.firm and left:
         it.understood = False
     elif it.unexplained and it.device and it.device.path != "names" and it.device.codes and \
             all(c.records == 0 for c in it.device.codes) and not it.sides:
-        it.understood = False                   # "PAD 6082": a reading that explains part of the question and
-        it.notes.append(f"The product codes read from \"{it.device.words}\" hold no records here")   # finds none
+        it.understood = False       # "PAD 6082": a reading that explains part of the question and finds none
+        it.notes.append(f"The product codes read from \"{it.device.words}\" are not used by any record here")
     elif share > 0.5:
         it.understood = False
 

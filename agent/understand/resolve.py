@@ -73,6 +73,8 @@ def _word_forms(words: str) -> list[str]:
     every = [_SPELLINGS.get(w.lower(), w) for w in parts]
     for k, w in enumerate(parts):
         low = w.lower()
+        if "-" in low.strip("-"):
+            out.append(" ".join(parts[:k] + [low.replace("-", "")] + parts[k + 1:]))    # "mid-line": midline
         if low in _SPELLINGS:
             out.append(" ".join(parts[:k] + [_SPELLINGS[low]] + parts[k + 1:]))
             continue

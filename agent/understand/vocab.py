@@ -73,6 +73,7 @@ MEASURE_PHRASES = _table({
 
 # fields users ask about: tag = field name (the searchers' row keys, or a count_by field)
 FIELD_PHRASES = _table({
+    "k_numbers": "k number|k numbers|510k number|510k numbers|510(k) number|510(k) numbers",
     "regulation_number": "regulation number|regulation numbers|regulation|cfr|cfr section|21 cfr|reg number|"
                          "reg no|reg num|reg|regulation no|regulation num",
     "device_class": "device class|class of device|classification class|risk class|class|classified|"
@@ -119,9 +120,9 @@ FILTER_PHRASES = _table({
     "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries",
     "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports|malfunctioning|failing|fails|"
                               "failed|stopped working|not working|broke down",
-    "class=I": "class i|class 1|class one",
-    "class=II": "class ii|class 2|class two",
-    "class=III": "class iii|class 3|class three",
+    "class=I": "class i|class 1|class one|class 1s|class ones",
+    "class=II": "class ii|class 2|class two|class iis|class 2s|class twos",
+    "class=III": "class iii|class 3|class three|class iiis|class 3s|class threes",
     "supplements=supplements": "supplements|supplement|pma supplements",
     "supplements=originals": "originals|original|original approvals|original pmas",
     "status=Terminated": "terminated|closed",
