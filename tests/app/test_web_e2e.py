@@ -83,8 +83,8 @@ class Page:
     def click(self, role: str, name: str, exact: bool = False) -> None:
         self.page.get_by_role(role, name=name, exact=exact).first.click()
 
-    def shot(self, name: str) -> None:
-        """Save a screenshot once the canvas shows something and holds still (it can lag the semantics tree)."""
+    def still(self, what: str = "the page to settle") -> bytes:
+        """A screenshot once the canvas shows something and holds still (it can lag the semantics tree)."""
         from PIL import Image
         last: list[bytes] = [b""]
 
@@ -93,7 +93,11 @@ class Page:
             same, last[0] = png == last[0], png
             return png if same and len(Image.open(io.BytesIO(png)).getcolors(1 << 16) or ()) > 20 else b""
 
-        png = wait_for(steady, 20, f"the page to settle for {name}", interval=0.1)
+        return wait_for(steady, 20, what, interval=0.1)
+
+    def shot(self, name: str) -> None:
+        """Save a screenshot once the page holds still."""
+        png = self.still(f"the page to settle for {name}")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         (SCREENSHOTS / name).write_bytes(png)
 
@@ -116,6 +120,7 @@ def browser_page(web_app):
         view = Page(page)
         view.wait_text("New conversation", timeout=60)
         yield view, data, trace, outside
+        view.still("the page to hold still before the browser closes")   # the app has nothing left to send
         browser.close()
     assert outside == [], f"the page asked for something beyond 127.0.0.1: {outside}"
 

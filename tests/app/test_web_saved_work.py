@@ -51,6 +51,7 @@ def browser(url: str):
         view = Page(page)
         view.wait_text("New conversation", timeout=60)
         yield view
+        view.still("the page to hold still before the browser closes")   # the app has nothing left to send
         b.close()
 
 
