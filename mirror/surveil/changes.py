@@ -23,7 +23,7 @@ from ..schema.datasets import DATASETS
 from ..store.files import Connection, Store
 from ..store.rows import one
 
-__all__ = ["record_changes", "snapshot_path", "open_snapshot", "ChangeDigest", "SyncRecord", "key_sql"]
+__all__ = ["record_changes", "snapshot_path", "open_snapshot", "ChangeDigest", "SyncRecord", "key_sql", "key_parts"]
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS digests (dataset VARCHAR, key VARCHAR, digest VARCHAR);
@@ -48,6 +48,15 @@ def key_sql(dataset: str, t: str = "t") -> str:
     key = " || '|' || ".join(f"coalesce({c}, '')" for c in quoted)
     missing = " AND ".join(f"{c} IS NULL" for c in quoted)
     return f"CASE WHEN {missing} THEN md5({t}.record::VARCHAR) ELSE {key} END"
+
+
+def key_parts(dataset: str, t: str = "t") -> tuple[str, str, str]:
+    """`key_sql` in its two cases, for joins that must stay hash joins on a plain column: (the key of a record
+    that has one, SQL true when it has none, the digest key of such a record)."""
+    cols = DATASETS[dataset].key
+    quoted = [f'CAST({t}."{c}" AS VARCHAR)' for c in cols]
+    return (" || '|' || ".join(f"coalesce({c}, '')" for c in quoted), " AND ".join(f"{c} IS NULL" for c in quoted),
+            f"md5({t}.record::VARCHAR)")
 
 
 def _table(dataset: str) -> str:

@@ -1,0 +1,244 @@
+"""Surveillance speed (issue 18) on SYNTHETIC mirrors of bench/synth_mirror.py, extrapolated to full size.
+
+Usage (from the repository root):
+
+    .venv/bin/python bench/synth_mirror.py --scale 0.03 --out SITE \
+        --only event,recall,enforcement,510k,pma,udi,classification
+    .venv/bin/python -m mirror sync --from SITE --data-dir DATA --quiet
+    .venv/bin/python bench/surveil_speed.py --data 0.01=DATA1 --data 0.03=DATA2 [--repeat 3] [--json]
+
+Each `--data SCALE=FOLDER` is a synced synthetic mirror of that scale (its change snapshot is written to: a made-up
+sync is added and removed again). Per mirror, each timed case is run --repeat times (median kept):
+
+1. digest: `changes_since` of a watchlist of the 10 product codes with the most reports, over a made-up sync in
+   which every record received (events), initiated (recalls), reported (enforcement), decided (510(k), PMA) or
+   published (UDI) in the data's last quarter is "added" and 1% of the events before it "changed": an upper bound
+   of a weekly update (openFDA replaces a quarter at most);
+2. signals for one product code across all years: the most reported code (LZG, 10.7% of reports) and DXY (5.3%),
+   the cache of all devices' counts warm (as after a sync); the cache's build is timed apart (once per sync);
+3. inventory of 1,000 rows: UDI records of the mirror as GS1 UDI strings ((01) DI (17) expiry (10) lot), brand,
+   model and product code, written as a CSV and read back, then `check_inventory`;
+4. the quarterly report of that 10-code watchlist for the last full quarter, as PDF, DOCX and Markdown.
+
+Extrapolation to scale 1.0 (16.9M event reports): with two scales, the straight line through the two medians; with
+one, its median times 1/scale (linear in the data, an upper bound for the parts that do not grow). Goals at full
+size: digest < 2 s, signals < 3 s, inventory of 1,000 rows < 30 s, quarterly report < 30 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from agent.surveil.inventory import check_inventory, read_inventory  # noqa: E402
+from agent.surveil.report import write_report  # noqa: E402
+from agent.surveil.watchlists import Watchlists  # noqa: E402
+from mirror.store.files import Store  # noqa: E402
+from mirror.surveil.changes import key_sql, open_snapshot  # noqa: E402
+from mirror.surveil.digest import changes_since  # noqa: E402
+from mirror.surveil.scope import Scope  # noqa: E402
+from mirror.surveil.signals import cache_totals, signals, totals_path  # noqa: E402
+
+GOALS = {"digest (10 codes)": 2.0, "signals LZG (all years)": 3.0, "signals DXY (all years)": 3.0,
+         "inventory (1,000 rows)": 30.0, "report PDF": 30.0, "report DOCX": 30.0, "report Markdown": 30.0}
+WATCH = "bench-top10"
+# dataset -> the date column that says "new in the last quarter"
+NEW = {"event": "date_received", "recall": "event_date_initiated", "enforcement": "report_date",
+       "510k": "decision_date", "pma": "decision_date", "udi": "publish_date"}
+
+
+def timed(fn, repeat: int) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), out
+
+
+def top_codes(store: Store, n: int = 10) -> list[str]:
+    con = store.connect()
+    try:
+        return [r[0] for r in con.execute("SELECT code FROM (SELECT unnest(product_code_list) AS code FROM "
+                                          "device_event) GROUP BY code ORDER BY count(*) DESC, code LIMIT ?",
+                                          [n]).fetchall()]
+    finally:
+        con.close()
+
+
+def last_quarter(store: Store) -> tuple[str, str]:
+    """(first day of the data's last full quarter, the period string like 2023Q2)."""
+    con = store.connect()
+    try:
+        top = con.execute("SELECT max(date_received) FROM device_event").fetchone()[0]
+    finally:
+        con.close()
+    q = (top.month - 1) // 3 + 1
+    return f"{top.year}-{3 * q - 2:02d}-01", f"{top.year}Q{q}"
+
+
+def add_fake_sync(store: Store, since: str) -> tuple[int, dict[str, int]]:
+    """A made-up sync: records new since `since` are 'added', 1% of older events 'changed'. Returns its id and
+    the change rows per dataset."""
+    snap = open_snapshot(store, read_only=False)
+    counts = {}
+    try:
+        for dataset, path in store.published().items():
+            if dataset in NEW:
+                snap.execute(f"ATTACH '{path}' AS b_{dataset.replace('510k', 'k510')} (READ_ONLY)")
+        sync_id = snap.execute("SELECT coalesce(max(sync_id), 0) + 1 FROM syncs").fetchone()[0]
+        snap.execute("INSERT INTO syncs VALUES (?, now()::TIMESTAMP)", [sync_id])
+        for dataset, col in NEW.items():
+            if dataset not in store.published():
+                continue
+            alias = "b_" + dataset.replace("510k", "k510")
+            table = "device_event" if dataset == "event" else f"device_{dataset}"
+            old = f" OR (hash(t.rowid) % 100 = 0 AND t.{col} < DATE '{since}')" if dataset == "event" else ""
+            snap.execute(f"""INSERT INTO changes SELECT ?, ?, {key_sql(dataset, 't')},
+                             CASE WHEN t.{col} >= DATE '{since}' THEN 'added' ELSE 'changed' END
+                             FROM {alias}.main."{table}" t WHERE t.{col} >= DATE '{since}'{old}""",
+                         [sync_id, dataset])
+            counts[dataset] = snap.execute("SELECT count(*) FROM changes WHERE sync_id = ? AND dataset = ?",
+                                           [sync_id, dataset]).fetchone()[0]
+            snap.execute("INSERT INTO sync_datasets VALUES (?, ?, '', 'diffed', ?, 0, 0)",
+                         [sync_id, dataset, counts[dataset]])
+    finally:
+        snap.close()
+    return sync_id, counts
+
+
+def drop_fake_sync(store: Store, sync_id: int) -> None:
+    snap = open_snapshot(store, read_only=False)
+    try:
+        for table in ("changes", "sync_datasets", "syncs"):
+            snap.execute(f"DELETE FROM {table} WHERE sync_id = ?", [sync_id])
+    finally:
+        snap.close()
+
+
+def inventory_file(store: Store, folder: Path, n: int = 1000) -> Path:
+    con = store.connect()
+    try:
+        rows = con.execute("""SELECT i.id, u.brand_name, u.version_or_model_number, u.product_code_list[1]
+                              FROM device_udi u JOIN device_udi_identifier i USING (public_device_record_key)
+                              WHERE i.id IS NOT NULL ORDER BY hash(i.id) LIMIT ?""", [n]).fetchall()
+    finally:
+        con.close()
+    path = folder / "inventory.csv"
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["UDI", "Brand", "Model", "Product code"])
+        for k, (di, brand, model, code) in enumerate(rows):
+            w.writerow([f"(01){di}(17)261231(10)LOT{k:05d}", brand or "", model or "", code or ""])
+    return path
+
+
+def measure(data: Path, repeat: int) -> dict:
+    store = Store(data, "4GB")
+    out: dict = {"events": 0, "seconds": {}, "notes": {}}
+    con = store.connect()
+    try:
+        out["events"] = con.execute("SELECT count(*) FROM device_event").fetchone()[0]
+    finally:
+        con.close()
+    codes = top_codes(store)
+    since, period = last_quarter(store)
+    wls = Watchlists(data)
+    if WATCH in wls.names():
+        wls.delete(WATCH)
+    wls.create(WATCH, codes=codes)
+    out["notes"]["watchlist"] = ", ".join(codes)
+    try:
+        sync_id, counts = add_fake_sync(store, since)
+        out["notes"]["made-up sync"] = counts
+        try:
+            t, rep = timed(lambda: changes_since(store, Scope(codes=tuple(codes)), sync_id=sync_id, limit=20), repeat)
+            out["seconds"]["digest (10 codes)"] = t
+            out["notes"]["digest"] = {d.dataset: (d.added, d.changed) for d in rep.datasets}
+        finally:
+            drop_fake_sync(store, sync_id)
+        totals_path(store).unlink(missing_ok=True)
+        t0 = time.perf_counter()
+        cache_totals(store)
+        out["seconds"]["signal totals cache (once per sync)"] = time.perf_counter() - t0
+        for code in ("LZG", "DXY"):
+            t, table = timed(lambda code=code: signals(store, Scope(codes=(code,))), repeat)
+            out["seconds"][f"signals {code} (all years)"] = t
+            out["notes"][f"signals {code}"] = f"{len(table.rows)} rows, {table.reports_in_scope[None]} reports"
+        with tempfile.TemporaryDirectory() as tmp:
+            inv = inventory_file(store, Path(tmp))
+            t, report = timed(lambda: check_inventory(store, read_inventory(inv)), repeat)
+            out["seconds"]["inventory (1,000 rows)"] = t
+            out["notes"]["inventory"] = f"{len(report.rows)} rows, " + ", ".join(
+                f"{k}: {v}" for k, v in sorted(_rules(report.rows).items()))
+            for suffix, name in ((".pdf", "PDF"), (".docx", "DOCX"), (".md", "Markdown")):
+                t, path = timed(lambda s=suffix: write_report(store, WATCH, period, Path(tmp) / f"r{s}"), repeat)
+                out["seconds"][f"report {name}"] = t
+                out["notes"][f"report {name}"] = f"{period}, {path.stat().st_size:,} bytes"
+    finally:
+        wls.delete(WATCH)
+    return out
+
+
+def _rules(rows: list[dict]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["match"]] = counts.get(r["match"], 0) + 1
+    return counts
+
+
+FULL_EVENTS = 16_938_964
+
+
+def extrapolate(runs: dict[float, dict]) -> dict[str, float]:
+    scales = sorted(runs)
+    out = {}
+    for case in runs[scales[-1]]["seconds"]:
+        if len(scales) >= 2:
+            (s1, s2) = scales[-2:]
+            t1, t2 = runs[s1]["seconds"][case], runs[s2]["seconds"][case]
+            slope = (t2 - t1) / (s2 - s1)
+            out[case] = max(t2, t2 + slope * (1.0 - s2))
+        else:
+            out[case] = runs[scales[-1]]["seconds"][case] / scales[-1]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", action="append", required=True, help="SCALE=FOLDER of a synced synthetic mirror")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    runs = {}
+    for spec in args.data:
+        scale, _, folder = spec.partition("=")
+        runs[float(scale)] = measure(Path(folder), args.repeat)
+    full = extrapolate(runs)
+    if args.json:
+        print(json.dumps({"runs": runs, "full": full}, indent=2, default=str))
+        return
+    scales = sorted(runs)
+    print("| case | " + " | ".join(f"scale {s:g} ({runs[s]['events']:,} events)" for s in scales)
+          + " | full size (extrapolated) | goal |")
+    print("|---|" + "---|" * (len(scales) + 2))
+    for case in runs[scales[-1]]["seconds"]:
+        goal = GOALS.get(case)
+        verdict = "" if goal is None else (f"< {goal:g} s: {'met' if full[case] < goal else 'NOT met'}")
+        print(f"| {case} | " + " | ".join(f"{runs[s]['seconds'][case]:.2f} s" for s in scales)
+              + f" | {full[case]:.1f} s | {verdict} |")
+    for s in scales:
+        print(f"\nscale {s:g}: " + "; ".join(f"{k}: {v}" for k, v in runs[s]["notes"].items()))
+
+
+if __name__ == "__main__":
+    main()
