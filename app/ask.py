@@ -38,6 +38,7 @@ class AskModel:
         self._slow_said = False
         self._draining: set[int] = set()     # ids of cancelled turns the assistant is still finishing
         self.downloads: list[Path] = []      # exports written, for the web build to hand to the browser
+        self.in_browser = False              # the web build: each export is also downloaded by the browser
         # The UI thread (send, cancel, new conversation) and the "ask" lane (events, answer) both change turns:
         # every change of a turn's status, of `turns` and of `session_id` happens under this lock.
         self._lock = threading.RLock()
@@ -343,6 +344,7 @@ class AskModel:
             self.changed()
         turn.exports.append(str(path))
         self.downloads.append(path)
-        self._report(info(f"Saved the {FORMAT_NAMES.get(fmt, fmt)} (data as of {ex.as_of_line()}) to {path}"))
+        also = "; your browser downloads a copy" if self.in_browser else ""
+        self._report(info(f"Saved the {FORMAT_NAMES.get(fmt, fmt)} (data as of {ex.as_of_line()}) to {path}{also}"))
         self.changed()
         return path

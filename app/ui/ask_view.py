@@ -175,6 +175,7 @@ class TurnView:
 class AskView:
     def __init__(self, c: Controller, page: ft.Page, trace: Callable[..., None]) -> None:
         self.c, self.page, self.trace = c, page, trace
+        c.ask.in_browser = bool(page.web)
         self.turn_views: list[TurnView] = []
         self.title = ft.Text("New conversation", size=18, weight=ft.FontWeight.BOLD, max_lines=1,
                              overflow=ft.TextOverflow.ELLIPSIS)

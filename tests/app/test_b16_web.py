@@ -74,7 +74,8 @@ def test_a_hidden_column_leaves_the_export_and_exports_and_the_chart_png_are_dow
         assert name.endswith("-asof-2025-09-23.png") and image.format == "PNG" and image.size[0] == 1200
         assert image.text["Data as of"] == "MAUDE adverse events 2025-09-23"
         assert image.text["Question"] == "adverse events by month in 2023"
-        view.wait_text("Saved the PNG image of the chart (data as of MAUDE adverse events 2025-09-23)")
+        view.wait_text("Saved the PNG image of the chart (data as of MAUDE adverse events 2025-09-23)",
+                       "your browser downloads a copy")
         wait_for(lambda: (data / "exports" / name).is_file(), 10, "the PNG in the exports folder")
         wait_for(lambda: any('"download_offered"' in p.read_text() for p in tmp_path.glob("trace-*.jsonl")), 30,
                  "the app to finish handing the PNG to the browser")
