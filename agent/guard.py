@@ -50,7 +50,8 @@ _CHAT_FIRST = re.compile(r"\b(translate|write (?:me )?(?:a|an|some)? ?(?:poem|ha
 _FOLLOWUP = re.compile(r"\b(those|these|them|that|it|same|also|too|and what about|what about)\b", re.I)
 _CODE = re.compile(r"\b[A-Z]{3}\b")
 # other agencies' and other products' data: not in this mirror ("drug-eluting stent" is a device)
-_OTHER = re.compile(r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|drugs?(?![-\w])|"
+_OTHER = re.compile(r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|"
+                    r"drugs?(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pump))|"
                     r"medicines?|foods?|cosmetics?|tobacco|vaccines?|dietary supplements?|peanut|butter|pet food)\b",
                     re.I)
 OTHER_DATA = ("That is not in this mirror: it holds only FDA medical-device data (adverse events, recalls and "

@@ -64,6 +64,10 @@ def _code(tokens: Tokens, i: int, skip: set[str]) -> PlaceFilter | None:
     return None
 
 
+LEGAL_FORMS = {"co", "inc", "ltd", "llc", "corp", "gmbh", "sa", "ag", "spa", "srl", "plc", "lp", "bv", "nv", "pty",
+               "kg", "limited", "incorporated", "corporation", "company", "sas", "ab", "oy", "as"}
+
+
 def _name(tokens: Tokens, i: int, j: int, reach: dict[str, int]) -> PlaceFilter | list[PlaceFilter] | None:
     """A place named in words: capitalised or cued, or a whole name in lower case that is no device word."""
     text = tokens.words(i, j)
@@ -73,6 +77,8 @@ def _name(tokens: Tokens, i: int, j: int, reach: dict[str, int]) -> PlaceFilter 
         return None
     if len(text) <= 2:
         return None                              # codes are read by _code ("GE", "Tz" are firms' words)
+    if any(w.strip(".,") in LEGAL_FORMS for w in lows):
+        return None                              # "Vascmed Co., Ltd.": a firm's legal form, never Colorado
     capital = text[:1].isupper() and (i > 0 or len(lows) > 1 or text.isupper())
     plain = len(text) >= 4 and not any(reach.get(w, 0) for w in lows)
     if not (capital or plain or _cued(tokens.lows(), i, PLACE_CUES)):

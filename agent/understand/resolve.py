@@ -317,6 +317,23 @@ def _code(r: dict, counts: dict[str, int] | None = None) -> Code:
                 records=None if counts is None else counts.get(r["product_code"], 0))
 
 
+def _firm_choice(ctx: ToolContext, words: str, fixed: str, ds: str | None, reading: DeviceReading) -> bool:
+    """A misspelt word whose correction is a firm with records here: offered as that firm."""
+    from mirror.lookup.lexicon import firm_phrases
+
+    from .types import FirmFilter
+    hit = firm_phrases(ctx.api, [fixed]).get(fixed)
+    if hit is None or not hit.records or (ds and not hit.by_dataset.get(ds)):
+        return False
+    name = hit.names[0] if hit.names else fixed
+    firm = FirmFilter(words=fixed, name=name, key=hit.key, variants=list(hit.variants), records=hit.records,
+                      exact=hit.exact, match="exact" if hit.exact else "leading", by_dataset=hit.by_dataset)
+    reading.question = f"I do not know \"{words}\". Did you mean the firm {name}?"
+    reading.choices = [Choice(label=f"the firm {name} ({hit.by_dataset.get(ds, hit.records) if ds else hit.records:,} "
+                                    "records)", patch={"firm": firm.model_dump()})]
+    return True
+
+
 def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) -> DeviceReading:
     """Words not in the device vocabulary: the dataset's own names as typed; a correction only as a choice."""
     by_names, text = (_names_total(ctx, ds, words) if ds else 0), words
@@ -334,6 +351,8 @@ def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) ->
         return reading
     if found["rows"] and found["corrections"] and not found["partial"]:
         fixed = " ".join(b for _, b in found["corrections"])
+        if _firm_choice(ctx, words, fixed, ds, reading):
+            return reading                         # "medtronc": the firm Medtronic, not a device defined by it
         r = found["rows"][0]
         d = DeviceFilter(words=fixed, path="codes", codes=[_code(x) for x in found["rows"][:3]])
         reading.question = f"I do not know \"{words}\". Did you mean the device \"{fixed}\"?"

@@ -70,6 +70,15 @@ def family(fid: str, dataset: str, features: list[str], interp: dict, match: str
             "phrasings": phrasings, **extra}
 
 
+def legal_form(expr: str) -> str:
+    """SQL: a firm name with its legal form abbreviated and punctuation dropped ('Meditronics Corporation' and
+    'Meditronics Corp.' -> 'meditronics corp')."""
+    out = f"lower({expr})"
+    for long, short in (("corporation", "corp"), ("incorporated", "inc"), ("limited", "ltd"), ("company", "co")):
+        out = f"regexp_replace({out}, '\\b{long}\\b', '{short}', 'g')"
+    return f"trim(regexp_replace({out}, '[^a-z0-9 ]', '', 'g'))"
+
+
 class Missing(LookupError):
     """The mirror lacks the vocabulary a template needs (e.g. the sample has no Class I enforcement reports)."""
 
@@ -136,7 +145,11 @@ def firm_families(v: Vocab) -> list[dict]:
                           [f"how many adverse events for {name}?", f"{name} MDRs", f"maude reports filed by {name}",
                            f"adverse event count, manufacturer {name}", f"{name.lower()} adverse events"],
                           note="Other firms (and brands) share this root, or it looks like a known firm: only this "
-                               "exact firm counts."))
+                               "firm counts, spelled as here or with its legal form written out (Corp. / "
+                               "Corporation, Inc. / Incorporated, Ltd. / Limited, Co. / Company: also right).",
+                          expect_extra={"also_sql": "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
+                                                    f"WHERE {legal_form('manufacturer_d_name')} = "
+                                                    f"{legal_form(chr(39) + q(name) + chr(39))}"}))
     return out
 
 

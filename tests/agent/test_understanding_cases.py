@@ -49,7 +49,8 @@ def has_figure(text: str, value: str, noun: str) -> bool:
     """`value noun` in the text, the noun's last word in singular or plural, not inside a longer number."""
     words = noun.split()
     last = re.escape(words[-1]) + r"s?"
-    pattern = r"(?<![\d,.])" + re.escape(value) + r"\s+" + r"\s+".join(list(map(re.escape, words[:-1])) + [last]) + r"\b"
+    pattern = (r"(?<![\d,.])" + re.escape(value) + r"\s+" + r"\s+".join(list(map(re.escape, words[:-1])) + [last])
+               + r"\b")
     return re.search(pattern, text, re.I) is not None
 
 
@@ -68,6 +69,9 @@ def check(case: dict, out: dict, con) -> list[str]:
             c = out["clarify"]
             if not c.get("question") or not isinstance(c.get("choices"), list):
                 problems.append(f"clarify payload incomplete: {c}")
+        asked = (text + " " + str(out.get("clarify") or "")).lower()
+        problems += [f"{p!r} not in the answer or its choices" for p in case.get("contains", [])
+                     if p.lower() not in asked]
         return problems
     if out.get("clarify"):
         return [f"asked to clarify: {out['clarify']}"]
