@@ -20,8 +20,8 @@ two measured points (the method is printed with the figures).
 With --upgraded, each request is also timed, right after, on `data-upgraded`: a hard-linked copy of the mirror that
 `mirror sync` brought up to the current layout (listed product-code columns, key and word indexes; only the files
 it rewrites take new space; the upgrade is timed once). The table then shows both side by side and the ratio
-(as synced / upgraded): the same code, the old layout's fallback path against the new one, under the same load. With --json the report goes to stderr and a JSON
-document to stdout.
+(as synced / upgraded): the same code, the old layout's fallback path against the new one, under the same load.
+With --json the report goes to stderr and a JSON document to stdout.
 """
 
 from __future__ import annotations
@@ -472,7 +472,7 @@ def print_table(scale: float, rows: list[dict], repeat: int) -> None:
     say("  calls: timed calls (walks, for the search_after walk: its p50/p95 are per page); hits: meta.results.total "
         "for searches, the sum of the counts for count=; = generated?: equal to what synth_mirror wrote")
     if scale != 1.0:
-        say(f"  met?: this scale's p95 against the goal; the goals are for scale 1.0 (see the extrapolation "
+        say("  met?: this scale's p95 against the goal; the goals are for scale 1.0 (see the extrapolation "
             "when two scales are run)")
 
 

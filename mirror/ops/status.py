@@ -39,7 +39,8 @@ def _dataset_status(store: Store, name: str, path: Path, stale_days: int, today:
         con.close()
     main = "gudid_device" if name == "gudid" else DATASETS[name].table if name in DATASETS else None
     age = _age_days(st.export_date, today)
-    out = {"records": tables.get(main, 0) if main else 0, "export_date": st.export_date, "synced_at": st.meta.get("synced_at", ""),
+    out = {"records": tables.get(main, 0) if main else 0, "export_date": st.export_date,
+           "synced_at": st.meta.get("synced_at", ""),
            "files": len(st.rows), "bytes_on_disk": path.stat().st_size, "file": str(path),
            "storage_version": version, "storage_current": not older_storage(version),
            "age_days": age, "stale": age is not None and age > stale_days, "tables": tables}
@@ -93,7 +94,8 @@ def _verify_dataset(store: Store, name: str, path: Path, notes: list[str]) -> li
             for part in set(got) - set(st.partitions):
                 problems.append(f"{part}: rows with no sync state")
             total = sum(st.partitions.values())
-            expected = st.meta.get("manifest_total_records") if not st.meta.get("since") else st.meta.get("planned_records")
+            meta = st.meta
+            expected = meta.get("manifest_total_records") if not meta.get("since") else meta.get("planned_records")
             if expected and int(expected) != total:
                 problems.append(f"{total} records loaded, the manifest says {expected}")
             problems += index_problems(con, ds)

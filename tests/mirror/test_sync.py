@@ -6,10 +6,9 @@ import time
 import zipfile
 
 import orjson
-import pytest
 
-from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from mirror import Store, status
+from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from mirror.sync.plan import parse_manifest
 
 DEVICE = ["event", "recall", "enforcement", "510k", "pma", "classification", "udi",
@@ -167,6 +166,7 @@ def test_unknown_missing_and_empty_fields_do_not_break_a_load(tmp_path, settings
 def test_compact_json_layout_goes_through_the_streaming_parser(tmp_path, settings):
     """A file not pretty-printed like openFDA's (compact JSON, meta after results) loads the same records."""
     import json
+
     from tests.mirror.synth import real_event_records
     recs = real_event_records()
     site = tmp_path / "site"
@@ -180,12 +180,14 @@ def test_compact_json_layout_goes_through_the_streaming_parser(tmp_path, setting
     (site / "download.json").write_bytes(orjson.dumps(man))
     assert sync(settings, SyncOptions(source_dir=site, only=["event"], quiet=True)).ok
     con = Store(settings.data_dir).connect()
-    got = sorted(orjson.loads(r)["mdr_report_key"] for (r,) in con.execute("SELECT record FROM device_event").fetchall())
+    rows = con.execute("SELECT record FROM device_event").fetchall()
+    got = sorted(orjson.loads(r)["mdr_report_key"] for (r,) in rows)
     assert got == sorted(r["mdr_report_key"] for r in recs)
 
 
 def test_verify_finds_a_tampered_dataset(settings, tmp_path):
     import duckdb
+
     from mirror import verify
     sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=["pma", "510k"], quiet=True))
     assert verify(Store(settings.data_dir))["ok"]
@@ -195,6 +197,7 @@ def test_verify_finds_a_tampered_dataset(settings, tmp_path):
     assert not res["ok"] and res["datasets"]["510k"]["ok"]
     assert any("5 rows, manifest says 6" in p for p in res["datasets"]["pma"]["problems"])
     from click.testing import CliRunner
+
     from mirror.cli import cli
     r = CliRunner().invoke(cli, ["verify", "--data-dir", str(settings.data_dir)])
     assert r.exit_code == 1 and "FAILED" in r.stdout
