@@ -282,7 +282,8 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         rank_when_bare(it, said_fields)
         clar = ask_when_weak(ctx, it) or (ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it)
                                            if defaulted else None)
-    if clar is not None and not it.understood and any(c.patch.get("device") or c.patch.get("firm") for c in clar.choices):
+    if clar is not None and not it.understood and any(c.patch.get("device") or c.patch.get("firm")
+                                                      for c in clar.choices):
         it.understood = True                  # the question names a device we could not read: ask
     return it, clar if it.understood else None
 
