@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from .signals import code_rows_index
+
 __all__ = ["link_rows", "RowKeys"]
 
 
@@ -48,25 +50,42 @@ def link_rows(con, have: set[str], rows: list[RowKeys], words: dict[int, list[st
         for row, n in con.execute("SELECT row, count(*) FROM l_codes JOIN device_recall t ON t.product_code = "
                                   "l_codes.code GROUP BY row").fetchall():
             by_row[row].recalls_code = int(n)
-        for row, ids in con.execute(f"SELECT row, list_sort(list(DISTINCT t.product_res_number)) FROM l_words "
-                                    f"JOIN device_recall t ON contains({_TEXT}, l_words.w) GROUP BY row").fetchall():
+        # the text is read out of each record's JSON once (in the join it was read for every word and record)
+        for row, ids in con.execute(f"WITH t AS MATERIALIZED (SELECT t.product_res_number, {_TEXT} AS txt "
+                                    f"FROM device_recall t) SELECT row, list_sort(list(DISTINCT t.product_res_number)) "
+                                    f"FROM l_words JOIN t ON contains(t.txt, l_words.w) GROUP BY row").fetchall():
             by_row[row].recalls_device = ids
     if "device_enforcement" in have:
         for row, ids in con.execute(
-                "SELECT row, list_sort(list(DISTINCT coalesce(t.recall_number, t.event_id) || ' (' || "
-                f"coalesce(t.classification, 'class not given') || ')')) FROM l_words JOIN device_enforcement t "
-                f"ON contains({_TEXT}, l_words.w) GROUP BY row").fetchall():
+                f"WITH t AS MATERIALIZED (SELECT coalesce(t.recall_number, t.event_id) || ' (' || "
+                f"coalesce(t.classification, 'class not given') || ')' AS label, {_TEXT} AS txt "
+                "FROM device_enforcement t) SELECT row, list_sort(list(DISTINCT t.label)) FROM l_words JOIN t "
+                "ON contains(t.txt, l_words.w) GROUP BY row").fetchall():
             by_row[row].enforcement_device = ids
     if "device_event" in have:
         _events(con, by_row)
 
 
 def _events(con, by_row: dict[int, RowKeys]) -> None:
-    for row, n, deaths in con.execute(f"""
+    index = code_rows_index(con)
+    if index:       # the sync's product-code row index: each report's rowid and event type by code, no table scan
+        # (one row per report and distinct code: a row of one code takes its code's counts; a row of several
+        # codes counts its reports once)
+        by_code = con.execute(f"""
+            WITH one AS (SELECT row, any_value(code) AS code FROM l_codes GROUP BY row HAVING count(DISTINCT code) = 1),
+            per AS (SELECT i.term, count(*) AS n, count(*) FILTER (WHERE i.{_DEATH}) AS deaths FROM {index} i
+                    WHERE i.term IN (SELECT code FROM one) GROUP BY i.term)
+            SELECT one.row, per.n, per.deaths FROM one JOIN per ON per.term = one.code
+            UNION ALL
+            SELECT l.row, count(DISTINCT i.rowid), count(DISTINCT i.rowid) FILTER (WHERE i.{_DEATH})
+            FROM l_codes l JOIN {index} i ON i.term = l.code WHERE l.row NOT IN (SELECT row FROM one) GROUP BY l.row""")
+    else:
+        by_code = con.execute(f"""
             WITH e AS (SELECT t.mdr_report_key, t.event_type, unnest(list_distinct(t.product_code_list)) AS code
                        FROM device_event t)
             SELECT row, count(DISTINCT mdr_report_key), count(DISTINCT mdr_report_key) FILTER (WHERE {_DEATH})
-            FROM e JOIN l_codes USING (code) GROUP BY row""").fetchall():
+            FROM e JOIN l_codes USING (code) GROUP BY row""")
+    for row, n, deaths in by_code.fetchall():
         by_row[row].events_code, by_row[row].deaths_code = int(n), int(deaths)
     for row, n, deaths in con.execute(f"""
             WITH d AS (SELECT l_dis.row, x.mdr_report_key FROM l_dis JOIN device_event_device x

@@ -29,7 +29,8 @@ from ..store.state import rowid_stamp
 from .scope import Scope
 from .stats import Measures, Thresholds, TwoByTwo, measures
 
-__all__ = ["signals", "SignalRow", "SignalTable", "DIMENSIONS", "cache_totals", "totals_path"]
+__all__ = ["signals", "SignalRow", "SignalTable", "DIMENSIONS", "cache_totals", "totals_path",
+           "code_rows_index"]
 
 DIMENSIONS = ("event_type", "problem")
 
@@ -142,19 +143,24 @@ def signals(store: Store, scope: Scope, *, year_from: int | None = None, year_to
 _ROWS = "ds_event.main.device_event_product_code_list_rows"
 
 
+def code_rows_index(con) -> str | None:
+    """The sync's row index of the reports' product codes (term, rowid, date_received, event_type), when the event
+    file has one that still matches the table's rowids (`rowid_stamp`); else None."""
+    try:
+        meta = dict(con.execute("SELECT key, value FROM ds_event.main._sync_meta").fetchall())
+        if meta.get("rowid_stamp") != rowid_stamp(con, "ds_event.main.device_event"):
+            return None
+        con.execute(f"SELECT term, rowid, event_type FROM {_ROWS} LIMIT 0")
+    except duckdb.Error:          # no row index in this file (an older or hand-made mirror)
+        return None
+    return _ROWS
+
+
 def _in_scope(con, scope: Scope) -> str:
-    """The scope's filter on device_event. A scope of product codes alone reads the sync's row index of product
-    codes (rowids of the reports naming each code) when the index is there and still matches the table's rowids
-    (`rowid_stamp`); anything else filters every report."""
-    if scope.codes and not (scope.firms or scope.brands or scope.dis):
-        try:
-            meta = dict(con.execute("SELECT key, value FROM ds_event.main._sync_meta").fetchall())
-            trusted = meta.get("rowid_stamp") == rowid_stamp(con, "ds_event.main.device_event")
-            con.execute(f"SELECT term, rowid FROM {_ROWS} LIMIT 0")
-        except duckdb.Error:          # no row index in this file (an older or hand-made mirror)
-            trusted = False
-        if trusted:
-            return f"t.rowid IN (SELECT i.rowid FROM {_ROWS} i WHERE i.term IN (SELECT unnest($s_codes)))"
+    """The scope's filter on device_event. A scope of product codes alone reads the product-code row index (the
+    rowids of the reports naming each code) when it is there and trusted; anything else filters every report."""
+    if scope.codes and not (scope.firms or scope.brands or scope.dis) and code_rows_index(con):
+        return f"t.rowid IN (SELECT i.rowid FROM {_ROWS} i WHERE i.term IN (SELECT unnest($s_codes)))"
     return scope.where("event", "t")
 
 
