@@ -62,7 +62,8 @@ COLUMNS = {
                             ("iso_country_code", "Country"), ("product_codes", "Product codes")],
 }
 _DATE_KEYS = {"date_received", "event_date_initiated", "recall_initiation_date", "decision_date", "publish_date",
-              "date_performed", "report_date"}
+              "date_performed", "report_date", "date_of_event", "event_date_terminated", "event_date_posted",
+              "termination_date", "center_classification_date", "created_date"}
 
 
 def plural(n: int, word: str) -> str:
@@ -133,8 +134,8 @@ def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
         when = readable(it.date_from, it.date_to)
         one_day = it.date_from is not None and it.date_from == it.date_to
         kind = _DATE_VERB.get(it.date_field, "")
-        bits.append(" " + kind + (when if when.startswith(("since", "up to")) else
-                                  f"{'on' if one_day else 'in'} {when}"))
+        bits.append(" " + kind + (when if when.startswith(("since", "up to")) else f"from {when}" if " to " in when
+                                  else f"{'on' if one_day else 'in'} {when}"))
     return "".join(bits)
 
 

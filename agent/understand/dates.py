@@ -326,6 +326,11 @@ def readable(start: date | None, end: date | None) -> str:
             return f"Q{(start.month + 2) // 3} {start.year}"
         if start.month == 1 and start.day == 1 and end.month == 12 and end.day == 31:
             return f"{start.year} to {end.year}"
+        if start.day == 1 and end == _month_end(end.year, end.month) and start <= end:     # whole months
+            if start.year == end.year:
+                return f"{calendar.month_name[start.month]} to {calendar.month_name[end.month]} {end.year}"
+            return (f"{calendar.month_name[start.month]} {start.year} to "
+                    f"{calendar.month_name[end.month]} {end.year}")
         return f"{day(start)} to {day(end)}"
     if start:
         return f"since {day(start)}"
