@@ -106,13 +106,12 @@ def _dataset(con, dataset: str, ids: list[int], scope: Scope | None, as_of: str,
     bases = [f"FROM device_{dataset} t JOIN ck ON ck.key = {plain} WHERE {where} AND NOT ({missing})",
              f"FROM device_{dataset} t JOIN ck ON ck.key = {digest} WHERE {where} AND {missing}"]
     params = scope.params(bases[0]) if scope is not None else {}
-    counts: dict[str, int] = {}
-    for base in bases:
-        for change, n in con.execute(f"SELECT ck.change, count(*) {base} GROUP BY 1", params).fetchall():
-            counts[change] = counts.get(change, 0) + n
-    query = (f"SELECT * FROM (SELECT ck.change, {cols} {bases[0]} UNION ALL SELECT ck.change, {cols} {bases[1]}) "
-             f"ORDER BY {order} LIMIT {int(limit)}")
-    cur = con.execute(query, params)
+    # the scope's changed records with what is shown, found once (one scan of the table), then counted and listed
+    query = f"SELECT ck.change, {cols} {bases[0]} UNION ALL SELECT ck.change, {cols} {bases[1]}"
+    con.execute(f"CREATE OR REPLACE TEMP TABLE hits AS {query}", params)
+    counts = dict(con.execute("SELECT change, count(*) FROM hits GROUP BY 1").fetchall())
+    query = f"SELECT * FROM ({query}) ORDER BY {order} LIMIT {int(limit)}"
+    cur = con.execute(f"SELECT * FROM hits ORDER BY {order} LIMIT {int(limit)}")
     names = [d[0] for d in cur.description]
     rows = [{n: ("" if v is None else str(v)) for n, v in zip(names, r)} for r in cur.fetchall()]
     return DatasetChanges(dataset, as_of, counts.get("added", 0), counts.get("changed", 0), removed, rows, query)
