@@ -182,6 +182,14 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
         return date(anchor.year, 1, 1), anchor, (3 if a == "year" else 1 if a == "ytd" else 2)
     if a in ("this", "current") and b == "month":
         return date(anchor.year, anchor.month, 1), anchor, 2
+    if a in ("this", "current") and b == "quarter":
+        q = (anchor.month - 1) // 3 + 1                  # the as-of date's quarter, up to the as-of date
+        return _quarter(anchor.year, q)[0], anchor, 2
+    if a in ("last", "previous", "prior") and b == "quarter":
+        q = (anchor.month - 1) // 3                      # the full quarter before the as-of date's
+        y, q = (anchor.year - 1, 4) if q == 0 else (anchor.year, q)
+        s, e = _quarter(y, q)
+        return s, e, 2
     if a == "last" and b == "year":
         return date(anchor.year - 1, 1, 1), date(anchor.year - 1, 12, 31), 2
     if a == "last" and b == "month":

@@ -171,7 +171,7 @@ def classification_lookup(it: Interpretation, defaulted: bool) -> None:
         return
     field = it.by if it.measure == "top" else it.field
     if field in CLASSIFICATION_FIELDS and (defaulted or it.datasets == ["classification"]) and it.device and \
-            it.device.codes and not it.sides:
+            it.device.codes and not it.sides and it.device.path != "names":   # names: the records found say it
         it.measure, it.field, it.by, it.datasets = "lookup", field, None, ["classification"]
         codes = [c.model_copy(update={"records": None}) for c in it.device.codes]
         it.device = it.device.model_copy(update={"path": "given", "how": "", "codes": codes})

@@ -255,7 +255,11 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     if it.field == "registration_number" and any(f.field in ("word:regnum", "word:fei") for f in it.filters):
         it.field, it.measure = None, "list"      # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}
-    if it.supplements == "all" and "pma" in it.datasets and not any(f.field == "pma_number" for f in it.filters) \
+    if "pma" in it.datasets and said & {"supplement", "supplements"} and said & {"original", "originals"} \
+            and not it.sides:
+        it.supplements = "originals"             # "supplements vs originals": originals, with the supplements beside
+        it.measure = "count" if it.measure in ("compare", "list") else it.measure
+    elif it.supplements == "all" and "pma" in it.datasets and not any(f.field == "pma_number" for f in it.filters) \
             and said & {"approval", "approvals", "approved", "approve"}:
         it.supplements = "originals" if it.measure in ("count", "list", "compare") else "all"
     elif it.supplements == "supplements" and "pma" in it.datasets and said & {"approval", "approvals", "approved"} \

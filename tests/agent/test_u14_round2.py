@@ -75,3 +75,14 @@ def test_a_bare_class_asks_device_class_or_recall_class():
     assert [c.patch["datasets"] for c in clar.choices] == [["classification"], ["enforcement"]]
     assert clar.choices[1].patch["filters"][0]["value"] == "Class II"
     assert ask_class_kind(Interpretation(datasets=["classification"], measure="count", filters=[f])) is None
+
+
+def test_this_and_last_quarter_are_anchored_on_the_as_of_date():
+    from agent.understand.dates import read_dates
+    anchor = date(2025, 9, 23)
+    got = read_dates(tokenize("adverse events this quarter"), anchor)
+    assert got is not None and (got.start, got.end) == (date(2025, 7, 1), anchor)
+    got = read_dates(tokenize("510(k)s cleared last quarter"), anchor)
+    assert got is not None and (got.start, got.end) == (date(2025, 4, 1), date(2025, 6, 30))
+    got = read_dates(tokenize("recalls last quarter"), date(2017, 2, 10))
+    assert got is not None and (got.start, got.end) == (date(2016, 10, 1), date(2016, 12, 31))
