@@ -67,7 +67,8 @@ _DEVICES = {
 }
 
 _MATCHED = """
-CREATE OR REPLACE TEMP TABLE dev AS {devices};
+CREATE OR REPLACE TEMP TABLE dev AS SELECT * FROM ({devices}) d
+  WHERE d.di IN (SELECT di FROM qdi) OR upper(trim(d.brand)) IN (SELECT brand FROM q);
 CREATE OR REPLACE TEMP TABLE m AS
 WITH exact AS (SELECT DISTINCT qdi.row, dev.* FROM qdi JOIN dev ON dev.di = qdi.di),
 bm AS (SELECT DISTINCT * FROM (
