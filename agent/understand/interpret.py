@@ -109,6 +109,12 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
     return [f for _, _, f in fields]
 
 
+def _content(tokens: Tokens) -> list[int]:
+    """Tokens no reading used that are not grammar."""
+    return [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
+            and any(ch.isalnum() for ch in tokens.toks[i].low)]
+
+
 def _at_end(lows: list[str], j: int) -> bool:
     """Nothing but punctuation after token j ("... device class?")."""
     return all(not any(c.isalnum() for c in w) for w in lows[j:])
@@ -204,8 +210,9 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     _typos(ctx, tokens, it)
     if last and last.reading and not ids:
         field_not_dataset(tokens, it)        # "regulation?" after an answer: its regulation number
-    refine = bool(last and last.reading and not it.datasets and not ids and (refining(tokens, follow) or
-                                                                            bare(tokens, it)))
+    named = [d for d in it.datasets if d in strong]     # said, not only implied by a filter ("just malfunctions?")
+    refine = bool(last and last.reading and not named and not ids and (refining(tokens, follow) or
+                                                                      bare(tokens, it)))
     it.datasets = it.datasets or _weak(tokens, preview)
     if refine and last is not None:
         it.datasets = list(last.reading.get("datasets") or [])   # "just 2009?": the previous question, narrowed
@@ -247,6 +254,9 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         bind(it, last, [tokens.lows()[i] for i, _, _ in follow])
     elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
         it.place, it.followup = last.place, "keys"
+    elif last and last.reading and named and specific(last.reading) and not _content(tokens) and not (
+            it.device or it.firm or ids or it.place or it.filters or it.date_from or it.date_to):
+        bind(it, last, [])                        # "OZP adverse events" then "any recalls?": recalls for OZP
     if last and last.reading and (refine or follow) and it.measure == "list" and not it.field:
         asked = next((f for f in said_fields if f in LOOKUP_FIELDS), None)
         if asked and specific(it.model_dump()):
@@ -279,6 +289,8 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         if again:
             it.date_from, it.date_to = again.start, again.end
     _firm_word(ctx, tokens, it)
+    _firm_datasets(it)
+    _filters_apply(it)
     _score(tokens, it, names, unknown_codes)
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
@@ -332,6 +344,41 @@ def _date_kind(tokens: Tokens) -> str:
             tokens.take(k, k + 1, "function")
         return kind
     return ""
+
+
+def _firm_datasets(it: Interpretation) -> None:
+    """A firm asked about in the classification, which names no firms ("which product codes does DiaSorin list?"):
+    the firm's own records are read (the dataset holding most of them)."""
+    if not it.firm or it.datasets != ["classification"] or it.sides:
+        return
+    held = {d: n for d, n in it.firm.by_dataset.items() if n and d != "classification"}
+    if not held:
+        it.understood = False
+        it.notes.append(f"The classification names no firms, and {it.firm.name} has no other records here")
+        return
+    it.datasets = [max(held, key=lambda d: held[d])]
+    it.notes.append(f"The classification names no firms, so {it.firm.name}'s "
+                    f"{vocab.LABEL.get(it.datasets[0], it.datasets[0])} were read")
+
+
+def _filters_apply(it: Interpretation) -> None:
+    """A filter said in words that no dataset asked about can apply is never dropped in silence: its sibling
+    dataset is read (Rx is in openFDA UDI records, not in the GUDID release), else the question is not answered."""
+    for f in it.filters:
+        if not f.field.startswith("word:") or f.field[5:] not in vocab.FILTER_FIELDS:
+            continue
+        targets = vocab.FILTER_FIELDS[f.field[5:]][0]
+        if not it.datasets or any(d in targets for d in it.datasets):
+            continue
+        home = vocab.FILTER_DATASET[f.field[5:]]
+        if set(it.datasets) | {home} <= {"udi", "gudid"} or set(it.datasets) | {home} <= {"recall", "enforcement"}:
+            it.notes.append(f"{f.label} is given in the {vocab.LABEL.get(home, home)}, so those were read")
+            it.datasets = [home]
+        else:
+            it.understood = False
+            it.notes.append(f"The {' and '.join(vocab.LABEL.get(d, d) for d in it.datasets)} cannot be narrowed "
+                            f"to {f.label}")
+            return
 
 
 def _firm_word(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
