@@ -130,8 +130,11 @@ def run_web(launch: "Launch", trace: Trace, port: int) -> int:
     from .offline_web import offline_assets
     from .web_guard import WebGuard, new_token
 
+    sessions: list[Controller] = []
+
     def main(page: ft.Page) -> None:
         c = _session(page, launch, trace)
+        sessions.append(c)
         page.on_close = lambda e: threading.Thread(target=c.shutdown, kwargs={"close_backend": False},
                                                    daemon=True).start()   # never block the server's loop
 
@@ -155,6 +158,8 @@ def run_web(launch: "Launch", trace: Trace, port: int) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):    # uvicorn re-raises the signal after its graceful shutdown:
         signal.signal(sig, lambda *_: None)        # let that be a no-op, so a stop is a clean exit 0
     server.run(sockets=[sock])
+    for c in sessions:               # every tab's work stopped before the mirror closes (a query still running in
+        c.shutdown(close_backend=False)    # a worker thread as the process ends aborts it inside DuckDB)
     launch.backend.close()
     trace("exit")
     return 0

@@ -70,6 +70,18 @@ def top_of(view: Page, text: str) -> float:
     return box["y"] if box else -1000.0
 
 
+def held_still(view: Page, text: str, timeout: float = 30) -> float:
+    """Wait until `text` stays at one place on the screen for a second (the app's last scroll has arrived)."""
+    seen: list[float] = []
+
+    def still() -> bool:
+        seen.append(top_of(view, text))
+        view.page.wait_for_timeout(250)
+        return len(seen) >= 5 and len(set(seen[-5:])) == 1 and seen[-1] > -1000
+    wait_for(still, timeout, f"{text!r} to hold still")
+    return seen[-1]
+
+
 def test_a_conversation_reopened_after_a_restart_is_whole(sample_mirror, mirror_copy, tmp_path):
     data = mirror_copy(sample_mirror)
     with web_app(data, tmp_path) as url, browser(url) as view:
@@ -131,9 +143,17 @@ def test_an_export_and_another_screen_keep_the_reading_position(sample_mirror, m
         ask(view, "adverse event reports for product code JAA", "Table: MAUDE adverse events")
         ask(view, "adverse events by year", "Table: MAUDE adverse events by year")
         ask(view, "recalls by Arrow International since 2019", "Table: Recalls")
+        held_still(view, "Table: Recalls")          # the answer drawn whole, and shown from its question
         view.page.mouse.move(640, 400)
-        view.page.mouse.wheel(0, -900)                                   # back up to the second answer
-        wait_for(lambda: 80 < top_of(view, "Table: MAUDE adverse events by year") < 700, 10, "the scroll")
+
+        def scrolled_to_second() -> bool:          # back up to the second answer, as a reader would: wheel until seen
+            top = top_of(view, "Table: MAUDE adverse events by year")
+            if 80 < top < 700:
+                return True
+            view.page.mouse.wheel(0, -400 if top <= -1000 else top - 300)
+            view.page.wait_for_timeout(500)
+            return False
+        wait_for(scrolled_to_second, 20, "the second answer's table on the screen", interval=0.2)
         view.page.wait_for_timeout(600)
         before = top_of(view, "Table: MAUDE adverse events by year")
         view.shot("web-before-export.png")
