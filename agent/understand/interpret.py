@@ -228,6 +228,9 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
             tokens.take(k, k + 1, "function")
     resolve_measure(it, ids, prev_specific=refine and last is not None and specific(last.reading) or
                      bool(names.firms) and it.field in FIRM_LOOKUPS)
+    if tokens.lows()[0] == "when" and it.measure == "list" and not it.field and ids and \
+            set(ids_ds) & {"510k", "pma"} and not it.date_from:
+        it.field, it.measure = "decision_date", "lookup"      # "when was K202114 cleared?": its decision date
     defaulted = not it.datasets
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
