@@ -1,6 +1,6 @@
 """The assistant's surveillance tool: `signals` (PRR/ROR/chi-square of a product code or watchlist against all other
-devices), as a `Tool` ready for agent.tools' registry (`TOOLS[SIGNALS_TOOL.name] = SIGNALS_TOOL`); importing this
-module registers nothing, so the assistant's tool list changes only where the registry adds it."""
+devices), as a `Tool` that agent/tools/registry.py adds to the assistant's tools. Its kind is "surveillance": run when
+asked for by name (a model's plan, MCP, HTTP, `fda-explorer` tools), not planned from a question's reading."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from mirror.errors import MirrorError
 
 from ..tools.base import Provenance, ToolError, ToolResult
 from ..tools.context import ToolContext
-from ..tools.registry import Tool
+from ..tools.registry import TOOLS, Tool
 from .errors import SurveilError
 from .signals import CAVEATS, format_row, run_signals
 
@@ -56,5 +56,6 @@ def signals_tool(ctx: ToolContext, args: SignalArgs) -> ToolResult:
                       id_fields=["term"], provenance=[prov], notes=notes)
 
 
-SIGNALS_TOOL = Tool("signals", "searcher", " ".join((signals_tool.__doc__ or "").split("\n\n")[0].split()),
+SIGNALS_TOOL = Tool("signals", "surveillance", " ".join((signals_tool.__doc__ or "").split("\n\n")[0].split()),
                     SignalArgs, signals_tool)
+TOOLS.setdefault(SIGNALS_TOOL.name, SIGNALS_TOOL)     # when this module is imported before agent.tools (see registry)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -16,7 +17,7 @@ __all__ = ["Tool", "TOOLS", "tool", "run_tool", "describe", "validate"]
 @dataclass(frozen=True)
 class Tool:
     name: str
-    kind: str                                   # resolver | searcher
+    kind: str                                   # resolver | searcher | surveillance
     description: str
     args: type[BaseModel]
     fn: Callable[[ToolContext, Any], ToolResult]
@@ -75,3 +76,16 @@ def describe() -> list[dict]:
 
 def _valid(t: Tool) -> str:
     return ", ".join(f"{p['name']} ({p['type']}{', required' if p['required'] else ''})" for p in t.params())
+
+
+def _register_surveillance() -> None:
+    """The `signals` tool of agent/surveil (imported here, once `Tool` and `TOOLS` exist): a surveillance tool, run
+    when a model, an MCP host, an HTTP client or the CLI asks for it by name."""
+    loading = sys.modules.get("agent.surveil.tools")
+    if loading is not None and not hasattr(loading, "SIGNALS_TOOL"):
+        return                  # agent.surveil.tools is being imported first: it registers itself at its end
+    from ..surveil.tools import SIGNALS_TOOL
+    TOOLS[SIGNALS_TOOL.name] = SIGNALS_TOOL
+
+
+_register_surveillance()

@@ -36,6 +36,7 @@ CALLS = {
     "search_gudid": {"filters": {"di": "B3359500"}},
     "count_by": {"dataset": "events", "field": "year"},
     "openfda_query": {"endpoint": "510k", "search": "decision_date:[20000101 TO 20301231]", "limit": 2},
+    "signals": {"product_codes": ["OZP"], "by": "problem"},
 }
 
 
