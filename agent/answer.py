@@ -45,7 +45,7 @@ def interpreted_line(it: Interpretation) -> str:
         bits.append(f"top {FIELD_LABEL.get(it.by, it.by)}")
     elif it.measure == "lookup" and it.field:
         bits.append(f"field {FIELD_LABEL.get(it.field, it.field)}")
-    line = "Interpreted as: " + "; ".join(bits) + "."
+    line = "Interpreted as: " + "; ".join(bits).rstrip(".") + "."
     if it.unexplained:
         line += " Words not used: " + ", ".join(f"\"{w}\"" for w in it.unexplained) + "."
     return line
@@ -97,7 +97,8 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
 
 def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     field, rows = it.field or "", e["rows"]
-    keys = [field, *{"root_cause": ["root_cause_description", "supplement_reason"]}.get(field, []),
+    keys = [field, *{"root_cause": ["root_cause_description", "supplement_reason"],
+                     "k_numbers": ["k_number"]}.get(field, []),
             {"root_cause": "root_cause_description", "status": "recall_status", "recall_class": "classification",
                     "product_problems": "device_problems", "company_name": "manufacturer",
                     "premarket_submission": "premarket_submissions", "applicant": "company_name",
@@ -105,11 +106,15 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     parts = []
     for r in rows[:TOP_ROWS]:
         key = next((k for k in keys if r.get(k) not in (None, "", [])), keys[-1])
-        ident = ", ".join(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f))
-        name = r.get("device_name") or r.get("trade_name") or r.get("brand_name") or ""
+        ident = str(r["primary_di"]) if r.get("primary_di") else \
+            ", ".join(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f))     # a DI reads better than a key
+        name = str(r.get("device_name") or r.get("trade_name") or r.get("brand_name") or "")
+        name = name if len(name) <= 60 else name[:57] + "…"
         value = r.get(key)
+        if isinstance(value, list):
+            value = ", ".join(map(str, value)) if value else None
         if field == "device_class" and value:
-            value = "class " + {"1": "I", "2": "II", "3": "III"}.get(str(value), str(value))
+            value = {"1": "I", "2": "II", "3": "III"}.get(str(value), str(value))      # "device class III"
         elif field == "decision_code" and value:
             value = decision(str(value))
         elif field == "decision_date" and value:
