@@ -14,7 +14,7 @@ AgentError
     WatchlistError         a bad watchlist name or edit
       WatchlistNotFound    no watchlist of that name
     InventoryError         an inventory file that cannot be read
-Problem                    an HTTP error for the server's client (agent/servers/http.py; status, code, message)
+  Problem                  an HTTP error for the server's client (agent/servers/http.py; status, code, message)
 Cancelled                  (a BaseException) the caller stopped an answer
 """
 

@@ -22,6 +22,10 @@ MirrorError
  +-- QueryTooBroad        a query stopped at its time or memory bound (mirror/api/limits.py)
  +-- ApiError             what the local API answers instead of results: status, code, message (mirror/api/engine.py)
  +-- ParseError           an openFDA search that cannot be read (mirror/api/query.py; also a ValueError)
+ +-- Refused              a record this version cannot load, found while reading (mirror/sync/compactjson.py)
+ +-- NotOpenFDA           JSON that is not an openFDA {meta, results} file (mirror/sync/compactjson.py)
+ +-- ParallelReadRefused  DuckDB's parallel CSV reader refused a GUDID member; loaded again serially
+                          (mirror/sync/gudid/full.py)
 
 Every message names the thing (file, URL, folder) and the next step; `first_line(e)` quotes an underlying
 error (DuckDB's, the OS's) inside such a message.

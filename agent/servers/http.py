@@ -45,7 +45,7 @@ __all__ = ["Problem", "ServerState", "make_app", "sse_frame"]
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-class Problem(Exception):
+class Problem(AgentError):
     """An error for the client: status, stable code and a one-line message."""
 
     def __init__(self, status: int, code: str, message: str) -> None:

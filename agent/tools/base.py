@@ -11,13 +11,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from ..errors import AgentError
+
 __all__ = ["Provenance", "ToolResult", "ToolError", "ROW_CAP", "RENDER_BUDGET"]
 
 ROW_CAP = 25            # rows a result carries by default (the total is always the full count)
 RENDER_BUDGET = 1800    # characters of the text a model sees per result
 
 
-class ToolError(ValueError):
+class ToolError(AgentError, ValueError):
     """A request a tool cannot answer as asked (bad or unsupported argument); the message says what to do."""
 
 

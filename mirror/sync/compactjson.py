@@ -12,6 +12,8 @@ from typing import IO, Any
 
 import ijson
 
+from ..errors import MirrorError
+
 __all__ = ["MAX_DEPTH", "Refused", "NotOpenFDA", "JSONError", "items"]
 
 MAX_DEPTH = 254           # nested levels of one record, itself included (orjson writes no deeper)
@@ -19,7 +21,7 @@ JSONError = ijson.JSONError
 _BUF = 64 << 10
 
 
-class Refused(Exception):
+class Refused(MirrorError):
     """A record this version cannot load, found while it was read: `why` it is refused, `offset` near its start."""
 
     def __init__(self, why: str, offset: int) -> None:
@@ -27,7 +29,7 @@ class Refused(Exception):
         self.why, self.offset = why, offset
 
 
-class NotOpenFDA(Exception):
+class NotOpenFDA(MirrorError):
     """The JSON is not an openFDA {meta, results: [...]} object."""
 
 

@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 
 import duckdb
 
-from ...errors import ConfigError, DiskFullError, SourceError
+from ...errors import ConfigError, DiskFullError, MirrorError, SourceError
 from ...store.rows import one
 from .delta import apply_delta, corrupt, open_zip, quote_ident, table_name, zip_members
 
@@ -38,7 +38,7 @@ _CSV_OPTIONS = ("delim='|', header=true, all_varchar=true, quote='', escape='', 
                 " null_padding=true, max_line_size=8388608, buffer_size=33554432")
 
 
-class ParallelReadRefused(Exception):
+class ParallelReadRefused(MirrorError):
     """DuckDB's parallel CSV reader refused a member ("does not support a full read on this file": seen on files
     whose lines hold a lone carriage return). The caller's transaction is aborted by then: roll it back and load
     the release again with `parallel=False`."""
