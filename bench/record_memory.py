@@ -28,8 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from mirror import SAMPLE_DIR  # noqa: E402
+from mirror.schema.openfda import DOWNLOAD_SITE as DL  # noqa: E402
 
-DL = "https://download.open.fda.gov"
 MEMBER = "device-event-0001-of-0001.json"
 
 

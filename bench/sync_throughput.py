@@ -43,6 +43,9 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import date, timedelta
 from pathlib import Path
 
+from mirror.schema.openfda import DISCLAIMER, LICENSE, TERMS
+from mirror.schema.openfda import DOWNLOAD_SITE as DL
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "data" / "fixtures" / "openfda" / "event"
 MIB = 1 << 20
@@ -51,12 +54,8 @@ MAX_BYTES = 300 * MIB         # ... or ~300 MB of JSON, whichever comes first
 QUARTER = "2020q1"
 Q_START, Q_DAYS = date(2020, 1, 1), 91
 EXPORT_DATE = "2020-04-01"
-DL = "https://download.open.fda.gov"
 KEY_BASE = 20_000_000         # synthetic mdr_report_key = KEY_BASE + file_no * 1_000_000 + n
 MARKER = ".fdax-sync-bench"
-DISCLAIMER = ("Do not rely on openFDA to make decisions regarding medical care. While we make every effort to "
-              "ensure that data is accurate, you should assume all results are unvalidated. We may limit or "
-              "otherwise restrict your access to the API in line with our Terms of Service.")
 GOAL_VS_LIMIT, GOAL_VS_NAIVE, GOAL_RSS_MIB = 0.5, 10.0, 2048
 
 OUT = sys.stdout   # the human-readable report (stderr under --json)
@@ -148,8 +147,8 @@ def make_record(tpl: dict, key: int, rng: random.Random, devices: list[dict], ba
 
 
 def bulk_meta(n_records: int) -> dict:
-    return {"disclaimer": DISCLAIMER, "terms": "https://open.fda.gov/terms/",
-            "license": "https://open.fda.gov/license/", "last_updated": EXPORT_DATE,
+    return {"disclaimer": DISCLAIMER, "terms": TERMS,
+            "license": LICENSE, "last_updated": EXPORT_DATE,
             "results": {"skip": 0, "limit": n_records, "total": n_records},
             "_synthetic": "bench"}
 
@@ -260,8 +259,8 @@ def generate(work: Path, size_mb: float, seed: int, workers: int) -> dict:
                 shutil.copyfileobj(f, out, 16 * MIB)
             os.unlink(p)
     manifest = {
-        "meta": {"disclaimer": DISCLAIMER, "terms": "https://open.fda.gov/terms/",
-                 "license": "https://open.fda.gov/license/", "last_updated": EXPORT_DATE,
+        "meta": {"disclaimer": DISCLAIMER, "terms": TERMS,
+                 "license": LICENSE, "last_updated": EXPORT_DATE,
                  "_synthetic": "bench"},
         "results": {"device": {"event": {
             "export_date": EXPORT_DATE,

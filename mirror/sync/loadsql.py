@@ -6,17 +6,15 @@ import json
 from pathlib import Path
 
 from ..schema.datasets import Child, Column, Dataset
+from ..schema.openfda import DATE_FORMATS, WORD, WORD_SQL
 from .unpack import MAX_RECORD_BYTES
 
 __all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "rows_sql",
            "summary_sql", "WORD", "STAGE", "STAGE_DDL", "STAGE_CLEAR"]
 
 STAGE = "_chunk"
-WORD = r"[\pL\pN_]+(?:[.'][\pL\pN_]+)*"     # one token (RE2 syntax), as the API splits text into words
 COMMON = 0.01          # a word in more than this share of a word index's rows is common (not indexed)
-_DATE_SQL = {"ymd": "try_strptime({v}, '%Y%m%d')::DATE",
-             "iso": "try_strptime({v}, '%Y-%m-%d')::DATE",
-             "mdy": "try_strptime({v}, '%m/%d/%Y')::DATE"}
+_DATE_SQL = {kind: f"try_strptime({{v}}, '{fmt}')::DATE" for kind, fmt in zip(("ymd", "iso", "mdy"), DATE_FORMATS)}
 _TYPE = {"str": "VARCHAR", "date": "DATE", "list": "VARCHAR[]"}
 # The record JSON is stored ZSTD-compressed whatever DuckDB's own analysis would pick: left to itself, DuckDB 1.5
 # keeps records of a few KB (udi, 510k, registrationlisting) Uncompressed, 13 to 17 times the size of their zips
@@ -134,7 +132,7 @@ def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int =
     assert ds.words_tables is not None, f"{ds.table} has no word index"
     words, common = ds.words_tables
     cover = "".join(f', m."{c}"' for c in ds.words_cover)
-    child, word, key = f"{ds.table}_{ds.words}", WORD.replace("'", "''"), ds.key[0]
+    child, word, key = f"{ds.table}_{ds.words}", WORD_SQL, ds.key[0]
     spans = [(lo, lo + batch - 1) for lo in range(0, max(rows, 1), batch)]
     split = (f"SELECT \"{key}\" AS key, regexp_extract_all(lower(\"text\"), '{word}') AS ws FROM \"{child}\" "
              "WHERE rowid BETWEEN {lo} AND {hi}")
@@ -157,7 +155,7 @@ def _rare_terms_sql(child: str, key: str, common: str, lo: int, hi: int) -> str:
     Built from the rare words' positions (an anti-join of the tokens on the common words, then the neighbours of
     each rare word by position), not by forming every two-word term and testing it: most words are common, so
     this forms a few terms per text instead of one per word (the same pairs)."""
-    word = WORD.replace("'", "''")
+    word = WORD_SQL
     tokens = (f'SELECT rid, key, unnest(ws) AS w, unnest(range(1, len(ws) + 1)) AS i FROM (SELECT rowid AS rid, '
               f'"{key}" AS key, regexp_extract_all(lower("text"), \'{word}\') AS ws FROM "{child}" '
               f"WHERE rowid BETWEEN {lo} AND {hi})")

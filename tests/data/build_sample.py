@@ -10,16 +10,15 @@ import shutil
 import zipfile
 from pathlib import Path
 
+from mirror.schema.openfda import DISCLAIMER, LICENSE, TERMS
+from mirror.schema.openfda import DOWNLOAD_SITE as DL
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "data" / "fixtures"
 ZIP_TIME = (2025, 10, 2, 0, 0, 0)
 ZIP_ATTR = 0o644 << 16
 MIB = 1048576  # openFDA's exporter: os.path.getsize(f)/1024/1024.0
-DL = "https://download.open.fda.gov"
 GUDID_ZIP = "AccessGUDID_Delimited_Full_Release_20251001.zip"
-DISCLAIMER = ("Do not rely on openFDA to make decisions regarding medical care. While we make every effort to "
-              "ensure that data is accurate, you should assume all results are unvalidated. We may limit or "
-              "otherwise restrict your access to the API in line with our Terms of Service.")
 NOTE = "FDA Explorer Offline sample source: real openFDA records from shared fixtures; see SOURCES.md"
 ENDPOINTS = ["enforcement", "event", "classification", "510k", "pma", "recall", "registrationlisting", "udi",
              "covid19serology"]  # order of the real 2023 manifest
@@ -175,8 +174,8 @@ def write_partition(out: Path, ep: str, part: str, recs: list, nparts: int, expo
         chunk = recs[(i - 1) * size:i * size]
         name = f"device-{ep}-{i:04d}-of-{nparts:04d}.json"
         rel = "/".join(filter(None, ["device", ep, part, name + ".zip"]))
-        meta = {"disclaimer": DISCLAIMER, "terms": "https://open.fda.gov/terms/",
-                "license": "https://open.fda.gov/license/", "last_updated": export_date,
+        meta = {"disclaimer": DISCLAIMER, "terms": TERMS,
+                "license": LICENSE, "last_updated": export_date,
                 "results": {"skip": (i - 1) * size, "limit": size if i < nparts else len(chunk), "total": len(recs)}}
         data = zip_bytes([(name, (json.dumps({"meta": meta, "results": chunk}, indent=2) + "\n").encode())])
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -330,8 +329,8 @@ def build(fix: Path, out: Path) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     infos = {ep: classification(fix) if ep == "classification" else collect(fix, ep) for ep in ENDPOINTS}
     device = {ep: write_endpoint(out, ep, info) for ep, info in infos.items()}
-    meta = {"disclaimer": DISCLAIMER, "terms": "https://open.fda.gov/terms/",
-            "license": "https://open.fda.gov/license/",
+    meta = {"disclaimer": DISCLAIMER, "terms": TERMS,
+            "license": LICENSE,
             "last_updated": max(d["export_date"] for d in device.values()), "_sample_note": NOTE}
     (out / "download.json").write_text(json.dumps({"meta": meta, "results": {"device": device}}, indent=2) + "\n",
                                        encoding="utf-8", newline="\n")
