@@ -48,6 +48,8 @@ from pathlib import Path
 
 import orjson
 
+from mirror.schema.openfda import LICENSE, TERMS
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "mirror" / "sample"
 FIXTURES = ROOT / "tests" / "data" / "fixtures" / "openfda"
@@ -537,8 +539,8 @@ def write_json(out, meta: dict, records, flush: int = 4 * MIB) -> int:
 
 
 def file_meta(skip: int, limit: int, total: int) -> dict:
-    return {"disclaimer": DISCLAIMER, "terms": "https://open.fda.gov/terms/",
-            "license": "https://open.fda.gov/license/", "last_updated": LAST_UPDATED,
+    return {"disclaimer": DISCLAIMER, "terms": TERMS,
+            "license": LICENSE, "last_updated": LAST_UPDATED,
             "results": {"skip": skip, "limit": limit, "total": total}, "_synthetic": SYNTHETIC}
 
 
@@ -781,8 +783,8 @@ def build(out: Path, scale: float = 0.1, only: list[str] | None = None, seed: in
         parts = [p for _, p in sorted(agg[ep]["partitions"], key=lambda sp: sp[0])]
         device[ep] = {"export_date": real[ep]["export_date"], "partitions": parts,
                       "total_records": sum(p["records"] for p in parts)}
-    doc = {"meta": {"disclaimer": DISCLAIMER, "terms": "https://open.fda.gov/terms/",
-                    "license": "https://open.fda.gov/license/", "last_updated": LAST_UPDATED, "_synthetic": SYNTHETIC},
+    doc = {"meta": {"disclaimer": DISCLAIMER, "terms": TERMS,
+                    "license": LICENSE, "last_updated": LAST_UPDATED, "_synthetic": SYNTHETIC},
            "results": {"device": device}}
     (out / "download.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     seconds = time.perf_counter() - t_start
