@@ -24,13 +24,20 @@ pytestmark = pytest.mark.slow
 
 
 def type_into(view: Page, label: str, text: str) -> None:
-    """Type into a text field as a person does (a fill can be lost when Flutter swaps the field's editing element),
-    then give the change a moment to reach the app before the next click."""
+    """Type into a text field as a person does (a fill can be lost when Flutter swaps the field's editing element, and
+    a redraw arriving meanwhile can empty it: each attempt clears and types again), then give the change a moment to
+    reach the app before the next click."""
     box = view.page.locator(f'input[aria-label="{label}"]')
-    box.click()
-    view.page.keyboard.press("Control+a")
-    view.page.keyboard.type(text)
-    wait_for(lambda: box.input_value() == text, 10, f"{text!r} in the field {label}")
+
+    def typed() -> bool:
+        box.click()
+        view.page.keyboard.press("Control+a")
+        view.page.keyboard.press("Backspace")
+        view.page.keyboard.type(text)
+        time.sleep(0.3)
+        return box.input_value() == text
+
+    wait_for(typed, 30, f"{text!r} in the field {label}", interval=0.5)
     time.sleep(0.5)
 
 
