@@ -20,12 +20,12 @@ FIELD_DATASET_WORDS = {"regulation": "regulation_number", "regulations": "regula
 
 def field_not_dataset(tokens: Tokens, it: Interpretation) -> None:
     """A follow-up whose only dataset word is also a field ("regulation?", "and the panel?"): that field."""
-    used = [i for i, r in tokens.role.items() if r == "dataset"]
+    used = sorted(i for i, r in tokens.role.items() if r == "dataset")       # the first said names the field
     content = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
                and any(ch.isalnum() for ch in tokens.toks[i].low)]
     if used and not content and all(tokens.toks[i].low in FIELD_DATASET_WORDS for i in used):
         it.datasets = []
-        it.field = FIELD_DATASET_WORDS[tokens.toks[used[0]].low]
+        it.field = it.field or FIELD_DATASET_WORDS[tokens.toks[used[0]].low]   # a field already said stays
         for i in used:
             tokens.role[i] = "field"
 

@@ -73,7 +73,7 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
             tokens.take(k, k + 1, "field")           # "model number of ...": the field's number, not a count
     hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
     tags = [t for _, _, t in hits]
-    fields = vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False)
+    fields = sorted(vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False))   # in the order said
     near = [(i, j, f) for i, j, f in fields if i == 0 or any(abs(i - hj) <= 2 or abs(hi - j) <= 3
                                                              for hi, hj, t in hits if t in ("top", "list"))]
     if not near and keyed:               # "B3359500 model number": a field of the record or code named
