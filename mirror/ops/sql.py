@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import duckdb
 
-from ..errors import MirrorError
+from ..errors import MirrorError, first_line
 from ..store.files import Store
 
 __all__ = ["SqlRefused", "SqlResult", "run_sql"]
@@ -38,7 +38,7 @@ def run_sql(store: Store, query: str) -> SqlResult:
         try:
             statements = con.extract_statements(query)
         except duckdb.Error as e:
-            raise SqlRefused(f"query failed: {_first_line(e)}") from None
+            raise SqlRefused(f"query failed: {first_line(e)}") from None
         if len(statements) != 1:
             raise SqlRefused(f"{len(statements)} statements given; {READ_ONLY}: run them one call at a time"
                              if statements else f"no statement given; {READ_ONLY}")
@@ -49,14 +49,9 @@ def run_sql(store: Store, query: str) -> SqlResult:
             cur = con.execute(statements[0])
             return SqlResult([d[0] for d in cur.description], cur.fetchall())
         except duckdb.PermissionException as e:
-            raise SqlRefused(f"refused ({_first_line(e)}): `mirror sql` reads only the mirror's tables, "
+            raise SqlRefused(f"refused ({first_line(e)}): `mirror sql` reads only the mirror's tables, "
                              "no other files, network or extensions") from None
         except duckdb.Error as e:
-            raise SqlRefused(f"query failed: {_first_line(e)}") from None
+            raise SqlRefused(f"query failed: {first_line(e)}") from None
     finally:
         con.close()
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0][:300] if text else type(e).__name__

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import duckdb
 
+from ..errors import first_line
 from ..schema.datasets import DATASETS
 from ..store.files import STORAGE_VERSION, Store, older_storage, storage_version
 from ..store.rows import one
@@ -102,7 +103,7 @@ def _verify_dataset(store: Store, name: str, path: Path, notes: list[str]) -> li
         for t in _tables(con):  # reads every block: DuckDB checks block checksums as it reads
             con.execute(f'SELECT count(*), sum(hash(COLUMNS(*))) FROM "{t}"').fetchall()
     except duckdb.Error as e:
-        problems.append(f"database error: {str(e).splitlines()[0]}")
+        problems.append(f"database error: {first_line(e)}")
     finally:
         con.close()
     return problems

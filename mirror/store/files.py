@@ -18,7 +18,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..errors import DiskFullError, LockedError, MirrorError, MirrorMissingError
+from ..errors import DiskFullError, LockedError, MirrorError, MirrorMissingError, first_line
 from .rows import one
 
 __all__ = ["Store", "dataset_file_stem", "Connection", "db_error", "STORAGE_VERSION", "storage_version",
@@ -230,10 +230,10 @@ def db_error(e: BaseException, where: Path) -> MirrorError | None:
         return DiskFullError(f"{where}: disk full; free space in {where.parent} and rerun `mirror sync` "
                              "(the previous mirror is untouched)")
     if isinstance(e, duckdb.OutOfMemoryException):
-        return MirrorError(f"{where}: DuckDB ran out of memory ({text.strip().splitlines()[0][:160]}); raise "
+        return MirrorError(f"{where}: DuckDB ran out of memory ({first_line(text, 160)}); raise "
                            "FDAX_DUCKDB_MEMORY_LIMIT or lower FDAX_CHUNK_MB and rerun (downloads are kept)")
     if isinstance(e, duckdb.Error):
-        return MirrorError(f"{where}: database error ({text.strip().splitlines()[0][:200]}); rerun `mirror sync`, "
+        return MirrorError(f"{where}: database error ({first_line(text, 200)}); rerun `mirror sync`, "
                            "and if it persists delete this file (the published mirror is untouched)")
     return None
 

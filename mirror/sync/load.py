@@ -8,7 +8,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..errors import DiskFullError, InvalidJSONError, MirrorError, RecordCountError
+from ..errors import DiskFullError, InvalidJSONError, MirrorError, RecordCountError, first_line
 from ..schema.datasets import DATASETS, Dataset
 from ..store.state import record_loaded
 from .chunks import ChunkStream
@@ -114,7 +114,7 @@ def _rollback(con: duckdb.DuckDBPyConnection) -> None:
 
 def _classify(e: duckdb.Error, path: Path, work: Path) -> MirrorError:
     """Only a parse failure blames the file (which the caller then deletes); the rest keep it."""
-    msg = _first_line(e)
+    msg = first_line(e, 200)
     if "No space left" in str(e):
         return DiskFullError(f"{work}: disk full while loading {path.name}; free space and rerun")
     if isinstance(e, duckdb.OutOfMemoryException):
@@ -124,7 +124,3 @@ def _classify(e: duckdb.Error, path: Path, work: Path) -> MirrorError:
         return InvalidJSONError(f"{path}: invalid JSON ({msg}); remove it and run `mirror sync` again "
                                 "to fetch it anew")
     return MirrorError(f"{path}: cannot be loaded ({msg}); rerun `mirror sync` (the download is kept)")
-
-
-def _first_line(e: Exception) -> str:
-    return str(e).strip().splitlines()[0][:200]

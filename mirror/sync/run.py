@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from ..errors import DiskFullError, ManifestError, MirrorError, PartitionError, SourceError, SyncCancelled
+from ..errors import DiskFullError, ManifestError, MirrorError, PartitionError, SourceError, SyncCancelled, first_line
 from ..schema.datasets import DATASETS
 from ..settings import DEFAULT_GUDID_URL, Settings
 from ..store.files import STORAGE_VERSION, Store, older_storage
@@ -156,7 +156,7 @@ def _record_changes(store: Store, report: SyncReport) -> None:
     try:
         record_changes(store)
     except FAILURES as e:
-        first = str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        first = first_line(e, 200)
         report.errors.append(f"the data was updated, but the list of changed records was not ({first}); "
                              "record it with `fda-explorer changes --record`")
 

@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 
 import duckdb
 
-from ...errors import ConfigError, DiskFullError, MirrorError, SourceError
+from ...errors import ConfigError, DiskFullError, MirrorError, SourceError, first_line
 from ...store.rows import one
 from .delta import apply_delta, corrupt, open_zip, quote_ident, table_name, zip_members
 
@@ -146,9 +146,9 @@ def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.Zip
         except duckdb.NotImplementedException as e:
             if not parallel:
                 raise
-            raise ParallelReadRefused(f"{zip_path}: {info.filename}: {str(e).splitlines()[0]}") from e
+            raise ParallelReadRefused(f"{zip_path}: {info.filename}: {first_line(e)}") from e
         except duckdb.InvalidInputException as e:
-            detail = str(e).splitlines()[0]
+            detail = first_line(e)
             raise corrupt(zip_path, f"{info.filename} cannot be read as pipe-delimited UTF-8 ({detail})") from e
         rows = one(con.execute(f"SELECT count(*) FROM {quote_ident(table)}"))[0]
     finally:
