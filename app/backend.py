@@ -17,7 +17,13 @@ from mirror.settings import Settings
 from .config import AppConfig
 from .saved import SavedAnswer, answers_root, forget_session, load_answers, save_answer
 
-__all__ = ["Backend", "SyncSource", "RecordNotFound"]
+__all__ = ["Backend", "SyncSource", "RecordNotFound", "dataset_phrases"]
+
+
+def dataset_phrases() -> dict[tuple[str, ...], str]:
+    """The words the assistant reads as each dataset ("recalls", "510(k)s", ...), for rewording a question."""
+    from agent.understand.vocab import DATASET_PHRASES
+    return DATASET_PHRASES
 
 
 class RecordNotFound(MirrorError):

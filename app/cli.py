@@ -8,6 +8,11 @@ from pathlib import Path
 
 import click
 
+# agent.modelspec.MODEL_HELP, written out: importing the agent package here would slow every `mirror` command
+# (tests/app/test_cli.py checks the two agree)
+MODEL_HELP = ("Model for this run: none, embedded (SmolLM2-135M in process), llamacpp:/path/to/model.gguf or "
+              "ollama:NAME.")
+
 __all__ = ["main", "app_command"]
 
 FORWARDED = ("tools", "tool", "ask", "chat", "sessions")
@@ -49,7 +54,7 @@ def main() -> None:
               help="Port for --web (default FDAX_APP_PORT, 8550; 0 picks a free one).")
 @click.option("--data-dir", type=click.Path(path_type=Path), default=None,
               help="Mirror data folder for this run (default: the saved setting, else FDAX_DATA_DIR).")
-@click.option("--model", default=None, help="Model for this run: none, embedded, llamacpp:/path.gguf or ollama:NAME.")
+@click.option("--model", default=None, help=MODEL_HELP)
 @click.option("--ollama-url", default=None, help="Ollama server for ollama:NAME models, for this run.")
 @click.option("--config", "config_path", type=click.Path(path_type=Path), default=None,
               help="Settings file the Settings screen reads and writes (default FDAX_APP_CONFIG).")

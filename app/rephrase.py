@@ -76,9 +76,9 @@ def _swap(question: str, match: re.Match[str], new: str) -> str:
 
 def _dataset_match(question: str, datasets: list[str], old: str) -> re.Match[str] | None:
     """The words of `question` that named the dataset `old` (or any dataset read), longest phrase first."""
-    from agent.understand.vocab import DATASET_PHRASES
+    from .backend import dataset_phrases
     wanted = [old] if old else datasets
-    phrases = sorted((" ".join(p) for p, tag in DATASET_PHRASES.items() if tag.rstrip("?") in wanted),
+    phrases = sorted((" ".join(p) for p, tag in dataset_phrases().items() if tag.rstrip("?") in wanted),
                      key=len, reverse=True)
     if "510k" in wanted and (m := re.search(rf"(?<!\w){_510K}(\s+clearances?)?(?!\w)", question, re.IGNORECASE)):
         return m

@@ -32,9 +32,9 @@ def build_info(bundle: Path) -> dict:
 def apply_defaults(info: dict, bundle: Path) -> None:
     from agent.offline import enforce
     enforce()                      # the agent package does it too; here before any import can read them
-    model = info.get("model", "embedded")
-    if model.startswith("llamacpp:"):
-        model = "llamacpp:" + str(bundle / model.removeprefix("llamacpp:"))
+    from agent.modelspec import DEFAULT_MODEL, ModelSpec
+    spec = ModelSpec.parse(info.get("model", DEFAULT_MODEL))
+    model = f"llamacpp:{bundle / spec.arg}" if spec.kind == "llamacpp" else info.get("model", DEFAULT_MODEL)
     os.environ.setdefault("FDAX_MODEL", model)
 
 

@@ -10,6 +10,8 @@ import click
 from mirror.errors import MirrorError
 from mirror.settings import Settings
 
+from ..modelspec import MODEL_HELP
+
 __all__ = ["servers_cli", "mcp_command", "serve_command"]
 
 data_option = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
@@ -63,7 +65,7 @@ def mcp_command(http_port: int | None, data_dir: Path | None) -> None:
 @click.option("--concurrency", type=click.IntRange(1, 16), default=1, show_default=True,
               help="Questions answered at once (each holds its own model instance).")
 @click.option("--model", default=None,
-              help="none, embedded, llamacpp:/path/model.gguf or ollama:NAME (default: FDAX_MODEL).")
+              help=f"The model: {MODEL_HELP} (default: the model setting).")
 @click.option("--ollama-url", default=None, help="Ollama server for ollama:NAME (default: FDAX_OLLAMA_URL).")
 @data_option
 def serve_command(host, port, token, origins, allow_hosts, concurrency, model, ollama_url, data_dir) -> None:

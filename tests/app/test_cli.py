@@ -64,7 +64,9 @@ def test_every_option_and_setting_is_documented():
 
 
 def test_the_views_hold_no_mirror_or_agent_code_and_the_app_reaches_them_through_few_modules():
-    """app -> agent -> mirror; within the app only backend, banners, launch and cli import agent or mirror."""
+    """app -> agent -> mirror; within the app only these import agent or mirror: backend (the one way to the mirror
+    and the assistant), banners (their errors), launch and cli (start-up), config (the model setting's grammar,
+    agent.modelspec) and watch (the surveillance screen's state, over agent.surveil's functions)."""
     importers = set()
     for path in (ROOT / "app").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -73,7 +75,7 @@ def test_the_views_hold_no_mirror_or_agent_code_and_the_app_reaches_them_through
             if any(n.split(".")[0] in ("agent", "mirror") for n in names):
                 importers.add(path.relative_to(ROOT / "app").as_posix())
             assert not any(n.split(".")[0] == "duckdb" for n in names), path
-    assert importers == {"backend.py", "banners.py", "launch.py", "cli.py"}
+    assert importers == {"backend.py", "banners.py", "launch.py", "cli.py", "config.py", "watch.py"}
 
 
 def test_the_public_surface_is_declared_and_cheap_to_import():
@@ -84,6 +86,12 @@ def test_the_public_surface_is_declared_and_cheap_to_import():
                           "if m.split('.')[0] in ('flet', 'duckdb', 'agent', 'langgraph')))"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip() == "[]", out.stdout          # `fda-explorer mirror ...` pays for none of them
+
+
+def test_the_model_option_is_described_by_the_one_grammar():
+    from agent.modelspec import MODEL_HELP
+    from app.cli import MODEL_HELP as APP_HELP
+    assert APP_HELP == f"Model for this run: {MODEL_HELP}."
 
 
 @pytest.mark.parametrize("args,variable", [(["--web", "--port", "0"], "FDAX_APP_PORT"), ([], "FDAX_APP_PORT"),
