@@ -1,9 +1,9 @@
 """The desktop app (Flet): a window on the assistant and the mirror; its logic is testable without a window."""
 
-__all__ = ["Backend", "SyncSource", "AppConfig", "load_config", "save_config", "Controller"]
+__all__ = ["Backend", "SyncSource", "AppConfig", "load_config", "save_config", "Controller", "AppError"]
 
 _HOMES = {"Backend": "backend", "SyncSource": "backend", "AppConfig": "config", "load_config": "config",
-          "save_config": "config", "Controller": "controller"}
+          "save_config": "config", "Controller": "controller", "AppError": "errors"}
 
 
 def __getattr__(name: str):

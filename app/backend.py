@@ -11,10 +11,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from agent.settings import AgentSettings
-from mirror.errors import MirrorError, MirrorMissingError
+from mirror.errors import MirrorMissingError
 from mirror.settings import Settings
 
 from .config import AppConfig
+from .errors import RecordNotFound
 from .saved import SavedAnswer, answers_root, forget_session, load_answers, save_answer
 
 __all__ = ["Backend", "SyncSource", "RecordNotFound", "dataset_phrases"]
@@ -24,10 +25,6 @@ def dataset_phrases() -> dict[tuple[str, ...], str]:
     """The words the assistant reads as each dataset ("recalls", "510(k)s", ...), for rewording a question."""
     from agent.understand.vocab import DATASET_PHRASES
     return DATASET_PHRASES
-
-
-class RecordNotFound(MirrorError):
-    """A cited record the local API cannot give back (another sync replaced it, or a dataset it does not serve)."""
 
 
 @dataclass(frozen=True)

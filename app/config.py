@@ -15,16 +15,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from agent.modelspec import DEFAULT_MODEL, MODEL_HELP, ModelSpec
 
+from .errors import ConfigError
+
 __all__ = ["AppConfig", "AppEnv", "ConfigError", "load_config", "save_config", "default_config_path",
            "model_kind", "remote_host", "unconfirmed_remote", "confirmed", "THEMES", "COLORS"]
 
 THEMES = ("system", "light", "dark")
 Color = Literal["indigo", "teal", "blue", "green", "deep_orange", "pink"]
 COLORS: tuple[str, ...] = get_args(Color)
-
-
-class ConfigError(Exception):
-    """The settings file cannot be read or written; the message names the file and the fix."""
 
 
 def default_config_path() -> Path:
