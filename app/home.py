@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .backend import Backend
+from .config import model_kind
 from .jobs import Jobs
 
 __all__ = ["HomeModel", "model_state"]
@@ -22,10 +23,10 @@ EXAMPLES = [
 
 def model_state(backend: Backend, ready: bool) -> tuple[str, str]:
     """(the model as a person reads it, its state: loading, ready, or not available)."""
-    kind, _, arg = backend.config.model.partition(":")
+    kind, arg = model_kind(backend.config.model)           # the one grammar (agent.modelspec), any case
     shown = {"none": "No model: answers are written from the data alone",
              "embedded": "Embedded model (SmolLM2-135M, on this computer)", "ollama": f"Ollama model {arg}",
-             "llamacpp": f"Model file {arg.replace(chr(92), '/').rsplit('/', 1)[-1]}"}.get(kind, backend.config.model)
+             "gguf": f"Model file {arg.replace(chr(92), '/').rsplit('/', 1)[-1]}"}.get(kind, backend.config.model)
     if not ready:
         return shown, "loading…"
     if backend.model_note:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..errors import MirrorError
+from ..errors import MirrorError, first_line
 from ..schema.datasets import DATASETS
 from ..store.files import Connection, Store
 from ..store.rows import one
@@ -96,7 +96,7 @@ def open_snapshot(store: Store, read_only: bool) -> Connection:
     try:
         con = store.open_file(path, read_only=read_only)
     except Exception as e:     # DuckDB's lock error: another process is recording
-        raise MirrorError(f"{path}: busy ({str(e).splitlines()[0][:120]}); "
+        raise MirrorError(f"{path}: busy ({first_line(e, 120)}); "
                           "try again when the sync has finished") from None
     if not read_only:
         con.execute(_DDL)
