@@ -2,6 +2,6 @@
 
 from .offline import enforce as _enforce_offline
 
-_enforce_offline()     # before anything imports LangChain: no tracing, no telemetry (agent/offline.py)
+_enforce_offline()  # before anything imports LangChain: no tracing, no telemetry (agent/offline.py)
 
 __all__: list[str] = []

@@ -14,8 +14,19 @@ from .understand.dates import readable
 from .understand.types import Clarification, Interpretation, LastResult
 from .writing import COLUMNS, FIELD_LABEL, as_of_text, code_text, day, decision, noun, plural, scope, table
 
-__all__ = ["write_answer", "interpreted_line", "not_understood", "clarify_text", "citations", "grounded",
-           "facts_of", "counts_of", "summary", "last_result", "TOP_ROWS"]
+__all__ = [
+    "write_answer",
+    "interpreted_line",
+    "not_understood",
+    "clarify_text",
+    "citations",
+    "grounded",
+    "facts_of",
+    "counts_of",
+    "summary",
+    "last_result",
+    "TOP_ROWS",
+]
 
 TOP_ROWS = 5
 
@@ -28,13 +39,18 @@ def interpreted_line(it: Interpretation) -> str:
     if it.device:
         bits.append(("device " if it.device.path != "given" else "") + code_text(it.device, limit=4))
     if it.firm:
-        bits.append("firm " + (it.firm.name if it.firm.match != "those" else f"the firms of the previous answer "
-                                                                              f"({it.firm.name})"))
+        bits.append(
+            "firm "
+            + (it.firm.name if it.firm.match != "those" else f"the firms of the previous answer ({it.firm.name})")
+        )
     if it.place:
         bits.append(f"place {it.place.name}")
     if it.date_from or it.date_to:
-        of = f" ({it.date_field})" if it.date_field and it.date_field in DATE_FIELDS.get(
-            it.datasets[0] if it.datasets else "", {}) else ""
+        of = (
+            f" ({it.date_field})"
+            if it.date_field and it.date_field in DATE_FIELDS.get(it.datasets[0] if it.datasets else "", {})
+            else ""
+        )
         bits.append(f"dates {readable(it.date_from, it.date_to)}{of}")
     bits += [f.label for f in it.filters if f.field not in ("supplement_number",)]
     if "pma" in it.datasets and it.supplements != "all":
@@ -47,18 +63,24 @@ def interpreted_line(it: Interpretation) -> str:
         bits.append(f"field {FIELD_LABEL.get(it.field, it.field)}")
     line = "Interpreted as: " + "; ".join(bits).rstrip(".") + "."
     if it.unexplained:
-        line += " Words not used: " + ", ".join(f"\"{w}\"" for w in it.unexplained) + "."
+        line += " Words not used: " + ", ".join(f'"{w}"' for w in it.unexplained) + "."
     return line
 
 
 def not_understood(it: Interpretation) -> str:
-    words = ", ".join(f"\"{w}\"" for w in it.unexplained[:8])
+    words = ", ".join(f'"{w}"' for w in it.unexplained[:8])
     why = " ".join(n.rstrip(".") + "." for n in it.notes) if it.notes else ""
-    head = (f"I did not understand {words} in your question" if words else "I did not understand your question")
-    return (f"{head}, so I have not searched: a search without it would answer about a whole dataset. {why} "
-            "Name a device (\"insulin pump\"), a firm as the data spells it (\"Medtronic\"), a product code (DXY), "
+    head = f"I did not understand {words} in your question" if words else "I did not understand your question"
+    return (
+        (
+            f"{head}, so I have not searched: a search without it would answer about a whole dataset. {why} "
+            'Name a device ("insulin pump"), a firm as the data spells it ("Medtronic"), a product code (DXY), '
             "a record number (K200606, P150012, Z-0053-2020) or a dataset (adverse events, recalls, 510(k), PMA, "
-            "classification, UDI, registrations), in English.").replace("  ", " ").strip()
+            "classification, UDI, registrations), in English."
+        )
+        .replace("  ", " ")
+        .strip()
+    )
 
 
 def clarify_text(clar: Clarification) -> str:
@@ -77,10 +99,14 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
         buckets = "; ".join(f"{r.get(field)}: {r['count']:,}" for r in e.get("rows", [])[:12])
         what = noun(ds, 2, it)
         if field in ("year", "month", "day"):
-            return (f"{what[0].upper()}{what[1:]}{scope(it, call)} per {field}: {buckets or 'none'} "
-                    f"({total:,} matching records in all; {when}).")
-        return (f"{FIELD_LABEL.get(field, field).capitalize()} with the most {what}{scope(it, call)}: "
-                f"{buckets or 'none'} ({total:,} matching records in all; {when}).")
+            return (
+                f"{what[0].upper()}{what[1:]}{scope(it, call)} per {field}: {buckets or 'none'} "
+                f"({total:,} matching records in all; {when})."
+            )
+        return (
+            f"{FIELD_LABEL.get(field, field).capitalize()} with the most {what}{scope(it, call)}: "
+            f"{buckets or 'none'} ({total:,} matching records in all; {when})."
+        )
     if it.measure == "lookup" and it.field and e.get("rows"):
         return _lookup_sentence(it, e, call)
     head = f"{total:,} {noun(ds, total, it)}{scope(it, call)} ({when})."
@@ -90,31 +116,44 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
     for x in extra:
         if x["call"].get("label", "").startswith("supplements"):
             n = x["e"]["total"]
-            head += (f" Only original PMA approvals are counted: {n:,} {plural(n, 'PMA supplement')} with the "
-                     f"same filters {'is' if n == 1 else 'are'} not (ask for PMA supplements to see them).")
+            head += (
+                f" Only original PMA approvals are counted: {n:,} {plural(n, 'PMA supplement')} with the "
+                f"same filters {'is' if n == 1 else 'are'} not (ask for PMA supplements to see them)."
+            )
     return head
 
 
 def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     field, rows = it.field or "", e["rows"]
-    keys = [field, *{"root_cause": ["root_cause_description", "supplement_reason"],
-                     "k_numbers": ["k_number"]}.get(field, []),
-            {"root_cause": "root_cause_description", "status": "recall_status", "recall_class": "classification",
-                    "product_problems": "device_problems", "company_name": "manufacturer",
-                    "premarket_submission": "premarket_submissions", "applicant": "company_name",
-                    "device_problem": "device_problems"}.get(field, field)]
+    keys = [
+        field,
+        *{"root_cause": ["root_cause_description", "supplement_reason"], "k_numbers": ["k_number"]}.get(field, []),
+        {
+            "root_cause": "root_cause_description",
+            "status": "recall_status",
+            "recall_class": "classification",
+            "product_problems": "device_problems",
+            "company_name": "manufacturer",
+            "premarket_submission": "premarket_submissions",
+            "applicant": "company_name",
+            "device_problem": "device_problems",
+        }.get(field, field),
+    ]
     parts = []
     for r in rows[:TOP_ROWS]:
         key = next((k for k in keys if r.get(k) not in (None, "", [])), keys[-1])
-        ident = str(r["primary_di"]) if r.get("primary_di") else \
-            ", ".join(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f))     # a DI reads better than a key
+        ident = (
+            str(r["primary_di"])
+            if r.get("primary_di")
+            else ", ".join(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f))
+        )  # a DI reads better than a key
         name = str(r.get("device_name") or r.get("trade_name") or r.get("brand_name") or "")
         name = name if len(name) <= 60 else name[:57] + "…"
         value = r.get(key)
         if isinstance(value, list):
             value = ", ".join(map(str, value)) if value else None
         if field == "device_class" and value:
-            value = {"1": "I", "2": "II", "3": "III"}.get(str(value), str(value))      # "device class III"
+            value = {"1": "I", "2": "II", "3": "III"}.get(str(value), str(value))  # "device class III"
         elif field == "decision_code" and value:
             value = decision(str(value))
         elif field == "decision_date" and value:
@@ -142,8 +181,11 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
         if t:
             lines += ["", t]
     retried = {(c["tool"], c.get("dataset"), c.get("label")) for c in calls if c.get("ok")}
-    failed = [f"{LABEL.get(c.get('dataset', ''), c['tool'])} could not be searched: {c['summary']}"
-              for c in calls if not c.get("ok") and (c["tool"], c.get("dataset"), c.get("label")) not in retried]
+    failed = [
+        f"{LABEL.get(c.get('dataset', ''), c['tool'])} could not be searched: {c['summary']}"
+        for c in calls
+        if not c.get("ok") and (c["tool"], c.get("dataset"), c.get("label")) not in retried
+    ]
     how = [it.device.how] if it.device and it.device.how else []
     extra_notes = list(dict.fromkeys(how + it.notes + notes + failed))
     if extra_notes:
@@ -157,10 +199,13 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
 def _compare(it: Interpretation, main: list[tuple[dict, dict]]) -> str:
     ds = main[0][0].get("dataset", "")
     parts = [f"{c.get('label')}: {e['total']:,}" for c, e in main]
-    rows = "\n".join(f"| {c.get('label')} | {e['total']:,} {noun(c.get('dataset', ''), e['total'], it)} |"
-                     for c, e in main)
-    return (f"{noun(ds, 2, it).capitalize()}{scope(it, main[0][0], sides=False)}, side by side: "
-            f"{'; '.join(parts)} ({as_of_text(main[0][1])}).\n\n| side | records |\n|---|---|\n{rows}")
+    rows = "\n".join(
+        f"| {c.get('label')} | {e['total']:,} {noun(c.get('dataset', ''), e['total'], it)} |" for c, e in main
+    )
+    return (
+        f"{noun(ds, 2, it).capitalize()}{scope(it, main[0][0], sides=False)}, side by side: "
+        f"{'; '.join(parts)} ({as_of_text(main[0][1])}).\n\n| side | records |\n|---|---|\n{rows}"
+    )
 
 
 def last_result(it: Interpretation, evidence: list[dict], calls: list[dict]) -> LastResult:
@@ -177,11 +222,13 @@ def _found(it: Interpretation, evidence: list[dict], calls: list[dict]) -> LastR
         e = evidence[c["result_index"]]
         args, ds = c.get("args", {}), c.get("dataset", "")
         if e["tool"] == "count_by" and args.get("field") == "manufacturer":
-            return LastResult(dataset=ds, kind="firms", firms=[str(r["manufacturer"]) for r in e["rows"][:5]],
-                              place=it.place)
+            return LastResult(
+                dataset=ds, kind="firms", firms=[str(r["manufacturer"]) for r in e["rows"][:5]], place=it.place
+            )
         if e["tool"] == "count_by" and args.get("field") == "product_code":
-            return LastResult(dataset=ds, kind="codes", codes=[str(r["product_code"]) for r in e["rows"][:5]],
-                              place=it.place)
+            return LastResult(
+                dataset=ds, kind="codes", codes=[str(r["product_code"]) for r in e["rows"][:5]], place=it.place
+            )
         if args.get("product_codes"):
             return LastResult(dataset=ds, kind="codes", codes=args["product_codes"], place=it.place)
         if it.firm:
@@ -200,7 +247,7 @@ def citations(evidence: list[dict]) -> list[dict[str, str]]:
     out, seen = [], set()
     for e in evidence:
         if e["tool"] in ("resolve_manufacturer", "resolve_location", "count_by"):
-            continue   # names and places, not records
+            continue  # names and places, not records
         dataset = e["provenance"][0]["dataset"] if e.get("provenance") else e["tool"]
         for r in e.get("rows", [])[:TOP_ROWS]:
             for f in e.get("id_fields", [])[:1]:
@@ -230,7 +277,9 @@ _COUNTED = re.compile(
     r"(?:events?|reports?|recalls?|records?|clearances?|approvals?|devices?|establishments?|registrations?|"
     r"supplements?|deaths?|injur(?:y|ies)|malfunctions?|products?|firms?|manufacturers?|results?|submissions?|"
     r"codes?|classifications?|entries|times|cases?|MDRs?|UDIs?|PMAs?|510\(k\)s?)\b"
-    r"|total(?:\s+of)?\s+(\d[\d,]*)(?![\w-])", re.I)
+    r"|total(?:\s+of)?\s+(\d[\d,]*)(?![\w-])",
+    re.I,
+)
 
 
 def counts_of(evidence: list[dict], question: str = "") -> set[str]:
@@ -255,8 +304,9 @@ def grounded(text: str, evidence: list[dict], question: str = "") -> tuple[str, 
         if not sentence.strip():
             continue
         bad_nums = [n for n in _NUM.findall(sentence) if n.replace(",", "") not in nums]
-        bad_nums += [n for m in _COUNTED.finditer(sentence) for n in m.groups()
-                     if n and n.replace(",", "") not in counts]
+        bad_nums += [
+            n for m in _COUNTED.finditer(sentence) for n in m.groups() if n and n.replace(",", "") not in counts
+        ]
         bad_ids = [i for i in _ID.findall(sentence) if i not in ids]
         (removed if bad_nums or bad_ids else kept).append(sentence.strip())
     return " ".join(kept), removed

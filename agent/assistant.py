@@ -34,10 +34,12 @@ def resolve_model(agent_settings: AgentSettings, emit: Any = None) -> tuple[Any,
     """The configured chat model, or None (with a note) when it is `none` or cannot be used."""
     from .errors import ModelUnavailable
     from .modelspec import ModelSpec
+
     try:
         if ModelSpec.parse(agent_settings.model).kind == "none":
             return None, ""
         from .models import load_chat_model
+
         return load_chat_model(agent_settings), ""
     except ModelUnavailable as e:
         return None, f"model unavailable ({e}); answering without a model"
@@ -46,12 +48,14 @@ def resolve_model(agent_settings: AgentSettings, emit: Any = None) -> tuple[Any,
 class Assistant:
     """Ask questions in sessions; `stream()` yields events, `ask()` returns the final answer payload."""
 
-    def __init__(self, settings: Settings | None = None, agent_settings: AgentSettings | None = None,
-                 model: Any = "configured") -> None:
+    def __init__(
+        self, settings: Settings | None = None, agent_settings: AgentSettings | None = None, model: Any = "configured"
+    ) -> None:
         self.settings = settings or Settings()
         self.agent_settings = agent_settings or AgentSettings()
-        self.ctx = ToolContext.open(self.settings, row_cap=self.agent_settings.row_cap,
-                                    render_budget=self.agent_settings.render_budget)
+        self.ctx = ToolContext.open(
+            self.settings, row_cap=self.agent_settings.row_cap, render_budget=self.agent_settings.render_budget
+        )
         self.model_note = ""
         if model == "configured":
             model, self.model_note = resolve_model(self.agent_settings)
@@ -59,14 +63,15 @@ class Assistant:
         self.dir = Path(self.settings.data_dir) / "agent"
         self.dir.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(self.dir / "sessions.sqlite"), check_same_thread=False, timeout=60)
-        self.locks = self.dir / "locks"       # one lock file per session: one writer at a time, across processes
+        self.locks = self.dir / "locks"  # one lock file per session: one writer at a time, across processes
         self.saver = SqliteSaver(self._db)
         self._events: "queue.Queue[dict] | None" = None
         self._cancel: threading.Event | None = None
-        self._stop = threading.Event()       # the reader of the running stream went away: stop the run
+        self._stop = threading.Event()  # the reader of the running stream went away: stop the run
         self._lock = threading.Lock()
-        self.nodes = Nodes(self.ctx, self.model, self.agent_settings.max_iterations, self._emit,
-                           self.agent_settings.render_budget)
+        self.nodes = Nodes(
+            self.ctx, self.model, self.agent_settings.max_iterations, self._emit, self.agent_settings.render_budget
+        )
         self.graph = build_graph(self.nodes, self.saver)
 
     @property
@@ -84,8 +89,9 @@ class Assistant:
             self._events.put(ev)
 
     # -- asking -----------------------------------------------------------------------------------------
-    def stream(self, question: str, session_id: str | None = None,
-               cancel: threading.Event | None = None, resume: Any = None) -> Iterator[dict]:
+    def stream(
+        self, question: str, session_id: str | None = None, cancel: threading.Event | None = None, resume: Any = None
+    ) -> Iterator[dict]:
         """Events while the question is answered; the last one is the `answer` event with the full payload.
 
         Setting `cancel` (from any thread) stops the run at its next step, tool result or model token: the
@@ -113,11 +119,12 @@ class Assistant:
             def work() -> None:
                 try:
                     with session_lock(self.locks, session_id, self._check_stop):
-                        result["state"] = (self._invoke(question, session_id) if resume is None else
-                                           self._resume(resume, session_id))
+                        result["state"] = (
+                            self._invoke(question, session_id) if resume is None else self._resume(resume, session_id)
+                        )
                 except Cancelled:
                     result["cancelled"] = True
-                except Exception as e:   # never a stack trace for the user
+                except Exception as e:  # never a stack trace for the user
                     result["error"] = str(e) if isinstance(e, AgentError) else f"{type(e).__name__}: {e}"
                 finally:
                     events.put({"type": "_done"})
@@ -133,7 +140,7 @@ class Assistant:
                         break
                     if ev["type"] != ANSWER:
                         yield ev
-            finally:                             # also when the reader left early: no run outlives its stream
+            finally:  # also when the reader left early: no run outlives its stream
                 if worker.is_alive():
                     self._stop.set()
                 worker.join()
@@ -167,9 +174,10 @@ class Assistant:
         if pending.next == ("clarify",) and pending.values.get("clarify"):
             if pick(question, Clarification(**pending.values["clarify"])) is not None:
                 return self.graph.invoke(Command(resume=question), config)
-            self.graph.invoke(Command(resume=""), config)          # the choice lapses
-        return self.graph.invoke({"messages": [{"role": "user", "content": question}], "session_id": session_id},
-                                 config)
+            self.graph.invoke(Command(resume=""), config)  # the choice lapses
+        return self.graph.invoke(
+            {"messages": [{"role": "user", "content": question}], "session_id": session_id}, config
+        )
 
     def pending(self, session_id: str) -> Clarification | None:
         """The clarifying question the session waits on, or None."""
@@ -187,8 +195,10 @@ class Assistant:
         k = pick(choice, clar)
         if k is None:
             shown = "; ".join(f"{i}. {c.label}" for i, c in enumerate(clar.choices, 1))
-            raise ChoiceNotOffered(f"{choice!r} is none of the choices of \"{clar.question}\" ({shown}); send a "
-                                   f"number from 1 to {len(clar.choices)}")
+            raise ChoiceNotOffered(
+                f'{choice!r} is none of the choices of "{clar.question}" ({shown}); send a '
+                f"number from 1 to {len(clar.choices)}"
+            )
         return k
 
     def _resume(self, choice: Any, session_id: str) -> dict:
@@ -199,24 +209,38 @@ class Assistant:
 
     def _payload(self, state: dict, session_id: str, question: str, seconds: float) -> dict:
         evidence = state.get("evidence", [])
-        clarify = None                       # {"question", "choices"} only when asking back
+        clarify = None  # {"question", "choices"} only when asking back
         if state.get("__interrupt__") and state.get("clarify"):
             c = Clarification(**state["clarify"])
             clarify = {"question": c.question, "choices": [ch.label for ch in c.choices]}
             state = {**state, "answer": clarify_text(c)}
-        return {"session": session_id, "question": question, "answer": state.get("answer", ""),
-                "clarify": clarify, "interpretation": state.get("interpretation", {}),
-                "citations": state.get("citations", []), "evidence": evidence,
-                "provenance": [p for e in evidence for p in e.get("provenance", [])],
-                "tool_calls": [{k: c[k] for k in ("tool", "args", "ok", "summary") if k in c} | {
-                    "queries": c.get("queries", [])} for c in state.get("calls", [])],
-                "plan": state.get("interpretation", {}), "route": state.get("route", ""),
-                "model": self.model_name, "model_calls": state.get("model_calls", 0),
-                "seconds": round(seconds, 3), "as_of": self.ctx.api.datasets()}
+        return {
+            "session": session_id,
+            "question": question,
+            "answer": state.get("answer", ""),
+            "clarify": clarify,
+            "interpretation": state.get("interpretation", {}),
+            "citations": state.get("citations", []),
+            "evidence": evidence,
+            "provenance": [p for e in evidence for p in e.get("provenance", [])],
+            "tool_calls": [
+                {k: c[k] for k in ("tool", "args", "ok", "summary") if k in c} | {"queries": c.get("queries", [])}
+                for c in state.get("calls", [])
+            ],
+            "plan": state.get("interpretation", {}),
+            "route": state.get("route", ""),
+            "model": self.model_name,
+            "model_calls": state.get("model_calls", 0),
+            "seconds": round(seconds, 3),
+            "as_of": self.ctx.api.datasets(),
+        }
 
     def _settings_snapshot(self) -> dict:
-        return {"model": self.model_name, "data_dir": str(self.settings.data_dir),
-                **self.agent_settings.model_dump(exclude={"model"})}
+        return {
+            "model": self.model_name,
+            "data_dir": str(self.settings.data_dir),
+            **self.agent_settings.model_dump(exclude={"model"}),
+        }
 
     # -- sessions ---------------------------------------------------------------------------------------
     def sessions(self) -> list[dict]:
@@ -229,9 +253,13 @@ class Assistant:
                 continue
             msgs = cp.checkpoint.get("channel_values", {}).get("messages", [])
             users = [m["content"] for m in msgs if m.get("role") == "user"]
-            seen[tid] = {"session": tid, "first_question": users[0] if users else "", "turns": len(users),
-                         "updated": cp.checkpoint.get("ts", ""),
-                         "text": "\n".join(str(m.get("content", "")) for m in msgs)}
+            seen[tid] = {
+                "session": tid,
+                "first_question": users[0] if users else "",
+                "turns": len(users),
+                "updated": cp.checkpoint.get("ts", ""),
+                "text": "\n".join(str(m.get("content", "")) for m in msgs),
+            }
         return sorted(seen.values(), key=lambda s: s["updated"], reverse=True)
 
     def history(self, session_id: str) -> list[dict]:
@@ -243,7 +271,7 @@ class Assistant:
     def delete_session(self, session_id: str) -> None:
         if not any(s["session"] == check_session_id(session_id) for s in self.sessions()):
             raise SessionNotFound(f"no session {session_id!r}; list sessions with `fda-explorer sessions`")
-        with session_lock(self.locks, session_id):      # not under a run that is saving a turn
+        with session_lock(self.locks, session_id):  # not under a run that is saving a turn
             self.saver.delete_thread(session_id)
 
     def close(self) -> None:

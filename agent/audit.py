@@ -14,11 +14,22 @@ __all__ = ["write_audit", "to_markdown"]
 def write_audit(folder: Path, payload: dict, settings: dict) -> Path:
     """Write `<folder>/<session>/<time>.json` and `.md`; returns the JSON path. The session id must be a plain
     name whose folder stays directly under `folder` (InvalidSessionId otherwise), checked before anything is written."""
-    record = {"question": payload["question"], "session": payload["session"], "route": payload["route"],
-              "plan": payload["plan"], "tool_calls": payload["tool_calls"], "as_of": payload["as_of"],
-              "model": payload["model"], "model_calls": payload["model_calls"], "settings": settings,
-              "answer": payload["answer"], "citations": payload["citations"], "provenance": payload["provenance"],
-              "seconds": payload["seconds"], "written_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    record = {
+        "question": payload["question"],
+        "session": payload["session"],
+        "route": payload["route"],
+        "plan": payload["plan"],
+        "tool_calls": payload["tool_calls"],
+        "as_of": payload["as_of"],
+        "model": payload["model"],
+        "model_calls": payload["model_calls"],
+        "settings": settings,
+        "answer": payload["answer"],
+        "citations": payload["citations"],
+        "provenance": payload["provenance"],
+        "seconds": payload["seconds"],
+        "written_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     d = inside(folder, payload["session"])
     d.mkdir(parents=True, exist_ok=True)
     stem = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + f"-{int(time.time() * 1000) % 1000:03d}"
@@ -41,13 +52,25 @@ def _new_file(folder: Path, stem: str, text: str) -> Path:
 
 
 def to_markdown(record: dict) -> str:
-    lines = [f"# Audit: {record['question']}", "", f"- session: `{record['session']}`",
-             f"- written: {record['written_at']}", f"- model: {record['model']} ({record['model_calls']} calls)",
-             "- data as of: " + ", ".join(f"{k} {v}" for k, v in sorted(record["as_of"].items())), "",
-             "## Answer", "", record["answer"], "", "## Tool calls", ""]
+    lines = [
+        f"# Audit: {record['question']}",
+        "",
+        f"- session: `{record['session']}`",
+        f"- written: {record['written_at']}",
+        f"- model: {record['model']} ({record['model_calls']} calls)",
+        "- data as of: " + ", ".join(f"{k} {v}" for k, v in sorted(record["as_of"].items())),
+        "",
+        "## Answer",
+        "",
+        record["answer"],
+        "",
+        "## Tool calls",
+        "",
+    ]
     for c in record["tool_calls"]:
-        lines.append(f"- `{c['tool']}` {json.dumps(c['args'], default=str)}: {'ok' if c['ok'] else 'failed'}, "
-                     f"{c['summary']}")
+        lines.append(
+            f"- `{c['tool']}` {json.dumps(c['args'], default=str)}: {'ok' if c['ok'] else 'failed'}, {c['summary']}"
+        )
         lines += [f"  - query: `{q}`" for q in c.get("queries", [])]
     lines += ["", "## Citations", ""] + [f"- {c['dataset']}: {c['id']}" for c in record["citations"]]
     lines += ["", "## Settings", "", "```json", json.dumps(record["settings"], indent=2, default=str), "```", ""]

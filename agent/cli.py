@@ -39,11 +39,13 @@ def tools_command(as_json: bool) -> None:
 
 @click.command("tool")
 @click.argument("name")
-@click.option("--args", "arguments", default="{}",
-              help='Arguments as a JSON object, e.g. \'{"product_codes":["DXY"]}\'.')
+@click.option(
+    "--args", "arguments", default="{}", help='Arguments as a JSON object, e.g. \'{"product_codes":["DXY"]}\'.'
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
-@click.option("--data-dir", type=click.Path(path_type=Path), default=None,
-              help="Mirror data folder (default: FDAX_DATA_DIR).")
+@click.option(
+    "--data-dir", type=click.Path(path_type=Path), default=None, help="Mirror data folder (default: FDAX_DATA_DIR)."
+)
 @click.option("--budget", type=int, default=4000, show_default=True, help="Characters of the text rendering.")
 def tool_command(name: str, arguments: str, as_json: bool, data_dir: Path | None, budget: int) -> None:
     """Run one tool on the mirror and print its result (the text a model sees, or JSON).
@@ -53,7 +55,7 @@ def tool_command(name: str, arguments: str, as_json: bool, data_dir: Path | None
     try:
         args = orjson.loads(arguments)
     except orjson.JSONDecodeError as e:
-        _fail(f"--args is not valid JSON ({e}); write an object such as '{{\"product_codes\": [\"DXY\"]}}'", 2)
+        _fail(f'--args is not valid JSON ({e}); write an object such as \'{{"product_codes": ["DXY"]}}\'', 2)
     try:
         validate(name, args)
         settings = Settings()
@@ -84,6 +86,7 @@ def _fail(message: str, code: int) -> NoReturn:
 def _session_id(value: str | None) -> str | None:
     """A --session/--show/--delete value checked before anything runs: a one-line error (exit 2) if not a plain name."""
     from .sessions import InvalidSessionId, check_session_id
+
     if value is None:
         return None
     try:
@@ -95,6 +98,7 @@ def _session_id(value: str | None) -> str | None:
 def _assistant(model: str | None, data_dir: Path | None, ollama_url: str | None):
     from .assistant import Assistant
     from .settings import AgentSettings
+
     settings = Settings()
     if data_dir:
         settings = settings.model_copy(update={"data_dir": data_dir})
@@ -109,10 +113,12 @@ def _assistant(model: str | None, data_dir: Path | None, ollama_url: str | None)
 
 
 model_option = click.option("--model", default=None, help=f"{MODEL_HELP} (default: FDAX_MODEL).")
-ollama_option = click.option("--ollama-url", default=None,
-                             help="Ollama server for ollama:NAME (default: FDAX_OLLAMA_URL).")
-data_option = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
-                           help="Mirror data folder (default: FDAX_DATA_DIR).")
+ollama_option = click.option(
+    "--ollama-url", default=None, help="Ollama server for ollama:NAME (default: FDAX_OLLAMA_URL)."
+)
+data_option = click.option(
+    "--data-dir", type=click.Path(path_type=Path), default=None, help="Mirror data folder (default: FDAX_DATA_DIR)."
+)
 
 
 def _print_events(events, as_json: bool) -> dict:
@@ -132,7 +138,7 @@ def _print_events(events, as_json: bool) -> dict:
     return final
 
 
-CLARIFY_EXIT = 4     # `ask` asked a clarifying question instead of answering: pick with --choose N
+CLARIFY_EXIT = 4  # `ask` asked a clarifying question instead of answering: pick with --choose N
 
 
 @click.command("ask")
@@ -141,8 +147,12 @@ CLARIFY_EXIT = 4     # `ask` asked a clarifying question instead of answering: p
 @ollama_option
 @click.option("--session", default=None, help="Continue this session (default: a new one).")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer, citations, evidence and tool calls as JSON.")
-@click.option("--choose", type=int, default=None,
-              help="Answer the session's clarifying question with choice N (needs --session; no QUESTION).")
+@click.option(
+    "--choose",
+    type=int,
+    default=None,
+    help="Answer the session's clarifying question with choice N (needs --session; no QUESTION).",
+)
 @data_option
 def ask_command(question, model, ollama_url, session, as_json, choose, data_dir) -> None:
     """Ask one question about the mirrored FDA device data; the answer cites record IDs and as-of dates.
@@ -158,7 +168,7 @@ def ask_command(question, model, ollama_url, session, as_json, choose, data_dir)
             _fail("--choose needs --session (the session that asked) and no question", 2)
         question = str(choose)
     if not question.strip() and choose is None:
-        _fail("give a question, e.g. fda-explorer ask \"recalls for product code DXY\"", 2)
+        _fail('give a question, e.g. fda-explorer ask "recalls for product code DXY"', 2)
     session = _session_id(session)
     a = _assistant(model, data_dir, ollama_url)
     try:
@@ -168,8 +178,19 @@ def ask_command(question, model, ollama_url, session, as_json, choose, data_dir)
     if not final:
         _fail("the assistant stopped without an answer; run again, or with --model none", 1)
     if as_json:
-        keys = ("answer", "clarify", "interpretation", "citations", "evidence", "provenance", "tool_calls",
-                "model_calls", "session", "model", "audit")
+        keys = (
+            "answer",
+            "clarify",
+            "interpretation",
+            "citations",
+            "evidence",
+            "provenance",
+            "tool_calls",
+            "model_calls",
+            "session",
+            "model",
+            "audit",
+        )
         click.echo(orjson.dumps({k: final.get(k) for k in keys}, option=orjson.OPT_INDENT_2).decode())
     else:
         click.echo(final["answer"])
@@ -192,6 +213,7 @@ def chat_command(model, ollama_url, session, data_dir) -> None:
     Example: fda-explorer chat --model none
     """
     import uuid
+
     session = _session_id(session)
     a = _assistant(model, data_dir, ollama_url)
     session = session or uuid.uuid4().hex[:12]
@@ -207,7 +229,7 @@ def chat_command(model, ollama_url, session, data_dir) -> None:
             events = a.stream(q, session)
             try:
                 final = _print_events(events, False)
-            except KeyboardInterrupt:            # Ctrl+C stops this answer, not the conversation
+            except KeyboardInterrupt:  # Ctrl+C stops this answer, not the conversation
                 events.close()
                 click.echo("\n(answer stopped; ask again, or an empty line to quit)\n")
                 continue
@@ -226,6 +248,7 @@ def sessions_command(delete, show, data_dir) -> None:
     Example: fda-explorer sessions --show 3f2a9c1b7d0e
     """
     from .errors import AgentError
+
     delete, show = _session_id(delete), _session_id(show)
     a = _assistant("none", data_dir, None)
     try:
@@ -251,4 +274,3 @@ def tools_cli() -> None:
 
 for _cmd in (tools_command, tool_command, ask_command, chat_command, sessions_command):
     tools_cli.add_command(_cmd)
-

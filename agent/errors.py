@@ -20,8 +20,15 @@ Cancelled                  (a BaseException) the caller stopped an answer
 
 from __future__ import annotations
 
-__all__ = ["AgentError", "SessionNotFound", "NoClarificationPending", "ChoiceNotOffered", "ModelError",
-           "ModelUnavailable", "Cancelled"]
+__all__ = [
+    "AgentError",
+    "SessionNotFound",
+    "NoClarificationPending",
+    "ChoiceNotOffered",
+    "ModelError",
+    "ModelUnavailable",
+    "Cancelled",
+]
 
 
 class AgentError(Exception):

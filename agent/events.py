@@ -5,11 +5,30 @@ from __future__ import annotations
 import time
 from typing import Any
 
-__all__ = ["event", "STEP", "TOOL_CALL", "TOOL_RESULT", "TOKEN", "ANSWER", "ERROR", "NOTE", "CANCELLED",
-           "CLARIFICATION"]
+__all__ = [
+    "event",
+    "STEP",
+    "TOOL_CALL",
+    "TOOL_RESULT",
+    "TOKEN",
+    "ANSWER",
+    "ERROR",
+    "NOTE",
+    "CANCELLED",
+    "CLARIFICATION",
+]
 
 STEP, TOOL_CALL, TOOL_RESULT, TOKEN, ANSWER, ERROR, NOTE, CANCELLED, CLARIFICATION = (
-    "step", "tool_call", "tool_result", "token", "answer", "error", "note", "cancelled", "clarification")
+    "step",
+    "tool_call",
+    "tool_result",
+    "token",
+    "answer",
+    "error",
+    "note",
+    "cancelled",
+    "clarification",
+)
 
 
 def event(kind: str, **data: Any) -> dict[str, Any]:

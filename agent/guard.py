@@ -6,60 +6,85 @@ import re
 
 __all__ = ["classify", "reply", "DOMAIN_WORDS"]
 
-HELP = ("I answer questions about FDA medical-device data held on this computer: adverse events (MAUDE), "
-        "recalls and enforcement reports, 510(k) clearances, PMA approvals, classifications and product codes, "
-        "UDI/GUDID device records and establishment registrations. For example: \"How many adverse events were "
-        "reported for insulin pumps in 2023?\", \"Class I recalls by Medtronic since 2020\", \"Top manufacturers "
-        "of DXY devices by events\", \"510(k) clearances for product code LLZ\". Every figure comes with record "
-        "IDs and the data's as-of date.")
+HELP = (
+    "I answer questions about FDA medical-device data held on this computer: adverse events (MAUDE), "
+    "recalls and enforcement reports, 510(k) clearances, PMA approvals, classifications and product codes, "
+    'UDI/GUDID device records and establishment registrations. For example: "How many adverse events were '
+    'reported for insulin pumps in 2023?", "Class I recalls by Medtronic since 2020", "Top manufacturers '
+    'of DXY devices by events", "510(k) clearances for product code LLZ". Every figure comes with record '
+    "IDs and the data's as-of date."
+)
 GREETING = "Hello. " + HELP
 EMPTY = "Please type a question. " + HELP
-OFF_TOPIC = ("That is outside what I can answer: I only know the FDA medical-device datasets mirrored here "
-             "(adverse events, recalls, 510(k), PMA, classifications, UDI and registrations). " + HELP)
-MEDICAL = ("I can't give personal medical advice; please ask your doctor or care team about your own health or "
-           "device. What I can do is show what the FDA data says, for example the adverse event reports, recalls "
-           "or safety notices for a device: try \"recalls for <your device>\" or \"adverse events for <device> "
-           "in 2024\".")
+OFF_TOPIC = (
+    "That is outside what I can answer: I only know the FDA medical-device datasets mirrored here "
+    "(adverse events, recalls, 510(k), PMA, classifications, UDI and registrations). " + HELP
+)
+MEDICAL = (
+    "I can't give personal medical advice; please ask your doctor or care team about your own health or "
+    "device. What I can do is show what the FDA data says, for example the adverse event reports, recalls "
+    'or safety notices for a device: try "recalls for <your device>" or "adverse events for <device> '
+    'in 2024".'
+)
 
 DOMAIN_WORDS = re.compile(
     r"\b(devices?|recall\w*|enforcement|510\s*\(?k\)?|pma|premarket|approv\w*|clear\w*|maude|adverse|events?|"
     r"reports?|injur\w*|deaths?|died|malfunction\w*|udi|gudid|di|classif\w*|class|product\s+codes?|regulation|"
     r"manufactur\w*|firms?|compan\w*|establishments?|registr\w*|listing|implants?|pumps?|catheters?|"
     r"pacemakers?|stents?|monitors?|masks?|ventilators?|defibrillators?|surgical|fda|k\d{6}|p\d{6}|den\d{6}|"
-    r"problems?|issues?|trends?|counts?|recalled|brands?|models?|lots?)\b", re.I)
-_GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|thank you|cheers)\b"
-                       r"[\s!.,]*$", re.I)
-_HELP = re.compile(r"^\s*(help|\?|what can you do|what do you know|how do (i|you) use( this| you)?|usage)\s*[?.!]*\s*$",
-                   re.I)
+    r"problems?|issues?|trends?|counts?|recalled|brands?|models?|lots?)\b",
+    re.I,
+)
+_GREETING = re.compile(
+    r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|thank you|cheers)\b"
+    r"[\s!.,]*$",
+    re.I,
+)
+_HELP = re.compile(
+    r"^\s*(help|\?|what can you do|what do you know|how do (i|you) use( this| you)?|usage)\s*[?.!]*\s*$", re.I
+)
 _MEDICAL = re.compile(
     r"\b(should i|can i|do i need|is it safe for me|am i|my (doctor|surgeon|symptoms?|pain|heart|child|mother|father|"
     r"wife|husband|daughter|son|kids?|baby|mom|mum|dad|parents?|grand\w+|partner|patient)|"
     r"i (have|feel|got|am having)|(stop|start|take|replace|remove) my|dosage|diagnos\w*|"
-    r"treat(ment)? (for|of) my|is (my|this) [\w-]+( [\w-]+)? safe( for me)?)\b", re.I)
+    r"treat(ment)? (for|of) my|is (my|this) [\w-]+( [\w-]+)? safe( for me)?)\b",
+    re.I,
+)
 # advice asked for a person, whoever says it ("which hip implant is best for a 70 year old?")
-_ADVICE = re.compile(r"\b(would you recommend|do you recommend|recommend (?:a|an|the|me|one)|which (?:one )?should "
-                     r"(?:i|we|he|she|they)|is it (?:dangerous|safe|normal|bad|ok|okay)|is (?:this|that) (?:dangerous|"
-                     r"normal)|best (?:one )?for (?:a|an|my|me|him|her|someone|patients? (?:like|with))|"
-                     r"\d+[- ]years?[- ]old|should (?:i|we|my)|keep using my|worried about my|"
-                     r"safe (?:for|to use (?:for|on|with)) (?:me|my|him|her|us|a child|children|kids|someone))\b", re.I)
+_ADVICE = re.compile(
+    r"\b(would you recommend|do you recommend|recommend (?:a|an|the|me|one)|which (?:one )?should "
+    r"(?:i|we|he|she|they)|is it (?:dangerous|safe|normal|bad|ok|okay)|is (?:this|that) (?:dangerous|"
+    r"normal)|best (?:one )?for (?:a|an|my|me|him|her|someone|patients? (?:like|with))|"
+    r"\d+[- ]years?[- ]old|should (?:i|we|my)|keep using my|worried about my|"
+    r"safe (?:for|to use (?:for|on|with)) (?:me|my|him|her|us|a child|children|kids|someone))\b",
+    re.I,
+)
 # chat that names a record word in passing ("translate adverse event into German", "a poem about pacemakers")
-_CHAT_FIRST = re.compile(r"\b(translate|write (?:me )?(?:a|an|some)? ?(?:poem|haiku|song|story|essay|limerick|joke)|"
-                         r"poem|haiku|limerick|who won|world series|super bowl|world cup|tell me a joke|recipe|"
-                         r"commissioner|who (?:is|was) the (?:current |new )?(?:head|director|ceo|president|chief))\b",
-                         re.I)
+_CHAT_FIRST = re.compile(
+    r"\b(translate|write (?:me )?(?:a|an|some)? ?(?:poem|haiku|song|story|essay|limerick|joke)|"
+    r"poem|haiku|limerick|who won|world series|super bowl|world cup|tell me a joke|recipe|"
+    r"commissioner|who (?:is|was) the (?:current |new )?(?:head|director|ceo|president|chief))\b",
+    re.I,
+)
 _FOLLOWUP = re.compile(r"\b(those|these|them|that|it|same|also|too|and what about|what about)\b", re.I)
 _CODE = re.compile(r"\b[A-Z]{3}\b")
 # other agencies' and other products' data: not in this mirror ("drug-eluting stent" is a device)
-_OTHER = re.compile(r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|"
-                    r"drugs?(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pump))|"
-                    r"medicines?|foods?|cosmetics?|tobacco|vaccines?|dietary supplements?|peanut|butter|pet food)\b",
-                    re.I)
-OTHER_DATA = ("That is not in this mirror: it holds only FDA medical-device data (adverse events, recalls and "
-              "enforcement reports, 510(k), PMA, classification, UDI and registrations), not drugs, food, vaccines or "
-              "other agencies' databases. ")
-_CHAT = re.compile(r"\b(weather|recipe|joke|poem|song|capital of|president|stock price|bitcoin|football|soccer|movie|"
-                   r"translate|write (me )?(a|some|an)|python|javascript|horoscope|news|who (are|is) you|your name)\b",
-                   re.I)
+_OTHER = re.compile(
+    r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|"
+    r"drugs?(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pump))|"
+    r"medicines?|foods?|cosmetics?|tobacco|vaccines?|dietary supplements?|peanut|butter|pet food)\b",
+    re.I,
+)
+OTHER_DATA = (
+    "That is not in this mirror: it holds only FDA medical-device data (adverse events, recalls and "
+    "enforcement reports, 510(k), PMA, classification, UDI and registrations), not drugs, food, vaccines or "
+    "other agencies' databases. "
+)
+_CHAT = re.compile(
+    r"\b(weather|recipe|joke|poem|song|capital of|president|stock price|bitcoin|football|soccer|movie|"
+    r"translate|write (me )?(a|some|an)|python|javascript|horoscope|news|who (are|is) you|your name)\b",
+    re.I,
+)
 
 
 def classify(question: str, has_context: bool = False) -> str:
@@ -81,9 +106,15 @@ def classify(question: str, has_context: bool = False) -> str:
         return "ask"
     if _CHAT.search(q):
         return "off_topic"
-    return "ask"   # maybe a device name: the planner decides (nothing found -> the off-topic reply)
+    return "ask"  # maybe a device name: the planner decides (nothing found -> the off-topic reply)
 
 
 def reply(route: str) -> str:
-    return {"empty": EMPTY, "greeting": GREETING, "help": HELP, "medical": MEDICAL, "off_topic": OFF_TOPIC,
-            "out_of_scope": OTHER_DATA + HELP}[route]
+    return {
+        "empty": EMPTY,
+        "greeting": GREETING,
+        "help": HELP,
+        "medical": MEDICAL,
+        "off_topic": OFF_TOPIC,
+        "out_of_scope": OTHER_DATA + HELP,
+    }[route]

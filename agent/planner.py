@@ -51,8 +51,7 @@ def _place_args(p: PlaceFilter | None) -> dict[str, Any]:
     return {f"exclude_{key}" if p.exclude else key: p.code}
 
 
-def _base(it: Interpretation, ds: str, device=None, firm=None, place=None, side: Side | None = None
-          ) -> dict[str, Any]:
+def _base(it: Interpretation, ds: str, device=None, firm=None, place=None, side: Side | None = None) -> dict[str, Any]:
     args: dict[str, Any] = {}
     args.update(_device_args(device, ds))
     args.update(_firm_args(firm))
@@ -93,8 +92,9 @@ def _one(it: Interpretation, ds: str, args: dict, label: str = "") -> list[dict]
     if it.measure == "trend" and ds in COUNT_NAME:
         return [{"tool": "count_by", "args": {"dataset": COUNT_NAME[ds], "field": it.by or "year", **args}, **meta}]
     if it.measure == "top" and it.by in TOP_OK.get(ds, set()):
-        return [{"tool": "count_by", "args": {"dataset": COUNT_NAME[ds], "field": it.by, "limit": it.top_n,
-                                              **args}, **meta}]
+        return [
+            {"tool": "count_by", "args": {"dataset": COUNT_NAME[ds], "field": it.by, "limit": it.top_n, **args}, **meta}
+        ]
     limit = 5 if it.measure in ("count", "compare", "lookup") else 10
     calls = [{"tool": SEARCHER[ds], "args": {**args, "limit": limit}, **meta}]
     if ds == "pma" and it.supplements == "originals" and it.measure in ("count", "list"):
@@ -146,7 +146,11 @@ def plan_schema() -> dict:
     for name, t in TOOLS.items():
         args = _capped(t.args.model_json_schema())
         args.pop("title", None)
-        variants.append({"type": "object", "properties": {"tool": {"const": name}, "args": args},
-                         "required": ["tool", "args"]})
-    return {"type": "object", "properties": {"calls": {"type": "array", "items": {"anyOf": variants}, "maxItems": 3}},
-            "required": ["calls"]}
+        variants.append(
+            {"type": "object", "properties": {"tool": {"const": name}, "args": args}, "required": ["tool", "args"]}
+        )
+    return {
+        "type": "object",
+        "properties": {"calls": {"type": "array", "items": {"anyOf": variants}, "maxItems": 3}},
+        "required": ["calls"],
+    }

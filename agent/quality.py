@@ -17,20 +17,24 @@ __all__ = ["passes_quality", "PROBES"]
 
 # (question, facts, figure and ID the summary must keep)
 PROBES = [
-    ("How many adverse event reports for product code DXY in 2023?",
-     "12 adverse event reports for product code DXY (Implantable Pacemaker Pulse-Generator) in 2023 (device/event "
-     "as of 23 September 2025). Newest: report 16081310, received 1 January 2023, Malfunction.",
-     ("12", "16081310")),
-    ("How many recalls by Arrow International?",
-     "3 recalled products from Arrow International Inc (device/recall as of 2 December 2017). Newest: recall "
-     "Z-0053-2020, initiated 17 May 2019, root cause Employee error.",
-     ("3", "Z-0053-2020")),
+    (
+        "How many adverse event reports for product code DXY in 2023?",
+        "12 adverse event reports for product code DXY (Implantable Pacemaker Pulse-Generator) in 2023 (device/event "
+        "as of 23 September 2025). Newest: report 16081310, received 1 January 2023, Malfunction.",
+        ("12", "16081310"),
+    ),
+    (
+        "How many recalls by Arrow International?",
+        "3 recalled products from Arrow International Inc (device/recall as of 2 December 2017). Newest: recall "
+        "Z-0053-2020, initiated 17 May 2019, root cause Employee error.",
+        ("3", "Z-0053-2020"),
+    ),
 ]
 _RESULTS: dict[str, tuple[bool, str]] = {}
 _LOCK = threading.Lock()
 
 
-PROBE_SECONDS = 3.0     # a summary must not cost more than this per question (issue 14's budget)
+PROBE_SECONDS = 3.0  # a summary must not cost more than this per question (issue 14's budget)
 
 
 def _coherent(text: str, facts: str) -> bool:
@@ -39,25 +43,28 @@ def _coherent(text: str, facts: str) -> bool:
     if len(tokens) < 6 or len(tokens) > 120:
         return False
     if max((tokens.count(t) for t in set(tokens)), default=0) > 3:
-        return False                                   # "20201201: 20201201: 20201201: ..."
+        return False  # "20201201: 20201201: 20201201: ..."
     known = set(re.findall(r"[a-z]+", (facts + " " + _GLUE).lower()))
     words = re.findall(r"[a-z]+", text.lower())
     return sum(w in known for w in words) >= 0.85 * len(words)
 
 
-_GLUE = ("the a an there were was is are of for in on from with and or by to as at its it this that which were have "
-         "has had been be reported report reports recall recalls found total newest latest most recent one record "
-         "records product products device devices")
+_GLUE = (
+    "the a an there were was is are of for in on from with and or by to as at its it this that which were have "
+    "has had been be reported report reports recall recalls found total newest latest most recent one record "
+    "records product products device devices"
+)
 
 
 def _probe(model, question: str, facts: str, must: tuple[str, str]) -> bool:
     from .answer import grounded
+
     t0, chunks = time.perf_counter(), []
     stream = model.text(prompts.answer_messages(question, facts), max_tokens=90)
     for chunk in stream:
         chunks.append(chunk)
         if time.perf_counter() - t0 > PROBE_SECONDS:
-            getattr(stream, "close", lambda: None)()     # too slow for the per-question budget: stop it there
+            getattr(stream, "close", lambda: None)()  # too slow for the per-question budget: stop it there
             return False
     text = "".join(chunks)
     ev = [{"total": int(must[0]), "rows": [], "facts": facts}]
@@ -69,20 +76,26 @@ def _probe(model, question: str, facts: str, must: tuple[str, str]) -> bool:
 def passes_quality(model) -> tuple[bool, str]:
     """(whether the model may write summaries, a note to say once when it may not); checked once per model."""
     name = getattr(model, "name", "model")
-    key = name if name != "fake" else f"fake-{id(model)}"      # scripted test models are checked each time
+    key = name if name != "fake" else f"fake-{id(model)}"  # scripted test models are checked each time
     with _LOCK:
         if key not in _RESULTS:
             try:
                 ok = sum(_probe(model, *p) for p in PROBES)
-            except Exception as e:   # a model that fails to run the probes writes no summaries
+            except Exception as e:  # a model that fails to run the probes writes no summaries
                 ok = -1
-                _RESULTS[key] = (False, f"{name} could not run its quality check ({e}); answers are written from "
-                                         "the data only")
+                _RESULTS[key] = (
+                    False,
+                    f"{name} could not run its quality check ({e}); answers are written from the data only",
+                )
             if ok >= 0:
                 passed = ok == len(PROBES)
-                _RESULTS[key] = (passed, "" if passed else
-                                  f"{name} did not pass the summary quality check ({ok} of {len(PROBES)} probe "
-                                  f"answers grounded, coherent and within {PROBE_SECONDS:g} s): answers are written "
-                                  "from the data, and the model only reads questions the rules cannot and suggests "
-                                  "which reading is meant")
+                _RESULTS[key] = (
+                    passed,
+                    ""
+                    if passed
+                    else f"{name} did not pass the summary quality check ({ok} of {len(PROBES)} probe "
+                    f"answers grounded, coherent and within {PROBE_SECONDS:g} s): answers are written "
+                    "from the data, and the model only reads questions the rules cannot and suggests "
+                    "which reading is meant",
+                )
         return _RESULTS[key]

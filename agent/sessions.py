@@ -21,8 +21,10 @@ __all__ = ["InvalidSessionId", "MAX_SESSION_ID", "check_session_id", "inside", "
 
 MAX_SESSION_ID = 64
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-_RULE = (f"use letters, digits, '-', '_' and '.', starting with a letter or digit, at most {MAX_SESSION_ID} "
-         "characters, e.g. recalls-2024; list sessions with `fda-explorer sessions`")
+_RULE = (
+    f"use letters, digits, '-', '_' and '.', starting with a letter or digit, at most {MAX_SESSION_ID} "
+    "characters, e.g. recalls-2024; list sessions with `fda-explorer sessions`"
+)
 
 
 class InvalidSessionId(AgentError):
@@ -50,7 +52,7 @@ def inside(root: Path, name: str) -> Path:
     return path
 
 
-if sys.platform == "win32":   # no fcntl: lock the first byte of the file (released when the handle closes)
+if sys.platform == "win32":  # no fcntl: lock the first byte of the file (released when the handle closes)
     import msvcrt
 
     def _try_lock(fh) -> bool:
@@ -72,8 +74,9 @@ else:
 
 
 @contextmanager
-def session_lock(folder: Path, session_id: str, waiting: Callable[[], None] = lambda: None,
-                 poll: float = 0.05) -> Iterator[None]:
+def session_lock(
+    folder: Path, session_id: str, waiting: Callable[[], None] = lambda: None, poll: float = 0.05
+) -> Iterator[None]:
     """Hold the session's lock file `<folder>/<id>.lock`, waiting while another process or thread holds it.
 
     `waiting()` is called between tries: it may raise (a cancelled answer stops waiting). Closing the file

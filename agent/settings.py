@@ -20,10 +20,12 @@ class AgentSettings(BaseSettings):
     llama_ctx: int = Field(4096, ge=512, description="Context size (tokens) for llama.cpp models.")
     llama_threads: int = Field(2, ge=1, description="CPU threads for llama.cpp models.")
     model_timeout: float = Field(120.0, gt=0, description="Seconds before a model call is abandoned.")
-    max_iterations: int = Field(2, ge=1, le=6, description="Planning rounds per question (reflection loops back "
-                                                           "at most this many times).")
-    row_cap: int = Field(25, ge=1, le=1000, description="Rows a tool result carries (its total is always the "
-                                                         "full count).")
+    max_iterations: int = Field(
+        2, ge=1, le=6, description="Planning rounds per question (reflection loops back at most this many times)."
+    )
+    row_cap: int = Field(
+        25, ge=1, le=1000, description="Rows a tool result carries (its total is always the full count)."
+    )
     render_budget: int = Field(1800, ge=200, description="Characters of a tool result shown to the model.")
 
     @field_validator("model")

@@ -8,62 +8,167 @@ from typing import Any
 from .understand.dates import readable
 from .understand.types import DeviceFilter, Interpretation
 
-__all__ = ["noun", "plural", "day", "decision", "scope", "code_text", "as_of_text", "table", "COLUMNS",
-           "FIELD_LABEL"]
+__all__ = ["noun", "plural", "day", "decision", "scope", "code_text", "as_of_text", "table", "COLUMNS", "FIELD_LABEL"]
 
-NOUNS = {"event": "adverse event report", "recall": "recalled product", "enforcement": "enforcement report",
-         "510k": "510(k) clearance", "classification": "product code", "udi": "UDI device record",
-         "registrationlisting": "establishment registration", "gudid": "AccessGUDID device record",
-         "covid19serology": "serology test result"}
-FIELD_LABEL = {"regulation_number": "regulation number", "device_class": "device class", "decision_code":
-               "decision code", "decision_date": "decision date", "root_cause": "root cause", "recall_class":
-               "recall class", "review_panel": "review panel", "device_name": "device name", "applicant": "applicant",
-               "manufacturer": "manufacturers", "product_code": "product codes", "event_type": "event types",
-               "patient_problem": "patient problems", "device_problem": "device problems", "country": "countries",
-               "state": "states", "status": "recall status", "supplement_type": "supplement types",
-               "clearance_type": "clearance types", "year": "year", "month": "month",
-               "implant_flag": "implant", "life_sustain_support_flag": "life-sustaining or supporting",
-               "registration_number": "registration number", "version_or_model_number": "version or model number",
-               "brand_name": "brand name", "company_name": "company", "gmdn_term": "GMDN term",
-               "premarket_submission": "premarket submission",
-               "product_problems": "device problems", "trade_name": "trade name", "city": "city",
-               "k_numbers": "510(k) numbers"}
-DECISIONS = {"SESE": "substantially equivalent", "SESD": "substantially equivalent with drug",
-             "SESK": "substantially equivalent (kit)", "SESP": "substantially equivalent (postmarket surveillance)",
-             "SESU": "substantially equivalent with limitations", "DENG": "De Novo granted",
-             "APPR": "approved", "OK30": "30-day notice accepted", "LE30": "30-day notice (real-time) accepted",
-             "APRL": "approval for a labeling change", "DENY": "denied", "NSE": "not substantially equivalent"}
+NOUNS = {
+    "event": "adverse event report",
+    "recall": "recalled product",
+    "enforcement": "enforcement report",
+    "510k": "510(k) clearance",
+    "classification": "product code",
+    "udi": "UDI device record",
+    "registrationlisting": "establishment registration",
+    "gudid": "AccessGUDID device record",
+    "covid19serology": "serology test result",
+}
+FIELD_LABEL = {
+    "regulation_number": "regulation number",
+    "device_class": "device class",
+    "decision_code": "decision code",
+    "decision_date": "decision date",
+    "root_cause": "root cause",
+    "recall_class": "recall class",
+    "review_panel": "review panel",
+    "device_name": "device name",
+    "applicant": "applicant",
+    "manufacturer": "manufacturers",
+    "product_code": "product codes",
+    "event_type": "event types",
+    "patient_problem": "patient problems",
+    "device_problem": "device problems",
+    "country": "countries",
+    "state": "states",
+    "status": "recall status",
+    "supplement_type": "supplement types",
+    "clearance_type": "clearance types",
+    "year": "year",
+    "month": "month",
+    "implant_flag": "implant",
+    "life_sustain_support_flag": "life-sustaining or supporting",
+    "registration_number": "registration number",
+    "version_or_model_number": "version or model number",
+    "brand_name": "brand name",
+    "company_name": "company",
+    "gmdn_term": "GMDN term",
+    "premarket_submission": "premarket submission",
+    "product_problems": "device problems",
+    "trade_name": "trade name",
+    "city": "city",
+    "k_numbers": "510(k) numbers",
+}
+DECISIONS = {
+    "SESE": "substantially equivalent",
+    "SESD": "substantially equivalent with drug",
+    "SESK": "substantially equivalent (kit)",
+    "SESP": "substantially equivalent (postmarket surveillance)",
+    "SESU": "substantially equivalent with limitations",
+    "DENG": "De Novo granted",
+    "APPR": "approved",
+    "OK30": "30-day notice accepted",
+    "LE30": "30-day notice (real-time) accepted",
+    "APRL": "approval for a labeling change",
+    "DENY": "denied",
+    "NSE": "not substantially equivalent",
+}
 # row key -> column label, per dataset (the order shown)
 COLUMNS = {
-    "event": [("mdr_report_key", "Report key"), ("date_received", "Received"), ("event_type", "Type"),
-              ("product_code", "Product code"), ("brand_name", "Brand"), ("manufacturer", "Manufacturer")],
-    "recall": [("product_res_number", "Recall number"), ("event_date_initiated", "Initiated"),
-               ("recall_class", "Class"), ("recalling_firm", "Firm"), ("product_code", "Product code"),
-               ("root_cause_description", "Root cause")],
-    "enforcement": [("recall_number", "Recall number"), ("report_date", "Reported"),
-                    ("recall_initiation_date", "Initiated"),
-                    ("classification", "Class"), ("recalling_firm", "Firm"), ("status", "Status")],
-    "510k": [("k_number", "510(k)"), ("decision_date", "Decided"), ("applicant", "Applicant"),
-             ("device_name", "Device"), ("product_code", "Product code"), ("decision_code", "Decision")],
-    "pma": [("pma_number", "PMA"), ("supplement_number", "Supplement"), ("decision_date", "Decided"),
-            ("applicant", "Applicant"), ("trade_name", "Trade name"), ("product_code", "Product code")],
-    "classification": [("product_code", "Product code"), ("device_name", "Device"), ("device_class", "Class"),
-                       ("regulation_number", "Regulation"), ("medical_specialty", "Specialty")],
-    "udi": [("primary_di", "Device identifier"), ("brand_name", "Brand"), ("company_name", "Company"),
-            ("product_code", "Product code"), ("publish_date", "Published")],
-    "gudid": [("primary_di", "Device identifier"), ("brand_name", "Brand"),
-              ("version_or_model_number", "Version or model"), ("company_name", "Company"),
-              ("gmdn_term", "GMDN term"), ("product_codes", "Product codes"), ("publish_date", "Published")],
-    "covid19serology": [("sample_id", "Sample"), ("manufacturer", "Manufacturer"), ("device", "Test"),
-                        ("date_performed", "Performed"), ("antibody_truth", "Truth"), ("igg_result", "IgG"),
-                        ("igm_result", "IgM")],
-    "registrationlisting": [("registration_number", "Registration"), ("fei_number", "FEI"),
-                            ("name", "Establishment"), ("city", "City"), ("state_code", "State"),
-                            ("iso_country_code", "Country"), ("product_codes", "Product codes")],
+    "event": [
+        ("mdr_report_key", "Report key"),
+        ("date_received", "Received"),
+        ("event_type", "Type"),
+        ("product_code", "Product code"),
+        ("brand_name", "Brand"),
+        ("manufacturer", "Manufacturer"),
+    ],
+    "recall": [
+        ("product_res_number", "Recall number"),
+        ("event_date_initiated", "Initiated"),
+        ("recall_class", "Class"),
+        ("recalling_firm", "Firm"),
+        ("product_code", "Product code"),
+        ("root_cause_description", "Root cause"),
+    ],
+    "enforcement": [
+        ("recall_number", "Recall number"),
+        ("report_date", "Reported"),
+        ("recall_initiation_date", "Initiated"),
+        ("classification", "Class"),
+        ("recalling_firm", "Firm"),
+        ("status", "Status"),
+    ],
+    "510k": [
+        ("k_number", "510(k)"),
+        ("decision_date", "Decided"),
+        ("applicant", "Applicant"),
+        ("device_name", "Device"),
+        ("product_code", "Product code"),
+        ("decision_code", "Decision"),
+    ],
+    "pma": [
+        ("pma_number", "PMA"),
+        ("supplement_number", "Supplement"),
+        ("decision_date", "Decided"),
+        ("applicant", "Applicant"),
+        ("trade_name", "Trade name"),
+        ("product_code", "Product code"),
+    ],
+    "classification": [
+        ("product_code", "Product code"),
+        ("device_name", "Device"),
+        ("device_class", "Class"),
+        ("regulation_number", "Regulation"),
+        ("medical_specialty", "Specialty"),
+    ],
+    "udi": [
+        ("primary_di", "Device identifier"),
+        ("brand_name", "Brand"),
+        ("company_name", "Company"),
+        ("product_code", "Product code"),
+        ("publish_date", "Published"),
+    ],
+    "gudid": [
+        ("primary_di", "Device identifier"),
+        ("brand_name", "Brand"),
+        ("version_or_model_number", "Version or model"),
+        ("company_name", "Company"),
+        ("gmdn_term", "GMDN term"),
+        ("product_codes", "Product codes"),
+        ("publish_date", "Published"),
+    ],
+    "covid19serology": [
+        ("sample_id", "Sample"),
+        ("manufacturer", "Manufacturer"),
+        ("device", "Test"),
+        ("date_performed", "Performed"),
+        ("antibody_truth", "Truth"),
+        ("igg_result", "IgG"),
+        ("igm_result", "IgM"),
+    ],
+    "registrationlisting": [
+        ("registration_number", "Registration"),
+        ("fei_number", "FEI"),
+        ("name", "Establishment"),
+        ("city", "City"),
+        ("state_code", "State"),
+        ("iso_country_code", "Country"),
+        ("product_codes", "Product codes"),
+    ],
 }
-_DATE_KEYS = {"date_received", "event_date_initiated", "recall_initiation_date", "decision_date", "publish_date",
-              "date_performed", "report_date", "date_of_event", "event_date_terminated", "event_date_posted",
-              "termination_date", "center_classification_date", "created_date"}
+_DATE_KEYS = {
+    "date_received",
+    "event_date_initiated",
+    "recall_initiation_date",
+    "decision_date",
+    "publish_date",
+    "date_performed",
+    "report_date",
+    "date_of_event",
+    "event_date_terminated",
+    "event_date_posted",
+    "termination_date",
+    "center_classification_date",
+    "created_date",
+}
 
 
 def plural(n: int, word: str) -> str:
@@ -84,7 +189,7 @@ def day(value: Any) -> str:
     """'20230101', '2023-01-01', '4/21/2020' or a date -> '2023-01-01' (ISO, as a person reads it in every answer);
     other text unchanged."""
     m = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", str(value or "").strip()[:10])
-    if us := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", str(value or "").strip()):   # 4/21/2020
+    if us := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", str(value or "").strip()):  # 4/21/2020
         m = re.fullmatch(r"(\d{4})(\d{2})(\d{2})", f"{us[3]}{int(us[1]):02d}{int(us[2]):02d}")
     if not m or not 1 <= int(m[2]) <= 12 or not 1 <= int(m[3]) <= 31:
         return str(value or "")
@@ -103,7 +208,7 @@ def as_of_text(e: dict) -> str:
 def code_text(d: DeviceFilter, limit: int = 3) -> str:
     """'product code OZP (Automated Insulin Dosing ...)', or the words searched in the dataset's names."""
     if d.path == "names":
-        return f"\"{d.words}\" in the records' own device names"
+        return f'"{d.words}" in the records\' own device names'
     shown = [f"{c.code} ({c.name})" if c.name else c.code for c in d.codes[:limit]]
     more = f" and {len(d.codes) - limit} more" if len(d.codes) > limit else ""
     codes = f"product code{'s' if len(d.codes) > 1 else ''} " + ", ".join(shown) + more
@@ -126,22 +231,40 @@ def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
     filters = [f.label for f in it.filters if f.field in ("event_type", "recall_class", "device_class")]
     if filters:
         bits.append(" (" + ", ".join(filters) + ")")
-    ids = [f.label for f in it.filters if f.field in ("k_number", "pma_number", "product_res_number",
-                                                      "mdr_report_key", "di")]
+    ids = [
+        f.label
+        for f in it.filters
+        if f.field in ("k_number", "pma_number", "product_res_number", "mdr_report_key", "di")
+    ]
     if ids:
         bits.append(" for " + ", ".join(ids))
     if it.date_from or it.date_to:
         when = readable(it.date_from, it.date_to)
         one_day = it.date_from is not None and it.date_from == it.date_to
         kind = _DATE_VERB.get(it.date_field, "")
-        bits.append(" " + kind + (when if when.startswith(("since", "up to")) else f"from {when}" if " to " in when
-                                  else f"{'on' if one_day else 'in'} {when}"))
+        bits.append(
+            " "
+            + kind
+            + (
+                when
+                if when.startswith(("since", "up to"))
+                else f"from {when}"
+                if " to " in when
+                else f"{'on' if one_day else 'in'} {when}"
+            )
+        )
     return "".join(bits)
 
 
 # the date a period is of, said before it when it is not the dataset's usual date ("terminated in 2020")
-_DATE_VERB = {"occurred": "that occurred ", "terminated": "terminated ", "initiated": "initiated ",
-              "posted": "posted ", "classified": "classified ", "received": "received "}
+_DATE_VERB = {
+    "occurred": "that occurred ",
+    "terminated": "terminated ",
+    "initiated": "initiated ",
+    "posted": "posted ",
+    "classified": "classified ",
+    "received": "received ",
+}
 
 
 def _cell(key: str, v: Any) -> str:
@@ -156,13 +279,15 @@ def _cell(key: str, v: Any) -> str:
 
 def table(ds: str, e: dict, limit: int) -> str:
     """The first records as a short table with labelled columns (count results: value and count)."""
-    rows = e.get("rows", [])[:limit if e["tool"] != "count_by" else 12]
+    rows = e.get("rows", [])[: limit if e["tool"] != "count_by" else 12]
     if not rows:
         return ""
     if e["tool"] == "count_by":
         key = next(k for k in rows[0] if k != "count")
-        return "\n".join([f"| {FIELD_LABEL.get(key, key)} | records |", "|---|---|"] +
-                         [f"| {_cell(key, r.get(key))} | {r['count']:,} |" for r in rows])
+        return "\n".join(
+            [f"| {FIELD_LABEL.get(key, key)} | records |", "|---|---|"]
+            + [f"| {_cell(key, r.get(key))} | {r['count']:,} |" for r in rows]
+        )
     cols = [(k, label) for k, label in COLUMNS.get(ds, []) if any(r.get(k) not in (None, "", []) for r in rows)]
     if not cols:
         return ""

@@ -11,7 +11,7 @@ from .turn import Turn
 
 __all__ = ["fetch_all", "export_of", "ALL_ROWS"]
 
-ALL_ROWS = 1000              # the most rows a tool returns at once (Show all, exports)
+ALL_ROWS = 1000  # the most rows a tool returns at once (Show all, exports)
 
 
 def fetch_all(backend: Backend, table: ResultTable) -> bool:
@@ -34,6 +34,17 @@ def fetch_all(backend: Backend, table: ResultTable) -> bool:
 def export_of(turn: Turn, session: str) -> Export:
     """What an export of `turn` holds: its question, answer, reading, citations, tables, calls and as-of dates."""
     p = turn.payload
-    return Export(turn.question, turn.answer, turn.citations, turn.tables, p.get("tool_calls", []), turn.as_of,
-                  p.get("session", session), p.get("model", ""), p.get("audit", ""),
-                  interpretation=reading_text(turn.interpretation), searched=turn.searched, chart=turn.chart)
+    return Export(
+        turn.question,
+        turn.answer,
+        turn.citations,
+        turn.tables,
+        p.get("tool_calls", []),
+        turn.as_of,
+        p.get("session", session),
+        p.get("model", ""),
+        p.get("audit", ""),
+        interpretation=reading_text(turn.interpretation),
+        searched=turn.searched,
+        chart=turn.chart,
+    )

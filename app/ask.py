@@ -21,14 +21,20 @@ from .turn import Turn
 
 __all__ = ["AskModel", "Turn", "RecordView", "FORMAT_NAMES"]
 
-FORMAT_NAMES = {"xlsx": "Excel workbook", "csv": "CSV", "md": "Markdown report", "pdf": "PDF report",
-                "png": "PNG image of the chart"}
+FORMAT_NAMES = {
+    "xlsx": "Excel workbook",
+    "csv": "CSV",
+    "md": "Markdown report",
+    "pdf": "PDF report",
+    "png": "PNG image of the chart",
+}
 SLOW_MODEL_SECONDS = 20
 
 
 class AskModel:
-    def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
-                 report: Callable[[Banner], None]) -> None:
+    def __init__(
+        self, backend: Backend, jobs: Jobs, changed: Callable[[str], None], report: Callable[[Banner], None]
+    ) -> None:
         self.backend, self.jobs, self._changed, self._report = backend, jobs, changed, report
         self.session_id: str | None = None
         self.turns: list[Turn] = []
@@ -36,9 +42,9 @@ class AskModel:
         self.record: RecordView | None = None
         self._model_note_shown = ""
         self._slow_said = False
-        self._draining: set[int] = set()     # ids of cancelled turns the assistant is still finishing
-        self.downloads: list[Path] = []      # exports written, for the web build to hand to the browser
-        self.in_browser = False              # the web build: each export is also downloaded by the browser
+        self._draining: set[int] = set()  # ids of cancelled turns the assistant is still finishing
+        self.downloads: list[Path] = []  # exports written, for the web build to hand to the browser
+        self.in_browser = False  # the web build: each export is also downloaded by the browser
         # The UI thread (send, cancel, new conversation) and the "ask" lane (events, answer) both change turns:
         # every change of a turn's status, of `turns` and of `session_id` happens under this lock.
         self._lock = threading.RLock()
@@ -108,7 +114,7 @@ class AskModel:
             if turn.waiting is not None:
                 turn.entries = [e for e in turn.entries if e is not turn.waiting]
                 turn.waiting = None
-            if turn.status != "running":     # cancelled before it started: nothing to finish
+            if turn.status != "running":  # cancelled before it started: nothing to finish
                 self._draining.discard(id(turn))
                 return
             session_id = self.session_id
@@ -116,7 +122,7 @@ class AskModel:
             for ev in self.backend.stream(turn.question, session_id, turn.cancel):
                 with self._lock:
                     if turn.status != "running":
-                        continue             # drain the stream so the assistant finishes cleanly
+                        continue  # drain the stream so the assistant finishes cleanly
                     self._apply(turn, ev)
                 self.changed()
         except Exception as e:
@@ -126,7 +132,7 @@ class AskModel:
             with self._lock:
                 self._draining.discard(id(turn))
         with self._lock:
-            if turn.status == "running":     # the stream ended without an answer (an agent error)
+            if turn.status == "running":  # the stream ended without an answer (an agent error)
                 turn.status = "failed"
         self._check_model_note()
         self._check_slow_model(turn)
@@ -137,9 +143,15 @@ class AskModel:
         p = turn.payload
         if p.get("model_calls") and (p.get("seconds") or 0) > SLOW_MODEL_SECONDS and not self._slow_said:
             self._slow_said = True
-            self._report(Banner(f"The model took {p['seconds']:.0f} s on this answer. Without a model the same "
-                                "figures come in under a second: choose No model in Settings on a slow computer.",
-                                "info", "Open Settings", "settings"))
+            self._report(
+                Banner(
+                    f"The model took {p['seconds']:.0f} s on this answer. Without a model the same "
+                    "figures come in under a second: choose No model in Settings on a slow computer.",
+                    "info",
+                    "Open Settings",
+                    "settings",
+                )
+            )
 
     def _apply(self, turn: Turn, ev: dict) -> None:
         kind = ev.get("type")
@@ -154,8 +166,15 @@ class AskModel:
             turn.entries.append(entry)
         if kind == "error" and ev.get("where") == "agent":
             turn.error = "The assistant could not answer this question."
-            self._report(Banner("The assistant could not answer this question. Your question is kept: try again, "
-                                "in other words, or with another model.", "error", "Open Settings", "settings"))
+            self._report(
+                Banner(
+                    "The assistant could not answer this question. Your question is kept: try again, "
+                    "in other words, or with another model.",
+                    "error",
+                    "Open Settings",
+                    "settings",
+                )
+            )
             self.draft = self.draft or turn.question
         elif kind == "error" and str(ev.get("where", "")).startswith("model"):
             self._report(model_problem("The model could not help with this answer"))
@@ -173,14 +192,19 @@ class AskModel:
     def _answer(self, turn: Turn, ev: dict) -> None:
         self._fill(turn, ev)
         attach_queries(turn.entries, ev.get("tool_calls", []))
-        if any(t is turn for t in self.turns):   # not after Ctrl+K or a resume replaced the conversation
+        if any(t is turn for t in self.turns):  # not after Ctrl+K or a resume replaced the conversation
             self.session_id = ev.get("session") or self.session_id
         turn.status = "done"
         try:
             self.backend.save_answer(ev, turn.entries)
         except OSError as e:
-            self._report(Banner(f"This answer is shown but could not be kept for later ({one_line(e)}): "
-                                "export it now, and check the free disk space.", "warning"))
+            self._report(
+                Banner(
+                    f"This answer is shown but could not be kept for later ({one_line(e)}): "
+                    "export it now, and check the free disk space.",
+                    "warning",
+                )
+            )
         self._changed("sessions")
 
     def _check_model_note(self) -> None:
@@ -207,8 +231,9 @@ class AskModel:
                     t.status = "cancelled"
                     t.cancel.set()
                     self._draining.add(id(t))
-                    t.entries.append(Entry("note", "Cancelled: the answer was stopped.",
-                                           seconds=time.perf_counter() - t.sent_at))
+                    t.entries.append(
+                        Entry("note", "Cancelled: the answer was stopped.", seconds=time.perf_counter() - t.sent_at)
+                    )
                     self.draft = self.draft or t.question
         self.changed()
 
@@ -217,7 +242,7 @@ class AskModel:
         if turn.status in ("failed", "cancelled"):
             with self._lock:
                 if turn in self.turns and not turn.answer:
-                    self.turns.remove(turn)      # the new answer takes the failed card's place
+                    self.turns.remove(turn)  # the new answer takes the failed card's place
             self.draft = ""
             self.send(turn.question)
 
@@ -267,8 +292,10 @@ class AskModel:
                 self._fill(turn, {**turn.payload, "evidence": evidence})
                 turn.note = "This answer was asked outside the app: its tables were fetched again from the same data."
             else:
-                turn.note = ("The tables of this answer were not kept, and the data has been updated since: "
-                             "ask the question again for today's figures.")
+                turn.note = (
+                    "The tables of this answer were not kept, and the data has been updated since: "
+                    "ask the question again for today's figures."
+                )
         self.changed()
 
     # -- records, tables, exports ----------------------------------------------------------------------------------
@@ -324,18 +351,21 @@ class AskModel:
 
     def _fetch_all(self, table: ResultTable) -> None:
         if not fetch_all(self.backend, table):
-            self._report(info("The data has been updated since this answer: ask the question again to see every "
-                              "matching record."))
+            self._report(
+                info(
+                    "The data has been updated since this answer: ask the question again to see every matching record."
+                )
+            )
 
     def export(self, turn_index: int, fmt: str) -> None:
-        turn = self.turns[turn_index]          # taken now: Ctrl+K or a resume may replace the list meanwhile
+        turn = self.turns[turn_index]  # taken now: Ctrl+K or a resume may replace the list meanwhile
         turn.busy = f"Exporting the {FORMAT_NAMES.get(fmt, fmt)}…"
         self.changed()
         self.jobs.submit("io", self._export, turn, turn_index, fmt, doing=f"exporting the {FORMAT_NAMES.get(fmt, fmt)}")
 
     def _export(self, turn: Turn, turn_index: int, fmt: str) -> Path:
         try:
-            for t in turn.tables if fmt != "png" else []:   # an export holds every matching record
+            for t in turn.tables if fmt != "png" else []:  # an export holds every matching record
                 self._fetch_all(t)
             ex = export_of(turn, self.session_id or "session")
             path = write_export(ex, fmt, self.backend.config.exports, turn_index + 1)

@@ -24,6 +24,7 @@ __all__ = ["Backend", "SyncSource", "RecordNotFound", "dataset_phrases"]
 def dataset_phrases() -> dict[tuple[str, ...], str]:
     """The words the assistant reads as each dataset ("recalls", "510(k)s", ...), for rewording a question."""
     from agent.understand.vocab import DATASET_PHRASES
+
     return DATASET_PHRASES
 
 
@@ -31,24 +32,26 @@ def dataset_phrases() -> dict[tuple[str, ...], str]:
 class SyncSource:
     """Where a sync reads from: the openFDA download site, the sample shipped with the app, or a folder/bundle."""
 
-    kind: str = "online"          # online | sample | folder
+    kind: str = "online"  # online | sample | folder
     folder: str = ""
 
     def describe(self) -> str:
         return {"online": "the openFDA download site", "sample": "the sample data shipped with the app"}.get(
-            self.kind, f"the folder {self.folder}")
+            self.kind, f"the folder {self.folder}"
+        )
 
 
 class Backend:
     """Owns the Assistant (built lazily: importing the agent takes seconds) and the local API for records."""
 
-    def __init__(self, config: AppConfig, settings: Settings | None = None,
-                 agent_settings: AgentSettings | None = None) -> None:
+    def __init__(
+        self, config: AppConfig, settings: Settings | None = None, agent_settings: AgentSettings | None = None
+    ) -> None:
         self._base, self._base_agent = settings or Settings(), agent_settings or AgentSettings()
         self._lock = threading.RLock()
-        self._idle = threading.Condition(self._lock)     # signalled when no answer is streaming
+        self._idle = threading.Condition(self._lock)  # signalled when no answer is streaming
         self._streams = 0
-        self._users = 0                                  # queries running on the assistant off the answer lane
+        self._users = 0  # queries running on the assistant off the answer lane
         self._assistant: Any = None
         self.config = config
 
@@ -79,6 +82,7 @@ class Backend:
         with self._lock:
             if self._assistant is None:
                 from agent.assistant import Assistant
+
                 self._assistant = Assistant(self.settings, self.agent_settings)
             return self._assistant
 
@@ -98,8 +102,7 @@ class Backend:
     def model_name(self) -> str:
         return self._assistant.model_name if self._assistant is not None else self.config.model
 
-    def stream(self, question: str, session_id: str | None,
-               cancel: threading.Event | None = None) -> Iterator[dict]:
+    def stream(self, question: str, session_id: str | None, cancel: threading.Event | None = None) -> Iterator[dict]:
         """The assistant's events for one question (read it to the end: settings changes wait for it);
         setting `cancel` stops the assistant at its next step."""
         with self._lock:
@@ -137,6 +140,7 @@ class Backend:
     def run_tool(self, tool: str, args: dict) -> dict:
         """Run one of the assistant's tools again (a table's every row, an answer reopened): its result as evidence."""
         from agent.tools import run_tool
+
         with self.using() as assistant:
             return run_tool(assistant.ctx, tool, args).model_dump(mode="json")
 
@@ -159,21 +163,26 @@ class Backend:
         """The full original record a citation (`device/<endpoint>`, `field=value`) names."""
         field, _, value = ident.partition("=")
         if not dataset.startswith("device/") or not field or not value:
-            raise RecordNotFound(f"The record {ident} of {dataset} cannot be opened here: only the FDA device "
-                                 "datasets' records can")
-        with self.using() as assistant:          # the assistant's own local API: one owner of the mirror
+            raise RecordNotFound(
+                f"The record {ident} of {dataset} cannot be opened here: only the FDA device datasets' records can"
+            )
+        with self.using() as assistant:  # the assistant's own local API: one owner of the mirror
             for name in (f"{field}.exact", field):
-                response = assistant.ctx.api.get(f"/{dataset}.json",
-                                                 urlencode({"search": f'{name}:"{value}"', "limit": "1"}))
+                response = assistant.ctx.api.get(
+                    f"/{dataset}.json", urlencode({"search": f'{name}:"{value}"', "limit": "1"})
+                )
                 if response.status == 200:
                     return response.json()["results"][0]
-        raise RecordNotFound(f"The mirror has no record {ident} in {dataset} any more (a sync may have replaced "
-                             "it): ask the question again")
+        raise RecordNotFound(
+            f"The mirror has no record {ident} in {dataset} any more (a sync may have replaced "
+            "it): ask the question again"
+        )
 
     # -- the mirror -------------------------------------------------------------------------------------------
     def status(self) -> dict | None:
         """`mirror status` as a dict, or None when the data folder holds no mirror yet."""
         from mirror import Store, status
+
         try:
             return status(Store(self.settings.data_dir), self.stale_days)
         except MirrorMissingError:
@@ -187,22 +196,25 @@ class Backend:
     def plan(self, source: SyncSource, cancel: threading.Event | None = None):
         """What a sync from `source` would do (a dry run: no download, no change); `cancel` stops its retries."""
         from mirror.sync import sync
+
         return sync(self.settings, self._options(source, cancel, dry_run=True))
 
     def sync(self, source: SyncSource, cancel: threading.Event, on_progress=None):
         """Run a sync; returns the mirror's SyncReport; SyncCancelled when `cancel` is set; `on_progress` gets
         each `mirror.progress.ProgressEvent` (bytes per file, partitions loaded, notes)."""
         from mirror.sync import sync
+
         options = self._options(source, cancel)
         options.on_progress = on_progress
         report = sync(self.settings, options)
         if self._assistant is None:
-            self.warm()                          # now that there may be a mirror (warm() copes when there is none)
+            self.warm()  # now that there may be a mirror (warm() copes when there is none)
         return report
 
     @staticmethod
     def _options(source: SyncSource, cancel: threading.Event | None, dry_run: bool = False):
         from mirror import SAMPLE_DIR, SyncOptions
+
         folder = {"online": None, "sample": SAMPLE_DIR}.get(source.kind, Path(source.folder).expanduser())
         return SyncOptions(source_dir=folder, quiet=True, cancel=cancel, dry_run=dry_run)
 
@@ -210,11 +222,13 @@ class Backend:
     @staticmethod
     def ollama_models(url: str) -> list[str]:
         from agent.models import list_ollama_models
+
         return list_ollama_models(url)
 
     @staticmethod
     def embedded_available() -> bool:
         from agent.models import embedded_model_path
+
         return embedded_model_path() is not None
 
     def close(self, timeout: float = 10.0) -> None:

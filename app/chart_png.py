@@ -22,8 +22,12 @@ __all__ = ["write_png", "draw_chart"]
 
 WIDTH, PLOT_HEIGHT, BAR_ROW, MAX_BARS = 1200, 440, 30, 40
 INK, MUTED, GRID, LINE = (33, 33, 33), (96, 96, 96), (215, 215, 215), (25, 103, 210)
-FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"), Path("/Library/Fonts"),
-             Path("C:/Windows/Fonts"))
+FONT_DIRS = (
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/Library/Fonts"),
+    Path("C:/Windows/Fonts"),
+)
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
@@ -81,7 +85,7 @@ def _line(draw: ImageDraw.ImageDraw, chart: Chart, top: int) -> None:
         x = left + (right - left) * (i / span if len(pts) > 1 else 0.5)
         return x, bottom - (bottom - top - 10) * v / peak
 
-    for value in sorted({0, peak // 2, peak}):                  # grid lines with their values
+    for value in sorted({0, peak // 2, peak}):  # grid lines with their values
         y = xy(0, value)[1]
         draw.line([(left, y), (right, y)], fill=GRID if value else INK, width=1)
         label = f"{value:,}"
@@ -112,17 +116,23 @@ def _bars(draw: ImageDraw.ImageDraw, chart: Chart, shown: list[tuple[str, int]],
         draw.text((bar_x + max(2, bar_w * value / peak) + 8, y + 4), f"{value:,}", font=font, fill=INK)
         y += BAR_ROW
     more = f"and {len(chart.points) - len(shown)} more (in the table). " if len(chart.points) > len(shown) else ""
-    draw.text((24, y + 12), f"{more}Bars: number of {chart.y} by {field_label(chart.x).lower()}.", font=font,
-              fill=MUTED)
+    draw.text(
+        (24, y + 12), f"{more}Bars: number of {chart.y} by {field_label(chart.x).lower()}.", font=font, fill=MUTED
+    )
 
 
 def write_png(ex: "Export", path: Path) -> None:
     """Write the export's chart to `path` as a PNG image stamped with the answer's as-of dates."""
     if ex.chart is None:
         raise ValueError("this answer has no chart to export as an image: export its table instead")
-    info = PngInfo()                               # the same facts as text, for document control tools
-    for key, value in (("Title", f"Chart: {ex.chart.title}"), ("Question", ex.question),
-                       ("Data as of", ex.as_of_line()), ("Interpreted as", ex.interpretation),
-                       ("Exported", ex.exported_at), ("Software", "FDA Explorer Offline")):
+    info = PngInfo()  # the same facts as text, for document control tools
+    for key, value in (
+        ("Title", f"Chart: {ex.chart.title}"),
+        ("Question", ex.question),
+        ("Data as of", ex.as_of_line()),
+        ("Interpreted as", ex.interpretation),
+        ("Exported", ex.exported_at),
+        ("Software", "FDA Explorer Offline"),
+    ):
         info.add_itxt(key, value)
     draw_chart(ex.chart, ex.question, ex.as_of_line()).save(path, format="PNG", pnginfo=info)

@@ -17,8 +17,20 @@ from agent.modelspec import DEFAULT_MODEL, MODEL_HELP, ModelSpec
 
 from .errors import ConfigError
 
-__all__ = ["AppConfig", "AppEnv", "ConfigError", "load_config", "save_config", "default_config_path",
-           "model_kind", "remote_host", "unconfirmed_remote", "confirmed", "THEMES", "COLORS"]
+__all__ = [
+    "AppConfig",
+    "AppEnv",
+    "ConfigError",
+    "load_config",
+    "save_config",
+    "default_config_path",
+    "model_kind",
+    "remote_host",
+    "unconfirmed_remote",
+    "confirmed",
+    "THEMES",
+    "COLORS",
+]
 
 THEMES = ("system", "light", "dark")
 Color = Literal["indigo", "teal", "blue", "green", "deep_orange", "pink"]
@@ -34,11 +46,16 @@ class AppEnv(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="FDAX_", extra="ignore")
 
-    app_config: Path = Field(default_factory=default_config_path,
-                             description="The app's settings file (JSON), written by the Settings screen.")
-    app_port: int = Field(8550, ge=0, le=65535,
-                          description="Port of `fda-explorer --web` on 127.0.0.1 when --port is not given "
-                                      "(0: any free port).")
+    app_config: Path = Field(
+        default_factory=default_config_path,
+        description="The app's settings file (JSON), written by the Settings screen.",
+    )
+    app_port: int = Field(
+        8550,
+        ge=0,
+        le=65535,
+        description="Port of `fda-explorer --web` on 127.0.0.1 when --port is not given (0: any free port).",
+    )
 
 
 class AppConfig(BaseModel):
@@ -47,12 +64,15 @@ class AppConfig(BaseModel):
     model: str = Field(DEFAULT_MODEL, description=f"Chat model: {MODEL_HELP}.")
     ollama_url: str = Field("http://127.0.0.1:11434", description="Ollama server for ollama:NAME models.")
     ollama_remote_confirmed: str = Field(
-        "", description="An Ollama URL on another computer that you confirmed may receive your questions (the "
-        "Settings screen asks before saving one; a file naming another computer without it is refused).")
+        "",
+        description="An Ollama URL on another computer that you confirmed may receive your questions (the "
+        "Settings screen asks before saving one; a file naming another computer without it is refused).",
+    )
     data_dir: Path = Field(description="Mirror data folder (DuckDB files, downloads, sessions, audit logs).")
     export_dir: Path | None = Field(None, description="Folder for exported answers (default: DATA_DIR/exports).")
-    theme: Literal["system", "light", "dark"] = Field("system",
-                                                      description="Appearance: follow the system, light or dark.")
+    theme: Literal["system", "light", "dark"] = Field(
+        "system", description="Appearance: follow the system, light or dark."
+    )
     color: Color = Field("indigo", description="Accent colour: " + ", ".join(COLORS) + ".")
 
     @property
@@ -109,23 +129,28 @@ def load_config(path: Path, defaults: AppConfig) -> AppConfig:
     except FileNotFoundError:
         return defaults
     except (OSError, ValueError) as e:
-        raise ConfigError(f"cannot read the settings file {path} ({e}): fix or delete it, "
-                          "or start with --config OTHER.json") from None
+        raise ConfigError(
+            f"cannot read the settings file {path} ({e}): fix or delete it, or start with --config OTHER.json"
+        ) from None
     if not isinstance(saved, dict):
         raise ConfigError(f"the settings file {path} is not a JSON object: fix or delete it")
     try:
-        config = AppConfig.model_validate({**defaults.model_dump(), **{k: v for k, v in saved.items()
-                                                                         if k in AppConfig.model_fields}})
+        config = AppConfig.model_validate(
+            {**defaults.model_dump(), **{k: v for k, v in saved.items() if k in AppConfig.model_fields}}
+        )
     except ValidationError as e:
         first = e.errors()[0]
-        raise ConfigError(f"the settings file {path} has a bad {'.'.join(map(str, first['loc']))} "
-                          f"({first['msg']}): fix or delete it") from None
-    host = unconfirmed_remote(config) if "ollama_url" in saved else ""   # FDAX_OLLAMA_URL, --ollama-url: yours
+        raise ConfigError(
+            f"the settings file {path} has a bad {'.'.join(map(str, first['loc']))} ({first['msg']}): fix or delete it"
+        ) from None
+    host = unconfirmed_remote(config) if "ollama_url" in saved else ""  # FDAX_OLLAMA_URL, --ollama-url: yours
     if host:
-        raise ConfigError(f"the settings file {path} sends your questions to the Ollama server at "
-                          f"{config.ollama_url}, on another computer ({host}), and this was not confirmed: choose "
-                          "that server again on the Settings screen (it asks you to confirm), or set ollama_url "
-                          "back to http://127.0.0.1:11434")
+        raise ConfigError(
+            f"the settings file {path} sends your questions to the Ollama server at "
+            f"{config.ollama_url}, on another computer ({host}), and this was not confirmed: choose "
+            "that server again on the Settings screen (it asks you to confirm), or set ollama_url "
+            "back to http://127.0.0.1:11434"
+        )
     return config
 
 
@@ -135,14 +160,18 @@ def save_config(config: AppConfig, path: Path) -> None:
     path = Path(path)
     host = unconfirmed_remote(config)
     if host:
-        raise ConfigError(f"settings not saved to {path}: the Ollama server at {config.ollama_url} is on another "
-                          f"computer ({host}) and sending your questions there was not confirmed; save them from "
-                          "the Settings screen, which asks you to confirm")
+        raise ConfigError(
+            f"settings not saved to {path}: the Ollama server at {config.ollama_url} is on another "
+            f"computer ({host}) and sending your questions there was not confirmed; save them from "
+            "the Settings screen, which asks you to confirm"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".part")
         tmp.write_text(config.model_dump_json(indent=2), encoding="utf-8")
         os.replace(tmp, path)
     except OSError as e:
-        raise ConfigError(f"cannot save the settings to {path} ({e.strerror}): "
-                          "choose a writable file with --config or FDAX_APP_CONFIG") from None
+        raise ConfigError(
+            f"cannot save the settings to {path} ({e.strerror}): "
+            "choose a writable file with --config or FDAX_APP_CONFIG"
+        ) from None

@@ -30,7 +30,7 @@ class Controller:
 
     def __init__(self, backend: Backend, config_path: Path | None) -> None:
         self.backend, self.config_path = backend, config_path
-        self.config: AppConfig = backend.config   # the settings last saved: the screens show these at once,
+        self.config: AppConfig = backend.config  # the settings last saved: the screens show these at once,
         #                                           the backend switches to them once no answer is running
         self.jobs = Jobs(self._on_error)
         self.banner: Banner | None = None
@@ -45,8 +45,9 @@ class Controller:
         self.surveil = SurveilModel(backend, self.jobs, self.changed, self.report)
         self.data.on_synced = self._synced
         self.assistant_ready = False
-        self.settings = SettingsForm(backend, self.jobs, self.changed, self.report, self.apply_config,
-                                     lambda: self.config)
+        self.settings = SettingsForm(
+            backend, self.jobs, self.changed, self.report, self.apply_config, lambda: self.config
+        )
 
     # -- notifications ---------------------------------------------------------------------------------------
     def subscribe(self, listener: Callable[[str], None]) -> None:
@@ -171,7 +172,7 @@ class Controller:
                 self.report(banner_for(e, "saving the settings"))
                 return
         if config.data_dir != self.config.data_dir:
-            self.ask.new_conversation()               # its session lives in the other data folder
+            self.ask.new_conversation()  # its session lives in the other data folder
         self.config = config
         self.jobs.submit("ask", self._reconfigure, config, doing="applying the settings")
         self.report(info("Settings saved" + (f" to {self.config_path}" if self.config_path else "") + "."))
@@ -185,7 +186,7 @@ class Controller:
     def shutdown(self, timeout: float = 5.0, close_backend: bool = True) -> None:
         """Cancel running work, give it `timeout` seconds to stop, and close the mirror and the assistant."""
         with self._lock:
-            self._listeners.clear()          # the window is gone: nothing to draw any more
+            self._listeners.clear()  # the window is gone: nothing to draw any more
         self.data.cancel_sync()
         self.ask.cancel()
         deadline = time.monotonic() + timeout

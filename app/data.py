@@ -21,8 +21,11 @@ def finished(seconds: float, results: list[dict]) -> str:
     updated = sum(r["status"] == "updated" for r in results)
     failed = sum(bool(r["error"]) or r["status"] == "failed" for r in results)
     current = len(results) - updated - failed
-    parts = [count(updated, "dataset") + " updated"] + ([f"{current:,} already up to date"] if current else []) + (
-        [f"{failed:,} failed"] if failed else [])
+    parts = (
+        [count(updated, "dataset") + " updated"]
+        + ([f"{current:,} already up to date"] if current else [])
+        + ([f"{failed:,} failed"] if failed else [])
+    )
     return f"Sync finished in {seconds:.1f} s: " + ", ".join(parts) + "."
 
 
@@ -59,15 +62,15 @@ class SyncRun:
     """One sync: its plan (datasets, files, bytes), then each dataset's result."""
 
     source: SyncSource
-    phase: str = "planning"           # planning | running | done | failed | cancelled
+    phase: str = "planning"  # planning | running | done | failed | cancelled
     plan: list[dict] = field(default_factory=list)
     results: list[dict] = field(default_factory=list)
     message: str = ""
     cancel: threading.Event = field(default_factory=threading.Event)
-    cancelled: bool = False          # the person cancelled it (the mirror may also set `cancel` to stop its threads)
-    files: dict[str, list] = field(default_factory=dict)   # file -> [bytes done, bytes total or None, loaded]
+    cancelled: bool = False  # the person cancelled it (the mirror may also set `cancel` to stop its threads)
+    files: dict[str, list] = field(default_factory=dict)  # file -> [bytes done, bytes total or None, loaded]
     bytes_done: int = 0
-    bytes_total: int = 0             # the manifest's estimate: the fraction is clamped at 1
+    bytes_total: int = 0  # the manifest's estimate: the fraction is clamped at 1
     records_done: int = 0
     records_total: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)  # sync threads write
@@ -86,8 +89,7 @@ class SyncRun:
     def in_flight(self) -> list[tuple[str, int, int | None]]:
         """Files downloading now: (name, bytes done, bytes total)."""
         with self._lock:
-            return [(name, f[0], f[1]) for name, f in self.files.items()
-                    if not f[2] and (f[1] is None or f[0] < f[1])]
+            return [(name, f[0], f[1]) for name, f in self.files.items() if not f[2] and (f[1] is None or f[0] < f[1])]
 
     @property
     def files_loaded(self) -> int:
@@ -106,20 +108,26 @@ class SyncRun:
 
 
 class DataModel:
-    def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
-                 report: Callable[[Banner], None], online: Callable[[], bool] = has_route) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        jobs: Jobs,
+        changed: Callable[[str], None],
+        report: Callable[[Banner], None],
+        online: Callable[[], bool] = has_route,
+    ) -> None:
         self.backend, self.jobs, self._changed, self._report = backend, jobs, changed, report
         self.rows: list[DatasetRow] = []
-        self.empty: bool | None = None       # None until the first status is read
+        self.empty: bool | None = None  # None until the first status is read
         self.disk_use = 0
         self.mirror_bytes = 0
         self.run: SyncRun | None = None
-        self.folders: list[str] = []         # bundles found on this computer (for the web, which has no Browse…)
-        self.searched = False                # the usual places were looked through for bundles
-        self._route = online()               # whether the computer has a route to the internet
-        self._offline_seen = False           # the download site could not be reached
+        self.folders: list[str] = []  # bundles found on this computer (for the web, which has no Browse…)
+        self.searched = False  # the usual places were looked through for bundles
+        self._route = online()  # whether the computer has a route to the internet
+        self._offline_seen = False  # the download site could not be reached
         self.source = SyncSource("folder" if self.offline else "online")
-        self.on_synced: Callable[[], None] | None = None   # the controller refreshes the home's examples
+        self.on_synced: Callable[[], None] | None = None  # the controller refreshes the home's examples
 
     def changed(self) -> None:
         self._changed("data")
@@ -133,10 +141,23 @@ class DataModel:
     def _load(self) -> None:
         st = self.backend.status()
         self.empty = st is None
-        self.rows = [] if st is None else [
-            DatasetRow(name, d["records"], d["export_date"], d.get("synced_at", "")[:19].replace("T", " "),
-                       d.get("age_days"), bool(d.get("stale")), d["bytes_on_disk"], d.get("warning", ""))
-            for name, d in [*st["endpoints"].items(), *([("gudid", st["gudid"])] if "gudid" in st else [])]]
+        self.rows = (
+            []
+            if st is None
+            else [
+                DatasetRow(
+                    name,
+                    d["records"],
+                    d["export_date"],
+                    d.get("synced_at", "")[:19].replace("T", " "),
+                    d.get("age_days"),
+                    bool(d.get("stale")),
+                    d["bytes_on_disk"],
+                    d.get("warning", ""),
+                )
+                for name, d in [*st["endpoints"].items(), *([("gudid", st["gudid"])] if "gudid" in st else [])]
+            ]
+        )
         self.mirror_bytes = 0 if st is None else st["bytes_on_disk"]
         self.disk_use = self.backend.disk_use()
         self.changed()
@@ -198,12 +219,16 @@ class DataModel:
         if run.source.kind == "online":
             self._offline_seen = True
             self.source = SyncSource("folder", self.source.folder)
-            run.message = ("The openFDA download site cannot be reached: this computer may be offline. Import the "
-                           "data from a folder instead. The mirror keeps its previous data.")
+            run.message = (
+                "The openFDA download site cannot be reached: this computer may be offline. Import the "
+                "data from a folder instead. The mirror keeps its previous data."
+            )
             self._report(Banner(run.message, "error", "Import a folder", IMPORT_FOLDER, "; ".join(errors)))
             return
-        run.message = ("This folder's download.json cannot be read: it is not a data bundle the app can read. Choose "
-                       "the bundle's own folder, or copy the bundle again. The mirror keeps its previous data.")
+        run.message = (
+            "This folder's download.json cannot be read: it is not a data bundle the app can read. Choose "
+            "the bundle's own folder, or copy the bundle again. The mirror keeps its previous data."
+        )
         self._report(Banner(run.message, "error", details="; ".join(errors)))
 
     def _progress(self, run: SyncRun) -> Callable:
@@ -216,14 +241,21 @@ class DataModel:
             if now - last[0] >= 0.2 or e.kind == "loaded":
                 last[0] = now
                 self.changed()
+
         return on_progress
 
     def _sync(self, run: SyncRun) -> None:
         try:
             plan = self.backend.plan(run.source, run.cancel)
-            run.plan = [{"dataset": d.dataset, "files": d.files_to_fetch, "bytes": d.bytes_planned,
-                         "status": "to update" if d.status == "planned" else d.status}
-                        for d in plan.datasets.values()]
+            run.plan = [
+                {
+                    "dataset": d.dataset,
+                    "files": d.files_to_fetch,
+                    "bytes": d.bytes_planned,
+                    "status": "to update" if d.status == "planned" else d.status,
+                }
+                for d in plan.datasets.values()
+            ]
             if run.cancelled:
                 run.phase, run.message = "cancelled", "Cancelled before it started: nothing changed."
                 return
@@ -233,24 +265,42 @@ class DataModel:
             run.phase = "running"
             self.changed()
             report = self.backend.sync(run.source, run.cancel, self._progress(run))
-            run.results = [{"dataset": d.dataset, "status": d.status, "records": d.records, "as_of": d.export_date,
-                            "seconds": d.seconds, "error": d.error} for d in report.datasets.values()]
+            run.results = [
+                {
+                    "dataset": d.dataset,
+                    "status": d.status,
+                    "records": d.records,
+                    "as_of": d.export_date,
+                    "seconds": d.seconds,
+                    "error": d.error,
+                }
+                for d in report.datasets.values()
+            ]
             run.phase = "done" if report.ok else "failed"
             run.message = finished(report.seconds, run.results)
             failed = [dataset_label(r["dataset"]) for r in run.results if r["error"] or r["status"] == "failed"]
             if report.ok:
-                self._report(info(run.message))          # replaces a banner left by an earlier failed sync
+                self._report(info(run.message))  # replaces a banner left by an earlier failed sync
             else:
-                self._report(Banner(f"Sync finished, but {count(len(failed), 'dataset')} could not be updated "
-                                    f"({', '.join(failed) or 'see the list'}): sync again, it resumes where it "
-                                    "stopped. The mirror keeps their previous data.", "error",
-                                    details="; ".join(report.errors)))
+                self._report(
+                    Banner(
+                        f"Sync finished, but {count(len(failed), 'dataset')} could not be updated "
+                        f"({', '.join(failed) or 'see the list'}): sync again, it resumes where it "
+                        "stopped. The mirror keeps their previous data.",
+                        "error",
+                        details="; ".join(report.errors),
+                    )
+                )
         except Exception as e:
             run.phase = "cancelled" if run.cancelled else "failed"
             banner = banner_for(e, f"syncing from {run.source.describe()}")
-            if not run.cancelled and banner.level == "info":     # the mirror stopped itself: say it failed
-                banner = Banner(f"The sync from {run.source.describe()} stopped before it finished. The mirror "
-                                "keeps its previous data: try again.", "error", details=one_line(e))
+            if not run.cancelled and banner.level == "info":  # the mirror stopped itself: say it failed
+                banner = Banner(
+                    f"The sync from {run.source.describe()} stopped before it finished. The mirror "
+                    "keeps its previous data: try again.",
+                    "error",
+                    details=one_line(e),
+                )
             if run.source.kind == "online" and banner.target == IMPORT_FOLDER:
                 self._offline_seen = True
                 self.source = SyncSource("folder", self.source.folder)

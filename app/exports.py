@@ -18,7 +18,7 @@ from .timeline import result_title
 __all__ = ["Export", "FORMATS", "CHART_FORMAT", "write_export", "file_name", "columns_of", "available_formats"]
 
 FORMATS = ("xlsx", "csv", "md", "pdf")
-CHART_FORMAT = "png"                   # an image of the answer's chart, offered when it has one
+CHART_FORMAT = "png"  # an image of the answer's chart, offered when it has one
 CSV_META = ["Part", "Dataset", "Data as of", "Query", "Text"]
 
 
@@ -31,12 +31,12 @@ class Export:
     citations: list[dict]
     tables: list[ResultTable]
     tool_calls: list[dict]
-    as_of: dict[str, str]              # dataset -> data as of, for the datasets whose records the answer shows
+    as_of: dict[str, str]  # dataset -> data as of, for the datasets whose records the answer shows
     session: str
     model: str
     audit_path: str = ""
-    interpretation: str = ""           # the reading of the question, on one line
-    searched: dict[str, str] = field(default_factory=dict)   # every dataset the answer read -> as of
+    interpretation: str = ""  # the reading of the question, on one line
+    searched: dict[str, str] = field(default_factory=dict)  # every dataset the answer read -> as of
     exported_at: str = field(default_factory=lambda: time.strftime("%Y-%m-%d %H:%M:%S %Z").strip())
     chart: Chart | None = None
 
@@ -64,19 +64,31 @@ class Export:
 
     def header(self) -> list[tuple[str, str]]:
         """The cover lines every format starts with."""
-        rows = [("Question", self.question), ("Interpreted as", self.interpretation or "(not recorded)"),
-                ("Data as of", self.as_of_line())]
+        rows = [
+            ("Question", self.question),
+            ("Interpreted as", self.interpretation or "(not recorded)"),
+            ("Data as of", self.as_of_line()),
+        ]
         others = {k: v for k, v in self.searched.items() if k not in self.as_of}
         if others:
-            rows.append(("Also searched (no rows shown)", "; ".join(f"{dataset_label(k)} {v}"
-                                                                  for k, v in sorted(others.items()))))
-        return rows + [("Model", self.model or "none"), ("Session", self.session), ("Exported", self.exported_at),
-                       ("Audit log", self.audit_path or "(none)")]
+            rows.append(
+                (
+                    "Also searched (no rows shown)",
+                    "; ".join(f"{dataset_label(k)} {v}" for k, v in sorted(others.items())),
+                )
+            )
+        return rows + [
+            ("Model", self.model or "none"),
+            ("Session", self.session),
+            ("Exported", self.exported_at),
+            ("Audit log", self.audit_path or "(none)"),
+        ]
 
 
 def available_formats() -> tuple[str, ...]:
     """The formats this installation can write (PDF needs the fpdf2 package)."""
     from importlib.util import find_spec
+
     return tuple(f for f in FORMATS if f != "pdf" or find_spec("fpdf") is not None)
 
 
@@ -135,14 +147,23 @@ def _markdown(ex: Export, path: Path) -> None:
     lines += [f"- {dataset_label(c['dataset'])}: `{c['id']}`" for c in ex.citations] or ["(none)"]
     for t in ex.tables:
         cols = columns_of(t)
-        lines += ["", f"## {t.title}", "", f"Data as of {t.as_of_text}. Query: `{t.query}`", "",
-                  "| " + " | ".join(_md_cell(lab) for _, lab in cols) + " |", "|" + "---|" * len(cols)]
+        lines += [
+            "",
+            f"## {t.title}",
+            "",
+            f"Data as of {t.as_of_text}. Query: `{t.query}`",
+            "",
+            "| " + " | ".join(_md_cell(lab) for _, lab in cols) + " |",
+            "|" + "---|" * len(cols),
+        ]
         lines += ["| " + " | ".join(_md_cell(display_value(c, r.get(c))) for c, _ in cols) + " |" for r in t.rows]
         lines += ["", t.footer]
     lines += ["", "## Audit log", "", f"Audit file: `{ex.audit_path or '(none)'}`", ""]
     for c in ex.tool_calls:
-        lines.append(f"- {tool_label(c.get('tool', ''))} (`{c.get('tool')}` "
-                     f"{json.dumps(c.get('args', {}), default=str)}): {c.get('summary', '')}")
+        lines.append(
+            f"- {tool_label(c.get('tool', ''))} (`{c.get('tool')}` "
+            f"{json.dumps(c.get('args', {}), default=str)}): {c.get('summary', '')}"
+        )
         lines += [f"  - query: `{q}`" for q in c.get("queries", [])]
     settings = ex.audit().get("settings")
     if settings:
@@ -172,13 +193,23 @@ def _csv(ex: Export, path: Path) -> None:
         w.writerow(["interpretation", "", "", "", ex.interpretation] + blank)
         w.writerow(["answer", "", ex.as_of_line(), "", ex.body.strip()] + blank)
         for c in ex.citations:
-            w.writerow(["citation", dataset_label(c["dataset"]), ex.searched.get(c["dataset"], ex.as_of.get(
-                c["dataset"], "")), "", c["id"]] + blank)
+            w.writerow(
+                [
+                    "citation",
+                    dataset_label(c["dataset"]),
+                    ex.searched.get(c["dataset"], ex.as_of.get(c["dataset"], "")),
+                    "",
+                    c["id"],
+                ]
+                + blank
+            )
         for t in ex.tables:
             for r in t.rows:
                 dataset, as_of = t.row_source(r)
-                w.writerow(["evidence", dataset_label(dataset), as_of, t.query, t.title]
-                           + [_csv_value(k, r.get(k)) for k, _ in fields])
+                w.writerow(
+                    ["evidence", dataset_label(dataset), as_of, t.query, t.title]
+                    + [_csv_value(k, r.get(k)) for k, _ in fields]
+                )
         for c in ex.tool_calls:
             for q in c.get("queries") or [""]:
                 step = result_title(c.get("tool", ""), c.get("summary", ""), bool(c.get("ok")))

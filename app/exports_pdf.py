@@ -10,9 +10,13 @@ from .labels import dataset_label, display_value, tool_label
 
 __all__ = ["write_pdf"]
 
-FONTS = [Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"),
-         Path("/Library/Fonts"), Path("C:/Windows/Fonts")]
-MAX_CELL = 160             # characters of a table cell (a narrative is cut; the XLSX and CSV keep it whole)
+FONTS = [
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/Library/Fonts"),
+    Path("C:/Windows/Fonts"),
+]
+MAX_CELL = 160  # characters of a table cell (a narrative is cut; the XLSX and CSV keep it whole)
 
 
 def _font(pdf) -> tuple[str, bool]:
@@ -29,6 +33,7 @@ def _font(pdf) -> tuple[str, bool]:
 class _Writer:
     def __init__(self) -> None:
         from fpdf import FPDF
+
         self.pdf = FPDF(orientation="L", unit="mm", format="A4")
         self.pdf.set_auto_page_break(True, margin=12)
         self.pdf.set_margins(12, 12, 12)
@@ -39,8 +44,16 @@ class _Writer:
         s = str(s)
         if self.unicode:
             return s
-        for a, b in (("\u2026", "..."), ("\u2013", "-"), ("\u2014", "-"), ("\u2192", "->"), ("\u201c", '"'),
-                     ("\u201d", '"'), ("\u2019", "'"), ("\u00b7", "-")):
+        for a, b in (
+            ("\u2026", "..."),
+            ("\u2013", "-"),
+            ("\u2014", "-"),
+            ("\u2192", "->"),
+            ("\u201c", '"'),
+            ("\u201d", '"'),
+            ("\u2019", "'"),
+            ("\u00b7", "-"),
+        ):
             s = s.replace(a, b)
         return s.encode("latin-1", "replace").decode("latin-1")
 
@@ -55,13 +68,14 @@ class _Writer:
 
     def table(self, header: list[str] | None, rows: list[list[str]], size: int = 7, widths=None) -> None:
         self.pdf.set_font(self.family, "", size)
-        with self.pdf.table(text_align="LEFT", line_height=3.6, first_row_as_headings=header is not None,
-                            col_widths=widths) as t:
+        with self.pdf.table(
+            text_align="LEFT", line_height=3.6, first_row_as_headings=header is not None, col_widths=widths
+        ) as t:
             for r in ([header] if header is not None else []) + rows:
                 row = t.row()
                 for v in r:
                     v = " ".join(str(v).split())
-                    row.cell(self.text(v if len(v) <= MAX_CELL else v[:MAX_CELL - 1] + "\u2026"))
+                    row.cell(self.text(v if len(v) <= MAX_CELL else v[: MAX_CELL - 1] + "\u2026"))
         self.pdf.ln(2)
 
 
@@ -90,9 +104,18 @@ def write_pdf(ex: Export, path: Path) -> None:
     w.heading("Audit log")
     w.para(f"Audit file: {ex.audit_path or '(none)'}", 8)
     if ex.tool_calls:
-        w.table(["Step", "Arguments", "Result", "Queries"],
-                [[tool_label(c.get("tool", "")), json.dumps(c.get("args", {}), default=str), c.get("summary", ""),
-                  "; ".join(c.get("queries", []))] for c in ex.tool_calls])
+        w.table(
+            ["Step", "Arguments", "Result", "Queries"],
+            [
+                [
+                    tool_label(c.get("tool", "")),
+                    json.dumps(c.get("args", {}), default=str),
+                    c.get("summary", ""),
+                    "; ".join(c.get("queries", [])),
+                ]
+                for c in ex.tool_calls
+            ],
+        )
     settings = ex.audit().get("settings")
     if settings:
         w.para("Settings: " + json.dumps(settings, default=str), 8)

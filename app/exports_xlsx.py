@@ -53,6 +53,7 @@ def sheet_names(ex: Export) -> list[str]:
 def _style_table(ws, header_row: int, ncols: int, nrows: int, widths: list[int]) -> None:
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
+
     for cell in ws[header_row]:
         cell.font = Font(bold=True)
         cell.fill = PatternFill("solid", fgColor=HEAD_FILL)
@@ -68,8 +69,10 @@ def _table(ws, header: list[str], rows: list[list[Any]]) -> None:
     ws.append(header)
     for r in rows:
         ws.append(r)
-    widths = [max([len(str(h))] + [len(v.isoformat()) if isinstance(v, dt.date) else len(str(v)) for v in col])
-              for h, col in zip(header, zip(*rows) if rows else [[] for _ in header])]
+    widths = [
+        max([len(str(h))] + [len(v.isoformat()) if isinstance(v, dt.date) else len(str(v)) for v in col])
+        for h, col in zip(header, zip(*rows) if rows else [[] for _ in header])
+    ]
     for row in ws.iter_rows(min_row=2):
         for cell in row:
             if isinstance(cell.value, dt.date):
@@ -79,6 +82,7 @@ def _table(ws, header: list[str], rows: list[list[Any]]) -> None:
 
 def _cover(wb, ex: Export) -> None:
     from openpyxl.styles import Alignment, Font
+
     ws = wb.active
     ws.title = "Cover"
     ws.append([ex.question])
@@ -102,29 +106,52 @@ def _cover(wb, ex: Export) -> None:
 
 def write_xlsx(ex: Export, path: Path) -> None:
     from openpyxl import Workbook
+
     wb = Workbook()
     _cover(wb, ex)
     for name, t in zip(sheet_names(ex), ex.tables):
         cols = columns_of(t)
-        _table(wb.create_sheet(name), [lab for _, lab in cols],
-               [[_typed(c, r.get(c)) for c, _ in cols] for r in t.rows])
-    _table(wb.create_sheet("Citations"), ["Dataset", "Record", "Data as of"],
-           [[dataset_label(c["dataset"]), c["id"], _typed("date", ex.searched.get(c["dataset"], ""))]
-            for c in ex.citations])
-    _table(wb.create_sheet("Sources"), ["Sheet", "Result", "Rows", "Matching records", "Data as of", "Query"],
-           [[n, t.title, len(t.rows), t.total, t.as_of_text, t.query] for n, t in zip(sheet_names(ex), ex.tables)])
-    _table(wb.create_sheet("Tool calls"), ["Step", "Tool", "Arguments", "Succeeded", "Result", "Query"],
-           [[tool_label(c.get("tool", "")), c.get("tool", ""), json.dumps(c.get("args", {}), default=str),
-             "yes" if c.get("ok") else "no",
-             result_title(c.get("tool", ""), c.get("summary", ""), bool(c.get("ok"))), q]
-            for c in ex.tool_calls for q in (c.get("queries") or [""])])
+        _table(
+            wb.create_sheet(name), [lab for _, lab in cols], [[_typed(c, r.get(c)) for c, _ in cols] for r in t.rows]
+        )
+    _table(
+        wb.create_sheet("Citations"),
+        ["Dataset", "Record", "Data as of"],
+        [
+            [dataset_label(c["dataset"]), c["id"], _typed("date", ex.searched.get(c["dataset"], ""))]
+            for c in ex.citations
+        ],
+    )
+    _table(
+        wb.create_sheet("Sources"),
+        ["Sheet", "Result", "Rows", "Matching records", "Data as of", "Query"],
+        [[n, t.title, len(t.rows), t.total, t.as_of_text, t.query] for n, t in zip(sheet_names(ex), ex.tables)],
+    )
+    _table(
+        wb.create_sheet("Tool calls"),
+        ["Step", "Tool", "Arguments", "Succeeded", "Result", "Query"],
+        [
+            [
+                tool_label(c.get("tool", "")),
+                c.get("tool", ""),
+                json.dumps(c.get("args", {}), default=str),
+                "yes" if c.get("ok") else "no",
+                result_title(c.get("tool", ""), c.get("summary", ""), bool(c.get("ok"))),
+                q,
+            ]
+            for c in ex.tool_calls
+            for q in (c.get("queries") or [""])
+        ],
+    )
     audit = ex.audit()
     facts: list[list[Any]] = [["Audit file", ex.audit_path or "(none)"]]
     for k, v in audit.items():
         if k in ("tool_calls", "plan", "citations", "provenance", "answer"):
-            continue                      # on their own sheets
+            continue  # on their own sheets
         items = v.items() if isinstance(v, dict) else [("", v)]
-        facts += [[f"{k} {kk}".strip(), vv if isinstance(vv, (int, float, str)) else json.dumps(vv, default=str)]
-                  for kk, vv in items]
+        facts += [
+            [f"{k} {kk}".strip(), vv if isinstance(vv, (int, float, str)) else json.dumps(vv, default=str)]
+            for kk, vv in items
+        ]
     _table(wb.create_sheet("Audit"), ["Field", "Value"], facts)
     wb.save(path)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 __all__ = ["check_folder", "bundle_folders", "has_route", "MARKER"]
 
-MARKER = "download.json"          # at the root of a bundle (`mirror export`) or of a copy of the download site
+MARKER = "download.json"  # at the root of a bundle (`mirror export`) or of a copy of the download site
 PLACES = ("/media", "/mnt", "/run/media", "/Volumes", "~", "~/Downloads", "~/Desktop", "~/Documents")
 DEPTH = 3
-BUDGET = 1.5                       # seconds spent looking, at most
+BUDGET = 1.5  # seconds spent looking, at most
 
 
 def check_folder(typed: str) -> tuple[str, str]:
@@ -26,8 +26,10 @@ def check_folder(typed: str) -> tuple[str, str]:
     if not path.is_dir():
         return f"{text} is a file: give the folder that holds it.", ""
     if not (path / MARKER).is_file():
-        return (f"The folder {text} is not a data bundle (it has no download.json): choose the bundle's own "
-                "folder, made by exporting a bundle on a computer with internet access."), ""
+        return (
+            f"The folder {text} is not a data bundle (it has no download.json): choose the bundle's own "
+            "folder, made by exporting a bundle on a computer with internet access."
+        ), ""
     return "", str(path)
 
 
@@ -47,8 +49,11 @@ def bundle_folders(places: tuple[str, ...] = PLACES, depth: int = DEPTH, budget:
                 found.append(str(folder))
                 continue
             if level < depth:
-                queue += [(Path(e.path), level + 1) for e in sorted(os.scandir(folder), key=lambda e: e.name)
-                          if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")]
+                queue += [
+                    (Path(e.path), level + 1)
+                    for e in sorted(os.scandir(folder), key=lambda e: e.name)
+                    if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
+                ]
         except OSError:
             continue
     return found

@@ -23,10 +23,13 @@ EXAMPLES = [
 
 def model_state(backend: Backend, ready: bool) -> tuple[str, str]:
     """(the model as a person reads it, its state: loading, ready, or not available)."""
-    kind, arg = model_kind(backend.config.model)           # the one grammar (agent.modelspec), any case
-    shown = {"none": "No model: answers are written from the data alone",
-             "embedded": "Embedded model (SmolLM2-135M, on this computer)", "ollama": f"Ollama model {arg}",
-             "gguf": f"Model file {arg.replace(chr(92), '/').rsplit('/', 1)[-1]}"}.get(kind, backend.config.model)
+    kind, arg = model_kind(backend.config.model)  # the one grammar (agent.modelspec), any case
+    shown = {
+        "none": "No model: answers are written from the data alone",
+        "embedded": "Embedded model (SmolLM2-135M, on this computer)",
+        "ollama": f"Ollama model {arg}",
+        "gguf": f"Model file {arg.replace(chr(92), '/').rsplit('/', 1)[-1]}",
+    }.get(kind, backend.config.model)
     if not ready:
         return shown, "loading…"
     if backend.model_note:
@@ -47,7 +50,7 @@ class HomeModel:
     def _load(self) -> None:
         try:
             self.examples = self._examples()
-        except Exception:            # examples are a help, never a failure: the home shows none
+        except Exception:  # examples are a help, never a failure: the home shows none
             self.examples = []
         self._changed("ask")
 

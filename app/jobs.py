@@ -26,7 +26,7 @@ class _Lane:
             fn, args, doing = task
             try:
                 fn(*args)
-            except BaseException as e:   # every failure becomes a banner; the lane keeps running
+            except BaseException as e:  # every failure becomes a banner; the lane keeps running
                 self.on_error(e, doing)
             finally:
                 with self.lock:

@@ -20,7 +20,7 @@ class Launch:
     backend: Backend
     config_path: Path
     env: AppEnv
-    problem: str = ""          # the settings file could not be used: the app runs on defaults and says so
+    problem: str = ""  # the settings file could not be used: the app runs on defaults and says so
 
 
 def check_environment() -> None:

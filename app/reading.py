@@ -14,10 +14,10 @@ CLASSES = {"1": "Class I", "2": "Class II", "3": "Class III"}
 
 @dataclass(frozen=True)
 class Part:
-    kind: str             # dataset | device | firm | place | dates | filter | measure | unused
+    kind: str  # dataset | device | firm | place | dates | filter | measure | unused
     text: str
-    detail: str = ""      # the tooltip: every code, every name variant
-    value: str = ""       # a dataset part's dataset (what a change of it replaces)
+    detail: str = ""  # the tooltip: every code, every name variant
+    value: str = ""  # a dataset part's dataset (what a change of it replaces)
 
     @property
     def editable(self) -> bool:
@@ -38,13 +38,19 @@ def _device(d: dict) -> Part:
         words = d.get("words", "")
         return Part("device", f"Device: \u201c{words}\u201d in the records' device names", d.get("how", ""))
     shown = ", ".join(c["code"] for c in codes[:4]) + (f" and {len(codes) - 4} more" if len(codes) > 4 else "")
-    detail = "\n".join(f"{c['code']}: {c.get('name', '')}" + (f" ({CLASSES.get(str(c.get('device_class')), '')})"
-                                                               if c.get("device_class") else "") for c in codes)
+    detail = "\n".join(
+        f"{c['code']}: {c.get('name', '')}"
+        + (f" ({CLASSES.get(str(c.get('device_class')), '')})" if c.get("device_class") else "")
+        for c in codes
+    )
     words = d.get("words", "")
     if len(codes) == 1 and codes[0].get("name"):
         shown = f"{codes[0]['code']} ({codes[0]['name']})"
-    head = f"Device: {words} \u2192 {shown}" if d.get("path") != "given" and words.upper() != shown[:3] else \
-        f"Product code {shown}"
+    head = (
+        f"Device: {words} \u2192 {shown}"
+        if d.get("path") != "given" and words.upper() != shown[:3]
+        else f"Product code {shown}"
+    )
     return Part("device", head, detail)
 
 
@@ -68,8 +74,11 @@ def reading_parts(it: dict | None) -> list[Part]:
         parts.append(Part("place", f"Place: {it['place'].get('name', '')}"))
     if dates := _dates(it):
         parts.append(Part("dates", f"Dates: {dates}", it.get("date_words", "")))
-    parts += [Part("filter", f.get("label", "")) for f in it.get("filters") or []
-              if f.get("field") != "supplement_number" and f.get("label")]
+    parts += [
+        Part("filter", f.get("label", ""))
+        for f in it.get("filters") or []
+        if f.get("field") != "supplement_number" and f.get("label")
+    ]
     if "pma" in (it.get("datasets") or []) and it.get("supplements") in ("originals", "supplements"):
         parts.append(Part("filter", "Original approvals only" if it["supplements"] == "originals" else "Supplements"))
     measure, by = it.get("measure"), it.get("by")

@@ -12,25 +12,48 @@ __all__ = ["RecordView", "Field", "Group", "layout", "fda_link", "original_json"
 
 # The facts a reviewer looks for first, per dataset (the ones a record has, in this order).
 KEY_FACTS = {
-    "event": ["report_number", "mdr_report_key", "event_type", "date_received", "date_of_event", "manufacturer_name",
-              "product_code", "brand_name"],
-    "recall": ["product_res_number", "recall_class", "recalling_firm", "event_date_initiated", "recall_status",
-               "product_code", "root_cause_description", "reason_for_recall"],
-    "enforcement": ["recall_number", "classification", "recalling_firm", "recall_initiation_date", "status",
-                    "product_code", "reason_for_recall"],
+    "event": [
+        "report_number",
+        "mdr_report_key",
+        "event_type",
+        "date_received",
+        "date_of_event",
+        "manufacturer_name",
+        "product_code",
+        "brand_name",
+    ],
+    "recall": [
+        "product_res_number",
+        "recall_class",
+        "recalling_firm",
+        "event_date_initiated",
+        "recall_status",
+        "product_code",
+        "root_cause_description",
+        "reason_for_recall",
+    ],
+    "enforcement": [
+        "recall_number",
+        "classification",
+        "recalling_firm",
+        "recall_initiation_date",
+        "status",
+        "product_code",
+        "reason_for_recall",
+    ],
     "510k": ["k_number", "decision_date", "decision_description", "applicant", "device_name", "product_code"],
     "pma": ["pma_number", "supplement_number", "decision_date", "applicant", "trade_name", "product_code"],
     "classification": ["product_code", "device_name", "device_class", "regulation_number", "medical_specialty"],
     "udi": ["primary_di", "brand_name", "company_name", "publish_date"],
     "registrationlisting": ["registration_number", "name", "city", "iso_country_code"],
 }
-NARRATIVE_MIN = 120          # a text this long (or with line breaks) is shown as a paragraph
+NARRATIVE_MIN = 120  # a text this long (or with line breaks) is shown as a paragraph
 
 
 @dataclass
 class Field:
     label: str
-    name: str                  # the raw field path, for the tooltip
+    name: str  # the raw field path, for the tooltip
     value: str
     narrative: bool = False
 
@@ -48,7 +71,7 @@ class RecordView:
     dataset: str
     ident: str
     groups: list[Group] = field(default_factory=list)
-    text: str = ""              # the original record as JSON
+    text: str = ""  # the original record as JSON
     error: str = ""
     loading: bool = True
 
@@ -79,7 +102,7 @@ def _flat(record: dict, prefix: str = "") -> list[Field]:
         if isinstance(v, dict):
             out += _flat(v, f"{prefix}{k}.")
         elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-            continue                    # lists of records get groups of their own
+            continue  # lists of records get groups of their own
         elif (f := _field(k, v, prefix + k)) is not None:
             out.append(f)
     return out
@@ -98,8 +121,11 @@ def _narratives(items: list[dict], path: str) -> Group:
 def layout(dataset: str, record: dict) -> list[Group]:
     """Key facts, then the record's other fields, then one group per nested record (device 1, patient 1, ...)."""
     ds = dataset.removeprefix("device/")
-    top = {k: v for k, v in record.items() if not (isinstance(v, list) and v and all(isinstance(x, dict) for x in v))
-           and not isinstance(v, dict)}
+    top = {
+        k: v
+        for k, v in record.items()
+        if not (isinstance(v, list) and v and all(isinstance(x, dict) for x in v)) and not isinstance(v, dict)
+    }
     keys = [k for k in KEY_FACTS.get(ds, []) if top.get(k) not in (None, "", [])]
     facts = Group("Key facts", [f for k in keys if (f := _field(k, top[k], k)) is not None])
     rest = Group("Details", [f for f in _flat({k: v for k, v in top.items() if k not in keys})])
@@ -123,12 +149,18 @@ def original_json(record: dict) -> str:
 def fda_link(dataset: str, ident: str) -> str:
     """The record's public page on fda.gov (for when the computer is online); empty when there is none."""
     ds, (name, _, value) = dataset.removeprefix("device/"), ident.partition("=")
-    pages = {("510k", "k_number"): "https://www.accessdata.fda.gov/scripts/cdrh/cfdocs/cfpmn/pmn.cfm?ID={}",
-             ("pma", "pma_number"): "https://www.accessdata.fda.gov/scripts/cdrh/cfdocs/cfpma/pma.cfm?id={}",
-             ("event", "mdr_report_key"):
-                 "https://www.accessdata.fda.gov/scripts/cdrh/cfdocs/cfmaude/detail.cfm?mdrfoi__id={}",
-             ("classification", "product_code"):
-                 "https://www.accessdata.fda.gov/scripts/cdrh/cfdocs/cfpcd/classification.cfm?ID={}",
-             ("recall", "product_res_number"): ""}
+    pages = {
+        ("510k", "k_number"): "https://www.accessdata.fda.gov/scripts/cdrh/cfdocs/cfpmn/pmn.cfm?ID={}",
+        ("pma", "pma_number"): "https://www.accessdata.fda.gov/scripts/cdrh/cfdocs/cfpma/pma.cfm?id={}",
+        (
+            "event",
+            "mdr_report_key",
+        ): "https://www.accessdata.fda.gov/scripts/cdrh/cfdocs/cfmaude/detail.cfm?mdrfoi__id={}",
+        (
+            "classification",
+            "product_code",
+        ): "https://www.accessdata.fda.gov/scripts/cdrh/cfdocs/cfpcd/classification.cfm?ID={}",
+        ("recall", "product_res_number"): "",
+    }
     url = pages.get((ds, name), "")
     return url.format(value) if url and value else ""

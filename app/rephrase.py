@@ -16,16 +16,30 @@ __all__ = ["Edit", "edit_of", "rephrase", "EDITABLE", "NOUNS"]
 
 EDITABLE = ("dataset", "device", "firm", "dates")
 # how a question names each dataset's records (what the assistant reads back as that dataset)
-NOUNS = {"event": "adverse events", "recall": "recalls", "enforcement": "enforcement reports",
-         "510k": "510(k) clearances", "pma": "PMA approvals", "classification": "product classifications",
-         "udi": "UDI records", "registrationlisting": "establishment registrations",
-         "covid19serology": "COVID-19 serology tests", "gudid": "GUDID records"}
-HINTS = {"dataset": "Which records to search",
-         "device": "A device name or a product code (for example: infusion pumps, FRN)",
-         "firm": "A firm's name as it is written (for example: Medtronic, Arrow International)",
-         "dates": "Dates in words (for example: in 2023, since 2019, from 2019 to 2021); empty for all dates"}
-TITLES = {"dataset": "Search other records", "device": "Change the device", "firm": "Change the firm",
-          "dates": "Change the dates"}
+NOUNS = {
+    "event": "adverse events",
+    "recall": "recalls",
+    "enforcement": "enforcement reports",
+    "510k": "510(k) clearances",
+    "pma": "PMA approvals",
+    "classification": "product classifications",
+    "udi": "UDI records",
+    "registrationlisting": "establishment registrations",
+    "covid19serology": "COVID-19 serology tests",
+    "gudid": "GUDID records",
+}
+HINTS = {
+    "dataset": "Which records to search",
+    "device": "A device name or a product code (for example: infusion pumps, FRN)",
+    "firm": "A firm's name as it is written (for example: Medtronic, Arrow International)",
+    "dates": "Dates in words (for example: in 2023, since 2019, from 2019 to 2021); empty for all dates",
+}
+TITLES = {
+    "dataset": "Search other records",
+    "device": "Change the device",
+    "firm": "Change the firm",
+    "dates": "Change the dates",
+}
 _510K = r"510\s*\(?\s*k\s*\)?s?"
 
 
@@ -33,11 +47,11 @@ _510K = r"510\s*\(?\s*k\s*\)?s?"
 class Edit:
     """What a click on a reading's part offers: a text to change, or a choice among datasets."""
 
-    kind: str                                   # dataset | device | firm | dates
+    kind: str  # dataset | device | firm | dates
     title: str
     hint: str
-    current: str                                # the text the field starts with, or the dataset chosen now
-    choices: tuple[tuple[str, str], ...] = ()   # (dataset, label), for a dataset
+    current: str  # the text the field starts with, or the dataset chosen now
+    choices: tuple[tuple[str, str], ...] = ()  # (dataset, label), for a dataset
 
 
 def edit_of(kind: str, it: dict | None, value: str = "") -> Edit | None:
@@ -70,16 +84,18 @@ def _find(question: str, words: str) -> re.Match[str] | None:
 
 
 def _swap(question: str, match: re.Match[str], new: str) -> str:
-    out = question[:match.start()] + new + question[match.end():]
+    out = question[: match.start()] + new + question[match.end() :]
     return re.sub(r"\s{2,}", " ", out).strip()
 
 
 def _dataset_match(question: str, datasets: list[str], old: str) -> re.Match[str] | None:
     """The words of `question` that named the dataset `old` (or any dataset read), longest phrase first."""
     from .backend import dataset_phrases
+
     wanted = [old] if old else datasets
-    phrases = sorted((" ".join(p) for p, tag in dataset_phrases().items() if tag.rstrip("?") in wanted),
-                     key=len, reverse=True)
+    phrases = sorted(
+        (" ".join(p) for p, tag in dataset_phrases().items() if tag.rstrip("?") in wanted), key=len, reverse=True
+    )
     if "510k" in wanted and (m := re.search(rf"(?<!\w){_510K}(\s+clearances?)?(?!\w)", question, re.IGNORECASE)):
         return m
     for p in phrases:

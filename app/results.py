@@ -8,8 +8,7 @@ from typing import Any
 
 from .labels import HIDDEN_COLUMNS, count, dataset_label, field_label, tool_label
 
-__all__ = ["ResultTable", "Chart", "tables_of", "chart_of", "cell_text", "as_of_of", "contributing_as_of",
-           "PAGE_SIZE"]
+__all__ = ["ResultTable", "Chart", "tables_of", "chart_of", "cell_text", "as_of_of", "contributing_as_of", "PAGE_SIZE"]
 
 TREND_FIELDS = ("year", "month", "day")
 PAGE_SIZE = 10
@@ -31,12 +30,12 @@ class ResultTable:
     notes: list[str] = field(default_factory=list)
     sort_column: int | None = None
     ascending: bool = True
-    as_of_by: dict[str, str] = field(default_factory=dict)   # every dataset the result read -> its as-of date
-    rows_from: list[str] = field(default_factory=list)       # the datasets its rows came from
-    call: dict = field(default_factory=dict)                  # the tool call behind it: {"tool", "args"}
+    as_of_by: dict[str, str] = field(default_factory=dict)  # every dataset the result read -> its as-of date
+    rows_from: list[str] = field(default_factory=list)  # the datasets its rows came from
+    call: dict = field(default_factory=dict)  # the tool call behind it: {"tool", "args"}
     page: int = 0
-    loading: bool = False                                     # every matching record is being fetched
-    hidden: list[str] = field(default_factory=list)           # columns the person chose to hide (screen and exports)
+    loading: bool = False  # every matching record is being fetched
+    hidden: list[str] = field(default_factory=list)  # columns the person chose to hide (screen and exports)
 
     @property
     def as_of_text(self) -> str:
@@ -103,7 +102,7 @@ class ResultTable:
 
     def page_rows(self) -> list[dict[str, Any]]:
         self.page = min(self.page, self.pages - 1)
-        return self.rows[self.page * PAGE_SIZE:(self.page + 1) * PAGE_SIZE]
+        return self.rows[self.page * PAGE_SIZE : (self.page + 1) * PAGE_SIZE]
 
     def turn_page(self, step: int) -> None:
         self.page = max(0, min(self.pages - 1, self.page + step))
@@ -112,16 +111,22 @@ class ResultTable:
     def footer(self) -> str:
         first = self.page * PAGE_SIZE + 1 if self.rows else 0
         last = min(len(self.rows), (self.page + 1) * PAGE_SIZE)
-        shown = f"Rows {first:,}–{last:,} of {len(self.rows):,}" if len(self.rows) > PAGE_SIZE else \
-            count(len(self.rows), "row")
+        shown = (
+            f"Rows {first:,}–{last:,} of {len(self.rows):,}"
+            if len(self.rows) > PAGE_SIZE
+            else count(len(self.rows), "row")
+        )
         if self.counted:
             text = f"{shown}; {count(self.total, 'matching record')} in all"
         else:
             text = f"{shown} of {count(self.total, 'matching record')}"
         text += f". Data as of {self.as_of_text}."
         if self.capped:
-            text += (" The assistant keeps the first rows; Show all fetches every matching record"
-                     if self.can_load_all else " Ask a narrower question to see the others")
+            text += (
+                " The assistant keeps the first rows; Show all fetches every matching record"
+                if self.can_load_all
+                else " Ask a narrower question to see the others"
+            )
             text += " (up to 1,000)." if self.total > 1000 else "."
         return text
 
@@ -143,7 +148,7 @@ class ResultTable:
 class Chart:
     """A line (a trend by year, month or day) or bars (counts by a category), with its points in order."""
 
-    kind: str                                  # line | bar
+    kind: str  # line | bar
     title: str
     x: str
     points: list[tuple[str, int]]
@@ -211,11 +216,22 @@ def tables_of(evidence: list[dict], tool_calls: list[dict] | None = None) -> lis
         queries = list(dict.fromkeys(p.get("query", "") for p in prov if p.get("query")))
         call = calls[i] if i < len(calls) and calls[i].get("tool") == e.get("tool") else {}
         title = _title(e, call, used)
-        out.append(ResultTable(title=title, tool=e.get("tool", ""), dataset="; ".join(as_of_by),
-                               as_of=dates[0] if dates else "", query="; ".join(queries), columns=columns,
-                               rows=[dict(r) for r in rows], total=int(e.get("total") or 0),
-                               notes=list(e.get("notes") or []), as_of_by=as_of_by, rows_from=used,
-                               call={"tool": call.get("tool", ""), "args": call.get("args", {})} if call else {}))
+        out.append(
+            ResultTable(
+                title=title,
+                tool=e.get("tool", ""),
+                dataset="; ".join(as_of_by),
+                as_of=dates[0] if dates else "",
+                query="; ".join(queries),
+                columns=columns,
+                rows=[dict(r) for r in rows],
+                total=int(e.get("total") or 0),
+                notes=list(e.get("notes") or []),
+                as_of_by=as_of_by,
+                rows_from=used,
+                call={"tool": call.get("tool", ""), "args": call.get("args", {})} if call else {},
+            )
+        )
     return out
 
 
@@ -277,6 +293,9 @@ def contributing_as_of(tables: list[ResultTable], payload: dict) -> dict[str, st
         used.update(t.used_as_of)
     if used:
         return dict(sorted(used.items()))
-    searched = {p["dataset"]: p.get("as_of", "") for p in payload.get("provenance", [])
-                if p.get("dataset") and "limit=0" not in str(p.get("query", "")).split("&")}
+    searched = {
+        p["dataset"]: p.get("as_of", "")
+        for p in payload.get("provenance", [])
+        if p.get("dataset") and "limit=0" not in str(p.get("query", "")).split("&")
+    }
     return dict(sorted(searched.items()))

@@ -53,9 +53,12 @@ def save_answer(root: Path, payload: dict, entries: list[Entry]) -> Path | None:
     stem = Path(audit).stem if audit else time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-app"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{stem}.json"
-    record = {"version": VERSION, "question": payload.get("question", ""),
-              "payload": {k: v for k, v in payload.items() if k != "type"},
-              "entries": [asdict(e) for e in entries]}
+    record = {
+        "version": VERSION,
+        "question": payload.get("question", ""),
+        "payload": {k: v for k, v in payload.items() if k != "type"},
+        "entries": [asdict(e) for e in entries],
+    }
     tmp = path.with_name(path.name + ".part")
     tmp.write_text(json.dumps(record, ensure_ascii=False, default=str), encoding="utf-8")
     os.replace(tmp, path)
@@ -75,28 +78,40 @@ def load_answers(root: Path, audit_root: Path, session: str) -> list[SavedAnswer
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            continue                      # a file being written or damaged: the others still show
+            continue  # a file being written or damaged: the others still show
         out.append(_from_view(record) if path.parent == mine else _from_audit(record, str(path)))
     return out
 
 
 def _from_view(record: dict) -> SavedAnswer:
-    entries = [Entry(**{**e, "details": [tuple(d) for d in e.get("details", [])]})
-               for e in record.get("entries", [])]
+    entries = [Entry(**{**e, "details": [tuple(d) for d in e.get("details", [])]}) for e in record.get("entries", [])]
     return SavedAnswer(record.get("question", ""), record.get("payload", {}), entries)
 
 
 def _from_audit(record: dict, path: str) -> SavedAnswer:
     """The audit log keeps all but the evidence rows (and a clarifying question's choices)."""
-    payload = {"question": record.get("question", ""), "session": record.get("session", ""),
-               "answer": record.get("answer", ""), "interpretation": record.get("plan") or {},
-               "citations": record.get("citations", []), "provenance": record.get("provenance", []),
-               "tool_calls": record.get("tool_calls", []), "as_of": record.get("as_of", {}),
-               "model": record.get("model", ""), "model_calls": record.get("model_calls", 0),
-               "seconds": record.get("seconds", 0), "route": record.get("route", ""), "evidence": [],
-               "audit": path}
-    return SavedAnswer(payload["question"], payload, entries_of_calls(payload["tool_calls"],
-                                                                      payload.get("seconds") or 0), complete=False)
+    payload = {
+        "question": record.get("question", ""),
+        "session": record.get("session", ""),
+        "answer": record.get("answer", ""),
+        "interpretation": record.get("plan") or {},
+        "citations": record.get("citations", []),
+        "provenance": record.get("provenance", []),
+        "tool_calls": record.get("tool_calls", []),
+        "as_of": record.get("as_of", {}),
+        "model": record.get("model", ""),
+        "model_calls": record.get("model_calls", 0),
+        "seconds": record.get("seconds", 0),
+        "route": record.get("route", ""),
+        "evidence": [],
+        "audit": path,
+    }
+    return SavedAnswer(
+        payload["question"],
+        payload,
+        entries_of_calls(payload["tool_calls"], payload.get("seconds") or 0),
+        complete=False,
+    )
 
 
 def same_as_of(old: list[dict], new: list[dict]) -> bool:

@@ -15,21 +15,22 @@ __all__ = ["SessionsModel", "SessionItem"]
 @dataclass
 class SessionItem:
     session: str
-    title: str                 # the first question
+    title: str  # the first question
     turns: int
     updated: str
-    text: str = ""             # every question and answer, lower-cased, for searching
+    text: str = ""  # every question and answer, lower-cased, for searching
 
 
 class SessionsModel:
-    def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
-                 report: Callable[[Banner], None]) -> None:
+    def __init__(
+        self, backend: Backend, jobs: Jobs, changed: Callable[[str], None], report: Callable[[Banner], None]
+    ) -> None:
         self.backend, self.jobs, self._changed, self._report = backend, jobs, changed, report
         self.items: list[SessionItem] = []
         self.query = ""
         self.loading = False
-        self.confirming: str | None = None               # a session waiting for "Delete" to be confirmed
-        self.on_deleted: Callable[[str], None] | None = None   # the controller ends the conversation on screen
+        self.confirming: str | None = None  # a session waiting for "Delete" to be confirmed
+        self.on_deleted: Callable[[str], None] | None = None  # the controller ends the conversation on screen
 
     @property
     def visible(self) -> list[SessionItem]:
@@ -56,9 +57,16 @@ class SessionsModel:
 
     def _load(self) -> None:
         try:
-            self.items = [SessionItem(s["session"], s.get("first_question", ""), s.get("turns", 0),
-                                      s.get("updated", "")[:19].replace("T", " "), s.get("text", "").lower())
-                          for s in self.backend.sessions()]   # the text comes with the list: no read per session
+            self.items = [
+                SessionItem(
+                    s["session"],
+                    s.get("first_question", ""),
+                    s.get("turns", 0),
+                    s.get("updated", "")[:19].replace("T", " "),
+                    s.get("text", "").lower(),
+                )
+                for s in self.backend.sessions()
+            ]  # the text comes with the list: no read per session
         finally:
             self.loading = False
             self._changed("sessions")

@@ -9,20 +9,26 @@ from .labels import tool_label
 
 __all__ = ["Entry", "entry_of", "attach_queries", "entries_of_calls", "result_title"]
 
-ROUTES = {"ask": "", "greeting": "a greeting", "help": "a request for help", "medical": "a personal medical question",
-          "off_topic": "not about FDA device data", "out_of_scope": "about data this app does not hold",
-          "empty": "an empty question"}
+ROUTES = {
+    "ask": "",
+    "greeting": "a greeting",
+    "help": "a request for help",
+    "medical": "a personal medical question",
+    "off_topic": "not about FDA device data",
+    "out_of_scope": "about data this app does not hold",
+    "empty": "an empty question",
+}
 
 
 @dataclass
 class Entry:
     """One line of the timeline; `details` are (label, text) pairs shown when it is expanded."""
 
-    kind: str                      # step | tool | result | note | error
+    kind: str  # step | tool | result | note | error
     title: str
     details: list[tuple[str, str]] = field(default_factory=list)
     ok: bool | None = None
-    seconds: float = 0.0           # since the question was sent
+    seconds: float = 0.0  # since the question was sent
     tool: str = ""
 
 
@@ -72,13 +78,19 @@ def entry_of(ev: dict, seconds: float = 0.0) -> Entry | None:
         entry = _step(ev)
     elif kind == "tool_call":
         tool = ev.get("tool", "")
-        entry = Entry("tool", f"{tool_label(tool)}…", [("tool", tool), ("arguments", _args(ev.get("args", {})))],
-                      tool=tool)
+        entry = Entry(
+            "tool", f"{tool_label(tool)}…", [("tool", tool), ("arguments", _args(ev.get("args", {})))], tool=tool
+        )
     elif kind == "tool_result":
         ok, tool = bool(ev.get("ok")), ev.get("tool", "")
-        entry = Entry("result", result_title(tool, ev.get("summary", ""), ok), [("result", ev.get("summary", ""))],
-                      ok=ok, tool=tool)
-    elif kind == "note":           # the assistant's notes are about the model: said plainly, the words kept inside
+        entry = Entry(
+            "result",
+            result_title(tool, ev.get("summary", ""), ok),
+            [("result", ev.get("summary", ""))],
+            ok=ok,
+            tool=tool,
+        )
+    elif kind == "note":  # the assistant's notes are about the model: said plainly, the words kept inside
         entry = Entry("note", "A note about the model (open for details)", [("note", ev.get("message", ""))])
     elif kind == "error":
         where = str(ev.get("where", ""))
@@ -103,7 +115,15 @@ def entries_of_calls(tool_calls: list[dict], seconds: float = 0.0) -> list[Entry
     out = [Entry("step", "Read the question", seconds=0.0)]
     for c in tool_calls:
         tool, ok = c.get("tool", ""), bool(c.get("ok"))
-        out.append(Entry("result", result_title(tool, c.get("summary", ""), ok),
-                         [("arguments", _args(c.get("args", {}))), ("result", c.get("summary", ""))]
-                         + [("query", q) for q in c.get("queries", [])], ok=ok, seconds=seconds, tool=tool))
+        out.append(
+            Entry(
+                "result",
+                result_title(tool, c.get("summary", ""), ok),
+                [("arguments", _args(c.get("args", {}))), ("result", c.get("summary", ""))]
+                + [("query", q) for q in c.get("queries", [])],
+                ok=ok,
+                seconds=seconds,
+                tool=tool,
+            )
+        )
     return out

@@ -19,7 +19,7 @@ class Turn:
     question: str
     status: str = "running"
     entries: list[Entry] = field(default_factory=list)
-    draft: str = ""                          # the model's answer while it streams
+    draft: str = ""  # the model's answer while it streams
     answer: str = ""
     citations: list[dict] = field(default_factory=list)
     tables: list[ResultTable] = field(default_factory=list)
@@ -28,10 +28,10 @@ class Turn:
     error: str = ""
     sent_at: float = 0.0
     exports: list[str] = field(default_factory=list)
-    cancel: threading.Event = field(default_factory=threading.Event)   # stops the assistant at its next step
-    waiting: Entry | None = None             # the "waiting for the cancelled answer" note, while queued
-    note: str = ""                           # about a reopened answer (its tables fetched again, or not)
-    busy: str = ""                           # an export or a "show all" running for this answer
+    cancel: threading.Event = field(default_factory=threading.Event)  # stops the assistant at its next step
+    waiting: Entry | None = None  # the "waiting for the cancelled answer" note, while queued
+    note: str = ""  # about a reopened answer (its tables fetched again, or not)
+    busy: str = ""  # an export or a "show all" running for this answer
 
     @property
     def as_of(self) -> dict[str, str]:

@@ -18,7 +18,7 @@ from .jobs import Jobs
 
 __all__ = ["SurveilModel", "SignalView", "WatchDigest", "split_items"]
 
-CHART_ROWS = 12            # bars in the chart: the all-years rows, flagged first, then by PRR
+CHART_ROWS = 12  # bars in the chart: the all-years rows, flagged first, then by PRR
 
 
 def split_items(text: str) -> list[str]:
@@ -29,13 +29,14 @@ def split_items(text: str) -> list[str]:
 @dataclass
 class SignalView:
     """A signal table as the screen shows it."""
-    label: str                          # what was looked at ("watchlist cardiac", "DXY")
+
+    label: str  # what was looked at ("watchlist cardiac", "DXY")
     as_of: str
     reports_in: int
     reports_out: int
     thresholds: str
-    rows: list[dict[str, str]]          # format_row(), flagged first, the all-years rows before the per-year ones
-    chart: list[tuple[str, float, bool]]   # (term, PRR, flagged) of the all-years rows
+    rows: list[dict[str, str]]  # format_row(), flagged first, the all-years rows before the per-year ones
+    chart: list[tuple[str, float, bool]]  # (term, PRR, flagged) of the all-years rows
     caveats: tuple[str, ...] = CAVEATS
     query: str = ""
 
@@ -47,8 +48,9 @@ class SignalView:
 @dataclass
 class WatchDigest:
     """What the latest sync added or changed for one watchlist, dataset by dataset."""
+
     name: str
-    lines: list[str] = field(default_factory=list)     # "3 new recall(s) (class II: Z-1234-2024, ...)"
+    lines: list[str] = field(default_factory=list)  # "3 new recall(s) (class II: Z-1234-2024, ...)"
     error: str = ""
 
     @property
@@ -56,31 +58,39 @@ class WatchDigest:
         return not self.lines and not self.error
 
 
-_NOUNS = {"recall": "recall", "enforcement": "enforcement report", "510k": "510(k)", "pma": "PMA decision",
-          "event": "adverse event report", "udi": "UDI record"}
+_NOUNS = {
+    "recall": "recall",
+    "enforcement": "enforcement report",
+    "510k": "510(k)",
+    "pma": "PMA decision",
+    "event": "adverse event report",
+    "udi": "UDI record",
+}
 
 
 class SurveilModel:
     """Listeners hear "surveil" when the screen's fields change and "ask" when the home's digest does."""
 
-    def __init__(self, backend: Backend, jobs: Jobs, changed: Callable[[str], None],
-                 report: Callable[[Banner], None]) -> None:
+    def __init__(
+        self, backend: Backend, jobs: Jobs, changed: Callable[[str], None], report: Callable[[Banner], None]
+    ) -> None:
         self.backend, self.jobs, self._changed, self._report = backend, jobs, changed, report
         self.lists: list[Watchlist] = []
-        self.selected: str = ""            # the watchlist whose signals are shown (or "")
-        self.code: str = ""                # or the product code typed
+        self.selected: str = ""  # the watchlist whose signals are shown (or "")
+        self.code: str = ""  # or the product code typed
         self.signals: SignalView | None = None
-        self.busy = ""                     # what is running, as a person reads it
-        self.error = ""                    # the last problem, one line, shown on the screen
+        self.busy = ""  # what is running, as a person reads it
+        self.error = ""  # the last problem, one line, shown on the screen
         self.digest: list[WatchDigest] = []
-        self.digest_syncs = ""             # "#3 at 2024-05-01 10:00:00"
-        self.last_saved = ""               # the watchlist the last successful save wrote
+        self.digest_syncs = ""  # "#3 at 2024-05-01 10:00:00"
+        self.last_saved = ""  # the watchlist the last successful save wrote
 
     # -- watchlists ---------------------------------------------------------------------------------------------
     def _watchlists(self, resolve: bool = False) -> Watchlists:
         resolver = None
         if resolve:
             from agent.surveil.firms import firm_resolver
+
             try:
                 with self.backend.using() as assistant:
                     api = assistant.ctx.api
@@ -104,11 +114,21 @@ class SurveilModel:
 
     def save(self, name: str, codes: str, firms: str, brands: str, dis: str, editing: str = "") -> None:
         """Create a watchlist, or replace the items of `editing` with the form's (firms are resolved on the mirror)."""
-        self.jobs.submit("io", self._save, name.strip(), split_items(codes), split_items(firms),
-                         split_items(brands), split_items(dis), editing, doing=f"saving the watchlist {name}")
+        self.jobs.submit(
+            "io",
+            self._save,
+            name.strip(),
+            split_items(codes),
+            split_items(firms),
+            split_items(brands),
+            split_items(dis),
+            editing,
+            doing=f"saving the watchlist {name}",
+        )
 
-    def _save(self, name: str, codes: list[str], firms: list[str], brands: list[str], dis: list[str],
-              editing: str) -> None:
+    def _save(
+        self, name: str, codes: list[str], firms: list[str], brands: list[str], dis: list[str], editing: str
+    ) -> None:
         self.last_saved = ""
 
         def work() -> str:
@@ -119,15 +139,20 @@ class SurveilModel:
                 return f"Watchlist {name} created."
             old = wls.get(editing)
             kept = {f.query.upper() for f in old.firms}
-            wls.edit(editing, add_codes=codes, remove_codes=[c for c in old.codes if c.upper() not in
-                                                              {x.upper() for x in codes}],
-                     add_firms=[f for f in firms if f.upper() not in kept],
-                     remove_firms=[f.query for f in old.firms if f.query.upper() not in {x.upper() for x in firms}],
-                     add_brands=brands, remove_brands=[b for b in old.brands if b.upper() not in
-                                                       {x.upper() for x in brands}],
-                     add_dis=dis, remove_dis=[d for d in old.dis if d not in dis])
+            wls.edit(
+                editing,
+                add_codes=codes,
+                remove_codes=[c for c in old.codes if c.upper() not in {x.upper() for x in codes}],
+                add_firms=[f for f in firms if f.upper() not in kept],
+                remove_firms=[f.query for f in old.firms if f.query.upper() not in {x.upper() for x in firms}],
+                add_brands=brands,
+                remove_brands=[b for b in old.brands if b.upper() not in {x.upper() for x in brands}],
+                add_dis=dis,
+                remove_dis=[d for d in old.dis if d not in dis],
+            )
             self.last_saved = editing
             return f"Watchlist {editing} saved."
+
         self._run(work, then_load=True)
 
     def delete(self, name: str) -> None:
@@ -137,6 +162,7 @@ class SurveilModel:
         def work() -> str:
             self._watchlists().delete(name)
             return f"Watchlist {name} deleted."
+
         self._run(work, then_load=True)
 
     def _run(self, work: Callable[[], str], then_load: bool = False) -> bool:
@@ -170,15 +196,23 @@ class SurveilModel:
             s = self.backend.settings
             codes = (self.code,) if self.code else ()
             table, label = run_signals(s.data_dir, s.duckdb_memory_limit, self.selected or None, codes)
-            rows = sorted(table.rows, key=lambda r: (r.year is not None, not r.measures.flagged,
-                                                     -(r.measures.prr or 0), r.year or 0))
+            rows = sorted(
+                table.rows,
+                key=lambda r: (r.year is not None, not r.measures.flagged, -(r.measures.prr or 0), r.year or 0),
+            )
             top = [r for r in rows if r.year is None][:CHART_ROWS]
-            self.signals = SignalView(label, table.as_of, table.reports_in_scope.get(None, 0),
-                                      table.reports_other.get(None, 0), table.thresholds.describe(),
-                                      [format_row(r) for r in rows],
-                                      [(r.term, r.measures.prr or 0.0, r.measures.flagged) for r in top],
-                                      query=table.queries[0] if table.queries else "")
+            self.signals = SignalView(
+                label,
+                table.as_of,
+                table.reports_in_scope.get(None, 0),
+                table.reports_other.get(None, 0),
+                table.thresholds.describe(),
+                [format_row(r) for r in rows],
+                [(r.term, r.measures.prr or 0.0, r.measures.flagged) for r in top],
+                query=table.queries[0] if table.queries else "",
+            )
             return ""
+
         try:
             if not self._run(work):
                 self.signals = None
@@ -193,6 +227,7 @@ class SurveilModel:
     def _digest(self) -> None:
         from mirror.store.files import Store
         from mirror.surveil.digest import changes_since
+
         s = self.backend.settings
         wls = self._watchlists()
         out, syncs = [], ""

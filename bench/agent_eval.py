@@ -52,14 +52,18 @@ GOALS = {"right": 0.95, "wrong_figures": 0}
 
 # --------------------------------------------------------------------------------------------- mirror and models
 
+
 def sample_mirror(work: Path, say) -> Path:
     data = work / "data"
     if (data / "db").is_dir():
         say(f"mirror: reusing {data}")
         return data
     say(f"mirror: python -m mirror sync --sample --data-dir {data} --quiet")
-    done = subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode:
         raise SystemExit(f"mirror sync --sample failed:\n{done.stdout}{done.stderr}")
     return data
@@ -82,6 +86,7 @@ def make_assistant(label: str, data: Path):
     from agent.assistant import Assistant
     from agent.settings import AgentSettings
     from mirror.settings import Settings
+
     if label == "none":
         return Assistant(Settings(data_dir=data), AgentSettings(model="none"), model=None)
     a = Assistant(Settings(data_dir=data), AgentSettings(model=label))
@@ -97,12 +102,13 @@ def embedded_ready() -> str:
         return "llama-cpp-python is not installed in this venv"
     try:
         from agent.models import embedded_model_path
-    except Exception as e:          # the agent package is being changed under us
+    except Exception as e:  # the agent package is being changed under us
         return f"agent.models does not import ({type(e).__name__}: {e})"
     return "" if embedded_model_path() is not None else "the SmolLM2-135M GGUF package is not installed"
 
 
 # ------------------------------------------------------------------------------------------------------ running
+
 
 def questions(bank: Bank, family: str | None, limit: int | None) -> list[tuple[Family, int]]:
     """(family, phrasing index) pairs, round-robin over families (themselves interleaved by dataset) so that a
@@ -118,13 +124,14 @@ def questions(bank: Bank, family: str | None, limit: int | None) -> list[tuple[F
 
 def run_model(label: str, run_dir: Path, picked: list[tuple[Family, int]], say, verbose: bool) -> list[dict]:
     from mirror import Store
+
     con = Store(run_dir).connect()
     as_of = as_of_dates(con)
     cache = {}
     a = make_assistant(label, run_dir)
     rows = []
     try:
-        a.ask("hello", session_id="eval-warm-up")      # one-time set-up (checkpoint tables), not timed
+        a.ask("hello", session_id="eval-warm-up")  # one-time set-up (checkpoint tables), not timed
         for n, (fam, i) in enumerate(picked):
             if fam.id not in cache:
                 cache[fam.id] = expected(fam, con, as_of)
@@ -147,52 +154,91 @@ def ask_one(a, fam: Family, i: int, exp, session: str) -> dict:
             setup_s += time.perf_counter() - t0
         t0 = time.perf_counter()
         out = a.ask(turns[-1], session_id=session)
-    except Exception as e:            # a crash is a wrong answer, and is reported
+    except Exception as e:  # a crash is a wrong answer, and is reported
         error = f"{type(e).__name__}: {e}"
     seconds = time.perf_counter() - t0
-    row = {"family": fam.id, "kind": fam.kind, "dataset": fam.dataset, "features": list(fam.features),
-           "phrasing": i, "turns": list(turns), "seconds": round(seconds, 3), "setup_seconds": round(setup_s, 3)}
+    row = {
+        "family": fam.id,
+        "kind": fam.kind,
+        "dataset": fam.dataset,
+        "features": list(fam.features),
+        "phrasing": i,
+        "turns": list(turns),
+        "seconds": round(seconds, 3),
+        "setup_seconds": round(setup_s, 3),
+    }
     if error:
-        return row | {"outcome": "error", "wrong_figure": False, "clarified": False, "refused": False,
-                      "detail": error, "answer": ""}
+        return row | {
+            "outcome": "error",
+            "wrong_figure": False,
+            "clarified": False,
+            "refused": False,
+            "detail": error,
+            "answer": "",
+        }
     s = judge(fam, read_payload(out), exp)
-    return row | {"outcome": s.outcome, "wrong_figure": s.wrong_figure, "clarified": s.clarified,
-                  "refused": s.refused, "figure": s.figure, "expected": s.expected, "interp_ok": s.interp_ok,
-                  "choices_found": s.choices_found, "detail": s.detail, "route": out.get("route", ""),
-                  "model_calls": out.get("model_calls", 0), "answer": str(out.get("answer", ""))[:1200]}
+    return row | {
+        "outcome": s.outcome,
+        "wrong_figure": s.wrong_figure,
+        "clarified": s.clarified,
+        "refused": s.refused,
+        "figure": s.figure,
+        "expected": s.expected,
+        "interp_ok": s.interp_ok,
+        "choices_found": s.choices_found,
+        "detail": s.detail,
+        "route": out.get("route", ""),
+        "model_calls": out.get("model_calls", 0),
+        "answer": str(out.get("answer", ""))[:1200],
+    }
 
 
 def line(r: dict) -> str:
-    mark = {"right": "ok  ", "wrong": "WFIG" if r["wrong_figure"] else "WRNG"}.get(r["outcome"],
-                                                                                r["outcome"][:4].upper())
+    mark = {"right": "ok  ", "wrong": "WFIG" if r["wrong_figure"] else "WRNG"}.get(
+        r["outcome"], r["outcome"][:4].upper()
+    )
     first = " ".join(r.get("answer", "").split())[:90]
-    return (f"  {mark} {r['family']:34} {r['seconds']:6.2f}s  {r['turns'][-1][:48]:48}  | "
-            f"{r.get('detail', '')[:50]} | {first}")
+    return (
+        f"  {mark} {r['family']:34} {r['seconds']:6.2f}s  {r['turns'][-1][:48]:48}  | "
+        f"{r.get('detail', '')[:50]} | {first}"
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- reporting
+
 
 def summarise(rows: list[dict]) -> dict:
     n = len(rows)
     secs = sorted(r["seconds"] for r in rows)
     clar = [r for r in rows if r["clarified"]]
-    return {"questions": n, "right": sum(r["outcome"] == "right" for r in rows),
-            "right_share": (sum(r["outcome"] == "right" for r in rows) / n) if n else None,
-            "wrong_figures": sum(r["wrong_figure"] for r in rows),
-            "wrong": sum(r["outcome"] == "wrong" for r in rows),
-            "clarified": len(clar), "clarified_needed": sum(r["kind"] == "clarify" for r in clar),
-            "clarify_expected": sum(r["kind"] == "clarify" for r in rows),
-            "refused": sum(r["refused"] for r in rows), "refuse_expected": sum(r["kind"] == "refuse" for r in rows),
-            "no_answer": sum(r["outcome"] == "no_answer" for r in rows),
-            "errors": sum(r["outcome"] == "error" for r in rows),
-            "seconds": {"p50": statistics.median(secs), "mean": statistics.fmean(secs),
-                        "p95": secs[int(0.95 * (n - 1))], "max": secs[-1]} if secs else {}}
+    return {
+        "questions": n,
+        "right": sum(r["outcome"] == "right" for r in rows),
+        "right_share": (sum(r["outcome"] == "right" for r in rows) / n) if n else None,
+        "wrong_figures": sum(r["wrong_figure"] for r in rows),
+        "wrong": sum(r["outcome"] == "wrong" for r in rows),
+        "clarified": len(clar),
+        "clarified_needed": sum(r["kind"] == "clarify" for r in clar),
+        "clarify_expected": sum(r["kind"] == "clarify" for r in rows),
+        "refused": sum(r["refused"] for r in rows),
+        "refuse_expected": sum(r["kind"] == "refuse" for r in rows),
+        "no_answer": sum(r["outcome"] == "no_answer" for r in rows),
+        "errors": sum(r["outcome"] == "error" for r in rows),
+        "seconds": {
+            "p50": statistics.median(secs),
+            "mean": statistics.fmean(secs),
+            "p95": secs[int(0.95 * (n - 1))],
+            "max": secs[-1],
+        }
+        if secs
+        else {},
+    }
 
 
 def by(rows: list[dict], key) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
-        for k in (key(r) if isinstance(key(r), list) else [key(r)]):
+        for k in key(r) if isinstance(key(r), list) else [key(r)]:
             out[k].append(r)
     return out
 
@@ -208,15 +254,17 @@ def cell(rows: list[dict]) -> str:
 def report(bank: Bank, results: dict[str, list[dict]], say) -> None:
     labels = list(results)
     w = 26
-    say("\nper family: right/asked, W = confident wrong figures, C = clarifications asked, E = errors; "
-        "mean s/question")
+    say("\nper family: right/asked, W = confident wrong figures, C = clarifications asked, E = errors; mean s/question")
     say(f"{'family':40}{'kind':9}" + "".join(f"{lab:>{w}}" for lab in labels))
     fams = {lab: by(rows, lambda r: r["family"]) for lab, rows in results.items()}
     for f in bank.families:
         if any(f.id in fams[lab] for lab in labels):
             say(f"{f.id:40}{f.kind:9}" + "".join(f"{cell(fams[lab].get(f.id, [])):>{w}}" for lab in labels))
-    for title, key in (("by kind", lambda r: r["kind"]), ("by dataset", lambda r: r["dataset"]),
-                       ("by feature", lambda r: r["features"])):
+    for title, key in (
+        ("by kind", lambda r: r["kind"]),
+        ("by dataset", lambda r: r["dataset"]),
+        ("by feature", lambda r: r["features"]),
+    ):
         say(f"\n{title}")
         groups = {lab: by(rows, key) for lab, rows in results.items()}
         for k in sorted({k for g in groups.values() for k in g}):
@@ -237,34 +285,52 @@ def totals(results: dict[str, list[dict]], say) -> None:
 
     say("\ntotals")
     row("", labels)
-    row("right answers", [pct(s[k]) for k in labels], "goal >= 95%: " + ", ".join(
-        f"{k} {'met' if (s[k]['right_share'] or 0) >= GOALS['right'] else 'NOT met'}" for k in labels))
-    row("confident wrong figures", [str(s[k]["wrong_figures"]) for k in labels], "goal 0: " + ", ".join(
-        f"{k} {'met' if s[k]['wrong_figures'] == 0 else 'NOT met'}" for k in labels))
+    row(
+        "right answers",
+        [pct(s[k]) for k in labels],
+        "goal >= 95%: "
+        + ", ".join(f"{k} {'met' if (s[k]['right_share'] or 0) >= GOALS['right'] else 'NOT met'}" for k in labels),
+    )
+    row(
+        "confident wrong figures",
+        [str(s[k]["wrong_figures"]) for k in labels],
+        "goal 0: " + ", ".join(f"{k} {'met' if s[k]['wrong_figures'] == 0 else 'NOT met'}" for k in labels),
+    )
     row("other wrong answers (no figure / wrong value)", [str(s[k]["wrong"] - s[k]["wrong_figures"]) for k in labels])
     row("clarifications asked (needed / asked)", [f"{s[k]['clarified_needed']} / {s[k]['clarified']}" for k in labels])
     row("  clarifications expected", [str(s[k]["clarify_expected"]) for k in labels])
     row("refused (expected)", [f"{s[k]['refused']} ({s[k]['refuse_expected']})" for k in labels])
     row("no answer / errors", [f"{s[k]['no_answer']} / {s[k]['errors']}" for k in labels])
-    row("seconds / question p50 / mean / p95", [
-        f"{s[k]['seconds']['p50']:.2f} / {s[k]['seconds']['mean']:.2f} / {s[k]['seconds']['p95']:.2f}"
-        if s[k]["seconds"] else "-" for k in labels])
+    row(
+        "seconds / question p50 / mean / p95",
+        [
+            f"{s[k]['seconds']['p50']:.2f} / {s[k]['seconds']['mean']:.2f} / {s[k]['seconds']['p95']:.2f}"
+            if s[k]["seconds"]
+            else "-"
+            for k in labels
+        ],
+    )
     if {"none", "embedded"} <= set(labels):
         same = {(r["family"], r["phrasing"]) for r in results["embedded"]}
         base = [r for r in results["none"] if (r["family"], r["phrasing"]) in same]
-        d = summarise(results["embedded"])["seconds"].get("mean", 0) - (summarise(base)["seconds"].get("mean", 0)
-                                                                       if base else 0)
+        d = summarise(results["embedded"])["seconds"].get("mean", 0) - (
+            summarise(base)["seconds"].get("mean", 0) if base else 0
+        )
         ok = s["embedded"]["right"] >= summarise(base)["right"] if base else False
-        say(f"embedded vs none on the same {len(base)} questions: right {s['embedded']['right']} vs "
+        say(
+            f"embedded vs none on the same {len(base)} questions: right {s['embedded']['right']} vs "
             f"{summarise(base)['right'] if base else '-'} ({'at least as many' if ok else 'FEWER'}), "
-            f"+{d:.2f} s/question (goal <= 3 s: {'met' if d <= 3 else 'NOT met'})")
+            f"+{d:.2f} s/question (goal <= 3 s: {'met' if d <= 3 else 'NOT met'})"
+        )
 
 
 # --------------------------------------------------------------------------------------------------------- main
 
+
 def parse(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 epilog="Example: bench/agent_eval.py --model none --out /tmp/eval.json")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog="Example: bench/agent_eval.py --model none --out /tmp/eval.json"
+    )
     ap.add_argument("--bank", default=str(DEFAULT_BANK), help="a bank file, or `golden` (default: sample.yaml)")
     ap.add_argument("--model", choices=("none", "embedded", "both"), default="none")
     ap.add_argument("--embedded", action="store_true", help="same as --model both")
@@ -281,20 +347,26 @@ def main(argv: list[str] | None = None) -> int:
     args, rest = parse(argv)
     if args.bank == "golden":
         import golden_eval
-        return golden_eval.main(rest + (["--embedded"] if args.embedded or args.model != "none" else [])
-                                + (["--verbose"] if args.verbose else []))
+
+        return golden_eval.main(
+            rest
+            + (["--embedded"] if args.embedded or args.model != "none" else [])
+            + (["--verbose"] if args.verbose else [])
+        )
     if rest:
         raise SystemExit(f"unknown options: {' '.join(rest)}")
-    say = lambda *a: print(*a, flush=True)   # noqa: E731
+    say = lambda *a: print(*a, flush=True)  # noqa: E731
     bank = load_bank(args.bank)
     if bank.synthetic and not args.data_dir:
         raise SystemExit(f"{bank.path} is a SYNTHETIC bank: pass the synthetic mirror with --data-dir")
     picked = questions(bank, args.family, args.limit)
     labels = ["none", "embedded"] if args.embedded or args.model == "both" else [args.model]
     load, cpus = os.getloadavg()[0], os.cpu_count() or 1
-    say(f"agent eval: bank {bank.path.name}{' (SYNTHETIC)' if bank.synthetic else ''}, {len(bank.families)} families, "
+    say(
+        f"agent eval: bank {bank.path.name}{' (SYNTHETIC)' if bank.synthetic else ''}, {len(bank.families)} families, "
         f"{bank.size} questions; asking {len(picked)}; models {', '.join(labels)}; Python {platform.python_version()}; "
-        f"load {load:.1f} on {cpus} CPUs" + (" (busy: times not comparable)" if load > 0.5 * cpus else ""))
+        f"load {load:.1f} on {cpus} CPUs" + (" (busy: times not comparable)" if load > 0.5 * cpus else "")
+    )
     work = args.workdir or Path(tempfile.mkdtemp(prefix="agent-eval-"))
     work.mkdir(parents=True, exist_ok=True)
     results: dict[str, list[dict]] = {}
@@ -319,9 +391,13 @@ def main(argv: list[str] | None = None) -> int:
     if results:
         report(bank, results, say)
     if args.out:
-        doc = {"bank": str(bank.path), "synthetic": bank.synthetic, "questions_asked": len(picked),
-               "data_dir": str(args.data_dir or "sample (built)"),
-               "models": {k: {"summary": summarise(v), "rows": v} for k, v in results.items()}}
+        doc = {
+            "bank": str(bank.path),
+            "synthetic": bank.synthetic,
+            "questions_asked": len(picked),
+            "data_dir": str(args.data_dir or "sample (built)"),
+            "models": {k: {"summary": summarise(v), "rows": v} for k, v in results.items()},
+        }
         args.out.write_text(json.dumps(doc, indent=2, default=str), encoding="utf-8")
         say(f"\nresults: {args.out}")
     return 0

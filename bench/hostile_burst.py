@@ -49,8 +49,13 @@ def hostile() -> list[tuple[str, str]]:
 
 
 def start(tree: Path, data_dir: Path) -> tuple[subprocess.Popen, str]:
-    p = subprocess.Popen([sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(data_dir)],
-                         cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(data_dir)],
+        cwd=tree,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     line = p.stderr.readline()
     m = re.search(r"on (http://127\.0\.0\.1:\d+)/", line)
     if not m:
@@ -114,13 +119,21 @@ def run(tree: Path, data_dir: Path, requests: int, concurrency: int, timeout: fl
         p.terminate()
         try:
             p.wait(timeout=30)
-        except subprocess.TimeoutExpired:   # a server still busy with searches it cannot stop
+        except subprocess.TimeoutExpired:  # a server still busy with searches it cannot stop
             p.kill()
             p.wait()
     lat.sort()
-    return {"start": rss[0], "peak": max(rss), "after": after, "p50": statistics.median(lat),
-            "p90": lat[int(0.9 * (len(lat) - 1))], "max": lat[-1], "wall": wall, "statuses": statuses,
-            "ordinary": ordinary}
+    return {
+        "start": rss[0],
+        "peak": max(rss),
+        "after": after,
+        "p50": statistics.median(lat),
+        "p90": lat[int(0.9 * (len(lat) - 1))],
+        "max": lat[-1],
+        "wall": wall,
+        "statuses": statuses,
+        "ordinary": ordinary,
+    }
 
 
 def main() -> None:
@@ -133,13 +146,18 @@ def main() -> None:
     args = ap.parse_args()
     trees = {"this tree": ROOT} | ({"old tree": args.old} if args.old else {})
     print(f"{args.requests} hostile requests, {args.concurrency} at once, on {args.data_dir}")
-    print(f"{'':10} {'RSS start':>10} {'peak':>8} {'after':>8} {'p50 s':>7} {'p90 s':>7} {'max s':>7} {'wall s':>7}  "
-          "statuses; ordinary request after")
+    print(
+        f"{'':10} {'RSS start':>10} {'peak':>8} {'after':>8} {'p50 s':>7} {'p90 s':>7} {'max s':>7} {'wall s':>7}  "
+        "statuses; ordinary request after"
+    )
     for name, tree in trees.items():
         r = run(tree, args.data_dir, args.requests, args.concurrency, args.timeout)
-        mb = lambda b: f"{b / 2**20:,.0f} MB"   # noqa: E731
-        print(f"{name:10} {mb(r['start']):>10} {mb(r['peak']):>8} {mb(r['after']):>8} {r['p50']:7.2f} "
-              f"{r['p90']:7.2f} {r['max']:7.2f} {r['wall']:7.1f}  {r['statuses']}; {r['ordinary']}", flush=True)
+        mb = lambda b: f"{b / 2**20:,.0f} MB"  # noqa: E731
+        print(
+            f"{name:10} {mb(r['start']):>10} {mb(r['peak']):>8} {mb(r['after']):>8} {r['p50']:7.2f} "
+            f"{r['p90']:7.2f} {r['max']:7.2f} {r['wall']:7.1f}  {r['statuses']}; {r['ordinary']}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

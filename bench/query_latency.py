@@ -45,11 +45,15 @@ from urllib.parse import unquote_plus, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = ".fdax-query-latency"
-GOALS_MS = {"key": 50.0, "filtered": 300.0, "count_all": 1000.0}   # p95 goals at scale 1.0
-GOAL_TEXT = {"key": "key lookup p95 < 50 ms", "filtered": "filtered p95 < 300 ms",
-             "count_all": "count over all p95 < 1 s", "info": "-"}
+GOALS_MS = {"key": 50.0, "filtered": 300.0, "count_all": 1000.0}  # p95 goals at scale 1.0
+GOAL_TEXT = {
+    "key": "key lookup p95 < 50 ms",
+    "filtered": "filtered p95 < 300 ms",
+    "count_all": "count over all p95 < 1 s",
+    "info": "-",
+}
 Q2 = "search=device.device_report_product_code:DXY+AND+date_received:[20200101+TO+20201231]"
-MIN_CALLS = 3          # timed calls (or walks) a request gets even when it exceeds --budget
+MIN_CALLS = 3  # timed calls (or walks) a request gets even when it exceeds --budget
 
 OUT = sys.stdout
 
@@ -69,20 +73,21 @@ def _load(name: str, file: str):
 
 
 synth = _load("fdax_bench_synth_mirror", "synth_mirror.py")
-_st = synth._ST      # bench/sync_throughput.py: run_measured, machine_facts, idle_load
+_st = synth._ST  # bench/sync_throughput.py: run_measured, machine_facts, idle_load
 
 
 # ------------------------------------------------------------------------------------------ requests
+
 
 @dataclass
 class Req:
     name: str
     path: str
-    queries: list[str]            # rotated through; the warm-up uses warmup (or queries[0])
-    goal: str                     # key | filtered | count_all | info
-    check: object = None          # callable(resp_json) -> (hits text, ok: bool | None, detail)
+    queries: list[str]  # rotated through; the warm-up uses warmup (or queries[0])
+    goal: str  # key | filtered | count_all | info
+    check: object = None  # callable(resp_json) -> (hits text, ok: bool | None, detail)
     warmup: str | None = None
-    walk_pages: int = 0           # > 0: follow Link rel="next" for this many pages in all
+    walk_pages: int = 0  # > 0: follow Link rel="next" for this many pages in all
     walk_hits: int | None = None  # hits a whole walk must return (min(pages x limit, total))
 
 
@@ -92,12 +97,18 @@ def _total(j: dict) -> int | None:
 
 def _is_count(j: dict) -> bool:
     res = j.get("results")
-    return isinstance(res, list) and bool(res) and isinstance(res[0], dict) and "count" in res[0] \
+    return (
+        isinstance(res, list)
+        and bool(res)
+        and isinstance(res[0], dict)
+        and "count" in res[0]
         and ("term" in res[0] or "time" in res[0])
+    )
 
 
 def check_total(expected: int | None, key: tuple[str, str] | None = None):
     """A search: meta.results.total must equal expected (and the hit carry the key, for lookups)."""
+
     def chk(j: dict, qs: str):
         total = _total(j)
         ok = None if expected is None else total == expected
@@ -110,11 +121,13 @@ def check_total(expected: int | None, key: tuple[str, str] | None = None):
             if got != value:
                 ok, detail = False, f"hit has {field_}={got!r}, asked for {value!r}"
         return (f"{total:,}" if isinstance(total, int) else "?"), ok, detail
+
     return chk
 
 
 def check_terms(expected: dict[str, int] | None, top: int | None = None):
     """A count: every returned term's count must equal the generator's; the right number of terms."""
+
     def chk(j: dict, qs: str):
         res = j.get("results") or []
         if not _is_count(j):
@@ -127,13 +140,20 @@ def check_terms(expected: dict[str, int] | None, top: int | None = None):
         bad = [r for r in res if expected.get(str(r.get("term"))) != r["count"]]
         if bad:
             r = bad[0]
-            return text, False, (f"{len(bad)} terms differ, e.g. {r.get('term')}: {r['count']} "
-                                 f"(expected {expected.get(str(r.get('term')))})")
+            return (
+                text,
+                False,
+                (
+                    f"{len(bad)} terms differ, e.g. {r.get('term')}: {r['count']} "
+                    f"(expected {expected.get(str(r.get('term')))})"
+                ),
+            )
         if len(res) != want_n:
             return text, False, f"{len(res)} terms, expected {want_n}"
         if any(a["count"] < b["count"] for a, b in zip(res, res[1:])):
             return text, False, "not sorted by count, descending"
         return text, True, ""
+
     return chk
 
 
@@ -148,6 +168,7 @@ def check_histogram(expected_sum: int | None):
             ok = False
         detail = "" if ok or expected_sum is None else f"expected sum {expected_sum:,}, days ascending"
         return f"{s:,} in {len(res):,} days", ok, detail
+
     return chk
 
 
@@ -159,39 +180,90 @@ def build_requests(summary: dict) -> list[Req]:
     dxy_2020 = focus["DXY"].get("2020", 0)
     reqs = []
     keys = ev["sample_keys"]
-    reqs.append(Req("event key lookup (20 keys)", "/device/event.json",
-                    [f"search=mdr_report_key:{k}" for k in keys[1:21]], "key",
-                    check_total(1, ("mdr_report_key", "")), warmup=f"search=mdr_report_key:{keys[0]}"))
+    reqs.append(
+        Req(
+            "event key lookup (20 keys)",
+            "/device/event.json",
+            [f"search=mdr_report_key:{k}" for k in keys[1:21]],
+            "key",
+            check_total(1, ("mdr_report_key", "")),
+            warmup=f"search=mdr_report_key:{keys[0]}",
+        )
+    )
     if "udi" in eps:
         k = eps["udi"]["sample_keys"]
-        reqs.append(Req("udi key lookup (20 keys)", "/device/udi.json",
-                        [f"search=public_device_record_key:{x}" for x in k[1:21]], "key",
-                        check_total(1, ("public_device_record_key", "")),
-                        warmup=f"search=public_device_record_key:{k[0]}"))
+        reqs.append(
+            Req(
+                "udi key lookup (20 keys)",
+                "/device/udi.json",
+                [f"search=public_device_record_key:{x}" for x in k[1:21]],
+                "key",
+                check_total(1, ("public_device_record_key", "")),
+                warmup=f"search=public_device_record_key:{k[0]}",
+            )
+        )
     if "510k" in eps:
         k = eps["510k"]["sample_keys"]
-        reqs.append(Req("510k key lookup (20 keys)", "/device/510k.json", [f"search=k_number:{x}" for x in k[1:21]],
-                        "key", check_total(1, ("k_number", "")), warmup=f"search=k_number:{k[0]}"))
+        reqs.append(
+            Req(
+                "510k key lookup (20 keys)",
+                "/device/510k.json",
+                [f"search=k_number:{x}" for x in k[1:21]],
+                "key",
+                check_total(1, ("k_number", "")),
+                warmup=f"search=k_number:{k[0]}",
+            )
+        )
     reqs += [
-        Req("DXY + 2020 date range, limit=100", "/device/event.json", [Q2 + "&limit=100"], "filtered",
-            check_total(dxy_2020)),
-        Req("count=date_received over DXY", "/device/event.json",
-            ["search=device.device_report_product_code:DXY&count=date_received"], "filtered",
-            check_histogram(dxy_total)),
-        Req("count=event_type.exact (all events)", "/device/event.json", ["count=event_type.exact"], "count_all",
-            check_terms(ev["event_type"])),
-        Req('phrase "multiple myeloma", limit=10', "/device/event.json",
-            ['search=mdr_text.text:"multiple+myeloma"&limit=10'], "filtered", check_total(ev["myeloma_records"])),
-        Req("count=product_code.exact limit=1000", "/device/event.json",
-            ["count=device.device_report_product_code.exact&limit=1000"], "count_all",
-            check_terms(ev["product_code_counts"], top=1000)),
-        Req("search_after walk 5 x 1000 on DXY+2020", "/device/event.json", [Q2 + "&limit=1000"], "filtered",
-            walk_pages=5, walk_hits=min(5 * 1000, dxy_2020)),
+        Req(
+            "DXY + 2020 date range, limit=100",
+            "/device/event.json",
+            [Q2 + "&limit=100"],
+            "filtered",
+            check_total(dxy_2020),
+        ),
+        Req(
+            "count=date_received over DXY",
+            "/device/event.json",
+            ["search=device.device_report_product_code:DXY&count=date_received"],
+            "filtered",
+            check_histogram(dxy_total),
+        ),
+        Req(
+            "count=event_type.exact (all events)",
+            "/device/event.json",
+            ["count=event_type.exact"],
+            "count_all",
+            check_terms(ev["event_type"]),
+        ),
+        Req(
+            'phrase "multiple myeloma", limit=10',
+            "/device/event.json",
+            ['search=mdr_text.text:"multiple+myeloma"&limit=10'],
+            "filtered",
+            check_total(ev["myeloma_records"]),
+        ),
+        Req(
+            "count=product_code.exact limit=1000",
+            "/device/event.json",
+            ["count=device.device_report_product_code.exact&limit=1000"],
+            "count_all",
+            check_terms(ev["product_code_counts"], top=1000),
+        ),
+        Req(
+            "search_after walk 5 x 1000 on DXY+2020",
+            "/device/event.json",
+            [Q2 + "&limit=1000"],
+            "filtered",
+            walk_pages=5,
+            walk_hits=min(5 * 1000, dxy_2020),
+        ),
     ]
     return reqs
 
 
 # -------------------------------------------------------------------------------------------- timing
+
 
 def percentile(xs: list[float], p: float) -> float:
     """Nearest-rank percentile (p95 of 20 values is the 19th smallest)."""
@@ -232,7 +304,7 @@ def run_request(api, r: Req, repeat: int, budget: float) -> dict:
     try:
         if r.walk_pages:
             return out | run_walk(api, r, repeat, budget)
-        resp, _ = timed_get(api, r.path, r.warmup or r.queries[0])      # warm-up, not counted
+        resp, _ = timed_get(api, r.path, r.warmup or r.queries[0])  # warm-up, not counted
         ms, statuses, checks = [], {}, []
         t0 = time.perf_counter()
         for n in range(repeat):
@@ -247,18 +319,28 @@ def run_request(api, r: Req, repeat: int, budget: float) -> dict:
             else:
                 body = resp.body[:200].decode("utf-8", "replace")
                 checks.append((f"HTTP {resp.status}", False, body))
-    except Exception as e:       # an API still being written: report the request as failed and go on
+    except Exception as e:  # an API still being written: report the request as failed and go on
         return out | {"error": f"{type(e).__name__}: {e}"[:300]}
     hits = checks[-1][0]
     bad = [c for c in checks if c[1] is False]
     ok = None if all(c[1] is None for c in checks) else not bad
-    return out | {"ms": ms, "calls": len(ms), "p50_ms": statistics.median(ms), "p95_ms": percentile(ms, 95),
-                  "min_ms": min(ms), "max_ms": max(ms), "statuses": statuses, "hits": hits,
-                  "hits_ok": ok, "check_detail": bad[0][2] if bad else ""}
+    return out | {
+        "ms": ms,
+        "calls": len(ms),
+        "p50_ms": statistics.median(ms),
+        "p95_ms": percentile(ms, 95),
+        "min_ms": min(ms),
+        "max_ms": max(ms),
+        "statuses": statuses,
+        "hits": hits,
+        "hits_ok": ok,
+        "check_detail": bad[0][2] if bad else "",
+    }
 
 
 def run_walk(api, r: Req, repeat: int, budget: float) -> dict:
     """A search_after walk: the first page, then Link rel="next" until walk_pages pages (or no next link)."""
+
     def walk():
         path, qs, pages, keys, ms, status = r.path, r.queries[0], 0, [], [], 200
         while pages < r.walk_pages:
@@ -270,9 +352,14 @@ def run_walk(api, r: Req, repeat: int, budget: float) -> dict:
                 break
             res = resp.json().get("results") or []
             keys += [x.get("mdr_report_key") for x in res]
-            bad = [x for x in res if not (str(x.get("date_received", "")).startswith("2020")
-                                          and any(d.get("device_report_product_code") == "DXY"
-                                                  for d in x.get("device") or []))]
+            bad = [
+                x
+                for x in res
+                if not (
+                    str(x.get("date_received", "")).startswith("2020")
+                    and any(d.get("device_report_product_code") == "DXY" for d in x.get("device") or [])
+                )
+            ]
             if bad:
                 return ms, keys, status, f"page {pages}: {len(bad)} hits outside DXY + 2020"
             nxt = next_link(resp, path)
@@ -282,7 +369,7 @@ def run_walk(api, r: Req, repeat: int, budget: float) -> dict:
         return ms, keys, status, ""
 
     try:
-        walk()                                               # warm-up walk, not counted
+        walk()  # warm-up walk, not counted
         per_page, walks, problems, keys = [], [], [], []
         t0 = time.perf_counter()
         for n in range(repeat):
@@ -305,14 +392,24 @@ def run_walk(api, r: Req, repeat: int, budget: float) -> dict:
     ok = not problems and (expected is None or len(keys) == expected)
     if expected is not None and len(keys) != expected:
         problems.append(f"expected {expected:,} hits in the walk")
-    return {"ms": per_page, "calls": len(walks), "p50_ms": statistics.median(per_page),
-            "p95_ms": percentile(per_page, 95),
-            "min_ms": min(per_page), "max_ms": max(per_page), "walk_p50_ms": statistics.median(walks),
-            "walk_p95_ms": percentile(walks, 95), "pages": pages, "hits": f"{len(keys):,} in {pages} pages",
-            "hits_ok": ok, "check_detail": "; ".join(problems)}
+    return {
+        "ms": per_page,
+        "calls": len(walks),
+        "p50_ms": statistics.median(per_page),
+        "p95_ms": percentile(per_page, 95),
+        "min_ms": min(per_page),
+        "max_ms": max(per_page),
+        "walk_p50_ms": statistics.median(walks),
+        "walk_p95_ms": percentile(walks, 95),
+        "pages": pages,
+        "hits": f"{len(keys):,} in {pages} pages",
+        "hits_ok": ok,
+        "check_detail": "; ".join(problems),
+    }
 
 
 # ------------------------------------------------------------------------------------- site and sync
+
 
 def prepare_workdir(arg: str | None) -> Path:
     work = Path(arg).expanduser().resolve() if arg else Path(tempfile.gettempdir()) / "fdax-query-latency"
@@ -337,8 +434,15 @@ def ensure_site(base: Path, scale: float, seed: int, reuse: bool, force: bool) -
             return s, True
     check_disk(base, scale, seed, force)
     say(f"site: generating the SYNTHETIC site at scale {scale:g} in {site} ...")
-    s = synth.build(site, scale, None, seed, workers=min(2, len(os.sched_getaffinity(0))),
-                    say=lambda *a: say("  " + " ".join(map(str, a))), force=force)
+    s = synth.build(
+        site,
+        scale,
+        None,
+        seed,
+        workers=min(2, len(os.sched_getaffinity(0))),
+        say=lambda *a: say("  " + " ".join(map(str, a))),
+        force=force,
+    )
     return s, False
 
 
@@ -350,8 +454,10 @@ def check_disk(base: Path, scale: float, seed: int, force: bool) -> None:
     need = 2 * zp + 1.35 * js
     base.mkdir(parents=True, exist_ok=True)
     free = shutil.disk_usage(base).free
-    say(f"disk: scale {scale:g} needs about {need / 2**30:,.1f} GiB (zips {zp / 2**30:,.1f}, databases "
-        f"~{1.35 * js / 2**30:,.1f}); {free / 2**30:,.1f} GiB free")
+    say(
+        f"disk: scale {scale:g} needs about {need / 2**30:,.1f} GiB (zips {zp / 2**30:,.1f}, databases "
+        f"~{1.35 * js / 2**30:,.1f}); {free / 2**30:,.1f} GiB free"
+    )
     if need > free - 2 * 2**30 and not force:
         raise SystemExit(f"{base}: not enough disk for scale {scale:g}; free space, lower the scale or pass --force")
 
@@ -368,20 +474,27 @@ def ensure_sync(base: Path, summary: dict, reuse: bool) -> tuple[dict, bool]:
     shutil.rmtree(data, ignore_errors=True)
     stamp.unlink(missing_ok=True)
     env = os.environ.copy()
-    env["FDAX_KEEP_DOWNLOADS"] = "false"     # the zips stay in the site folder; no need for a second copy
+    env["FDAX_KEEP_DOWNLOADS"] = "false"  # the zips stay in the site folder; no need for a second copy
     os.sync()
     say(f"sync: {sys.executable} -m mirror sync --from {site} --data-dir {data} --quiet ...")
     other = _st.idle_load(0.5)
-    m = _st.run_measured([sys.executable, "-m", "mirror", "sync", "--from", str(site), "--data-dir", str(data),
-                          "--quiet"], base / "sync", env)
+    m = _st.run_measured(
+        [sys.executable, "-m", "mirror", "sync", "--from", str(site), "--data-dir", str(data), "--quiet"],
+        base / "sync",
+        env,
+    )
     m.pop("stdout", None)
     m["other_load_before_cores"] = round(other, 2)
     m["db_bytes"] = sum(p.stat().st_size for p in (data / "db").glob("*.duckdb"))
     m["json_bytes"] = sum(e["json_bytes"] for e in summary["endpoints"].values())
     m["zip_bytes"] = sum(e["zip_bytes"] for e in summary["endpoints"].values())
     m["records"] = sum(e["records"] for e in summary["endpoints"].values())
-    st = subprocess.run([sys.executable, "-m", "mirror", "status", "--data-dir", str(data), "--json"],
-                        capture_output=True, text=True, env=env)
+    st = subprocess.run(
+        [sys.executable, "-m", "mirror", "status", "--data-dir", str(data), "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     if st.returncode != 0:
         raise SystemExit(f"mirror status failed:\n{st.stdout}\n{st.stderr}")
     loaded = {ep: d["records"] for ep, d in json.loads(st.stdout)["endpoints"].items()}
@@ -401,42 +514,60 @@ def ensure_upgraded(base: Path) -> tuple[Path, dict]:
     env = os.environ.copy()
     env["FDAX_KEEP_DOWNLOADS"] = "false"
     say(f"upgrade: {sys.executable} -m mirror sync --from {base / 'site'} --data-dir {up} --quiet ...")
-    m = _st.run_measured([sys.executable, "-m", "mirror", "sync", "--from", str(base / "site"), "--data-dir", str(up),
-                          "--quiet"], base / "upgrade", env)
-    say(f"upgrade: {m['seconds']:.1f} s wall, {m['cpu_seconds']:.0f} CPU s, peak RSS {m['peak_rss_mb']:,.0f} MiB"
+    m = _st.run_measured(
+        [sys.executable, "-m", "mirror", "sync", "--from", str(base / "site"), "--data-dir", str(up), "--quiet"],
+        base / "upgrade",
+        env,
+    )
+    say(
+        f"upgrade: {m['seconds']:.1f} s wall, {m['cpu_seconds']:.0f} CPU s, peak RSS {m['peak_rss_mb']:,.0f} MiB"
         + (f"; other load {m['other_load_cores']:.2f} cores" if m.get("other_load_cores") is not None else "")
-        + "\n" + "\n".join("         " + line for line in m.pop("stdout").splitlines() if "updated" in line))
+        + "\n"
+        + "\n".join("         " + line for line in m.pop("stdout").splitlines() if "updated" in line)
+    )
     return up, m
 
 
 def print_side_by_side(scale: float, pairs: list[tuple[dict, dict]]) -> None:
-    say(f"\nside by side at scale {scale:g}: the mirror as synced (A) and upgraded (B), each request timed on A then "
-        "on B; ratio = A / B")
+    say(
+        f"\nside by side at scale {scale:g}: the mirror as synced (A) and upgraded (B), each request timed on A then "
+        "on B; ratio = A / B"
+    )
     say(f"  {'request':<42} {'A p50':>8} {'A p95':>8} {'B p50':>8} {'B p95':>8} {'p95 A/B':>8}  {'same hits?':<10}")
     for a, b in pairs:
         if "error" in a or "error" in b:
             say(f"  {a['name']:<42} ERROR {a.get('error') or b.get('error')}")
             continue
         same = "yes" if a["hits"] == b["hits"] and a["hits_ok"] == b["hits_ok"] else "NO"
-        say(f"  {a['name']:<42} {fmt_ms(a['p50_ms']):>8} {fmt_ms(a['p95_ms']):>8} {fmt_ms(b['p50_ms']):>8} "
-            f"{fmt_ms(b['p95_ms']):>8} {a['p95_ms'] / max(b['p95_ms'], 1e-3):>7.1f}x  {same:<10}")
+        say(
+            f"  {a['name']:<42} {fmt_ms(a['p50_ms']):>8} {fmt_ms(a['p95_ms']):>8} {fmt_ms(b['p50_ms']):>8} "
+            f"{fmt_ms(b['p95_ms']):>8} {a['p95_ms'] / max(b['p95_ms'], 1e-3):>7.1f}x  {same:<10}"
+        )
 
 
 def report_sync(m: dict, reused: bool, summary: dict) -> None:
     MiB = 2**20
-    say(f"sync{' (from the earlier run)' if reused else ''}: {m['seconds']:.1f} s wall, {m['cpu_seconds']:.0f} CPU s, "
+    say(
+        f"sync{' (from the earlier run)' if reused else ''}: {m['seconds']:.1f} s wall, {m['cpu_seconds']:.0f} CPU s, "
         f"peak RSS {m['peak_rss_mb']:,.0f} MiB; {m['records']:,} records, {m['json_bytes'] / MiB:,.0f} MiB JSON "
         f"({m['zip_bytes'] / MiB:,.0f} MiB zipped) -> {m['db_bytes'] / MiB:,.0f} MiB of DuckDB; "
         f"{m['json_bytes'] / MiB / m['seconds']:,.1f} MiB/s"
-        + (f"; other load {m['other_load_cores']:.2f} cores" if m.get("other_load_cores") is not None else ""))
-    wrong = {ep: (m["loaded"].get(ep), e["records"]) for ep, e in summary["endpoints"].items()
-             if m["loaded"].get(ep) != e["records"]}
-    say("      mirror status: loaded records equal the generated ones for all "
-        f"{len(summary['endpoints'])} endpoints" if not wrong else
-        "      mirror status: MISMATCH (loaded, generated): " + ", ".join(f"{k} {v}" for k, v in wrong.items()))
+        + (f"; other load {m['other_load_cores']:.2f} cores" if m.get("other_load_cores") is not None else "")
+    )
+    wrong = {
+        ep: (m["loaded"].get(ep), e["records"])
+        for ep, e in summary["endpoints"].items()
+        if m["loaded"].get(ep) != e["records"]
+    }
+    say(
+        f"      mirror status: loaded records equal the generated ones for all {len(summary['endpoints'])} endpoints"
+        if not wrong
+        else "      mirror status: MISMATCH (loaded, generated): " + ", ".join(f"{k} {v}" for k, v in wrong.items())
+    )
 
 
 # ---------------------------------------------------------------------------------------------- output
+
 
 def fmt_ms(v: float | None) -> str:
     return "-" if v is None else (f"{v:,.1f}" if v < 100 else f"{v:,.0f}")
@@ -450,30 +581,42 @@ def met(r: dict, p95: float | None) -> str:
 
 
 def print_table(scale: float, rows: list[dict], repeat: int) -> None:
-    say(f"\nquery latency at scale {scale:g} (SYNTHETIC data; api.get in process; one warm-up, then the timed calls; "
-        "p95 = nearest rank)")
-    say(f"  {'request':<42} {'calls':>5} {'p50 ms':>8} {'p95 ms':>8}  {'hits':<24} {'= generated?':<12} "
-        f"{'goal (p95, at scale 1.0)':<31} {'met?':<4}")
+    say(
+        f"\nquery latency at scale {scale:g} (SYNTHETIC data; api.get in process; one warm-up, then the timed calls; "
+        "p95 = nearest rank)"
+    )
+    say(
+        f"  {'request':<42} {'calls':>5} {'p50 ms':>8} {'p95 ms':>8}  {'hits':<24} {'= generated?':<12} "
+        f"{'goal (p95, at scale 1.0)':<31} {'met?':<4}"
+    )
     for r in rows:
         if "error" in r:
             say(f"  {r['name']:<42} {'-':>5} {'-':>8} {'-':>8}  ERROR {r['error']}")
             continue
         ok = {True: "yes", False: "NO", None: "n/a"}[r["hits_ok"]]
         calls = f"{r['calls']}" + ("" if r["calls"] >= repeat else "*")
-        say(f"  {r['name']:<42} {calls:>5} {fmt_ms(r['p50_ms']):>8} {fmt_ms(r['p95_ms']):>8}  {r['hits']:<24} {ok:<12} "
-            f"{GOAL_TEXT[r['goal']] + (' per page' if 'pages' in r else ''):<31} {met(r, r['p95_ms']):<4}")
+        say(
+            f"  {r['name']:<42} {calls:>5} {fmt_ms(r['p50_ms']):>8} {fmt_ms(r['p95_ms']):>8}  {r['hits']:<24} {ok:<12} "
+            f"{GOAL_TEXT[r['goal']] + (' per page' if 'pages' in r else ''):<31} {met(r, r['p95_ms']):<4}"
+        )
         if r.get("pages"):
-            say(f"  {'  whole walk (' + str(r['pages']) + ' pages)':<42} {'':>5} {fmt_ms(r['walk_p50_ms']):>8} "
-                f"{fmt_ms(r['walk_p95_ms']):>8}")
+            say(
+                f"  {'  whole walk (' + str(r['pages']) + ' pages)':<42} {'':>5} {fmt_ms(r['walk_p50_ms']):>8} "
+                f"{fmt_ms(r['walk_p95_ms']):>8}"
+            )
         if r["hits_ok"] is False:
             say(f"      check: {r['check_detail']}")
     if any("calls" in r and r["calls"] < repeat for r in rows):
         say(f"  * fewer than {repeat} calls: the request ran out of its --budget of timed seconds")
-    say("  calls: timed calls (walks, for the search_after walk: its p50/p95 are per page); hits: meta.results.total "
-        "for searches, the sum of the counts for count=; = generated?: equal to what synth_mirror wrote")
+    say(
+        "  calls: timed calls (walks, for the search_after walk: its p50/p95 are per page); hits: meta.results.total "
+        "for searches, the sum of the counts for count=; = generated?: equal to what synth_mirror wrote"
+    )
     if scale != 1.0:
-        say("  met?: this scale's p95 against the goal; the goals are for scale 1.0 (see the extrapolation "
-            "when two scales are run)")
+        say(
+            "  met?: this scale's p95 against the goal; the goals are for scale 1.0 (see the extrapolation "
+            "when two scales are run)"
+        )
 
 
 def extrapolate(results: dict[float, list[dict]]) -> dict | None:
@@ -493,30 +636,41 @@ def extrapolate(results: dict[float, list[dict]]) -> dict | None:
             a, b = r1[k], r2[k]
             row[k] = {str(s1): a, str(s2): b, "1.0": max(0.0, b + (b - a) * (1.0 - s2) / (s2 - s1))}
         rows.append(row)
-    return {"method": (f"linear: the line through (scale {s1:g}, latency) and (scale {s2:g}, latency), evaluated "
-                       "at scale 1.0 (latency = a + b x scale, a and b from the two points; never below 0). "
-                       "It assumes latency grows linearly with the data (true of scans; an indexed lookup "
-                       "grows slower) and is an estimate, not a measurement."),
-            "scales": [s1, s2], "rows": rows}
+    return {
+        "method": (
+            f"linear: the line through (scale {s1:g}, latency) and (scale {s2:g}, latency), evaluated "
+            "at scale 1.0 (latency = a + b x scale, a and b from the two points; never below 0). "
+            "It assumes latency grows linearly with the data (true of scans; an indexed lookup "
+            "grows slower) and is an estimate, not a measurement."
+        ),
+        "scales": [s1, s2],
+        "rows": rows,
+    }
 
 
 def print_extrapolation(ex: dict) -> None:
     s1, s2 = ex["scales"]
     say(f"\nEXTRAPOLATED to scale 1.0 (from scales {s1:g} and {s2:g}); method: {ex['method']}")
-    say(f"  {'request':<42} {'p95@' + format(s1, 'g'):>10} {'p95@' + format(s2, 'g'):>10} {'p50@1.0':>9} "
-        f"{'p95@1.0':>9}  {'goal':<26} {'met?':<5}")
+    say(
+        f"  {'request':<42} {'p95@' + format(s1, 'g'):>10} {'p95@' + format(s2, 'g'):>10} {'p50@1.0':>9} "
+        f"{'p95@1.0':>9}  {'goal':<26} {'met?':<5}"
+    )
     for r in ex["rows"]:
         p95 = r["p95_ms"]
-        say(f"  {r['name']:<42} {fmt_ms(p95[str(s1)]):>10} {fmt_ms(p95[str(s2)]):>10} {fmt_ms(r['p50_ms']['1.0']):>9} "
-            f"{fmt_ms(p95['1.0']):>9}  {GOAL_TEXT[r['goal']]:<26} {met(r, p95['1.0']):<5}")
+        say(
+            f"  {r['name']:<42} {fmt_ms(p95[str(s1)]):>10} {fmt_ms(p95[str(s2)]):>10} {fmt_ms(r['p50_ms']['1.0']):>9} "
+            f"{fmt_ms(p95['1.0']):>9}  {GOAL_TEXT[r['goal']]:<26} {met(r, p95['1.0']):<5}"
+        )
 
 
 # -------------------------------------------------------------------------------------------------- main
+
 
 def open_api(data: Path):
     """mirror.api.Api over the synced mirror."""
     from mirror.api import Api
     from mirror.settings import Settings
+
     return Api(Settings(data_dir=data))
 
 
@@ -524,20 +678,36 @@ def main(argv: list[str] | None = None) -> int:
     global OUT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", type=float, default=0.1, help="data size as a fraction of openFDA's 2023 (default 0.1)")
-    ap.add_argument("--scales", help="two or more scales, comma-separated (e.g. 0.1,0.3): measured in turn, then "
-                                     "extrapolated linearly to 1.0 from the two largest; overrides --scale")
-    ap.add_argument("--workdir", help="work folder, one sub-folder per scale (default: $TMPDIR/fdax-query-latency); "
-                                      "kept, so --reuse can skip generation and sync next time")
-    ap.add_argument("--reuse", action="store_true",
-                    help="reuse the site and synced mirror an earlier run left in the work folder (same scale, seed)")
+    ap.add_argument(
+        "--scales",
+        help="two or more scales, comma-separated (e.g. 0.1,0.3): measured in turn, then "
+        "extrapolated linearly to 1.0 from the two largest; overrides --scale",
+    )
+    ap.add_argument(
+        "--workdir",
+        help="work folder, one sub-folder per scale (default: $TMPDIR/fdax-query-latency); "
+        "kept, so --reuse can skip generation and sync next time",
+    )
+    ap.add_argument(
+        "--reuse",
+        action="store_true",
+        help="reuse the site and synced mirror an earlier run left in the work folder (same scale, seed)",
+    )
     ap.add_argument("--repeat", type=int, default=20, help="timed calls per request after one warm-up (default 20)")
-    ap.add_argument("--budget", type=float, default=120.0,
-                    help="seconds of timed calls per request before it stops repeating (at least 3 calls; default 120)")
+    ap.add_argument(
+        "--budget",
+        type=float,
+        default=120.0,
+        help="seconds of timed calls per request before it stops repeating (at least 3 calls; default 120)",
+    )
     ap.add_argument("--seed", type=int, default=2023)
     ap.add_argument("--json", action="store_true", help="JSON results on stdout (the report goes to stderr)")
     ap.add_argument("--force", action="store_true", help="go on even if the disk looks too small")
-    ap.add_argument("--upgraded", action="store_true",
-                    help="also time every request on a copy upgraded by `mirror sync` (data-upgraded), side by side")
+    ap.add_argument(
+        "--upgraded",
+        action="store_true",
+        help="also time every request on a copy upgraded by `mirror sync` (data-upgraded), side by side",
+    )
     args = ap.parse_args(argv)
     if args.json:
         OUT = sys.stderr
@@ -547,29 +717,46 @@ def main(argv: list[str] | None = None) -> int:
     work = prepare_workdir(args.workdir)
     facts = _st.machine_facts()
     say("FDA Explorer Offline: query latency benchmark (SYNTHETIC data from bench/synth_mirror.py)")
-    say(f"machine: {facts['cores']} cores, {facts['cpu'] or 'cpu ?'}, {facts['ram_gib']} GiB RAM; Python "
-        f"{facts['python']}, duckdb {facts['duckdb']}; FDAX_* environment: {facts['fdax_env'] or 'none'}")
+    say(
+        f"machine: {facts['cores']} cores, {facts['cpu'] or 'cpu ?'}, {facts['ram_gib']} GiB RAM; Python "
+        f"{facts['python']}, duckdb {facts['duckdb']}; FDAX_* environment: {facts['fdax_env'] or 'none'}"
+    )
     say(f"work folder: {work}; scale(s): {', '.join(f'{s:g}' for s in scales)}; {args.repeat} timed calls per request")
-    doc: dict = {"synthetic": True, "machine": facts, "workdir": str(work), "repeat": args.repeat, "seed": args.seed,
-                 "goals_ms_p95_at_scale_1": GOALS_MS, "scales": {}}
+    doc: dict = {
+        "synthetic": True,
+        "machine": facts,
+        "workdir": str(work),
+        "repeat": args.repeat,
+        "seed": args.seed,
+        "goals_ms_p95_at_scale_1": GOALS_MS,
+        "scales": {},
+    }
     results: dict[float, list[dict]] = {}
     for scale in scales:
         base = work / f"scale-{scale:g}"
         say(f"\n=== scale {scale:g} ===")
         summary, site_reused = ensure_site(base, scale, args.seed, args.reuse, args.force)
         ev = summary["endpoints"]["event"]
-        say(f"site: {sum(e['records'] for e in summary['endpoints'].values()):,} records, "
+        say(
+            f"site: {sum(e['records'] for e in summary['endpoints'].values()):,} records, "
             f"{sum(e['zip_bytes'] for e in summary['endpoints'].values()) / 2**20:,.0f} MiB zipped"
             + ("" if site_reused else f", generated in {summary['seconds']:.0f} s")
             + f"; event {ev['records']:,}: DXY {ev['product_codes']['focus']['DXY']:,} "
-              f"(2020: {ev['focus_by_year']['DXY'].get('2020', 0):,}), 'multiple myeloma' {ev['myeloma_records']:,}")
+            f"(2020: {ev['focus_by_year']['DXY'].get('2020', 0):,}), 'multiple myeloma' {ev['myeloma_records']:,}"
+        )
         sync, sync_reused = ensure_sync(base, summary, args.reuse)
         report_sync(sync, sync_reused, summary)
-        entry = {"site": {k: summary[k] for k in ("scale", "seed", "seconds")} | {
-                     "reused": site_reused,
-                     "endpoints": {ep: {k: e[k] for k in ("records", "files", "json_bytes", "zip_bytes")}
-                                   for ep, e in summary["endpoints"].items()}},
-                 "sync": sync | {"reused": sync_reused}}
+        entry = {
+            "site": {k: summary[k] for k in ("scale", "seed", "seconds")}
+            | {
+                "reused": site_reused,
+                "endpoints": {
+                    ep: {k: e[k] for k in ("records", "files", "json_bytes", "zip_bytes")}
+                    for ep, e in summary["endpoints"].items()
+                },
+            },
+            "sync": sync | {"reused": sync_reused},
+        }
         doc["scales"][f"{scale:g}"] = entry
         api = open_api(base / "data")
         reqs = build_requests(summary)
@@ -594,10 +781,14 @@ def main(argv: list[str] | None = None) -> int:
             say("\n(B) upgraded:")
             print_table(scale, up_rows, args.repeat)
             print_side_by_side(scale, list(zip(rows, up_rows)))
-            entry["upgraded_requests"] = [{k: v for k, v in row.items() if k != "ms"}
-                                          | {"ms": [round(x, 3) for x in row.get("ms", [])]} for row in up_rows]
-        entry["requests"] = [{k: v for k, v in row.items() if k != "ms"}
-                             | {"ms": [round(x, 3) for x in row.get("ms", [])]} for row in rows]
+            entry["upgraded_requests"] = [
+                {k: v for k, v in row.items() if k != "ms"} | {"ms": [round(x, 3) for x in row.get("ms", [])]}
+                for row in up_rows
+            ]
+        entry["requests"] = [
+            {k: v for k, v in row.items() if k != "ms"} | {"ms": [round(x, 3) for x in row.get("ms", [])]}
+            for row in rows
+        ]
     ex = extrapolate(results)
     if ex:
         if args.upgraded:

@@ -50,11 +50,16 @@ def write_site(root: Path, records: int, write_results) -> None:
         out.write(b'{\n  "meta": {\n    "_synthetic": "bench/record_memory.py"\n  },\n  "results": [')
         write_results(out)
         out.write(b"\n  ]\n}\n")
-    part = {"display_name": "2020 Q1 (synthetic)", "file": f"{DL}/device/event/2020q1/{MEMBER}.zip",
-            "size_mb": "%0.2f" % (path.stat().st_size / 1048576), "records": records}
-    manifest = {"meta": {"last_updated": "2026-01-01", "_synthetic": "bench"},
-                "results": {"device": {"event": {"export_date": "2026-01-01", "total_records": records,
-                                                 "partitions": [part]}}}}
+    part = {
+        "display_name": "2020 Q1 (synthetic)",
+        "file": f"{DL}/device/event/2020q1/{MEMBER}.zip",
+        "size_mb": "%0.2f" % (path.stat().st_size / 1048576),
+        "records": records,
+    }
+    manifest = {
+        "meta": {"last_updated": "2026-01-01", "_synthetic": "bench"},
+        "results": {"device": {"event": {"export_date": "2026-01-01", "total_records": records, "partitions": [part]}}},
+    }
     (root / "download.json").write_text(json.dumps(manifest, indent=2))
 
 
@@ -94,15 +99,34 @@ def bomb_site(root: Path, mb: int) -> None:
 
 def measure(src: Path, site: Path, data: Path) -> dict:
     """One fresh child per measurement, so ru_maxrss is its own peak (RUSAGE_CHILDREN keeps the maximum)."""
-    code = ("import json, resource, subprocess, sys, time, os\n"
-            "t = time.monotonic(); p = subprocess.run(sys.argv[1:], capture_output=True, env=dict(os.environ))\n"
-            "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
-            "print(json.dumps({'seconds': round(time.monotonic() - t, 1), 'rss_mb': round(u.ru_maxrss / 1024),"
-            " 'rc': p.returncode, 'err': p.stderr.decode(errors='replace')}))\n")
-    cmd = [sys.executable, "-c", code, sys.executable, "-m", "mirror", "sync", "--from", str(site), "--only",
-           "event", "--data-dir", str(data), "--quiet"]
-    r = json.loads(subprocess.run(cmd, capture_output=True, env=dict(os.environ, PYTHONPATH=str(src)),
-                                  cwd=str(src), check=True).stdout)
+    code = (
+        "import json, resource, subprocess, sys, time, os\n"
+        "t = time.monotonic(); p = subprocess.run(sys.argv[1:], capture_output=True, env=dict(os.environ))\n"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(json.dumps({'seconds': round(time.monotonic() - t, 1), 'rss_mb': round(u.ru_maxrss / 1024),"
+        " 'rc': p.returncode, 'err': p.stderr.decode(errors='replace')}))\n"
+    )
+    cmd = [
+        sys.executable,
+        "-c",
+        code,
+        sys.executable,
+        "-m",
+        "mirror",
+        "sync",
+        "--from",
+        str(site),
+        "--only",
+        "event",
+        "--data-dir",
+        str(data),
+        "--quiet",
+    ]
+    r = json.loads(
+        subprocess.run(
+            cmd, capture_output=True, env=dict(os.environ, PYTHONPATH=str(src)), cwd=str(src), check=True
+        ).stdout
+    )
     lines = [ln for ln in r.pop("err").splitlines() if ln.strip()]
     r["kept"] = any((data / "downloads").rglob(MEMBER + ".zip")) if (data / "downloads").exists() else False
     r["error"] = (lines[-1] if lines else "").replace(str(data), "DATA")[:400]
@@ -140,8 +164,11 @@ def main() -> None:
             zip_mb = (site / "device/event/2020q1" / (MEMBER + ".zip")).stat().st_size / 1048576
             for side, src in sides.items():
                 r = measure(src, site, work / f"data-{side.split()[0]}-{make.__name__}-{mb}")
-                print(f"{label:44} {side:12} {r['seconds']:6.1f} {r['rss_mb']:6d} MB {r['rc']:3d} "
-                      f"{'yes' if r['kept'] else 'no':>5}  {r['error']}", flush=True)
+                print(
+                    f"{label:44} {side:12} {r['seconds']:6.1f} {r['rss_mb']:6d} MB {r['rc']:3d} "
+                    f"{'yes' if r['kept'] else 'no':>5}  {r['error']}",
+                    flush=True,
+                )
             print(f"{'':44} (zip {zip_mb:.2f} MB)")
 
 

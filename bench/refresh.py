@@ -64,11 +64,14 @@ def re_export(src: Path, dst: Path, new_date: str) -> tuple[str, int]:
             info.compress_type = zipfile.ZIP_DEFLATED
             with za.open(member) as fi, zb.open(info, "w") as fo:
                 head = fi.read(1 << 20)
-                head = head.replace(f'"last_updated": "{old_date}"'.encode(), f'"last_updated": "{new_date}"'.encode(),
-                                    1)
+                head = head.replace(
+                    f'"last_updated": "{old_date}"'.encode(), f'"last_updated": "{new_date}"'.encode(), 1
+                )
                 if p["file"] == changed:
-                    for before, after in ((b'"event_type": "Malfunction"', b'"event_type": "Injury"'),
-                                          (b'"event_type": "Injury"', b'"event_type": "Malfunction"')):
+                    for before, after in (
+                        (b'"event_type": "Malfunction"', b'"event_type": "Injury"'),
+                        (b'"event_type": "Injury"', b'"event_type": "Malfunction"'),
+                    ):
                         if before in head:
                             head = head.replace(before, after, 1)
                             break
@@ -104,28 +107,52 @@ def local_manifest(site: Path, url: str) -> str:
 
 def run_sync(st, manifest: str, data: Path, log: Path) -> dict:
     env = dict(os.environ, FDAX_OFFLINE="1")
-    m = st.run_measured([sys.executable, "-m", "mirror", "sync", "--manifest", manifest, "--only", "event",
-                         "--data-dir", str(data), "--quiet", "--json"], log, env=env)
+    m = st.run_measured(
+        [
+            sys.executable,
+            "-m",
+            "mirror",
+            "sync",
+            "--manifest",
+            manifest,
+            "--only",
+            "event",
+            "--data-dir",
+            str(data),
+            "--quiet",
+            "--json",
+        ],
+        log,
+        env=env,
+    )
     rep = json.loads(m["stdout"])
     ev = rep["datasets"]["event"]
     if ev["status"] != "updated":
         raise SystemExit(f"{log.name}: event {ev['status']}: {ev['error']}")
-    return {"seconds": round(m["seconds"], 1), "cpu_seconds": round(m["cpu_seconds"], 1),
-            "peak_rss_mb": round(m["peak_rss_mb"]), "bytes_downloaded": ev["bytes_fetched"],
-            "files": ev["files_to_fetch"], "files_kept": ev["files_unchanged"], "records": ev["records"],
-            "other_load_cores": m["other_load_cores"]}
+    return {
+        "seconds": round(m["seconds"], 1),
+        "cpu_seconds": round(m["cpu_seconds"], 1),
+        "peak_rss_mb": round(m["peak_rss_mb"]),
+        "bytes_downloaded": ev["bytes_fetched"],
+        "files": ev["files_to_fetch"],
+        "files_kept": ev["files_unchanged"],
+        "records": ev["records"],
+        "other_load_cores": m["other_load_cores"],
+    }
 
 
 def same_rows(a: Path, b: Path) -> bool:
     import duckdb
+
     con = duckdb.connect()
     con.execute(f"ATTACH '{a / 'db' / 'device_event.duckdb'}' AS a (READ_ONLY)")
     con.execute(f"ATTACH '{b / 'db' / 'device_event.duckdb'}' AS b (READ_ONLY)")
     for t in ("device_event", "device_event_device", "device_event_text", "device_event_patient"):
         cast = "* REPLACE (record::VARCHAR AS record)" if t == "device_event" else "*"
         for x, y in (("a", "b"), ("b", "a")):
-            (n,) = con.execute(f"SELECT count(*) FROM (SELECT {cast} FROM {x}.main.{t} EXCEPT ALL "
-                               f"SELECT {cast} FROM {y}.main.{t})").fetchone()
+            (n,) = con.execute(
+                f"SELECT count(*) FROM (SELECT {cast} FROM {x}.main.{t} EXCEPT ALL SELECT {cast} FROM {y}.main.{t})"
+            ).fetchone()
             if n:
                 return False
     return True
@@ -147,27 +174,42 @@ def main(argv: list[str] | None = None) -> int:
         srv_b, url_b = serve(work / "B")
         man_a, man_b = local_manifest(work / "A", url_a), local_manifest(work / "B", url_b)
         (work / "logs").mkdir(exist_ok=True)
-        runs = {"first sync": run_sync(st, man_a, work / "data", work / "logs" / "first"),
-                "refresh": run_sync(st, man_b, work / "data", work / "logs" / "refresh"),
-                "full re-sync (old refresh)": run_sync(st, man_b, work / "fresh", work / "logs" / "full")}
+        runs = {
+            "first sync": run_sync(st, man_a, work / "data", work / "logs" / "first"),
+            "refresh": run_sync(st, man_b, work / "data", work / "logs" / "refresh"),
+            "full re-sync (old refresh)": run_sync(st, man_b, work / "fresh", work / "logs" / "full"),
+        }
         equal = same_rows(work / "data", work / "fresh")
         srv_a.shutdown()
         srv_b.shutdown()
-        out = {"synthetic": True, "scale": args.scale, "files": files, "changed_file": changed, "runs": runs,
-               "refresh_equals_full_sync": equal, "cores": len(os.sched_getaffinity(0))}
+        out = {
+            "synthetic": True,
+            "scale": args.scale,
+            "files": files,
+            "changed_file": changed,
+            "runs": runs,
+            "refresh_equals_full_sync": equal,
+            "cores": len(os.sched_getaffinity(0)),
+        }
         if args.json:
             print(json.dumps(out, indent=1))
         else:
-            print(f"SYNTHETIC event site, scale {args.scale:g}: {files} files, "
-                  f"{runs['first sync']['records']:,} records; export B changes one record in {changed}")
+            print(
+                f"SYNTHETIC event site, scale {args.scale:g}: {files} files, "
+                f"{runs['first sync']['records']:,} records; export B changes one record in {changed}"
+            )
             print(f"{'run':<28} {'MiB down':>9} {'kept':>5} {'seconds':>8} {'CPU s':>7} {'peak RSS':>9}")
             for name, r in runs.items():
-                print(f"{name:<28} {r['bytes_downloaded'] / MIB:>9,.1f} {r['files_kept']:>5} {r['seconds']:>8.1f} "
-                      f"{r['cpu_seconds']:>7.1f} {r['peak_rss_mb']:>8,} M")
+                print(
+                    f"{name:<28} {r['bytes_downloaded'] / MIB:>9,.1f} {r['files_kept']:>5} {r['seconds']:>8.1f} "
+                    f"{r['cpu_seconds']:>7.1f} {r['peak_rss_mb']:>8,} M"
+                )
             first, ref = runs["first sync"], runs["refresh"]
-            print(f"refresh / first sync: {ref['seconds'] / first['seconds']:.2f} of the seconds, "
-                  f"{ref['cpu_seconds'] / first['cpu_seconds']:.2f} of the CPU seconds; "
-                  f"refreshed data equals a full sync of B: {equal}")
+            print(
+                f"refresh / first sync: {ref['seconds'] / first['seconds']:.2f} of the seconds, "
+                f"{ref['cpu_seconds'] / first['cpu_seconds']:.2f} of the CPU seconds; "
+                f"refreshed data equals a full sync of B: {equal}"
+            )
         return 0 if equal else 1
     finally:
         if args.workdir is None:

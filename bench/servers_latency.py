@@ -36,9 +36,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-CALLS = [("resolve_device", {"query": "insulin pump"}), ("search_events", {"product_codes": ["FRN"]}),
-         ("count_by", {"dataset": "events", "field": "year"}),
-         ("openfda_query", {"endpoint": "510k", "count": "product_code", "limit": 10})]
+CALLS = [
+    ("resolve_device", {"query": "insulin pump"}),
+    ("search_events", {"product_codes": ["FRN"]}),
+    ("count_by", {"dataset": "events", "field": "year"}),
+    ("openfda_query", {"endpoint": "510k", "count": "product_code", "limit": 10}),
+]
 QUESTION = "How many adverse events for product code FRN?"
 
 
@@ -50,8 +53,13 @@ def pct(xs: list[float], p: float) -> float:
 def start(args: list[str], log: Path) -> tuple[subprocess.Popen, str]:
     """`python -m agent.servers ARGS`, and the address it prints once it listens."""
     err = open(log, "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "agent.servers", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=err)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agent.servers", *args],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=err,
+    )
     for _ in range(1200):
         found = re.search(r"http://127\.0\.0\.1:\d+(/mcp)?", log.read_text(errors="replace"))
         if found:
@@ -70,18 +78,24 @@ async def _tool_calls(data: Path, repeat: int, work: Path) -> dict[str, dict[str
     from agent.servers.surface import call
     from mirror.api import Api
     from mirror.settings import Settings
+
     api = Api(Settings(data_dir=data))
-    stdio = StdioServerParameters(command=sys.executable, args=["-m", "agent.servers", "mcp", "--data-dir", str(data)],
-                                  cwd=str(ROOT))
+    stdio = StdioServerParameters(
+        command=sys.executable, args=["-m", "agent.servers", "mcp", "--data-dir", str(data)], cwd=str(ROOT)
+    )
     proc, url = start(["mcp", "--http", "0", "--data-dir", str(data)], work / "mcp.log")
-    out: dict[str, dict[str, list[float]]] = {name: {"direct": [], "mcp stdio": [], "mcp http": []}
-                                              for name, _ in CALLS}
+    out: dict[str, dict[str, list[float]]] = {
+        name: {"direct": [], "mcp stdio": [], "mcp http": []} for name, _ in CALLS
+    }
     try:
         async with Client(stdio) as over_stdio, Client(url) as over_http:
-            ways = {"direct": lambda n, a: _async(call, api, n, a), "mcp stdio": over_stdio.call_tool,
-                    "mcp http": over_http.call_tool}
+            ways = {
+                "direct": lambda n, a: _async(call, api, n, a),
+                "mcp stdio": over_stdio.call_tool,
+                "mcp http": over_http.call_tool,
+            }
             for name, args in CALLS:
-                for i in range(repeat + 1):               # round 0 warms up
+                for i in range(repeat + 1):  # round 0 warms up
                     for way, fn in ways.items():
                         t = time.perf_counter()
                         result = await fn(name, args)
@@ -127,14 +141,17 @@ def asks(data: Path, repeat: int, work: Path) -> dict[str, dict[str, list[float]
     from agent.assistant import Assistant
     from agent.settings import AgentSettings
     from mirror.settings import Settings
+
     a = Assistant(Settings(data_dir=data), AgentSettings(model="none"))
     proc, url = start(["serve", "--port", "0", "--model", "none", "--data-dir", str(data)], work / "serve.log")
     out = {way: {"first event": [], "first step": [], "answer": []} for way in ("in process", "HTTP SSE")}
     try:
         with httpx.Client(base_url=url, timeout=120) as c:
-            for i in range(repeat + 1):                   # round 0 warms up
-                rounds = {"in process": _marks(ev["type"] for ev in a.stream(QUESTION, f"bench-in-{i}-{proc.pid}")),
-                          "HTTP SSE": _marks(_sse_kinds(c, f"bench-sse-{i}-{proc.pid}"))}
+            for i in range(repeat + 1):  # round 0 warms up
+                rounds = {
+                    "in process": _marks(ev["type"] for ev in a.stream(QUESTION, f"bench-in-{i}-{proc.pid}")),
+                    "HTTP SSE": _marks(_sse_kinds(c, f"bench-sse-{i}-{proc.pid}")),
+                }
                 for way, marks in rounds.items():
                     for k in out[way]:
                         if i:
@@ -163,14 +180,22 @@ def private_copy(src: Path, work: Path) -> Path:
 
 def run(opts, work: Path) -> dict:
     import anyio
+
     if opts.data_dir is None:
         data = work / "data"
-        subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
+            check=True,
+            capture_output=True,
+        )
     else:
         data = private_copy(opts.data_dir, work)
-    return {"repeat": opts.repeat, "data_dir": str(opts.data_dir or "the sample mirror"),
-            "tools": anyio.run(_tool_calls, data, opts.repeat, work), "asks": asks(data, opts.repeat, work)}
+    return {
+        "repeat": opts.repeat,
+        "data_dir": str(opts.data_dir or "the sample mirror"),
+        "tools": anyio.run(_tool_calls, data, opts.repeat, work),
+        "asks": asks(data, opts.repeat, work),
+    }
 
 
 def main() -> None:
@@ -192,8 +217,11 @@ def main() -> None:
     for name, ways in report["tools"].items():
         cells = [f"{statistics.median(v):7.2f} /{pct(v, 95):6.2f}" for v in ways.values()]
         d = statistics.median(ways["direct"])
-        print(f"{name:<16}" + "".join(f"{c:>16}" for c in cells)
-              + f"{statistics.median(ways['mcp stdio']) - d:9.2f}{statistics.median(ways['mcp http']) - d:9.2f}")
+        print(
+            f"{name:<16}"
+            + "".join(f"{c:>16}" for c in cells)
+            + f"{statistics.median(ways['mcp stdio']) - d:9.2f}{statistics.median(ways['mcp http']) - d:9.2f}"
+        )
     print(f"\nA question (--model none), ms p50 over {opts.repeat}: '{QUESTION}'")
     print(f"{'':<14}{'in process':>12}{'HTTP SSE':>12}{'+HTTP':>9}")
     for mark in ("first event", "first step", "answer"):

@@ -40,8 +40,10 @@ def _rewrite(src: Path, dest: Path, version: str, main: str) -> tuple[int, str]:
         con.execute(f"ATTACH '{dest}' AS d (STORAGE_VERSION '{version}')")
         con.execute("COPY FROM DATABASE s TO d")
         con.execute("CHECKPOINT d")
-        kinds = con.execute(f"SELECT string_agg(DISTINCT compression, '+') FROM pragma_storage_info('d.{main}') "
-                            "WHERE column_name = 'record' AND compression <> 'Constant'").fetchone()[0]
+        kinds = con.execute(
+            f"SELECT string_agg(DISTINCT compression, '+') FROM pragma_storage_info('d.{main}') "
+            "WHERE column_name = 'record' AND compression <> 'Constant'"
+        ).fetchone()[0]
     finally:
         con.close()
     return dest.stat().st_size, kinds or "-"
@@ -58,11 +60,20 @@ def _dataset(name: str, path: Path, work: Path) -> dict:
     old, old_kind = _rewrite(path, work / f"{name}.old.duckdb", OLD, main)
     new, new_kind = _rewrite(path, work / f"{name}.new.duckdb", STORAGE_VERSION, main)
     per = max(records, 1)
-    return {"dataset": name, "records": records, "zip_bytes": zipped, "old_bytes": old, "new_bytes": new,
-            "old_record": old_kind, "new_record": new_kind, "zip_per_record": round(zipped / per, 1),
-            "old_per_record": round(old / per, 1), "new_per_record": round(new / per, 1),
-            "new_over_old": round(new / old, 3) if old else None,
-            "new_over_zip": round(new / zipped, 2) if zipped else None}
+    return {
+        "dataset": name,
+        "records": records,
+        "zip_bytes": zipped,
+        "old_bytes": old,
+        "new_bytes": new,
+        "old_record": old_kind,
+        "new_record": new_kind,
+        "zip_per_record": round(zipped / per, 1),
+        "old_per_record": round(old / per, 1),
+        "new_per_record": round(new / per, 1),
+        "new_over_old": round(new / old, 3) if old else None,
+        "new_over_zip": round(new / zipped, 2) if zipped else None,
+    }
 
 
 def measure(data_dir: Path) -> list[dict]:
@@ -70,22 +81,33 @@ def measure(data_dir: Path) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="storage-size-") as tmp:
         rows = [_dataset(name, path, Path(tmp)) for name, path in files.items()]
     total = {k: sum(r[k] for r in rows) for k in ("records", "zip_bytes", "old_bytes", "new_bytes")}
-    rows.append({"dataset": "total", **total, "old_record": "", "new_record": "",
-                 "zip_per_record": round(total["zip_bytes"] / max(total["records"], 1), 1),
-                 "old_per_record": round(total["old_bytes"] / max(total["records"], 1), 1),
-                 "new_per_record": round(total["new_bytes"] / max(total["records"], 1), 1),
-                 "new_over_old": round(total["new_bytes"] / total["old_bytes"], 3),
-                 "new_over_zip": round(total["new_bytes"] / max(total["zip_bytes"], 1), 2)})
+    rows.append(
+        {
+            "dataset": "total",
+            **total,
+            "old_record": "",
+            "new_record": "",
+            "zip_per_record": round(total["zip_bytes"] / max(total["records"], 1), 1),
+            "old_per_record": round(total["old_bytes"] / max(total["records"], 1), 1),
+            "new_per_record": round(total["new_bytes"] / max(total["records"], 1), 1),
+            "new_over_old": round(total["new_bytes"] / total["old_bytes"], 3),
+            "new_over_zip": round(total["new_bytes"] / max(total["zip_bytes"], 1), 2),
+        }
+    )
     return rows
 
 
 def _print(rows: list[dict]) -> None:
-    print(f"{'dataset':20} {'records':>9} {'zip B/rec':>9} {'old B/rec':>9} {'new B/rec':>9} {'new/old':>7} "
-          f"{'new/zip':>7}  record column (old -> new)")
+    print(
+        f"{'dataset':20} {'records':>9} {'zip B/rec':>9} {'old B/rec':>9} {'new B/rec':>9} {'new/old':>7} "
+        f"{'new/zip':>7}  record column (old -> new)"
+    )
     for r in rows:
-        print(f"{r['dataset']:20} {r['records']:>9,} {r['zip_per_record']:>9,.0f} {r['old_per_record']:>9,.0f} "
-              f"{r['new_per_record']:>9,.0f} {r['new_over_old'] or 0:>7.2f} {r['new_over_zip'] or 0:>7.1f}  "
-              f"{r['old_record']} -> {r['new_record']}")
+        print(
+            f"{r['dataset']:20} {r['records']:>9,} {r['zip_per_record']:>9,.0f} {r['old_per_record']:>9,.0f} "
+            f"{r['new_per_record']:>9,.0f} {r['new_over_old'] or 0:>7.2f} {r['new_over_zip'] or 0:>7.1f}  "
+            f"{r['old_record']} -> {r['new_record']}"
+        )
 
 
 def main() -> None:

@@ -49,12 +49,25 @@ from mirror.surveil.digest import changes_since  # noqa: E402
 from mirror.surveil.scope import Scope  # noqa: E402
 from mirror.surveil.signals import cache_totals, signals, totals_path  # noqa: E402
 
-GOALS = {"digest (10 codes)": 2.0, "signals LZG (all years)": 3.0, "signals DXY (all years)": 3.0,
-         "inventory (1,000 rows)": 30.0, "report PDF": 30.0, "report DOCX": 30.0, "report Markdown": 30.0}
+GOALS = {
+    "digest (10 codes)": 2.0,
+    "signals LZG (all years)": 3.0,
+    "signals DXY (all years)": 3.0,
+    "inventory (1,000 rows)": 30.0,
+    "report PDF": 30.0,
+    "report DOCX": 30.0,
+    "report Markdown": 30.0,
+}
 WATCH = "bench-top10"
 # dataset -> the date column that says "new in the last quarter"
-NEW = {"event": "date_received", "recall": "event_date_initiated", "enforcement": "report_date",
-       "510k": "decision_date", "pma": "decision_date", "udi": "publish_date"}
+NEW = {
+    "event": "date_received",
+    "recall": "event_date_initiated",
+    "enforcement": "report_date",
+    "510k": "decision_date",
+    "pma": "decision_date",
+    "udi": "publish_date",
+}
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:
@@ -69,9 +82,14 @@ def timed(fn, repeat: int) -> tuple[float, object]:
 def top_codes(store: Store, n: int = 10) -> list[str]:
     con = store.connect()
     try:
-        return [r[0] for r in con.execute("SELECT code FROM (SELECT unnest(product_code_list) AS code FROM "
-                                          "device_event) GROUP BY code ORDER BY count(*) DESC, code LIMIT ?",
-                                          [n]).fetchall()]
+        return [
+            r[0]
+            for r in con.execute(
+                "SELECT code FROM (SELECT unnest(product_code_list) AS code FROM "
+                "device_event) GROUP BY code ORDER BY count(*) DESC, code LIMIT ?",
+                [n],
+            ).fetchall()
+        ]
     finally:
         con.close()
 
@@ -104,14 +122,18 @@ def add_fake_sync(store: Store, since: str) -> tuple[int, dict[str, int]]:
             alias = "b_" + dataset.replace("510k", "k510")
             table = "device_event" if dataset == "event" else f"device_{dataset}"
             old = f" OR (hash(t.rowid) % 100 = 0 AND t.{col} < DATE '{since}')" if dataset == "event" else ""
-            snap.execute(f"""INSERT INTO changes SELECT ?, ?, {key_sql(dataset, 't')},
+            snap.execute(
+                f"""INSERT INTO changes SELECT ?, ?, {key_sql(dataset, "t")},
                              CASE WHEN t.{col} >= DATE '{since}' THEN 'added' ELSE 'changed' END
                              FROM {alias}.main."{table}" t WHERE t.{col} >= DATE '{since}'{old}""",
-                         [sync_id, dataset])
-            counts[dataset] = snap.execute("SELECT count(*) FROM changes WHERE sync_id = ? AND dataset = ?",
-                                           [sync_id, dataset]).fetchone()[0]
-            snap.execute("INSERT INTO sync_datasets VALUES (?, ?, '', 'diffed', ?, 0, 0)",
-                         [sync_id, dataset, counts[dataset]])
+                [sync_id, dataset],
+            )
+            counts[dataset] = snap.execute(
+                "SELECT count(*) FROM changes WHERE sync_id = ? AND dataset = ?", [sync_id, dataset]
+            ).fetchone()[0]
+            snap.execute(
+                "INSERT INTO sync_datasets VALUES (?, ?, '', 'diffed', ?, 0, 0)", [sync_id, dataset, counts[dataset]]
+            )
     finally:
         snap.close()
     return sync_id, counts
@@ -129,9 +151,12 @@ def drop_fake_sync(store: Store, sync_id: int) -> None:
 def inventory_file(store: Store, folder: Path, n: int = 1000) -> Path:
     con = store.connect()
     try:
-        rows = con.execute("""SELECT i.id, u.brand_name, u.version_or_model_number, u.product_code_list[1]
+        rows = con.execute(
+            """SELECT i.id, u.brand_name, u.version_or_model_number, u.product_code_list[1]
                               FROM device_udi u JOIN device_udi_identifier i USING (public_device_record_key)
-                              WHERE i.id IS NOT NULL ORDER BY hash(i.id) LIMIT ?""", [n]).fetchall()
+                              WHERE i.id IS NOT NULL ORDER BY hash(i.id) LIMIT ?""",
+            [n],
+        ).fetchall()
     finally:
         con.close()
     path = folder / "inventory.csv"
@@ -180,7 +205,8 @@ def measure(data: Path, repeat: int) -> dict:
             t, report = timed(lambda: check_inventory(store, read_inventory(inv)), repeat)
             out["seconds"]["inventory (1,000 rows)"] = t
             out["notes"]["inventory"] = f"{len(report.rows)} rows, " + ", ".join(
-                f"{k}: {v}" for k, v in sorted(_rules(report.rows).items()))
+                f"{k}: {v}" for k, v in sorted(_rules(report.rows).items())
+            )
             for suffix, name in ((".pdf", "PDF"), (".docx", "DOCX"), (".md", "Markdown")):
                 t, path = timed(lambda s=suffix: write_report(store, WATCH, period, Path(tmp) / f"r{s}"), repeat)
                 out["seconds"][f"report {name}"] = t
@@ -227,15 +253,27 @@ def main() -> None:
         print(json.dumps({"runs": runs, "full_line": line, "full_bound": bound}, indent=2, default=str))
         return
     scales = sorted(runs)
-    print("| case | " + " | ".join(f"scale {s:g} ({runs[s]['events']:,} events)" for s in scales)
-          + " | full size: line | full size: x 1/scale | goal |")
+    print(
+        "| case | "
+        + " | ".join(f"scale {s:g} ({runs[s]['events']:,} events)" for s in scales)
+        + " | full size: line | full size: x 1/scale | goal |"
+    )
     print("|---|" + "---|" * (len(scales) + 3))
     for case in runs[scales[-1]]["seconds"]:
         goal = GOALS.get(case)
-        verdict = "" if goal is None else (f"< {goal:g} s: line {'met' if line[case] < goal else 'NOT met'}, "
-                                           f"bound {'met' if bound[case] < goal else 'NOT met'}")
-        print(f"| {case} | " + " | ".join(f"{runs[s]['seconds'][case]:.2f} s" for s in scales)
-              + f" | {line[case]:.1f} s | {bound[case]:.1f} s | {verdict} |")
+        verdict = (
+            ""
+            if goal is None
+            else (
+                f"< {goal:g} s: line {'met' if line[case] < goal else 'NOT met'}, "
+                f"bound {'met' if bound[case] < goal else 'NOT met'}"
+            )
+        )
+        print(
+            f"| {case} | "
+            + " | ".join(f"{runs[s]['seconds'][case]:.2f} s" for s in scales)
+            + f" | {line[case]:.1f} s | {bound[case]:.1f} s | {verdict} |"
+        )
     for s in scales:
         print(f"\nscale {s:g}: " + "; ".join(f"{k}: {v}" for k, v in runs[s]["notes"].items()))
 

@@ -49,21 +49,22 @@ from mirror.schema.openfda import DOWNLOAD_SITE as DL
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "data" / "fixtures" / "openfda" / "event"
 MIB = 1 << 20
-MAX_RECORDS = 95_000          # openFDA's event partitions hold up to ~95k records ...
-MAX_BYTES = 300 * MIB         # ... or ~300 MB of JSON, whichever comes first
+MAX_RECORDS = 95_000  # openFDA's event partitions hold up to ~95k records ...
+MAX_BYTES = 300 * MIB  # ... or ~300 MB of JSON, whichever comes first
 QUARTER = "2020q1"
 Q_START, Q_DAYS = date(2020, 1, 1), 91
 EXPORT_DATE = "2020-04-01"
-KEY_BASE = 20_000_000         # synthetic mdr_report_key = KEY_BASE + file_no * 1_000_000 + n
+KEY_BASE = 20_000_000  # synthetic mdr_report_key = KEY_BASE + file_no * 1_000_000 + n
 MARKER = ".fdax-sync-bench"
 GOAL_VS_LIMIT, GOAL_VS_NAIVE, GOAL_RSS_MIB = 0.5, 10.0, 2048
 
-OUT = sys.stdout   # the human-readable report (stderr under --json)
+OUT = sys.stdout  # the human-readable report (stderr under --json)
 
 
 def synth_text():
     """bench/synth_text.py (calibrated new text), loaded by path: the benchmarks are scripts, not a package."""
     import importlib.util
+
     name = "fdax_bench_synth_text"
     if name not in sys.modules:
         spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("synth_text.py"))
@@ -78,10 +79,11 @@ def say(*a) -> None:
     print(*a, file=OUT, flush=True)
 
 
-NOVEL = synth_text().CALIBRATION["throughput_novel"]   # share of narratives written anew (bench/synth_text.py)
+NOVEL = synth_text().CALIBRATION["throughput_novel"]  # share of narratives written anew (bench/synth_text.py)
 
 
 # ---------------------------------------------------------------------------------------------- fixtures
+
 
 def fixture_records() -> list[dict]:
     recs = []
@@ -114,15 +116,16 @@ def device_pool(records: list[dict]) -> list[dict]:
             key = (d.get("brand_name"), d.get("device_report_product_code"))
             if key not in seen:
                 seen.add(key)
-                pool.append({k: d[k] for k in ("brand_name", "device_report_product_code", "generic_name",
-                                               "openfda") if k in d})
+                pool.append(
+                    {k: d[k] for k in ("brand_name", "device_report_product_code", "generic_name", "openfda") if k in d}
+                )
     return pool
 
 
 def make_record(tpl: dict, key: int, rng: random.Random, devices: list[dict], babble=None) -> dict:
     """A copy of a real record with a unique key / report number, a 2020 Q1 date, another real device and (with
     `babble`, bench/synth_text.py) new narratives of the same length, so the text compresses like real MAUDE."""
-    rec = dict(tpl)   # top-level key order kept
+    rec = dict(tpl)  # top-level key order kept
     day = (Q_START + timedelta(days=rng.randrange(Q_DAYS))).strftime("%Y%m%d")
     rec["mdr_report_key"] = str(key)
     prefix = str(tpl.get("report_number") or "9999999").split("-")[0]
@@ -140,20 +143,29 @@ def make_record(tpl: dict, key: int, rng: random.Random, devices: list[dict], ba
         for p in rec["patient"]:
             if "date_received" in p:
                 p["date_received"] = day
-    if tpl.get("mdr_text") and babble is not None:   # new narratives of the same length (calibrated share)
-        rec["mdr_text"] = [dict(t, text=babble.exactly(rng, len(t["text"]), t["text"].isupper()))
-                           if t.get("text") and rng.random() < NOVEL else t for t in tpl["mdr_text"]]
+    if tpl.get("mdr_text") and babble is not None:  # new narratives of the same length (calibrated share)
+        rec["mdr_text"] = [
+            dict(t, text=babble.exactly(rng, len(t["text"]), t["text"].isupper()))
+            if t.get("text") and rng.random() < NOVEL
+            else t
+            for t in tpl["mdr_text"]
+        ]
     return rec
 
 
 def bulk_meta(n_records: int) -> dict:
-    return {"disclaimer": DISCLAIMER, "terms": TERMS,
-            "license": LICENSE, "last_updated": EXPORT_DATE,
-            "results": {"skip": 0, "limit": n_records, "total": n_records},
-            "_synthetic": "bench"}
+    return {
+        "disclaimer": DISCLAIMER,
+        "terms": TERMS,
+        "license": LICENSE,
+        "last_updated": EXPORT_DATE,
+        "results": {"skip": 0, "limit": n_records, "total": n_records},
+        "_synthetic": "bench",
+    }
 
 
 # ------------------------------------------------------------------- streamed openFDA-style JSON writer
+
 
 def json_head(meta: dict) -> str:
     return '{\n  "meta": ' + json.dumps(meta, indent=2).replace("\n", "\n  ") + ',\n  "results": [\n'
@@ -187,7 +199,7 @@ def check_format(templates: list[dict], devices: list[dict]) -> None:
     recs = [make_record(templates[i % len(templates)], KEY_BASE + i, rng, devices) for i in range(len(templates) + 2)]
     meta = bulk_meta(len(recs))
     want = (json.dumps({"meta": meta, "results": recs}, indent=2) + "\n").encode()
-    for flush in (1, 10_000, 4 * MIB):        # every record its own block, a few blocks, one block
+    for flush in (1, 10_000, 4 * MIB):  # every record its own block, a few blocks, one block
         buf = io.BytesIO()
         n = stream_json(buf, meta, iter(recs), flush)
         if buf.getvalue() != want or n != len(want):
@@ -195,6 +207,7 @@ def check_format(templates: list[dict], devices: list[dict]) -> None:
 
 
 # --------------------------------------------------------------------------------------------- generation
+
 
 def member_name(i: int, n: int) -> str:
     return f"device-event-{i:04d}-of-{n:04d}.json"
@@ -219,14 +232,18 @@ def gen_file(site: str, ndjson_part: str, i: int, n_files: int, target: int, see
         order.append(t)
         size += TEMPLATE_BYTES[t] + 2
     n = len(order)
-    with zipfile.ZipFile(zpath, "w", zipfile.ZIP_DEFLATED) as zf, \
-            zf.open(member_name(i, n_files), "w", force_zip64=True) as member, \
-            open(ndjson_part, "w", encoding="utf-8") as nd:
+    with (
+        zipfile.ZipFile(zpath, "w", zipfile.ZIP_DEFLATED) as zf,
+        zf.open(member_name(i, n_files), "w", force_zip64=True) as member,
+        open(ndjson_part, "w", encoding="utf-8") as nd,
+    ):
+
         def records():
             for j, t in enumerate(order):
                 rec = make_record(templates[t], KEY_BASE + i * 1_000_000 + j, rng, devices, babble)
-                nd.write(json.dumps(rec) + "\n")      # the same record, one line, for (b)
+                nd.write(json.dumps(rec) + "\n")  # the same record, one line, for (b)
                 yield rec
+
         written = stream_json(member, bulk_meta(n), records())
     return {"i": i, "rel": rel, "records": n, "json_bytes": written, "zip_bytes": zpath.stat().st_size}
 
@@ -250,35 +267,60 @@ def generate(work: Path, size_mb: float, seed: int, workers: int) -> dict:
     per_file = math.ceil(target / n_files)
     parts = [str(ndjson.parent / f"part-{i:04d}.ndjson") for i in range(1, n_files + 1)]
     with ProcessPoolExecutor(workers) as pool:
-        futs = [pool.submit(gen_file, str(site), parts[i - 1], i, n_files, per_file, seed)
-                for i in range(1, n_files + 1)]
+        futs = [
+            pool.submit(gen_file, str(site), parts[i - 1], i, n_files, per_file, seed) for i in range(1, n_files + 1)
+        ]
         files = [f.result() for f in futs]
-    with open(ndjson, "wb") as out:        # one NDJSON file, partitions in order
+    with open(ndjson, "wb") as out:  # one NDJSON file, partitions in order
         for p in parts:
             with open(p, "rb") as f:
                 shutil.copyfileobj(f, out, 16 * MIB)
             os.unlink(p)
     manifest = {
-        "meta": {"disclaimer": DISCLAIMER, "terms": TERMS,
-                 "license": LICENSE, "last_updated": EXPORT_DATE,
-                 "_synthetic": "bench"},
-        "results": {"device": {"event": {
-            "export_date": EXPORT_DATE,
-            "total_records": sum(f["records"] for f in files),
-            "partitions": [{"display_name": f"2020 Q1 (part {f['i']} of {n_files})",
+        "meta": {
+            "disclaimer": DISCLAIMER,
+            "terms": TERMS,
+            "license": LICENSE,
+            "last_updated": EXPORT_DATE,
+            "_synthetic": "bench",
+        },
+        "results": {
+            "device": {
+                "event": {
+                    "export_date": EXPORT_DATE,
+                    "total_records": sum(f["records"] for f in files),
+                    "partitions": [
+                        {
+                            "display_name": f"2020 Q1 (part {f['i']} of {n_files})",
                             "file": f"{DL}/{f['rel']}",
                             "size_mb": f"{f['zip_bytes'] / MIB:.2f}",
-                            "records": f["records"]} for f in files]}}}}
+                            "records": f["records"],
+                        }
+                        for f in files
+                    ],
+                }
+            }
+        },
+    }
     (site / "download.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    return {"files": files, "n_files": n_files, "records": sum(f["records"] for f in files),
-            "json_bytes": sum(f["json_bytes"] for f in files), "zip_bytes": sum(f["zip_bytes"] for f in files),
-            "ndjson": str(ndjson), "ndjson_bytes": ndjson.stat().st_size, "site": str(site)}
+    return {
+        "files": files,
+        "n_files": n_files,
+        "records": sum(f["records"] for f in files),
+        "json_bytes": sum(f["json_bytes"] for f in files),
+        "zip_bytes": sum(f["zip_bytes"] for f in files),
+        "ndjson": str(ndjson),
+        "ndjson_bytes": ndjson.stat().st_size,
+        "site": str(site),
+    }
 
 
 # ------------------------------------------------------------------------------------ child measurements
 
+
 def child_ndjson(db: str, path: str, cols_json: str) -> None:
     import duckdb
+
     cols = json.loads(cols_json)
     struct = "{" + ", ".join(f"'{k}': '{t}'" for k, t in cols.items()) + "}"
     con = duckdb.connect(db)
@@ -290,6 +332,7 @@ def child_ndjson(db: str, path: str, cols_json: str) -> None:
 
 def child_naive(db: str, *zips: str) -> None:
     import duckdb
+
     con = duckdb.connect(db)
     con.execute("CREATE TABLE naive (mdr_report_key VARCHAR, date_received VARCHAR, record JSON)")
     rows = 0
@@ -333,8 +376,13 @@ def run_measured(cmd: list[str], log: Path, env: dict | None = None) -> dict:
     if p.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed (exit {p.returncode}):\n{out}\n{log.with_suffix('.err').read_text()}")
     cpu = ru.ru_utime + ru.ru_stime
-    return {"seconds": secs, "peak_rss_mb": ru.ru_maxrss / 1024, "cpu_seconds": cpu,
-            "other_load_cores": max(0.0, busy - cpu) / secs if busy else None, "stdout": out}
+    return {
+        "seconds": secs,
+        "peak_rss_mb": ru.ru_maxrss / 1024,
+        "cpu_seconds": cpu,
+        "other_load_cores": max(0.0, busy - cpu) / secs if busy else None,
+        "stdout": out,
+    }
 
 
 def idle_load(seconds: float = 1.0) -> float:
@@ -360,8 +408,10 @@ def dir_bytes(p: Path) -> int:
 
 # ------------------------------------------------------------------------------------------------- facts
 
+
 def machine_facts() -> dict:
     import duckdb
+
     cpu = ""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -378,12 +428,20 @@ def machine_facts() -> dict:
     except OSError:
         pass
     fdax = {k: v for k, v in os.environ.items() if k.startswith("FDAX_")}
-    return {"cores": os.cpu_count(), "cores_usable": len(os.sched_getaffinity(0)), "cpu": cpu,
-            "ram_gib": round(mem / (1 << 30), 1), "os": platform.platform(), "python": platform.python_version(),
-            "duckdb": duckdb.__version__, "fdax_env": fdax}
+    return {
+        "cores": os.cpu_count(),
+        "cores_usable": len(os.sched_getaffinity(0)),
+        "cpu": cpu,
+        "ram_gib": round(mem / (1 << 30), 1),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "duckdb": duckdb.__version__,
+        "fdax_env": fdax,
+    }
 
 
 # -------------------------------------------------------------------------------------------------- main
+
 
 def prepare_workdir(arg: str | None) -> Path:
     if arg is None:
@@ -391,17 +449,20 @@ def prepare_workdir(arg: str | None) -> Path:
     else:
         work = Path(arg).expanduser().resolve()
         if work.exists() and any(work.iterdir()) and not (work / MARKER).exists():
-            raise SystemExit(f"{work}: exists and is not empty (and not a previous bench workdir); "
-                             "give an empty or new folder")
+            raise SystemExit(
+                f"{work}: exists and is not empty (and not a previous bench workdir); give an empty or new folder"
+            )
         work.mkdir(parents=True, exist_ok=True)
     (work / MARKER).write_text("work folder of bench/sync_throughput.py; safe to delete\n")
     return work
 
 
 def row(name: str, m: dict, json_mb: float, records: int) -> str:
-    return (f"  {name:<38} {m['seconds']:>9.1f} {json_mb / m['seconds']:>9.1f} {records / m['seconds']:>11,.0f} "
-            f"{m['peak_rss_mb']:>9,.0f} {m['cpu_seconds']:>8.1f} "
-            + (f"{m['other_load_cores']:>5.2f} cores" if m.get("other_load_cores") is not None else f"{'?':>10}"))
+    return (
+        f"  {name:<38} {m['seconds']:>9.1f} {json_mb / m['seconds']:>9.1f} {records / m['seconds']:>11,.0f} "
+        f"{m['peak_rss_mb']:>9,.0f} {m['cpu_seconds']:>8.1f} "
+        + (f"{m['other_load_cores']:>5.2f} cores" if m.get("other_load_cores") is not None else f"{'?':>10}")
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -412,12 +473,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", action="store_true", help="keep the work folder (site, NDJSON, databases)")
     ap.add_argument("--json", action="store_true", help="JSON results on stdout (the report goes to stderr)")
     ap.add_argument("--seed", type=int, default=2020)
-    ap.add_argument("--naive-files", type=int, default=0,
-                    help="run (c) on the first N partitions only and extrapolate linearly (default: all)")
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="run (a) and (b) this many times each and keep the fastest (default 1)")
-    ap.add_argument("--reuse-data", action="store_true",
-                    help="reuse data generated by an earlier --keep run in --workdir (same --size-mb and --seed)")
+    ap.add_argument(
+        "--naive-files",
+        type=int,
+        default=0,
+        help="run (c) on the first N partitions only and extrapolate linearly (default: all)",
+    )
+    ap.add_argument(
+        "--repeat", type=int, default=1, help="run (a) and (b) this many times each and keep the fastest (default 1)"
+    )
+    ap.add_argument(
+        "--reuse-data",
+        action="store_true",
+        help="reuse data generated by an earlier --keep run in --workdir (same --size-mb and --seed)",
+    )
     args = ap.parse_args(argv)
     if args.json:
         OUT = sys.stderr
@@ -431,17 +500,23 @@ def main(argv: list[str] | None = None) -> int:
     try:
         say("FDA Explorer Offline: sync throughput benchmark")
         say("SYNTHETIC event-shaped data generated from real fixture records")
-        say(f"machine: {facts['cores']} cores ({facts['cores_usable']} usable), {facts['cpu'] or 'cpu ?'}, "
-            f"{facts['ram_gib']} GiB RAM; {facts['os']}")
-        say(f"         Python {facts['python']}, duckdb {facts['duckdb']}; "
-            f"FDAX_* environment: {facts['fdax_env'] or 'none (defaults: chunk 32 MiB, DuckDB memory_limit 1GB)'}")
+        say(
+            f"machine: {facts['cores']} cores ({facts['cores_usable']} usable), {facts['cpu'] or 'cpu ?'}, "
+            f"{facts['ram_gib']} GiB RAM; {facts['os']}"
+        )
+        say(
+            f"         Python {facts['python']}, duckdb {facts['duckdb']}; "
+            f"FDAX_* environment: {facts['fdax_env'] or 'none (defaults: chunk 32 MiB, DuckDB memory_limit 1GB)'}"
+        )
         say(f"work folder: {work}")
 
         templates = fixture_records()
         devices = device_pool(templates)
         check_format(templates, devices)
-        say(f"format check: streamed writer == json.dumps(indent=2) + '\\n' byte for byte: OK "
-            f"({len(templates)} fixture records, {len(devices)} real device brand/product combinations)")
+        say(
+            f"format check: streamed writer == json.dumps(indent=2) + '\\n' byte for byte: OK "
+            f"({len(templates)} fixture records, {len(devices)} real device brand/product combinations)"
+        )
 
         stamp = work / "generated.json"
         gen = None
@@ -456,17 +531,21 @@ def main(argv: list[str] | None = None) -> int:
             gen_secs = time.perf_counter() - t0
             stamp.write_text(json.dumps({"size_mb": args.size_mb, "seed": args.seed, "gen": gen}))
         json_mb, records = gen["json_bytes"] / MIB, gen["records"]
-        say(f"data: {gen['n_files']} partitions, {records:,} records, {json_mb:,.1f} MiB JSON uncompressed "
+        say(
+            f"data: {gen['n_files']} partitions, {records:,} records, {json_mb:,.1f} MiB JSON uncompressed "
             f"({gen['zip_bytes'] / MIB:,.1f} MiB zipped, ratio {gen['json_bytes'] / gen['zip_bytes']:.1f}x); "
-            f"NDJSON for (b) {gen['ndjson_bytes'] / MIB:,.1f} MiB; generated in {gen_secs:.0f} s")
+            f"NDJSON for (b) {gen['ndjson_bytes'] / MIB:,.1f} MiB; generated in {gen_secs:.0f} s"
+        )
         for f in gen["files"]:
-            say(f"      {f['rel']}: {f['records']:,} records, {f['json_bytes'] / MIB:,.1f} MiB JSON, "
-                f"{f['zip_bytes'] / MIB:,.1f} MiB zip")
+            say(
+                f"      {f['rel']}: {f['records']:,} records, {f['json_bytes'] / MIB:,.1f} MiB JSON, "
+                f"{f['zip_bytes'] / MIB:,.1f} MiB zip"
+            )
         results["data"] = {k: gen[k] for k in ("n_files", "records", "json_bytes", "zip_bytes", "ndjson_bytes")}
         results["data"]["generate_seconds"] = round(gen_secs, 1)
 
         env = os.environ.copy()
-        os.sync()   # flush the freshly written files so their write-back does not run during the timed runs
+        os.sync()  # flush the freshly written files so their write-back does not run during the timed runs
         runs = work / "runs"
         shutil.rmtree(runs, ignore_errors=True)
         runs.mkdir()
@@ -474,30 +553,52 @@ def main(argv: list[str] | None = None) -> int:
         me = str(Path(__file__).resolve())
         load = idle_load()
         results["other_load_before_cores"] = round(load, 2)
-        say(f"\nidle check: other processes use {load:.2f} cores right now"
-            + ("  WARNING: the machine is busy; figures will be low and noisy" if load > 0.25 else ""))
+        say(
+            f"\nidle check: other processes use {load:.2f} cores right now"
+            + ("  WARNING: the machine is busy; figures will be low and noisy" if load > 0.25 else "")
+        )
 
         # (a) the real CLI
         data_dir = runs / "a-data"
 
         def run_a() -> dict:
             shutil.rmtree(data_dir, ignore_errors=True)
-            return run_measured([str(mirror_bin), "sync", "--from", gen["site"], "--only", "event",
-                                 "--data-dir", str(data_dir), "--quiet"], runs / "a", env)
+            return run_measured(
+                [
+                    str(mirror_bin),
+                    "sync",
+                    "--from",
+                    gen["site"],
+                    "--only",
+                    "event",
+                    "--data-dir",
+                    str(data_dir),
+                    "--quiet",
+                ],
+                runs / "a",
+                env,
+            )
+
         say(f"running (a) mirror sync{f' x{args.repeat}' if args.repeat > 1 else ''} ...")
         a = best_of(args.repeat, run_a)
         a.pop("stdout", None)
         import duckdb
+
         con = duckdb.connect(str(data_dir / "db" / "device_event.duckdb"), read_only=True)
-        a_rows = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]
-                  for t in ("device_event", "device_event_device", "device_event_text", "device_event_patient")}
+        a_rows = {
+            t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]
+            for t in ("device_event", "device_event_device", "device_event_text", "device_event_patient")
+        }
         con.close()
         if a_rows["device_event"] != records:
             raise SystemExit(f"(a) loaded {a_rows['device_event']} records, expected {records}")
         a["rows"] = a_rows
         a["db_bytes"] = (data_dir / "db" / "device_event.duckdb").stat().st_size
-        say(f"    {a['seconds']:.1f} s; rows: " + ", ".join(f"{t} {n:,}" for t, n in a_rows.items())
-            + f"; db {a['db_bytes'] / MIB:,.0f} MiB")
+        say(
+            f"    {a['seconds']:.1f} s; rows: "
+            + ", ".join(f"{t} {n:,}" for t, n in a_rows.items())
+            + f"; db {a['db_bytes'] / MIB:,.0f} MiB"
+        )
 
         # (b) the DuckDB limit on pre-made NDJSON
         cols = top_level_columns(templates)
@@ -506,21 +607,25 @@ def main(argv: list[str] | None = None) -> int:
         def run_b() -> dict:
             for suffix in ("", ".wal"):
                 Path(str(bdb) + suffix).unlink(missing_ok=True)
-            return run_measured([sys.executable, me, "_child", "ndjson", str(bdb), gen["ndjson"], json.dumps(cols)],
-                                runs / "b", env)
+            return run_measured(
+                [sys.executable, me, "_child", "ndjson", str(bdb), gen["ndjson"], json.dumps(cols)], runs / "b", env
+            )
+
         say(f"running (b) read_ndjson limit{f' x{args.repeat}' if args.repeat > 1 else ''} ...")
         b = best_of(args.repeat, run_b)
         b["rows"] = json.loads(b.pop("stdout"))["rows"]
         b["db_bytes"] = bdb.stat().st_size
         if b["rows"] != records:
             raise SystemExit(f"(b) loaded {b['rows']} records, expected {records}")
-        say(f"    {b['seconds']:.1f} s; {b['rows']:,} rows, {len(cols)} columns "
-            f"({sum(t == 'JSON' for t in cols.values())} JSON); db {b['db_bytes'] / MIB:,.0f} MiB")
+        say(
+            f"    {b['seconds']:.1f} s; {b['rows']:,} rows, {len(cols)} columns "
+            f"({sum(t == 'JSON' for t in cols.values())} JSON); db {b['db_bytes'] / MIB:,.0f} MiB"
+        )
 
         # (c) naive, once
         zips = [str(Path(gen["site"]) / f["rel"]) for f in gen["files"]]
-        subset = zips if args.naive_files <= 0 else zips[:args.naive_files]
-        sub_files = gen["files"][:len(subset)]
+        subset = zips if args.naive_files <= 0 else zips[: args.naive_files]
+        sub_files = gen["files"][: len(subset)]
         c_json_mb, c_records = sum(f["json_bytes"] for f in sub_files) / MIB, sum(f["records"] for f in sub_files)
         extrapolated = len(subset) < len(zips)
         say(f"running (c) naive json.load + executemany on {len(subset)} of {len(zips)} partitions ...")
@@ -537,29 +642,41 @@ def main(argv: list[str] | None = None) -> int:
 
         thr = {k: json_mb / m["seconds"] for k, m in (("a", a), ("b", b), ("c", c))}
         ratio_ab, ratio_ac = thr["a"] / thr["b"], thr["a"] / thr["c"]
-        goals = [("a >= 0.5 x b (throughput)", f"a/b = {ratio_ab:.2f}", ratio_ab >= GOAL_VS_LIMIT),
-                 ("a >= 10 x c (throughput)", f"a/c = {ratio_ac:.1f}", ratio_ac >= GOAL_VS_NAIVE),
-                 ("peak RSS of a < 2 GiB", f"{a['peak_rss_mb']:,.0f} MiB", a["peak_rss_mb"] < GOAL_RSS_MIB)]
+        goals = [
+            ("a >= 0.5 x b (throughput)", f"a/b = {ratio_ab:.2f}", ratio_ab >= GOAL_VS_LIMIT),
+            ("a >= 10 x c (throughput)", f"a/c = {ratio_ac:.1f}", ratio_ac >= GOAL_VS_NAIVE),
+            ("peak RSS of a < 2 GiB", f"{a['peak_rss_mb']:,.0f} MiB", a["peak_rss_mb"] < GOAL_RSS_MIB),
+        ]
 
-        say(f"\nresults: {json_mb:,.1f} MiB of JSON, {records:,} records (SYNTHETIC event-shaped data); "
+        say(
+            f"\nresults: {json_mb:,.1f} MiB of JSON, {records:,} records (SYNTHETIC event-shaped data); "
             "each row one fresh subprocess, wall time incl. interpreter start-up; peak RSS of that process "
-            "(os.wait4 ru_maxrss)")
+            "(os.wait4 ru_maxrss)"
+        )
         say(f"  {'':<38} {'seconds':>9} {'MiB/s':>9} {'records/s':>11} {'peak RSS':>9} {'CPU s':>8} {'other load':>10}")
         say(row("(a) mirror sync --from (real CLI)", a, json_mb, records))
         say(row("(b) limit: read_ndjson -> table", b, json_mb, records))
         say(row("(c) naive: json.load + executemany" + (" *" if extrapolated else ""), c, json_mb, records))
         if args.repeat > 1:
-            say(f"  (a) and (b): fastest of {args.repeat} runs (all: a {a['all_seconds']} s, b {b['all_seconds']} s); "
-                "peak RSS the highest of the runs")
-        say("  CPU s: user+sys of the measured process (all its threads); other load: CPU the rest of the machine "
-            "used meanwhile, in cores (should be ~0)")
+            say(
+                f"  (a) and (b): fastest of {args.repeat} runs (all: a {a['all_seconds']} s, b {b['all_seconds']} s); "
+                "peak RSS the highest of the runs"
+            )
+        say(
+            "  CPU s: user+sys of the measured process (all its threads); other load: CPU the rest of the machine "
+            "used meanwhile, in cores (should be ~0)"
+        )
         if extrapolated:
-            say(f"  * (c) EXTRAPOLATED linearly: measured {c['measured_seconds']:.1f} s on {len(subset)} of "
+            say(
+                f"  * (c) EXTRAPOLATED linearly: measured {c['measured_seconds']:.1f} s on {len(subset)} of "
                 f"{len(zips)} partitions ({c['measured_json_mb']:,.1f} MiB, {c['measured_records']:,} records); "
-                "its seconds and CPU s are scaled to the full size, its peak RSS is as measured")
-        children = a_rows['device_event_device'] + a_rows['device_event_text'] + a_rows['device_event_patient']
-        say(f"  (a) also copies + sha256-hashes the zips into its data folder, writes typed columns + the record "
-            f"JSON + 3 child tables ({children:,} child rows); (b) writes {len(cols)} untyped columns only")
+                "its seconds and CPU s are scaled to the full size, its peak RSS is as measured"
+            )
+        children = a_rows["device_event_device"] + a_rows["device_event_text"] + a_rows["device_event_patient"]
+        say(
+            f"  (a) also copies + sha256-hashes the zips into its data folder, writes typed columns + the record "
+            f"JSON + 3 child tables ({children:,} child rows); (b) writes {len(cols)} untyped columns only"
+        )
         say(f"\nthroughput ratios: a/b = {ratio_ab:.2f}   a/c = {ratio_ac:.1f}")
         say("goals:")
         for name, val, ok in goals:
@@ -570,9 +687,17 @@ def main(argv: list[str] | None = None) -> int:
             d["mb_per_s"] = round(json_mb / m["seconds"], 2)
             d["records_per_s"] = round(records / m["seconds"], 1)
             return d
-        results.update({"a_mirror_sync": pub(a), "b_read_ndjson_limit": pub(b), "c_naive": pub(c),
-                        "ratio_a_b": round(ratio_ab, 3), "ratio_a_c": round(ratio_ac, 2),
-                        "goals": {name: {"value": val, "pass": ok} for name, val, ok in goals}})
+
+        results.update(
+            {
+                "a_mirror_sync": pub(a),
+                "b_read_ndjson_limit": pub(b),
+                "c_naive": pub(c),
+                "ratio_a_b": round(ratio_ab, 3),
+                "ratio_a_c": round(ratio_ac, 2),
+                "goals": {name: {"value": val, "pass": ok} for name, val, ok in goals},
+            }
+        )
         if args.json:
             print(json.dumps(results, indent=2))
     finally:

@@ -68,42 +68,64 @@ def _sync_throughput():
 
 
 _ST = _sync_throughput()
-_TX = _ST.synth_text()          # bench/synth_text.py: calibrated new text (one implementation, shared)
+_TX = _ST.synth_text()  # bench/synth_text.py: calibrated new text (one implementation, shared)
 CAL = _TX.CALIBRATION
 json_head, JSON_TAIL, DISCLAIMER, DL, MIB = _ST.json_head, _ST.JSON_TAIL, _ST.DISCLAIMER, _ST.DL, _ST.MIB
 
 SYNTHETIC = "bench synth_mirror"
-MARKER = "synth_mirror.json"               # the summary; also marks DIR as ours (safe to overwrite)
-ENDPOINTS = ("enforcement", "event", "classification", "510k", "pma", "recall", "registrationlisting", "udi",
-             "covid19serology")            # order of the real 2023 manifest
+MARKER = "synth_mirror.json"  # the summary; also marks DIR as ours (safe to overwrite)
+ENDPOINTS = (
+    "enforcement",
+    "event",
+    "classification",
+    "510k",
+    "pma",
+    "recall",
+    "registrationlisting",
+    "udi",
+    "covid19serology",
+)  # order of the real 2023 manifest
 SCALE_FREE = ("classification", "covid19serology")
 CHUNK = {"event": 95_000, "udi": 100_000}  # openFDA's export chunk sizes (records per file); others 250,000
 DEFAULT_CHUNK = 250_000
-MAX_BYTES = 300 * MIB                      # ... and at most ~300 MiB of JSON per file
+MAX_BYTES = 300 * MIB  # ... and at most ~300 MiB of JSON per file
 LAST_UPDATED = "2023-07-28"
 ZIP_TIME = (2023, 7, 28, 0, 0, 0)
 ZIPF_S = 1.0
-FAVOURED = {"LZG": 0, "DXY": 1, "FRN": 3, "NIQ": 5}   # product code -> rank (0-based) in the skewed distribution
+FAVOURED = {"LZG": 0, "DXY": 1, "FRN": 3, "NIQ": 5}  # product code -> rank (0-based) in the skewed distribution
 FOCUS = tuple(FAVOURED)
 MYELOMA_RATE = 0.001
-EVENT_TYPES = (("Malfunction", 0.60), ("Injury", 0.30), ("Death", 0.02), ("Other", 0.03),
-               ("No answer provided", 0.05))
-KEY_FIELD = {"event": "mdr_report_key", "udi": "public_device_record_key", "510k": "k_number",
-             "pma": "pma_number", "recall": "product_res_number", "enforcement": "recall_number",
-             "registrationlisting": "registration.registration_number", "covid19serology": "sample_id",
-             "classification": "product_code"}
-SAMPLE_KEYS = 21                            # keys recorded per endpoint: 1 for a warm-up + 20 to rotate
+EVENT_TYPES = (("Malfunction", 0.60), ("Injury", 0.30), ("Death", 0.02), ("Other", 0.03), ("No answer provided", 0.05))
+KEY_FIELD = {
+    "event": "mdr_report_key",
+    "udi": "public_device_record_key",
+    "510k": "k_number",
+    "pma": "pma_number",
+    "recall": "product_res_number",
+    "enforcement": "recall_number",
+    "registrationlisting": "registration.registration_number",
+    "covid19serology": "sample_id",
+    "classification": "product_code",
+}
+SAMPLE_KEYS = 21  # keys recorded per endpoint: 1 for a warm-up + 20 to rotate
 # years the non-event endpoints' dates are spread over, with a weight ramp (recent years heavier)
-YEARS = {"510k": (1976, 2023, 1.5), "pma": (1977, 2023, 3.0), "recall": (2003, 2023, 2.0),
-         "enforcement": (2012, 2023, 1.5), "udi": (2014, 2023, 2.0), "registrationlisting": (2000, 2023, 3.0),
-         "covid19serology": (2020, 2021, 1.0)}
-END = date(2023, 7, 24).toordinal()       # nothing dated after the 2023 event export
+YEARS = {
+    "510k": (1976, 2023, 1.5),
+    "pma": (1977, 2023, 3.0),
+    "recall": (2003, 2023, 2.0),
+    "enforcement": (2012, 2023, 1.5),
+    "udi": (2014, 2023, 2.0),
+    "registrationlisting": (2000, 2023, 3.0),
+    "covid19serology": (2020, 2021, 1.0),
+}
+END = date(2023, 7, 24).toordinal()  # nothing dated after the 2023 event export
 EVENT_KEY0, TEXT_KEY0, UDI_DI0 = 1_000_000, 100_000_000, 800_000_000_000
 REG0, OO0, RES0, CF0, EVT0 = 3_000_000, 9_000_000, 60_000, 150_000, 55_000
 NONPRINT = re.compile(rb"[^\n\x20-\x7e]")  # where orjson's output could differ from json.dumps(ensure_ascii)
 
 
 # ------------------------------------------------------------------------------------------ real records
+
 
 def real_manifest() -> dict:
     for p in REAL_MANIFESTS:
@@ -151,8 +173,32 @@ def zipf(items: list) -> Picker:
     return Picker(items, [1.0 / (r + 1) ** ZIPF_S for r in range(len(items))])
 
 
-ROOTS = ("Medi", "Cardi", "Ortho", "Neuro", "Vita", "Bio", "Sono", "Derma", "Endo", "Opti", "Respi", "Surgi",
-         "Vasc", "Denti", "Lumi", "Nova", "Tera", "Axi", "Veri", "Pulse", "Flexi", "Steri", "Uro", "Gastro")
+ROOTS = (
+    "Medi",
+    "Cardi",
+    "Ortho",
+    "Neuro",
+    "Vita",
+    "Bio",
+    "Sono",
+    "Derma",
+    "Endo",
+    "Opti",
+    "Respi",
+    "Surgi",
+    "Vasc",
+    "Denti",
+    "Lumi",
+    "Nova",
+    "Tera",
+    "Axi",
+    "Veri",
+    "Pulse",
+    "Flexi",
+    "Steri",
+    "Uro",
+    "Gastro",
+)
 ENDINGS = ("tech", "core", "med", "lux", "gen", "tronics", "care", "flow", "via", "nex", "line", "sys")
 SUFFIXES = ("Inc.", "LLC", "Corp.", "GmbH", "Ltd.", "S.A.", "Co., Ltd.", "Medical, Inc.", "Corporation")
 
@@ -181,33 +227,54 @@ class Ctx:
             codes.remove(code)
             codes.insert(rank, code)
         self.codes = zipf(codes)
-        self.openfda = {c: {"device_name": r["device_name"],
-                            "medical_specialty_description": r["medical_specialty_description"],
-                            "regulation_number": r["regulation_number"], "device_class": r["device_class"]}
-                        for c, r in self.cls.items()}
-        self.openfda_sorted = {c: dict(sorted(o.items())) for c, o in self.openfda.items()}   # reglist key order
+        self.openfda = {
+            c: {
+                "device_name": r["device_name"],
+                "medical_specialty_description": r["medical_specialty_description"],
+                "regulation_number": r["regulation_number"],
+                "device_class": r["device_class"],
+            }
+            for c, r in self.cls.items()
+        }
+        self.openfda_sorted = {c: dict(sorted(o.items())) for c, o in self.openfda.items()}  # reglist key order
         t = self.tpl
-        real_firms = _dedupe([d.get("manufacturer_d_name") for r in t["event"] for d in r.get("device", [])]
-                             + [r.get("manufacturer_g1_name") for r in t["event"]]
-                             + [r.get("company_name") for r in t["udi"]] + [r.get("applicant") for r in t["510k"]]
-                             + [r.get("applicant") for r in t["pma"]]
-                             + [r.get("recalling_firm") for r in t["recall"] + t["enforcement"]]
-                             + [r.get("registration", {}).get("name") for r in t["registrationlisting"]])
+        real_firms = _dedupe(
+            [d.get("manufacturer_d_name") for r in t["event"] for d in r.get("device", [])]
+            + [r.get("manufacturer_g1_name") for r in t["event"]]
+            + [r.get("company_name") for r in t["udi"]]
+            + [r.get("applicant") for r in t["510k"]]
+            + [r.get("applicant") for r in t["pma"]]
+            + [r.get("recalling_firm") for r in t["recall"] + t["enforcement"]]
+            + [r.get("registration", {}).get("name") for r in t["registrationlisting"]]
+        )
         synth_firms = _dedupe(f"{a}{b} {c}" for a in ROOTS for b in ENDINGS for c in SUFFIXES)
         rng.shuffle(synth_firms)
         firms = real_firms + synth_firms[:1200]
-        self.firms = zipf([{"name": n, "prefix": f"{1_000_000 + 7919 * i % 8_999_999:07d}",
-                            "duns": f"{100_000_000 + 104_729 * i % 899_999_999:09d}",
-                            "fei": str(1_000_000 + 15_485_863 * i % 3_999_999_999)} for i, n in enumerate(firms)])
+        self.firms = zipf(
+            [
+                {
+                    "name": n,
+                    "prefix": f"{1_000_000 + 7919 * i % 8_999_999:07d}",
+                    "duns": f"{100_000_000 + 104_729 * i % 899_999_999:09d}",
+                    "fei": str(1_000_000 + 15_485_863 * i % 3_999_999_999),
+                }
+                for i, n in enumerate(firms)
+            ]
+        )
         self.firm_list = self.firms.items
-        real_brands = _dedupe([d.get("brand_name") for r in t["event"] for d in r.get("device", [])]
-                              + [r.get("brand_name") for r in t["udi"]] + [r.get("trade_name") for r in t["pma"]]
-                              + [n for r in t["registrationlisting"] for n in r.get("proprietary_name", [])])
+        real_brands = _dedupe(
+            [d.get("brand_name") for r in t["event"] for d in r.get("device", [])]
+            + [r.get("brand_name") for r in t["udi"]]
+            + [r.get("trade_name") for r in t["pma"]]
+            + [n for r in t["registrationlisting"] for n in r.get("proprietary_name", [])]
+        )
         synth_brands = []
         for _ in range(6000):
-            synth_brands.append(f"{rng.choice(ROOTS).upper()}{rng.choice(ENDINGS).upper()} "
-                                f"{rng.choice('ABCDEFGHJKLMNPRSTVXZ')}{rng.choice('ABCDEFGHJKLMNPRSTVXZ')}-"
-                                f"{rng.randrange(10, 9999)}")
+            synth_brands.append(
+                f"{rng.choice(ROOTS).upper()}{rng.choice(ENDINGS).upper()} "
+                f"{rng.choice('ABCDEFGHJKLMNPRSTVXZ')}{rng.choice('ABCDEFGHJKLMNPRSTVXZ')}-"
+                f"{rng.randrange(10, 9999)}"
+            )
         self.brands = zipf(real_brands + _dedupe(synth_brands)[:5000])
         self.event_types = Picker([e for e, _ in EVENT_TYPES], [w for _, w in EVENT_TYPES])
         self.sentences: dict[str, list[str]] = {}
@@ -227,8 +294,11 @@ class Ctx:
         if key not in self._openfda_full:
             rng = random.Random(f"openfda:{ep}:{code}")
             n = int(rng.expovariate(1 / CAL["openfda_numbers"][ep]))
-            self._openfda_full[key] = dict(self.openfda[code], registration_number=_TX.numbers(rng, n // 2 + 1),
-                                           fei_number=_TX.numbers(rng, n - n // 2, 7))
+            self._openfda_full[key] = dict(
+                self.openfda[code],
+                registration_number=_TX.numbers(rng, n // 2 + 1),
+                fei_number=_TX.numbers(rng, n - n // 2, 7),
+            )
         return self._openfda_full[key]
 
 
@@ -261,6 +331,7 @@ def model_number(rng: random.Random) -> str:
 # gen(i, rng, c, o, st) -> record: i the endpoint-wide record index (keys derive from it: unique by construction),
 # o the record's main date as an ordinal, st the job's statistics.
 
+
 def gen_event(i: int, rng: random.Random, c: Ctx, o: int, st: dict) -> dict:
     tpl = c.tpl["event"][int(rng.random() * len(c.tpl["event"]))]
     rec = dict(tpl)
@@ -277,11 +348,16 @@ def gen_event(i: int, rng: random.Random, c: Ctx, o: int, st: dict) -> dict:
     if "product_problem_flag" in rec:
         rec["product_problem_flag"] = "Y" if et == "Malfunction" else ("Y" if rng.random() < 0.3 else "N")
     o_event = o - min(int(rng.expovariate(1 / 25)), 1000)
-    for k, when in (("date_of_event", o_event), ("date_manufacturer_received", o_event + (o - o_event) // 2),
-                    ("date_facility_aware", o_event), ("date_report", o - int(rng.random() * 20)),
-                    ("report_date", o - int(rng.random() * 20)), ("date_added", o),
-                    ("date_changed", min(o + int(rng.random() * 500), END)),
-                    ("device_date_of_manufacturer", o - 60 - int(rng.random() * 2500))):
+    for k, when in (
+        ("date_of_event", o_event),
+        ("date_manufacturer_received", o_event + (o - o_event) // 2),
+        ("date_facility_aware", o_event),
+        ("date_report", o - int(rng.random() * 20)),
+        ("report_date", o - int(rng.random() * 20)),
+        ("date_added", o),
+        ("date_changed", min(o + int(rng.random() * 500), END)),
+        ("device_date_of_manufacturer", o - 60 - int(rng.random() * 2500)),
+    ):
         if rec.get(k):
             rec[k] = ymd(when)
     rec["manufacturer_name"] = firm["name"]
@@ -318,16 +394,21 @@ def gen_event(i: int, rng: random.Random, c: Ctx, o: int, st: dict) -> dict:
         e = dict(t)
         e["mdr_text_key"] = str(TEXT_KEY0 + i * 8 + j)
         pool = c.sentences.get(t.get("text_type_code", "")) or c.all_sentences
-        e["text"] = " ".join(c.babble.sentence(rng) if rng.random() < CAL["event_novel"]
-                             else pool[int(rng.random() * len(pool))] for _ in range(1 + int(rng.random() * 6)))
+        e["text"] = " ".join(
+            c.babble.sentence(rng) if rng.random() < CAL["event_novel"] else pool[int(rng.random() * len(pool))]
+            for _ in range(1 + int(rng.random() * 6))
+        )
         if e.get("date_report"):
             e["date_report"] = rec.get("date_report") or recv
         texts.append(e)
     if texts and rng.random() < MYELOMA_RATE:
         e = texts[int(rng.random() * len(texts))]
         words = e["text"].split(". ")
-        phrase = ("THE PATIENT HAS A HISTORY OF MULTIPLE MYELOMA" if e["text"].isupper()
-                  else "The patient has a history of multiple myeloma")
+        phrase = (
+            "THE PATIENT HAS A HISTORY OF MULTIPLE MYELOMA"
+            if e["text"].isupper()
+            else "The patient has a history of multiple myeloma"
+        )
         words.insert(int(rng.random() * (len(words) + 1)), phrase)
         e["text"] = ". ".join(words)
         st["myeloma"] += 1
@@ -401,7 +482,7 @@ def gen_pma(i: int, rng: random.Random, c: Ctx, o: int, st: dict, seq: int = 0) 
     rec = dict(tpl)
     code = c.codes.pick(rng)
     d = date.fromordinal(o)
-    group, sup = divmod(seq, 25)   # one original (supplement "") and up to 24 supplements per PMA number
+    group, sup = divmod(seq, 25)  # one original (supplement "") and up to 24 supplements per PMA number
     rec["pma_number"] = f"P{d.year % 100:02d}{group + 1:04d}"
     rec["supplement_number"] = f"S{sup:03d}" if sup else ""
     rec["applicant"] = c.firm_list[(i // 25 * 40503) % len(c.firm_list)]["name"]
@@ -430,9 +511,12 @@ def gen_recall(i: int, rng: random.Random, c: Ctx, o: int, st: dict, seq: int = 
     rec["firm_fei_number"] = firm["fei"]
     rec["product_code"] = code
     created = o + 20 + int(rng.random() * 150)
-    for k, when in (("event_date_initiated", o), ("event_date_created", created),
-                    ("event_date_posted", created + int(rng.random() * 30)),
-                    ("event_date_terminated", created + 100 + int(rng.random() * 900))):
+    for k, when in (
+        ("event_date_initiated", o),
+        ("event_date_created", created),
+        ("event_date_posted", created + int(rng.random() * 30)),
+        ("event_date_terminated", created + 100 + int(rng.random() * 900)),
+    ):
         if rec.get(k):
             rec[k] = iso(min(when, END))
     rec["openfda"] = c.openfda_full("recall", code)
@@ -451,14 +535,18 @@ def gen_enforcement(i: int, rng: random.Random, c: Ctx, o: int, st: dict, seq: i
     rec["recalling_firm"] = firm["name"]
     r = rng.random()
     rec["classification"] = "Class II" if r < 0.8 else ("Class I" if r < 0.85 else "Class III")
-    for k, when in (("recall_initiation_date", o), ("center_classification_date", o + 20 + int(rng.random() * 70)),
-                    ("report_date", o + 30 + int(rng.random() * 80)),
-                    ("termination_date", o + 200 + int(rng.random() * 900))):
+    for k, when in (
+        ("recall_initiation_date", o),
+        ("center_classification_date", o + 20 + int(rng.random() * 70)),
+        ("report_date", o + 30 + int(rng.random() * 80)),
+        ("termination_date", o + 200 + int(rng.random() * 900)),
+    ):
         if k in rec or k in ("recall_initiation_date", "report_date"):
             rec[k] = ymd(min(when, END))
     rec["product_description"] = c.babble.text(rng, CAL["enforcement_sentences"])
-    rec["code_info"] = "Lot numbers: " + ", ".join(_TX.numbers(rng, int(rng.expovariate(1 / CAL["enforcement_lots"])),
-                                                               7))
+    rec["code_info"] = "Lot numbers: " + ", ".join(
+        _TX.numbers(rng, int(rng.expovariate(1 / CAL["enforcement_lots"])), 7)
+    )
     st["years"][str(d.year)] += 1
     return rec
 
@@ -466,7 +554,7 @@ def gen_enforcement(i: int, rng: random.Random, c: Ctx, o: int, st: dict, seq: i
 def gen_registrationlisting(i: int, rng: random.Random, c: Ctx, o: int, st: dict) -> dict:
     tpl = c.tpl["registrationlisting"][int(rng.random() * len(c.tpl["registrationlisting"]))]
     rec = dict(tpl)
-    g = i // 4                  # ~4 listings per establishment registration
+    g = i // 4  # ~4 listings per establishment registration
     firm = c.firm_list[(g * 40503) % len(c.firm_list)]
     reg = dict(tpl.get("registration") or {})
     reg["registration_number"] = str(REG0 + g)
@@ -503,13 +591,21 @@ def gen_covid19serology(i: int, rng: random.Random, c: Ctx, o: int, st: dict) ->
     return rec
 
 
-GENERATORS = {"event": gen_event, "udi": gen_udi, "510k": gen_510k, "pma": gen_pma, "recall": gen_recall,
-              "enforcement": gen_enforcement, "registrationlisting": gen_registrationlisting,
-              "covid19serology": gen_covid19serology}
-SEQ_BY_YEAR = {"510k", "pma", "recall", "enforcement"}   # keys numbered per year (K20nnnn, Z-nnnn-2020, ...)
+GENERATORS = {
+    "event": gen_event,
+    "udi": gen_udi,
+    "510k": gen_510k,
+    "pma": gen_pma,
+    "recall": gen_recall,
+    "enforcement": gen_enforcement,
+    "registrationlisting": gen_registrationlisting,
+    "covid19serology": gen_covid19serology,
+}
+SEQ_BY_YEAR = {"510k", "pma", "recall", "enforcement"}  # keys numbered per year (K20nnnn, Z-nnnn-2020, ...)
 
 
 # ------------------------------------------------------------------------------- the openFDA bulk format
+
 
 def record_bytes(rec: dict) -> bytes:
     """One element of `results` exactly as json.dumps(wrapper, indent=2) lays it out (indented by 4): orjson,
@@ -539,17 +635,23 @@ def write_json(out, meta: dict, records, flush: int = 4 * MIB) -> int:
 
 
 def file_meta(skip: int, limit: int, total: int) -> dict:
-    return {"disclaimer": DISCLAIMER, "terms": TERMS,
-            "license": LICENSE, "last_updated": LAST_UPDATED,
-            "results": {"skip": skip, "limit": limit, "total": total}, "_synthetic": SYNTHETIC}
+    return {
+        "disclaimer": DISCLAIMER,
+        "terms": TERMS,
+        "license": LICENSE,
+        "last_updated": LAST_UPDATED,
+        "results": {"skip": skip, "limit": limit, "total": total},
+        "_synthetic": SYNTHETIC,
+    }
 
 
 def check_format(c: Ctx, seed: int) -> int:
     """The streamed writer must equal json.dumps(indent=2) + "\\n" byte for byte: on every template, a few
     generated records of each endpoint, and a record of awkward characters. Returns the records checked."""
     import io
+
     recs = [dict(r) for v in c.tpl.values() for r in v] + c.classification[:50]
-    recs.append({"a": "x\x01\x1f\t\n\r\b\f\"\\/y \x7f é – 😀", "b": [], "c": {}, "d": [{}], "e": None})
+    recs.append({"a": 'x\x01\x1f\t\n\r\b\f"\\/y \x7f é – 😀', "b": [], "c": {}, "d": [{}], "e": None})
     rng = random.Random(f"{seed}:check")
     for ep, gen in GENERATORS.items():
         st = new_stats()
@@ -566,12 +668,13 @@ def check_format(c: Ctx, seed: int) -> int:
 
 # ------------------------------------------------------------------------------------------------ plan
 
+
 def apportion(weights: list[float], total: int) -> list[int]:
     """Integers proportional to weights summing to total (largest remainder)."""
     s = sum(weights)
     raw = [w * total / s for w in weights]
     out = [int(x) for x in raw]
-    for k in sorted(range(len(raw)), key=lambda k: raw[k] - out[k], reverse=True)[:total - sum(out)]:
+    for k in sorted(range(len(raw)), key=lambda k: raw[k] - out[k], reverse=True)[: total - sum(out)]:
         out[k] += 1
     return out
 
@@ -608,8 +711,15 @@ def display_name(ep: str, part: str, i: int, n: int) -> str:
 
 
 def new_stats() -> dict:
-    return {"codes": Counter(), "event_type": Counter(), "focus": Counter(), "years": Counter(), "myeloma": 0,
-            "myeloma_keys": [], "keys": []}
+    return {
+        "codes": Counter(),
+        "event_type": Counter(),
+        "focus": Counter(),
+        "years": Counter(),
+        "myeloma": 0,
+        "myeloma_keys": [],
+        "keys": [],
+    }
 
 
 def pilot(c: Ctx, ep: str, seed: int, n: int = 300) -> tuple[float, float]:
@@ -630,8 +740,13 @@ def plan_jobs(c: Ctx, manifest: dict, scale: float, only: list[str], seed: int) 
     rng = random.Random(f"{seed}:plan")
     eps, jobs = {}, []
     for ep in [e for e in ENDPOINTS if e in only]:
-        n = (len(c.classification) if ep == "classification" else totals[ep] if ep in SCALE_FREE
-             else max(1, round(totals[ep] * scale)))
+        n = (
+            len(c.classification)
+            if ep == "classification"
+            else totals[ep]
+            if ep in SCALE_FREE
+            else max(1, round(totals[ep] * scale))
+        )
         avg, ratio = pilot(c, ep, seed)
         per_file = max(1, min(CHUNK.get(ep, DEFAULT_CHUNK), int(MAX_BYTES / avg)))
         parts = quarter_plan(manifest, n) if ep == "event" else [("", n)]
@@ -643,19 +758,38 @@ def plan_jobs(c: Ctx, manifest: dict, scale: float, only: list[str], seed: int) 
                 cnt = min(per_file, k - f * per_file)
                 name = f"device-{ep}-{f + 1:04d}-of-{nf:04d}.json"
                 rel = "/".join(filter(None, ("device", ep, part, name + ".zip")))
-                ep_jobs.append({"ep": ep, "rel": rel, "member": name, "part": part, "i": f + 1, "n": nf,
-                                "start": start, "count": cnt, "skip": f * per_file, "total": k,
-                                "years": year_plan(ep, n) if ep in YEARS else None,
-                                "want": [w for w in want if start <= w < start + cnt],
-                                "zip64": cnt * avg > 1.5 * (1 << 30)})
+                ep_jobs.append(
+                    {
+                        "ep": ep,
+                        "rel": rel,
+                        "member": name,
+                        "part": part,
+                        "i": f + 1,
+                        "n": nf,
+                        "start": start,
+                        "count": cnt,
+                        "skip": f * per_file,
+                        "total": k,
+                        "years": year_plan(ep, n) if ep in YEARS else None,
+                        "want": [w for w in want if start <= w < start + cnt],
+                        "zip64": cnt * avg > 1.5 * (1 << 30),
+                    }
+                )
                 start += cnt
         jobs += ep_jobs
-        eps[ep] = {"records": n, "files": len(ep_jobs), "avg_json_bytes": round(avg), "est_json_bytes": int(n * avg),
-                   "est_zip_bytes": int(n * avg / ratio), "per_file": per_file}
+        eps[ep] = {
+            "records": n,
+            "files": len(ep_jobs),
+            "avg_json_bytes": round(avg),
+            "est_json_bytes": int(n * avg),
+            "est_zip_bytes": int(n * avg / ratio),
+            "per_file": per_file,
+        }
     return eps, jobs
 
 
 # ------------------------------------------------------------------------------------------- generation
+
 
 def run_job(job: dict, seed: int, out: str) -> dict:
     """Write one zip (to a .part name, then renamed); return its figures and statistics."""
@@ -672,7 +806,7 @@ def run_job(job: dict, seed: int, out: str) -> dict:
     def records():
         start, count = job["start"], job["count"]
         if ep == "classification":
-            yield from c.classification[start:start + count]
+            yield from c.classification[start : start + count]
             return
         gen = GENERATORS[ep]
         if ep == "event":
@@ -706,8 +840,15 @@ def run_job(job: dict, seed: int, out: str) -> dict:
     os.replace(tmp, path)
     if ep == "classification":
         st["keys"] = [[w, c.classification[w]["product_code"]] for w in job["want"]]
-    return {"ep": ep, "rel": job["rel"], "records": job["count"], "json_bytes": written,
-            "zip_bytes": path.stat().st_size, "seconds": time.perf_counter() - t0, "stats": st}
+    return {
+        "ep": ep,
+        "rel": job["rel"],
+        "records": job["count"],
+        "json_bytes": written,
+        "zip_bytes": path.stat().st_size,
+        "seconds": time.perf_counter() - t0,
+        "stats": st,
+    }
 
 
 def key_of(ep: str, rec: dict):
@@ -728,8 +869,15 @@ def prepare_out(out: Path) -> None:
         (out / f).unlink(missing_ok=True)
 
 
-def build(out: Path, scale: float = 0.1, only: list[str] | None = None, seed: int = 2023, workers: int = 2,
-          say=print, force: bool = False) -> dict:
+def build(
+    out: Path,
+    scale: float = 0.1,
+    only: list[str] | None = None,
+    seed: int = 2023,
+    workers: int = 2,
+    say=print,
+    force: bool = False,
+) -> dict:
     """Generate the site in `out`; return the summary (also written to out/synth_mirror.json)."""
     t_start = time.perf_counter()
     out = Path(out).expanduser().resolve()
@@ -742,17 +890,31 @@ def build(out: Path, scale: float = 0.1, only: list[str] | None = None, seed: in
     est_json, est_zip = sum(e["est_json_bytes"] for e in eps.values()), sum(e["est_zip_bytes"] for e in eps.values())
     prepare_out(out)
     free = shutil.disk_usage(out).free
-    say(f"plan: scale {scale:g}, seed {seed}, {sum(e['records'] for e in eps.values()):,} records in "
+    say(
+        f"plan: scale {scale:g}, seed {seed}, {sum(e['records'] for e in eps.values()):,} records in "
         f"{len(jobs)} files; "
-        f"estimated {est_json / 2**30:,.2f} GiB JSON, {est_zip / 2**30:,.2f} GiB zipped; {free / 2**30:,.1f} GiB free")
+        f"estimated {est_json / 2**30:,.2f} GiB JSON, {est_zip / 2**30:,.2f} GiB zipped; {free / 2**30:,.1f} GiB free"
+    )
     if est_zip > free - 2 * 2**30 and not force:
-        raise SystemExit(f"{out}: not enough disk for ~{est_zip / 2**30:,.1f} GiB of zips (plus what a sync needs); "
-                         "lower --scale or pass --force")
-    agg = {ep: {"records": 0, "files": 0, "json_bytes": 0, "zip_bytes": 0, "worker_seconds": 0.0, "stats": new_stats(),
-                "partitions": []} for ep in eps}
+        raise SystemExit(
+            f"{out}: not enough disk for ~{est_zip / 2**30:,.1f} GiB of zips (plus what a sync needs); "
+            "lower --scale or pass --force"
+        )
+    agg = {
+        ep: {
+            "records": 0,
+            "files": 0,
+            "json_bytes": 0,
+            "zip_bytes": 0,
+            "worker_seconds": 0.0,
+            "stats": new_stats(),
+            "partitions": [],
+        }
+        for ep in eps
+    }
     left = {ep: e["files"] for ep, e in eps.items()}
     done_at: dict[str, float] = {}
-    order = sorted(jobs, key=lambda j: -j["count"] * eps[j["ep"]]["avg_json_bytes"])   # biggest first
+    order = sorted(jobs, key=lambda j: -j["count"] * eps[j["ep"]]["avg_json_bytes"])  # biggest first
     with ProcessPoolExecutor(max(1, workers)) as pool:
         futs = {pool.submit(run_job, j, seed, str(out)): j for j in order}
         for fut in as_completed(futs):
@@ -768,24 +930,43 @@ def build(out: Path, scale: float = 0.1, only: list[str] | None = None, seed: in
             a["stats"]["myeloma"] += s["myeloma"]
             a["stats"]["myeloma_keys"] += s["myeloma_keys"]
             a["stats"]["keys"] += s["keys"]
-            a["partitions"].append((j["start"], {"display_name": display_name(j["ep"], j["part"], j["i"], j["n"]),
-                                                 "file": f"{DL}/{j['rel']}",
-                                                 "size_mb": "%0.2f" % (r["zip_bytes"] / MIB),
-                                                 "records": r["records"]}))
+            a["partitions"].append(
+                (
+                    j["start"],
+                    {
+                        "display_name": display_name(j["ep"], j["part"], j["i"], j["n"]),
+                        "file": f"{DL}/{j['rel']}",
+                        "size_mb": "%0.2f" % (r["zip_bytes"] / MIB),
+                        "records": r["records"],
+                    },
+                )
+            )
             left[r["ep"]] -= 1
             if not left[r["ep"]]:
                 done_at[r["ep"]] = time.perf_counter() - t_start
-                say(f"  {r['ep']:<20} done: {a['records']:>11,} records, {a['files']:>4} files, "
-                    f"{a['zip_bytes'] / MIB:>9,.1f} MiB zipped  (at {done_at[r['ep']]:.0f} s)")
+                say(
+                    f"  {r['ep']:<20} done: {a['records']:>11,} records, {a['files']:>4} files, "
+                    f"{a['zip_bytes'] / MIB:>9,.1f} MiB zipped  (at {done_at[r['ep']]:.0f} s)"
+                )
     real = manifest["results"]["device"]
     device = {}
     for ep in [e for e in ENDPOINTS if e in eps]:
         parts = [p for _, p in sorted(agg[ep]["partitions"], key=lambda sp: sp[0])]
-        device[ep] = {"export_date": real[ep]["export_date"], "partitions": parts,
-                      "total_records": sum(p["records"] for p in parts)}
-    doc = {"meta": {"disclaimer": DISCLAIMER, "terms": TERMS,
-                    "license": LICENSE, "last_updated": LAST_UPDATED, "_synthetic": SYNTHETIC},
-           "results": {"device": device}}
+        device[ep] = {
+            "export_date": real[ep]["export_date"],
+            "partitions": parts,
+            "total_records": sum(p["records"] for p in parts),
+        }
+    doc = {
+        "meta": {
+            "disclaimer": DISCLAIMER,
+            "terms": TERMS,
+            "license": LICENSE,
+            "last_updated": LAST_UPDATED,
+            "_synthetic": SYNTHETIC,
+        },
+        "results": {"device": device},
+    }
     (out / "download.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     seconds = time.perf_counter() - t_start
     summary = make_summary(out, scale, seed, workers, eps, agg, c, seconds, done_at)
@@ -795,19 +976,34 @@ def build(out: Path, scale: float = 0.1, only: list[str] | None = None, seed: in
 
 
 def make_summary(out: Path, scale, seed, workers, eps, agg, c: Ctx, seconds, done_at) -> dict:
-    s: dict = {"synthetic": SYNTHETIC, "site": str(out), "scale": scale, "seed": seed, "workers": workers,
-               "seconds": round(seconds, 1), "endpoints": {}}
+    s: dict = {
+        "synthetic": SYNTHETIC,
+        "site": str(out),
+        "scale": scale,
+        "seed": seed,
+        "workers": workers,
+        "seconds": round(seconds, 1),
+        "endpoints": {},
+    }
     for ep, a in agg.items():
         st = a["stats"]
-        e = {"records": a["records"], "files": a["files"], "json_bytes": a["json_bytes"], "zip_bytes": a["zip_bytes"],
-             "worker_seconds": round(a["worker_seconds"], 1), "done_at_seconds": round(done_at.get(ep, 0), 1),
-             "sample_keys": [k for _, k in sorted(st["keys"], key=lambda ik: ik[0])]}
+        e = {
+            "records": a["records"],
+            "files": a["files"],
+            "json_bytes": a["json_bytes"],
+            "zip_bytes": a["zip_bytes"],
+            "worker_seconds": round(a["worker_seconds"], 1),
+            "done_at_seconds": round(done_at.get(ep, 0), 1),
+            "sample_keys": [k for _, k in sorted(st["keys"], key=lambda ik: ik[0])],
+        }
         if st["years"]:
             e["years"] = dict(sorted(st["years"].items()))
         if st["codes"]:
-            e["product_codes"] = {"distinct": len(st["codes"]),
-                                  "focus": {cd: st["codes"][cd] for cd in FOCUS},
-                                  "top": dict(st["codes"].most_common(25))}
+            e["product_codes"] = {
+                "distinct": len(st["codes"]),
+                "focus": {cd: st["codes"][cd] for cd in FOCUS},
+                "top": dict(st["codes"].most_common(25)),
+            }
         if ep == "event":
             e["event_type"] = dict(st["event_type"].most_common())
             focus: dict = {cd: {} for cd in FOCUS}
@@ -817,22 +1013,25 @@ def make_summary(out: Path, scale, seed, workers, eps, agg, c: Ctx, seconds, don
             e["focus_by_year"] = focus
             e["myeloma_records"] = st["myeloma"]
             e["myeloma_sample_keys"] = st["myeloma_keys"]
-            e["product_code_counts"] = dict(st["codes"].most_common())   # records per code (any device)
+            e["product_code_counts"] = dict(st["codes"].most_common())  # records per code (any device)
         s["endpoints"][ep] = e
-    s["product_code_distribution"] = {"method": f"Zipf(s={ZIPF_S}) over the {len(c.codes.items)} real classification "
-                                                "product codes in a seeded random order, with "
-                                                + ", ".join(f"{k} at rank {v + 1}" for k, v in FAVOURED.items()),
-                                      "expected_share": {cd: round(c.codes.share(cd), 4) for cd in FOCUS}}
+    s["product_code_distribution"] = {
+        "method": f"Zipf(s={ZIPF_S}) over the {len(c.codes.items)} real classification "
+        "product codes in a seeded random order, with "
+        + ", ".join(f"{k} at rank {v + 1}" for k, v in FAVOURED.items()),
+        "expected_share": {cd: round(c.codes.share(cd), 4) for cd in FOCUS},
+    }
     return s
 
 
 def synthetic_md(s: dict) -> str:
-    rows = "\n".join(f"| {ep} | {e['records']:,} | {e['files']} | {e['zip_bytes'] / MIB:,.1f} |"
-                     for ep, e in s["endpoints"].items())
+    rows = "\n".join(
+        f"| {ep} | {e['records']:,} | {e['files']} | {e['zip_bytes'] / MIB:,.1f} |" for ep, e in s["endpoints"].items()
+    )
     return f"""# SYNTHETIC openFDA device download site
 
-**Everything here is SYNTHETIC benchmark data** made by `bench/synth_mirror.py` (scale {s['scale']:g}, seed
-{s['seed']}). The records are copies of the real openFDA records of `mirror/sample` with changed keys, dates,
+**Everything here is SYNTHETIC benchmark data** made by `bench/synth_mirror.py` (scale {s["scale"]:g}, seed
+{s["seed"]}). The records are copies of the real openFDA records of `mirror/sample` with changed keys, dates,
 product codes, names and narratives: they describe no real report, device, clearance or recall. Do not use them
 for anything but benchmarks. Every file's `meta` carries `"_synthetic": "{SYNTHETIC}"`; `download.json` is
 shaped like openFDA's manifest and `mirror sync --from` this folder loads it. `synth_mirror.json` holds the
@@ -846,14 +1045,16 @@ generation summary.
 
 # -------------------------------------------------------------------------------------------------- main
 
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", type=float, default=0.1, help="fraction of the 2023 manifest's sizes (default 0.1)")
     ap.add_argument("--out", required=True, type=Path, help="folder to write (new, empty, or an earlier output)")
     ap.add_argument("--only", help="comma-separated endpoints (default: all nine): " + ",".join(ENDPOINTS))
     ap.add_argument("--seed", type=int, default=2023)
-    ap.add_argument("--workers", type=int, default=min(2, len(os.sched_getaffinity(0))),
-                    help="generating processes (default 2)")
+    ap.add_argument(
+        "--workers", type=int, default=min(2, len(os.sched_getaffinity(0))), help="generating processes (default 2)"
+    )
     ap.add_argument("--force", action="store_true", help="generate even if the disk looks too small")
     args = ap.parse_args(argv)
     if not 0 < args.scale <= 5:
@@ -863,26 +1064,39 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         ap.error(f"unknown endpoint {', '.join(bad)}; choose from {', '.join(ENDPOINTS)}")
     print("SYNTHETIC openFDA device download site (bench/synth_mirror.py)", flush=True)
-    s = build(args.out, args.scale, only, args.seed, args.workers, say=lambda *a: print(*a, flush=True),
-              force=args.force)
-    print(f"\nwrote {s['site']} in {s['seconds']:.1f} s wall with {s['workers']} worker(s); "
-          "per endpoint (worker s = time the workers spent on its files):")
+    s = build(
+        args.out, args.scale, only, args.seed, args.workers, say=lambda *a: print(*a, flush=True), force=args.force
+    )
+    print(
+        f"\nwrote {s['site']} in {s['seconds']:.1f} s wall with {s['workers']} worker(s); "
+        "per endpoint (worker s = time the workers spent on its files):"
+    )
     print(f"  {'endpoint':<20} {'records':>11} {'files':>6} {'MiB JSON':>10} {'MiB zip':>9} {'worker s':>9}")
     for ep, e in s["endpoints"].items():
-        print(f"  {ep:<20} {e['records']:>11,} {e['files']:>6} {e['json_bytes'] / MIB:>10,.1f} "
-              f"{e['zip_bytes'] / MIB:>9,.1f} {e['worker_seconds']:>9.1f}")
+        print(
+            f"  {ep:<20} {e['records']:>11,} {e['files']:>6} {e['json_bytes'] / MIB:>10,.1f} "
+            f"{e['zip_bytes'] / MIB:>9,.1f} {e['worker_seconds']:>9.1f}"
+        )
     t = s["endpoints"].values()
-    print(f"  {'total':<20} {sum(e['records'] for e in t):>11,} {sum(e['files'] for e in t):>6} "
-          f"{sum(e['json_bytes'] for e in t) / MIB:>10,.1f} {sum(e['zip_bytes'] for e in t) / MIB:>9,.1f}")
+    print(
+        f"  {'total':<20} {sum(e['records'] for e in t):>11,} {sum(e['files'] for e in t):>6} "
+        f"{sum(e['json_bytes'] for e in t) / MIB:>10,.1f} {sum(e['zip_bytes'] for e in t) / MIB:>9,.1f}"
+    )
     ev = s["endpoints"].get("event")
     if ev:
         print("event: event_type " + ", ".join(f"{k} {v:,}" for k, v in ev["event_type"].items()))
-        print("event: records per product code (any device): "
-              + ", ".join(f"{cd} {ev['product_codes']['focus'][cd]:,} "
-                          f"(2020: {ev['focus_by_year'][cd].get('2020', 0):,})" for cd in FOCUS)
-              + f"; {ev['product_codes']['distinct']:,} distinct codes")
-        print(f"event: 'multiple myeloma' injected into {ev['myeloma_records']:,} records "
-              f"({ev['myeloma_records'] / max(1, ev['records']):.3%})")
+        print(
+            "event: records per product code (any device): "
+            + ", ".join(
+                f"{cd} {ev['product_codes']['focus'][cd]:,} (2020: {ev['focus_by_year'][cd].get('2020', 0):,})"
+                for cd in FOCUS
+            )
+            + f"; {ev['product_codes']['distinct']:,} distinct codes"
+        )
+        print(
+            f"event: 'multiple myeloma' injected into {ev['myeloma_records']:,} records "
+            f"({ev['myeloma_records'] / max(1, ev['records']):.3%})"
+        )
     return 0
 
 

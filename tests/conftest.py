@@ -27,9 +27,9 @@ class FileServer(ThreadingHTTPServer):
     def __init__(self, root: Path) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.root = Path(root)
-        self.requests: list[tuple[str, str | None]] = []   # (path, Range header)
-        self.faults: dict[str, list] = {}                  # path -> queue of faults to apply in turn
-        self.throttle: dict[str, float] = {}               # path -> seconds per 64 KiB block
+        self.requests: list[tuple[str, str | None]] = []  # (path, Range header)
+        self.faults: dict[str, list] = {}  # path -> queue of faults to apply in turn
+        self.throttle: dict[str, float] = {}  # path -> seconds per 64 KiB block
         self.lock = threading.Lock()
 
     @property
@@ -86,18 +86,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Accept-Ranges", "bytes")
         self.end_headers()
         if fault and fault[0] == "cut":
-            self.wfile.write(body[:fault[1]])
+            self.wfile.write(body[: fault[1]])
             self.wfile.flush()
             self.close_connection = True
             return
         delay = srv.throttle.get(path)
         for i in range(0, len(body), 65536):
             try:
-                self.wfile.write(body[i:i + 65536])
+                self.wfile.write(body[i : i + 65536])
             except (BrokenPipeError, ConnectionResetError):
                 return
             if delay:
                 import time
+
                 time.sleep(delay)
 
 
@@ -141,6 +142,9 @@ def settings(tmp_path: Path) -> Settings:
 def sample_dir(tmp_path_factory) -> Path:
     """The sample mirror, synced once per test session through the real CLI (read-only for the tests using it)."""
     d = tmp_path_factory.mktemp("sample-mirror")
-    subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(d), "--quiet"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(d), "--quiet"],
+        check=True,
+        capture_output=True,
+    )
     return d

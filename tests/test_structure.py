@@ -45,6 +45,7 @@ def test_public_surface_is_declared():
     assert {"status", "verify", "export", "Store", "Settings", "MirrorError", "SyncOptions"} <= set(mirror.__all__)
     from mirror import sync as sync_package
     from mirror.sync import sync
+
     assert callable(sync) and sync_package.__name__ == "mirror.sync"
 
 
@@ -60,6 +61,7 @@ def test_importing_mirror_loads_no_subsystem():
     """The package __init__ loads lazily: `import mirror` alone imports no DuckDB and no pipeline."""
     import subprocess
     import sys
+
     code = "import sys, mirror; print(sorted(m for m in sys.modules if m.startswith(('mirror.', 'duckdb'))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert out.strip() == "['mirror.errors']", out
@@ -84,6 +86,7 @@ def test_every_command_is_documented_with_an_example():
 
 def test_every_assistant_command_is_documented_with_an_example():
     from agent.cli import tools_cli
+
     for name, cmd in tools_cli.commands.items():
         assert f"fda-explorer {name}" in DOCS, name
         assert "Example:" in (cmd.help or ""), name
@@ -94,6 +97,7 @@ def test_every_assistant_command_is_documented_with_an_example():
 
 def test_every_setting_is_documented():
     from agent.settings import AgentSettings
+
     for name, field in {**Settings.model_fields, **AgentSettings.model_fields}.items():
         assert f"FDAX_{name.upper()}" in DOCS, name
         assert field.description, name
@@ -144,13 +148,14 @@ def test_the_mirror_never_imports_the_layers_above_it_anywhere():
 # -- error trees ------------------------------------------------------------------------------------------------
 # Exceptions defined in mirror/ or agent/ that do not yet derive from their package's base. The list may only
 # shrink: a new exception outside the tree fails the test below. Each line names the file's owner's fix.
-OUTSIDE_THE_TREE: dict[str, str] = {}      # exceptions allowed outside their package's tree, with the reason
+OUTSIDE_THE_TREE: dict[str, str] = {}  # exceptions allowed outside their package's tree, with the reason
 
 
 def _exception_classes(package: str) -> dict[str, type[BaseException]]:
     """Every public exception class defined in the package's modules: "module.Name" -> class."""
     import importlib
     import pkgutil
+
     found: dict[str, type[BaseException]] = {}
     pkg = importlib.import_module(package)
     for info in pkgutil.walk_packages(pkg.__path__, package + "."):
@@ -158,14 +163,19 @@ def _exception_classes(package: str) -> dict[str, type[BaseException]]:
             continue
         module = importlib.import_module(info.name)
         for name, value in vars(module).items():
-            if (isinstance(value, type) and issubclass(value, BaseException) and value.__module__ == info.name
-                    and not name.startswith("_")):
+            if (
+                isinstance(value, type)
+                and issubclass(value, BaseException)
+                and value.__module__ == info.name
+                and not name.startswith("_")
+            ):
                 found[f"{info.name}.{name}"] = value
     return found
 
 
 def _errors_docstring(module: str) -> set[str]:
     import importlib
+
     return set(re.findall(r"\b[A-Z]\w+\b", importlib.import_module(module).__doc__ or ""))
 
 
@@ -175,13 +185,20 @@ def test_every_error_is_in_its_packages_tree_and_drawn_in_its_docstring():
     from agent.errors import AgentError, Cancelled
     from app.errors import AppError
     from mirror.errors import MirrorError
-    for package, base, allowed, least in (("mirror", MirrorError, (), 10), ("agent", AgentError, (Cancelled,), 10),
-                                          ("app", AppError, (), 2)):
+
+    for package, base, allowed, least in (
+        ("mirror", MirrorError, (), 10),
+        ("agent", AgentError, (Cancelled,), 10),
+        ("app", AppError, (), 2),
+    ):
         classes = _exception_classes(package)
         assert base in classes.values() and len(classes) > least, package
-        pending = tuple(cls for q, cls in classes.items() if q in OUTSIDE_THE_TREE)   # and their subclasses
-        outside = {q for q, cls in classes.items() if not issubclass(cls, (base, *allowed))
-                   and (q in OUTSIDE_THE_TREE or not issubclass(cls, pending))}
+        pending = tuple(cls for q, cls in classes.items() if q in OUTSIDE_THE_TREE)  # and their subclasses
+        outside = {
+            q
+            for q, cls in classes.items()
+            if not issubclass(cls, (base, *allowed)) and (q in OUTSIDE_THE_TREE or not issubclass(cls, pending))
+        }
         new = outside - set(OUTSIDE_THE_TREE)
         assert not new, f"exceptions outside the {base.__name__} tree: {sorted(new)}"
         drawn = _errors_docstring(f"{package}.errors")
@@ -193,6 +210,7 @@ def test_model_errors_are_agent_errors():
     """Code that catches AgentError also catches a model failing (the review's P7)."""
     from agent.errors import AgentError
     from agent.models import ModelError, ModelUnavailable
+
     assert issubclass(ModelUnavailable, ModelError) and issubclass(ModelError, AgentError)
 
 
@@ -202,8 +220,10 @@ def test_the_lookup_surface_is_declared_and_lazy():
     import sys
 
     import mirror.lookup as lookup
+
     assert {"resolve_devices", "find_firm", "read_place", "establishments", "REGIONS", "SUBMISSION_RE"} <= set(
-        lookup.__all__)
+        lookup.__all__
+    )
     for name in lookup.__all__:
         assert getattr(lookup, name) is not None, name
     code = "import sys, mirror.lookup; print(sorted(m for m in sys.modules if m.startswith(('mirror.', 'duckdb'))))"

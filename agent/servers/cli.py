@@ -14,8 +14,9 @@ from ..modelspec import MODEL_HELP
 
 __all__ = ["servers_cli", "mcp_command", "serve_command"]
 
-data_option = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
-                           help="Mirror data folder (default: FDAX_DATA_DIR).")
+data_option = click.option(
+    "--data-dir", type=click.Path(path_type=Path), default=None, help="Mirror data folder (default: FDAX_DATA_DIR)."
+)
 
 
 def _fail(message: str, code: int = 1):
@@ -29,8 +30,14 @@ def _settings(data_dir: Path | None) -> Settings:
 
 
 @click.command("mcp")
-@click.option("--http", "http_port", type=click.IntRange(0, 65535), default=None, metavar="PORT",
-              help="Serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port).")
+@click.option(
+    "--http",
+    "http_port",
+    type=click.IntRange(0, 65535),
+    default=None,
+    metavar="PORT",
+    help="Serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port).",
+)
 @data_option
 def mcp_command(http_port: int | None, data_dir: Path | None) -> None:
     """Serve the mirror's tools and resources to an MCP host (LM Studio, Jan, Claude Desktop, IDEs): stdio by
@@ -39,6 +46,7 @@ def mcp_command(http_port: int | None, data_dir: Path | None) -> None:
     Example: fda-explorer mcp --data-dir ~/fda-data
     """
     from .mcp import run_http, run_stdio
+
     settings = _settings(data_dir)
     try:
         if http_port is None:
@@ -52,20 +60,45 @@ def mcp_command(http_port: int | None, data_dir: Path | None) -> None:
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; any other than loopback needs --token.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
-              help="Port to listen on (0 picks a free one).")
-@click.option("--token", envvar="FDAX_SERVE_TOKEN", default=None,
-              help="Bearer token every request must carry (or FDAX_SERVE_TOKEN); required off loopback.")
-@click.option("--cors-origin", "origins", multiple=True,
-              help="A web page origin allowed to call the API (repeatable); none by default.")
-@click.option("--allow-host", "allow_hosts", multiple=True,
-              help="Another name clients reach this server by, accepted in the Host header (repeatable).")
-@click.option("--concurrency", type=click.IntRange(1, 16), default=1, show_default=True,
-              help="Questions answered at once (each holds its own model instance).")
-@click.option("--model", default=None,
-              help=f"The model: {MODEL_HELP} (default: the model setting).")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; any other than loopback needs --token.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port to listen on (0 picks a free one).",
+)
+@click.option(
+    "--token",
+    envvar="FDAX_SERVE_TOKEN",
+    default=None,
+    help="Bearer token every request must carry (or FDAX_SERVE_TOKEN); required off loopback.",
+)
+@click.option(
+    "--cors-origin",
+    "origins",
+    multiple=True,
+    help="A web page origin allowed to call the API (repeatable); none by default.",
+)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    help="Another name clients reach this server by, accepted in the Host header (repeatable).",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 16),
+    default=1,
+    show_default=True,
+    help="Questions answered at once (each holds its own model instance).",
+)
+@click.option("--model", default=None, help=f"The model: {MODEL_HELP} (default: the model setting).")
 @click.option("--ollama-url", default=None, help="Ollama server for ollama:NAME (default: FDAX_OLLAMA_URL).")
 @data_option
 def serve_command(host, port, token, origins, allow_hosts, concurrency, model, ollama_url, data_dir) -> None:
@@ -74,29 +107,39 @@ def serve_command(host, port, token, origins, allow_hosts, concurrency, model, o
     Example: fda-explorer serve --port 8765 --model none
     """
     from .guard import Access, is_loopback
+
     if not is_loopback(host) and not token:
-        _fail(f"listening on {host} would let other computers ask questions without a password; add --token "
-              "SECRET (clients send 'Authorization: Bearer SECRET'), or keep the default --host 127.0.0.1", 2)
+        _fail(
+            f"listening on {host} would let other computers ask questions without a password; add --token "
+            "SECRET (clients send 'Authorization: Bearer SECRET'), or keep the default --host 127.0.0.1",
+            2,
+        )
     from mirror.api.server import bind
 
     from ..assistant import Assistant
     from ..settings import AgentSettings
     from .http import ServerState, serve
     from .runs import AssistantPool
+
     settings = _settings(data_dir)
     agent = AgentSettings().model_copy(update={k: v for k, v in (("model", model), ("ollama_url", ollama_url)) if v})
     try:
-        state = ServerState(AssistantPool(lambda: Assistant(settings, agent), concurrency),
-                            Assistant(settings, agent, model=None))
+        state = ServerState(
+            AssistantPool(lambda: Assistant(settings, agent), concurrency), Assistant(settings, agent, model=None)
+        )
         sock = bind(host, port)
     except MirrorError as e:
         _fail(str(e))
     real = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     try:
-        serve(state, Access.for_bind(host, token or "", origins, allow_hosts), sock,
-              f"serving the assistant (model {state.pool.members[0].model_name}) from {settings.data_dir} on "
-              f"http://{shown}:{real}/ (routes: /openapi.json); Ctrl+C stops")
+        serve(
+            state,
+            Access.for_bind(host, token or "", origins, allow_hosts),
+            sock,
+            f"serving the assistant (model {state.pool.members[0].model_name}) from {settings.data_dir} on "
+            f"http://{shown}:{real}/ (routes: /openapi.json); Ctrl+C stops",
+        )
     except KeyboardInterrupt:
         pass
     finally:

@@ -10,11 +10,37 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["ErrorDetail", "ErrorBody", "ThreadCreate", "Thread", "Message", "ThreadDetail", "ThreadSearch",
-           "RunInput", "Command", "RunCreate", "RunInfo", "Answer", "ToolInfo", "Health", "ERRORS", "EVENT_TYPES"]
+__all__ = [
+    "ErrorDetail",
+    "ErrorBody",
+    "ThreadCreate",
+    "Thread",
+    "Message",
+    "ThreadDetail",
+    "ThreadSearch",
+    "RunInput",
+    "Command",
+    "RunCreate",
+    "RunInfo",
+    "Answer",
+    "ToolInfo",
+    "Health",
+    "ERRORS",
+    "EVENT_TYPES",
+]
 
-EVENT_TYPES = ("metadata", "step", "tool_call", "tool_result", "token", "note", "clarification", "answer", "error",
-               "cancelled")
+EVENT_TYPES = (
+    "metadata",
+    "step",
+    "tool_call",
+    "tool_result",
+    "token",
+    "note",
+    "clarification",
+    "answer",
+    "error",
+    "cancelled",
+)
 
 
 class ErrorDetail(BaseModel):
@@ -25,17 +51,22 @@ class ErrorDetail(BaseModel):
 
 class ErrorBody(BaseModel):
     """Every error the API answers, whatever the route."""
+
     error: ErrorDetail
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody, "description": text} for code, text in (
+    code: {"model": ErrorBody, "description": text}
+    for code, text in (
         (400, "Bad request (an invalid thread id, a Host that is not this server's)"),
-        (401, "The server asks for its bearer token"), (403, "A web page's origin not allowed"),
-        (404, "No such thread or run"), (409, "Conflict: the thread is busy, the run has ended, or no "
-                                              "clarifying question waits for command.resume"),
+        (401, "The server asks for its bearer token"),
+        (403, "A web page's origin not allowed"),
+        (404, "No such thread or run"),
+        (409, "Conflict: the thread is busy, the run has ended, or no clarifying question waits for command.resume"),
         (422, "The body does not match the schema, or command.resume is none of the choices"),
-        (500, "The run failed"))}
+        (500, "The run failed"),
+    )
+}
 
 
 class ThreadCreate(BaseModel):
@@ -49,7 +80,8 @@ class Thread(BaseModel):
     created_at: str = ""
     updated_at: str = ""
     status: Literal["idle", "busy", "interrupted"] = Field(
-        "idle", description="interrupted: a clarifying question waits for command.resume")
+        "idle", description="interrupted: a clarifying question waits for command.resume"
+    )
     turns: int = Field(0, description="Questions asked on the thread")
     first_question: str = ""
     metadata: dict[str, Any] = Field(default_factory=dict)
@@ -77,12 +109,15 @@ class RunInput(BaseModel):
 
 class Command(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    resume: int | str = Field(description="The answer to the thread's pending clarifying question: a choice's "
-                                          "number (1 = the first) or its label")
+    resume: int | str = Field(
+        description="The answer to the thread's pending clarifying question: a choice's "
+        "number (1 = the first) or its label"
+    )
 
 
 class RunCreate(BaseModel):
     """A question (`input`), or the answer to a clarifying question (`command.resume`)."""
+
     model_config = ConfigDict(extra="forbid")
     input: RunInput | None = None
     command: Command | None = None
@@ -90,7 +125,7 @@ class RunCreate(BaseModel):
     @model_validator(mode="after")
     def _one(self) -> "RunCreate":
         if (self.input is None) == (self.command is None):
-            raise ValueError("give either input ({\"question\": ...}) or command ({\"resume\": ...}), not both")
+            raise ValueError('give either input ({"question": ...}) or command ({"resume": ...}), not both')
         return self
 
 
@@ -107,9 +142,13 @@ class RunInfo(BaseModel):
 
 class Answer(BaseModel):
     """The final answer, as `fda-explorer ask --json` prints it."""
+
     answer: str
-    clarify: dict[str, Any] | None = Field(None, description="When the assistant asks back instead of answering: "
-                                                              "{question, choices}; resume with command.resume = N")
+    clarify: dict[str, Any] | None = Field(
+        None,
+        description="When the assistant asks back instead of answering: "
+        "{question, choices}; resume with command.resume = N",
+    )
     interpretation: dict[str, Any] = Field(default_factory=dict, description="How the question was read")
     citations: list[Any] = Field(default_factory=list)
     evidence: list[Any] = Field(default_factory=list)

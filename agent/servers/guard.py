@@ -35,13 +35,15 @@ def error_body(status: int, code: str, message: str) -> bytes:
 @dataclass(frozen=True)
 class Access:
     """What the guard accepts: Host names, cross-site origins, and the token (empty: none asked)."""
+
     hosts: frozenset[str]
     origins: tuple[str, ...] = ()
     token: str = ""
 
     @classmethod
-    def for_bind(cls, host: str, token: str = "", origins: tuple[str, ...] = (),
-                 allow_hosts: tuple[str, ...] = ()) -> "Access":
+    def for_bind(
+        cls, host: str, token: str = "", origins: tuple[str, ...] = (), allow_hosts: tuple[str, ...] = ()
+    ) -> "Access":
         """Loopback names, the bound address when it is a specific one, and the names listed with --allow-host."""
         names = {*LOOPBACK_NAMES, *(h.lower().strip("[]") for h in allow_hosts)}
         if host not in ("0.0.0.0", "::", ""):
@@ -75,26 +77,44 @@ class AccessGuard:
         status, code, message = refusal
         extra = [(b"www-authenticate", b'Bearer realm="fda-explorer"')] if status == 401 else []
         body = error_body(status, code, message)
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                *extra]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    *extra,
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     def check(self, headers: dict[str, str], scheme: str) -> tuple[int, str, str] | None:
         host = headers.get("host", "")
         if _hostname(host) not in self.access.hosts:
-            return (400, "host_not_allowed",
-                    f"Host {host!r} is not a name of this server (a DNS-rebinding guard); use "
-                    f"http://127.0.0.1:PORT/ or start it with --allow-host {_hostname(host) or 'NAME'}")
+            return (
+                400,
+                "host_not_allowed",
+                f"Host {host!r} is not a name of this server (a DNS-rebinding guard); use "
+                f"http://127.0.0.1:PORT/ or start it with --allow-host {_hostname(host) or 'NAME'}",
+            )
         origin = headers.get("origin")
         if origin is not None and origin.rstrip("/") not in (*self.access.origins, f"{scheme}://{host}"):
-            return (403, "origin_not_allowed",
-                    f"requests from the web page at {origin} are refused; start the server with "
-                    f"--cors-origin {origin} to allow them")
+            return (
+                403,
+                "origin_not_allowed",
+                f"requests from the web page at {origin} are refused; start the server with "
+                f"--cors-origin {origin} to allow them",
+            )
         if self.access.token:
             auth = headers.get("authorization", "")
             given = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
             if not hmac.compare_digest(given.encode(), self.access.token.encode()):
-                return (401, "unauthorized", "this server asks for its token: send the header "
-                                             "'Authorization: Bearer <token>' (the --token it was started with)")
+                return (
+                    401,
+                    "unauthorized",
+                    "this server asks for its token: send the header "
+                    "'Authorization: Bearer <token>' (the --token it was started with)",
+                )
         return None

@@ -56,10 +56,11 @@ class Problem(AgentError):
 @dataclass
 class ServerState:
     """The pool of assistants running questions, the runs, and one assistant (no model) for the session store."""
+
     pool: AssistantPool
     admin: Any
     book: RunBook = field(init=False)
-    created: dict[str, tuple[float, dict]] = field(default_factory=dict)   # threads made by POST /threads
+    created: dict[str, tuple[float, dict]] = field(default_factory=dict)  # threads made by POST /threads
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -75,13 +76,21 @@ class ServerState:
         session = (self.sessions() if saved is None else saved).get(thread_id)
         made = self.created.get(thread_id)
         if session is None and made is None and not self.book.of_thread(thread_id):
-            raise Problem(404, "thread_not_found", f"no thread {thread_id!r}; list threads with POST /threads/search "
-                                                   "or create one with POST /threads")
+            raise Problem(
+                404,
+                "thread_not_found",
+                f"no thread {thread_id!r}; list threads with POST /threads/search or create one with POST /threads",
+            )
         session = session or {}
-        out = Thread(thread_id=thread_id, created_at=iso(made[0]) if made else "", metadata=made[1] if made else {},
-                     updated_at=session.get("updated", ""), turns=session.get("turns", 0),
-                     first_question=session.get("first_question", ""),
-                     status=self.status(thread_id, bool(session)))
+        out = Thread(
+            thread_id=thread_id,
+            created_at=iso(made[0]) if made else "",
+            metadata=made[1] if made else {},
+            updated_at=session.get("updated", ""),
+            turns=session.get("turns", 0),
+            first_question=session.get("first_question", ""),
+            status=self.status(thread_id, bool(session)),
+        )
         if not detail:
             return out
         with self.lock:
@@ -91,18 +100,25 @@ class ServerState:
     def start(self, thread_id: str, body: RunCreate) -> Run:
         thread_id = check_session_id(thread_id)
         if self.book.active(thread_id):
-            raise Problem(409, "thread_busy", f"thread {thread_id!r} is answering a question; wait for it (GET "
-                                              ".../runs/{run_id}/join) or cancel it, then ask again")
+            raise Problem(
+                409,
+                "thread_busy",
+                f"thread {thread_id!r} is answering a question; wait for it (GET "
+                ".../runs/{run_id}/join) or cancel it, then ask again",
+            )
         if body.command is None:
-            assert body.input is not None                 # RunCreate's validator: exactly one of input and command
+            assert body.input is not None  # RunCreate's validator: exactly one of input and command
             return self.book.start(thread_id, body.input.question)
         choice = body.command.resume
         try:
             with self.lock:
                 self.admin.check_choice(thread_id, choice)
         except NoClarificationPending as e:
-            raise Problem(409, "no_clarification_pending", f"thread {thread_id!r} has no clarifying question "
-                                                           "waiting; ask with input.question instead") from e
+            raise Problem(
+                409,
+                "no_clarification_pending",
+                f"thread {thread_id!r} has no clarifying question waiting; ask with input.question instead",
+            ) from e
         except ChoiceNotOffered as e:
             raise Problem(422, "choice_not_offered", str(e)) from e
         return self.book.start(thread_id, f"(choice {choice})", resume=choice)
@@ -116,8 +132,11 @@ class ServerState:
     def run(self, thread_id: str, run_id: str) -> Run:
         run = self.book.get(run_id)
         if run is None or run.thread_id != thread_id:
-            raise Problem(404, "run_not_found", f"no run {run_id!r} on thread {thread_id!r}; list them with "
-                                                f"GET /threads/{thread_id}/runs")
+            raise Problem(
+                404,
+                "run_not_found",
+                f"no run {run_id!r} on thread {thread_id!r}; list them with GET /threads/{thread_id}/runs",
+            )
         return run
 
 
@@ -145,8 +164,9 @@ async def _answer(run: Run) -> Answer:
         return Answer(**run.answer)
     if run.status == INTERRUPTED:
         raise Problem(409, "run_cancelled", f"run {run.run_id} was cancelled before it answered; ask again")
-    raise Problem(500, "run_failed", f"run {run.run_id} failed: {run.error}; ask again, or start the server "
-                                     "with --model none")
+    raise Problem(
+        500, "run_failed", f"run {run.run_id} failed: {run.error}; ask again, or start the server with --model none"
+    )
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -166,43 +186,59 @@ def _install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, e: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(f"{'.'.join(str(x) for x in err['loc'] if x != 'body') or 'body'}: {err['msg']}"
-                             for err in e.errors())
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in err['loc'] if x != 'body') or 'body'}: {err['msg']}" for err in e.errors()
+        )
         return _error(422, "invalid_request", f"{problems}; see the schema in /openapi.json")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "http_error")
-        return _error(e.status_code, code, f"{request.method} {request.url.path}: {e.detail}; the routes are in "
-                                           "/openapi.json")
+        return _error(
+            e.status_code, code, f"{request.method} {request.url.path}: {e.detail}; the routes are in /openapi.json"
+        )
 
     @app.exception_handler(Exception)
     async def crash(request: Request, e: Exception) -> JSONResponse:
         return _error(500, "internal_error", f"{type(e).__name__}: {e}")
 
 
-SSE_DOC: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream": {"schema": {"type": "string"}}},
-                 "description": "Server-Sent Events: id (1, 2, ...), event (" + ", ".join(EVENT_TYPES) + "), data "
-                                "(JSON); the run goes on if the client leaves: rejoin with Last-Event-ID"}}
+SSE_DOC: dict[int | str, dict[str, Any]] = {
+    200: {
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "description": "Server-Sent Events: id (1, 2, ...), event (" + ", ".join(EVENT_TYPES) + "), data "
+        "(JSON); the run goes on if the client leaves: rejoin with Last-Event-ID",
+    }
+}
 
 
 def make_app(state: ServerState, access: Access) -> FastAPI:
-    app = FastAPI(title="FDA Explorer Offline: the assistant over HTTP", version="1",
-                  description="Threads (saved conversations) and runs (questions), after LangGraph's Agent Protocol; "
-                              "answers cite record IDs and the data's as-of dates.",
-                  docs_url=None, redoc_url=None, responses=ERRORS)
+    app = FastAPI(
+        title="FDA Explorer Offline: the assistant over HTTP",
+        version="1",
+        description="Threads (saved conversations) and runs (questions), after LangGraph's Agent Protocol; "
+        "answers cite record IDs and the data's as-of dates.",
+        docs_url=None,
+        redoc_url=None,
+        responses=ERRORS,
+    )
     _install_errors(app)
     _routes(app, state)
     app.add_middleware(AccessGuard, access=access)
     if access.origins:
         from starlette.middleware.cors import CORSMiddleware
-        app.add_middleware(CORSMiddleware, allow_origins=list(access.origins), allow_methods=["GET", "POST", "DELETE"],
-                           allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
-                           expose_headers=["Content-Location"])
+
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(access.origins),
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+            expose_headers=["Content-Location"],
+        )
     return app
 
 
-def _routes(app: FastAPI, state: ServerState) -> None:   # noqa: C901  (one line per route)
+def _routes(app: FastAPI, state: ServerState) -> None:  # noqa: C901  (one line per route)
     @app.get("/ok", response_model=Health, summary="Health: the model and each dataset's as-of date")
     def ok() -> Health:
         a = state.pool.members[0]
@@ -226,7 +262,7 @@ def _routes(app: FastAPI, state: ServerState) -> None:   # noqa: C901  (one line
         body = body or ThreadSearch()
         saved = state.sessions()
         ids = list(dict.fromkeys([*reversed(state.created), *saved]))
-        return [state.thread(t, saved=saved) for t in ids[body.offset: body.offset + body.limit]]
+        return [state.thread(t, saved=saved) for t in ids[body.offset : body.offset + body.limit]]
 
     @app.get("/threads/{thread_id}", response_model=ThreadDetail, summary="A thread and its conversation")
     def get_thread(thread_id: str) -> Thread:
@@ -257,8 +293,12 @@ def _routes(app: FastAPI, state: ServerState) -> None:   # noqa: C901  (one line
     async def wait_run(thread_id: str, body: RunCreate) -> Answer:
         return await _answer(state.start(thread_id, body))
 
-    @app.post("/threads/{thread_id}/runs/stream", response_class=StreamingResponse, responses=SSE_DOC,
-              summary="Ask and stream the run as Server-Sent Events")
+    @app.post(
+        "/threads/{thread_id}/runs/stream",
+        response_class=StreamingResponse,
+        responses=SSE_DOC,
+        summary="Ask and stream the run as Server-Sent Events",
+    )
     async def stream_run(thread_id: str, body: RunCreate) -> StreamingResponse:
         return _sse(state.start(thread_id, body))
 
@@ -270,11 +310,18 @@ def _routes(app: FastAPI, state: ServerState) -> None:   # noqa: C901  (one line
     async def join_run(thread_id: str, run_id: str) -> Answer:
         return await _answer(state.run(thread_id, run_id))
 
-    @app.get("/threads/{thread_id}/runs/{run_id}/stream", response_class=StreamingResponse, responses=SSE_DOC,
-             summary="Rejoin a run's stream: the events after Last-Event-ID (all of them without it)")
-    async def join_stream(thread_id: str, run_id: str,
-                          last_event_id: int | None = Header(None, alias="Last-Event-ID", ge=0),
-                          after: int | None = Query(None, ge=0, description="Same as Last-Event-ID")) -> Response:
+    @app.get(
+        "/threads/{thread_id}/runs/{run_id}/stream",
+        response_class=StreamingResponse,
+        responses=SSE_DOC,
+        summary="Rejoin a run's stream: the events after Last-Event-ID (all of them without it)",
+    )
+    async def join_stream(
+        thread_id: str,
+        run_id: str,
+        last_event_id: int | None = Header(None, alias="Last-Event-ID", ge=0),
+        after: int | None = Query(None, ge=0, description="Same as Last-Event-ID"),
+    ) -> Response:
         return _sse(state.run(thread_id, run_id), last_event_id or after or 0)
 
     @app.post("/threads/{thread_id}/runs/{run_id}/cancel", response_model=RunInfo, summary="Cancel a run")
@@ -291,8 +338,12 @@ def _routes(app: FastAPI, state: ServerState) -> None:   # noqa: C901  (one line
     async def stateless_wait(body: RunCreate) -> Answer:
         return await _answer(state.start(uuid.uuid4().hex[:12], body))
 
-    @app.post("/runs/stream", response_class=StreamingResponse, responses=SSE_DOC,
-              summary="Ask on a new thread and stream the run")
+    @app.post(
+        "/runs/stream",
+        response_class=StreamingResponse,
+        responses=SSE_DOC,
+        summary="Ask on a new thread and stream the run",
+    )
     async def stateless_stream(body: RunCreate) -> StreamingResponse:
         return _sse(state.start(uuid.uuid4().hex[:12], body))
 
@@ -300,8 +351,10 @@ def _routes(app: FastAPI, state: ServerState) -> None:   # noqa: C901  (one line
 def serve(state: ServerState, access: Access, sock, announce: str = "") -> None:
     """Serve the app on a bound socket until Ctrl+C (uvicorn, no access log)."""
     import uvicorn
+
     if announce:
         print(announce, file=sys.stderr, flush=True)
-    config = uvicorn.Config(make_app(state, access), log_level="warning", access_log=False, server_header=False,
-                            timeout_graceful_shutdown=2)
+    config = uvicorn.Config(
+        make_app(state, access), log_level="warning", access_log=False, server_header=False, timeout_graceful_shutdown=2
+    )
     uvicorn.Server(config).run(sockets=[sock])

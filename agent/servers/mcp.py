@@ -48,15 +48,23 @@ date; fda-explorer://record/{dataset}/{key} reads one record (e.g. record/event/
 Errors name the bad argument and the valid ones: correct the call and retry.
 """
 
-READ_ONLY = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
-                                  open_world_hint=False)
+READ_ONLY = types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
 
 
 def _tools() -> list[types.Tool]:
-    return [types.Tool(name=s.name, title=s.name.replace("_", " "), description=s.description,
-                       input_schema=s.input_schema, output_schema=s.output_schema,
-                       annotations=READ_ONLY.model_copy(update={"title": s.name.replace("_", " ")}))
-            for s in tool_specs()]
+    return [
+        types.Tool(
+            name=s.name,
+            title=s.name.replace("_", " "),
+            description=s.description,
+            input_schema=s.input_schema,
+            output_schema=s.output_schema,
+            annotations=READ_ONLY.model_copy(update={"title": s.name.replace("_", " ")}),
+        )
+        for s in tool_specs()
+    ]
 
 
 def build_server(api: Api, budget: int = 1800) -> Server:
@@ -73,39 +81,70 @@ def build_server(api: Api, budget: int = 1800) -> Server:
         return types.CallToolResult(content=[types.TextContent(text=done.text)], structured_content=done.structured)
 
     async def list_resources(ctx, params) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[
-            types.Resource(uri=STATUS_URI, name="status", title="Datasets and their as-of dates",
-                           description="Each dataset in the mirror: its as-of (export) date and record count",
-                           mime_type="application/json"),
-            types.Resource(uri=FIELDS_URI, name="fields", title="Field catalogue",
-                           description="Every searchable field of each openFDA device endpoint and its type "
-                                       "(text: word match; keyword/.exact: whole value; date)",
-                           mime_type="application/json"),
-            types.Resource(uri=GUIDE_URI, name="fields-guide", title="How to read the field catalogue",
-                           mime_type="text/markdown")])
+        return types.ListResourcesResult(
+            resources=[
+                types.Resource(
+                    uri=STATUS_URI,
+                    name="status",
+                    title="Datasets and their as-of dates",
+                    description="Each dataset in the mirror: its as-of (export) date and record count",
+                    mime_type="application/json",
+                ),
+                types.Resource(
+                    uri=FIELDS_URI,
+                    name="fields",
+                    title="Field catalogue",
+                    description="Every searchable field of each openFDA device endpoint and its type "
+                    "(text: word match; keyword/.exact: whole value; date)",
+                    mime_type="application/json",
+                ),
+                types.Resource(
+                    uri=GUIDE_URI,
+                    name="fields-guide",
+                    title="How to read the field catalogue",
+                    mime_type="text/markdown",
+                ),
+            ]
+        )
 
     async def list_templates(ctx, params) -> types.ListResourceTemplatesResult:
-        return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
-            uri_template=RECORD_TEMPLATE, name="record", title="A record by dataset and key",
-            description="The original openFDA record(s) with this key: event/MDR_REPORT_KEY, 510k/K_NUMBER, "
-                        "pma/PMA_NUMBER or pma/PMA_NUMBER:SUPPLEMENT, recall/PRODUCT_RES_NUMBER, "
-                        "enforcement/RECALL_NUMBER, classification/PRODUCT_CODE, udi/PUBLIC_DEVICE_RECORD_KEY, "
-                        "registrationlisting/REGISTRATION_NUMBER",
-            mime_type="application/json")])
+        return types.ListResourceTemplatesResult(
+            resource_templates=[
+                types.ResourceTemplate(
+                    uri_template=RECORD_TEMPLATE,
+                    name="record",
+                    title="A record by dataset and key",
+                    description="The original openFDA record(s) with this key: event/MDR_REPORT_KEY, 510k/K_NUMBER, "
+                    "pma/PMA_NUMBER or pma/PMA_NUMBER:SUPPLEMENT, recall/PRODUCT_RES_NUMBER, "
+                    "enforcement/RECALL_NUMBER, classification/PRODUCT_CODE, udi/PUBLIC_DEVICE_RECORD_KEY, "
+                    "registrationlisting/REGISTRATION_NUMBER",
+                    mime_type="application/json",
+                )
+            ]
+        )
 
     async def read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
         text, mime = await anyio.to_thread.run_sync(_read, api, uri)
         return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type=mime, text=text)])
 
-    return Server("fda-explorer", version=_version(), title="FDA Explorer Offline", instructions=INSTRUCTIONS,
-                  on_list_tools=list_tools, on_call_tool=call_tool, on_list_resources=list_resources,
-                  on_list_resource_templates=list_templates, on_read_resource=read_resource)
+    return Server(
+        "fda-explorer",
+        version=_version(),
+        title="FDA Explorer Offline",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+    )
 
 
 def _read(api: Api, uri: str) -> tuple[str, str]:
     """A resource's text and MIME type; an unknown URI is an MCP error naming the valid ones."""
     from mcp.shared.exceptions import MCPError
+
     if uri == STATUS_URI:
         return json.dumps(dataset_status(api), indent=1), "application/json"
     if uri == FIELDS_URI:
@@ -114,17 +153,20 @@ def _read(api: Api, uri: str) -> tuple[str, str]:
         return field_guide(), "text/markdown"
     prefix = f"{SCHEME}://record/"
     if uri.startswith(prefix) and uri.count("/") >= 4:
-        dataset, key = uri[len(prefix):].split("/", 1)
+        dataset, key = uri[len(prefix) :].split("/", 1)
         try:
             return json.dumps(record(api, dataset, key), indent=1, default=str), "application/json"
         except RecordNotFound as e:
             raise MCPError(code=types.INVALID_PARAMS, message=str(e)) from None
-    raise MCPError(code=types.INVALID_PARAMS, message=f"no resource {uri!r}; resources: {STATUS_URI}, {FIELDS_URI}, "
-                                                      f"{GUIDE_URI}, {RECORD_TEMPLATE}")
+    raise MCPError(
+        code=types.INVALID_PARAMS,
+        message=f"no resource {uri!r}; resources: {STATUS_URI}, {FIELDS_URI}, {GUIDE_URI}, {RECORD_TEMPLATE}",
+    )
 
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("fda-explorer-offline")
     except PackageNotFoundError:
@@ -134,7 +176,8 @@ def _version() -> str:
 def run_stdio(settings: Settings) -> None:
     """Serve over stdin/stdout until the host closes them (stderr carries the one start-up line)."""
     from mcp.server.stdio import stdio_server
-    api = Api(settings)                       # a missing mirror fails here, before the host sees a server
+
+    api = Api(settings)  # a missing mirror fails here, before the host sees a server
 
     async def main() -> None:
         server = build_server(api)
@@ -153,6 +196,7 @@ def run_http(settings: Settings, port: int, ready=None) -> None:
     import uvicorn
 
     from mirror.api.server import bind
+
     api = Api(settings)
     sock = bind("127.0.0.1", port)
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"

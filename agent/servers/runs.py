@@ -20,13 +20,34 @@ from typing import Any
 
 from ..events import ANSWER, CANCELLED, ERROR, event
 
-__all__ = ["Run", "RunBook", "AssistantPool", "ASK_JSON_KEYS", "iso", "PENDING", "RUNNING", "SUCCESS", "FAILED",
-           "INTERRUPTED"]
+__all__ = [
+    "Run",
+    "RunBook",
+    "AssistantPool",
+    "ASK_JSON_KEYS",
+    "iso",
+    "PENDING",
+    "RUNNING",
+    "SUCCESS",
+    "FAILED",
+    "INTERRUPTED",
+]
 
 PENDING, RUNNING, SUCCESS, FAILED, INTERRUPTED = "pending", "running", "success", "error", "interrupted"
 FINAL = (SUCCESS, FAILED, INTERRUPTED)
-ASK_JSON_KEYS = ("answer", "clarify", "interpretation", "citations", "evidence", "provenance", "tool_calls",
-                 "model_calls", "session", "model", "audit")   # what `fda-explorer ask --json` prints (agent/cli.py)
+ASK_JSON_KEYS = (
+    "answer",
+    "clarify",
+    "interpretation",
+    "citations",
+    "evidence",
+    "provenance",
+    "tool_calls",
+    "model_calls",
+    "session",
+    "model",
+    "audit",
+)  # what `fda-explorer ask --json` prints (agent/cli.py)
 
 
 class AssistantPool:
@@ -58,9 +79,10 @@ class AssistantPool:
 @dataclass
 class Run:
     """One question on one thread (or the choice answering its clarifying question): status, events, answer."""
+
     thread_id: str
     question: str
-    resume: Any = None                   # the choice that resumes the thread's pending clarification, if any
+    resume: Any = None  # the choice that resumes the thread's pending clarification, if any
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     status: str = PENDING
     created_at: float = field(default_factory=time.time)
@@ -73,9 +95,16 @@ class Run:
     _changed: asyncio.Event | None = None
 
     def info(self) -> dict[str, Any]:
-        return {"run_id": self.run_id, "thread_id": self.thread_id, "status": self.status,
-                "question": self.question, "created_at": iso(self.created_at), "updated_at": iso(self.updated_at),
-                "events": len(self.events), "error": self.error or None}
+        return {
+            "run_id": self.run_id,
+            "thread_id": self.thread_id,
+            "status": self.status,
+            "question": self.question,
+            "created_at": iso(self.created_at),
+            "updated_at": iso(self.updated_at),
+            "events": len(self.events),
+            "error": self.error or None,
+        }
 
     @property
     def done(self) -> bool:
@@ -106,7 +135,7 @@ class Run:
         if self._changed is None:
             self._changed = asyncio.Event()
         while True:
-            changed = self._changed             # taken before reading: a wake after this sets it
+            changed = self._changed  # taken before reading: a wake after this sets it
             while after < len(self.events):
                 after += 1
                 yield self.events[after - 1]
@@ -180,7 +209,7 @@ class RunBook:
                 elif ev["type"] == ERROR and ev.get("where") == "agent":
                     error = ev.get("message", error)
                 run.publish(ev)
-        except Exception as e:        # an invalid thread id, a broken store: the run ends with an error event
+        except Exception as e:  # an invalid thread id, a broken store: the run ends with an error event
             error = f"{type(e).__name__}: {e}"
             run.publish(event(ERROR, where="server", message=error))
         finally:

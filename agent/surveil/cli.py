@@ -13,6 +13,8 @@ from .errors import SurveilError
 __all__ = ["surveil_cli", "COMMANDS"]
 
 COMMANDS = ("watch", "changes", "inventory", "signals", "report")
+
+
 def _fail(message: str, code: int = 1):
     click.echo(f"Error: {message}", err=True)
     sys.exit(code)
@@ -39,6 +41,7 @@ def _register() -> None:
     from .cli_inventory import inventory_command
     from .cli_signals import signals_command
     from .cli_watch import watch_group
+
     for cmd in (watch_group, changes_command, inventory_command, signals_command, report_command):
         surveil_cli.add_command(cmd)
 

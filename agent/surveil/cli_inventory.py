@@ -16,8 +16,13 @@ __all__ = ["inventory_command"]
 
 @click.command("inventory")
 @click.argument("file", type=click.Path(path_type=Path))
-@click.option("--out", "out", type=click.Path(path_type=Path), default=None,
-              help="Write the result to this .xlsx or .csv file (CSV: UTF-8 with a BOM); default: print a summary.")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write the result to this .xlsx or .csv file (CSV: UTF-8 with a BOM); default: print a summary.",
+)
 @DATA_DIR
 def inventory_command(file: Path, out: Path | None, data_dir: Path | None) -> None:
     """Match each device of a CSV/XLSX list (UDI, DI, product code, brand, model or catalog number columns) to
@@ -28,9 +33,11 @@ def inventory_command(file: Path, out: Path | None, data_dir: Path | None) -> No
     settings = settings_for(data_dir)
     report = check_inventory(Store(settings.data_dir, settings.duckdb_memory_limit), read_inventory(file))
     for r in report.rows:
-        click.echo(f"row {r['row']}: {r['match']}; {r['found_brand'] or r['brand'] or '-'} "
-                   f"[{r['product_codes'] or '-'}]; recalls naming it: {r['recalls_naming_device'] or 'none'}; "
-                   f"events naming it: {r['events_naming_device']} ({r['deaths_naming_device']} deaths)")
+        click.echo(
+            f"row {r['row']}: {r['match']}; {r['found_brand'] or r['brand'] or '-'} "
+            f"[{r['product_codes'] or '-'}]; recalls naming it: {r['recalls_naming_device'] or 'none'}; "
+            f"events naming it: {r['events_naming_device']} ({r['deaths_naming_device']} deaths)"
+        )
     click.echo("Data as of: " + ", ".join(f"{d} {v}" for d, v in sorted(report.as_of.items())))
     if out:
         click.echo(f"wrote {write_report(report, out)}")

@@ -21,8 +21,10 @@ def open_watchlists(data_dir: Path | None, resolve: bool = False) -> Watchlists:
     resolver = None
     if resolve:
         from .firms import firm_resolver
+
         try:
             from mirror.api import Api
+
             resolver = firm_resolver(Api(settings))
         except MirrorMissingError:
             resolver = firm_resolver(None)
@@ -36,15 +38,22 @@ def _print(wl: Watchlist, as_json: bool) -> None:
     click.echo(f"{wl.name}  (created {wl.created}, updated {wl.updated})")
     click.echo(f"  product codes: {', '.join(wl.codes) or '-'}")
     for f in wl.firms:
-        shown = f"{f.query} -> {f.name} ({len(f.variants)} spellings: {'; '.join(f.variants)})" if f.name \
+        shown = (
+            f"{f.query} -> {f.name} ({len(f.variants)} spellings: {'; '.join(f.variants)})"
+            if f.name
             else f"{f.query} (not found in the mirror: matched as typed)"
+        )
         click.echo(f"  firm: {shown}")
     click.echo(f"  brands: {', '.join(wl.brands) or '-'}")
     click.echo(f"  UDI-DIs: {', '.join(wl.dis) or '-'}")
 
 
-_DATA = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
-                     help="Mirror data folder (default: FDAX_DATA_DIR); watchlists live in its watchlists/ folder.")
+_DATA = click.option(
+    "--data-dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Mirror data folder (default: FDAX_DATA_DIR); watchlists live in its watchlists/ folder.",
+)
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print the watchlist as JSON.")
 
 
@@ -59,8 +68,9 @@ def watch_group() -> None:
 @watch_group.command("create")
 @click.argument("name")
 @click.option("--code", "codes", multiple=True, help="A product code to watch (repeatable), e.g. DXY.")
-@click.option("--firm", "firms", multiple=True,
-              help="A firm to watch (repeatable); resolved to every spelling in the mirror.")
+@click.option(
+    "--firm", "firms", multiple=True, help="A firm to watch (repeatable); resolved to every spelling in the mirror."
+)
 @click.option("--brand", "brands", multiple=True, help="A brand name to watch (repeatable), matched whole, any case.")
 @click.option("--di", "dis", multiple=True, help="A UDI device identifier (DI) to watch (repeatable).")
 @_DATA
@@ -70,8 +80,9 @@ def create_command(name, codes, firms, brands, dis, data_dir, as_json) -> None:
 
     Example: fda-explorer watch create cardiac --code DXY --code DTB --firm "Medtronic" --brand "Azure"
     """
-    _print(open_watchlists(data_dir, resolve=True).create(name, codes=codes, firms=firms, brands=brands, dis=dis),
-           as_json)
+    _print(
+        open_watchlists(data_dir, resolve=True).create(name, codes=codes, firms=firms, brands=brands, dis=dis), as_json
+    )
 
 
 @watch_group.command("show")
@@ -98,15 +109,24 @@ def show_command(name, data_dir, as_json) -> None:
 @click.option("--remove-di", multiple=True, help="Remove a UDI-DI (repeatable).")
 @_DATA
 @_JSON
-def edit_command(name, add_code, remove_code, add_firm, remove_firm, add_brand, remove_brand, add_di, remove_di,
-                 data_dir, as_json) -> None:
+def edit_command(
+    name, add_code, remove_code, add_firm, remove_firm, add_brand, remove_brand, add_di, remove_di, data_dir, as_json
+) -> None:
     """Add or remove product codes, firms, brands or UDI-DIs of a watchlist.
 
     Example: fda-explorer watch edit cardiac --add-code LWS --remove-firm "Medtronic"
     """
     wl = open_watchlists(data_dir, resolve=bool(add_firm)).edit(
-        name, add_codes=add_code, remove_codes=remove_code, add_firms=add_firm, remove_firms=remove_firm,
-        add_brands=add_brand, remove_brands=remove_brand, add_dis=add_di, remove_dis=remove_di)
+        name,
+        add_codes=add_code,
+        remove_codes=remove_code,
+        add_firms=add_firm,
+        remove_firms=remove_firm,
+        add_brands=add_brand,
+        remove_brands=remove_brand,
+        add_dis=add_di,
+        remove_dis=remove_di,
+    )
     _print(wl, as_json)
 
 
@@ -132,5 +152,6 @@ def list_command(data_dir) -> None:
     lists = open_watchlists(data_dir)
     for name in lists.names():
         wl = lists.get(name)
-        click.echo(f"{name}: {len(wl.codes)} codes, {len(wl.firms)} firms, {len(wl.brands)} brands, "
-                   f"{len(wl.dis)} UDI-DIs")
+        click.echo(
+            f"{name}: {len(wl.codes)} codes, {len(wl.firms)} firms, {len(wl.brands)} brands, {len(wl.dis)} UDI-DIs"
+        )

@@ -9,11 +9,12 @@ from .watchlists import FirmResolver, WatchFirm
 
 __all__ = ["firm_resolver", "TRUSTED"]
 
-TRUSTED = ("exact", "prefix", "id", "contains")   # near-spelling ("typo") matches are not taken on their own
+TRUSTED = ("exact", "prefix", "id", "contains")  # near-spelling ("typo") matches are not taken on their own
 
 
 def firm_resolver(api: Api | None) -> FirmResolver:
     """Resolve a firm name on `api`'s mirror (no mirror: the name is kept as typed, unresolved)."""
+
     def resolve(query: str) -> WatchFirm:
         query = " ".join(query.split())
         if api is None:
@@ -21,6 +22,6 @@ def firm_resolver(api: Api | None) -> FirmResolver:
         found = find_firm(api, query)
         if not found.candidates or found.candidates[0].match not in TRUSTED:
             return WatchFirm(query=query)
-        return WatchFirm(query=query, name=found.candidates[0].name,
-                         variants=sorted({v.name for v in found.variants}))
+        return WatchFirm(query=query, name=found.candidates[0].name, variants=sorted({v.name for v in found.variants}))
+
     return resolve

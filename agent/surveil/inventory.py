@@ -25,14 +25,50 @@ COLUMNS = {
     "di": ("di", "udidi", "deviceidentifier", "primarydi", "gtin", "deviceid"),
     "code": ("productcode", "procode", "fdaproductcode", "fdacode", "code"),
     "brand": ("brand", "brandname", "tradename", "proprietaryname", "devicebrand"),
-    "model": ("model", "modelnumber", "modelno", "versionmodelnumber", "versionormodelnumber", "catalog",
-              "catalognumber", "catalogno", "catno", "ref", "refnumber", "reference", "partnumber", "sku"),
+    "model": (
+        "model",
+        "modelnumber",
+        "modelno",
+        "versionmodelnumber",
+        "versionormodelnumber",
+        "catalog",
+        "catalognumber",
+        "catalogno",
+        "catno",
+        "ref",
+        "refnumber",
+        "reference",
+        "partnumber",
+        "sku",
+    ),
 }
-OUTPUT_COLUMNS = ("row", "udi", "di", "product_code", "brand", "model", "parsed_di", "issuer", "lot", "serial",
-                  "expiry", "match", "matched_dis", "found_brand", "found_model", "company", "product_codes",
-                  "recalls_naming_device", "recalls_for_product_code", "enforcement_naming_device",
-                  "events_naming_device", "deaths_naming_device", "events_for_product_code",
-                  "deaths_for_product_code", "notes")
+OUTPUT_COLUMNS = (
+    "row",
+    "udi",
+    "di",
+    "product_code",
+    "brand",
+    "model",
+    "parsed_di",
+    "issuer",
+    "lot",
+    "serial",
+    "expiry",
+    "match",
+    "matched_dis",
+    "found_brand",
+    "found_model",
+    "company",
+    "product_codes",
+    "recalls_naming_device",
+    "recalls_for_product_code",
+    "enforcement_naming_device",
+    "events_naming_device",
+    "deaths_naming_device",
+    "events_for_product_code",
+    "deaths_for_product_code",
+    "notes",
+)
 
 
 def _norm(header: str) -> str:
@@ -50,8 +86,9 @@ def _map_headers(headers: list[str]) -> dict[str, int]:
             for i, k in enumerate(keys):
                 if i in found.values() or not k:
                     continue
-                if k in names or (not exact and any(len(n) >= 4 and n in k or len(n) == 3 and k.startswith(n)
-                                                    for n in names)):
+                if k in names or (
+                    not exact and any(len(n) >= 4 and n in k or len(n) == 3 and k.startswith(n) for n in names)
+                ):
                     found[col] = i
                     break
     return found
@@ -67,8 +104,10 @@ def read_inventory(path: Path) -> list[dict[str, str]]:
         raise InventoryError(f"{path}: the file is empty; put a header row (UDI, DI, product code, brand, model)")
     cols = _map_headers([str(h or "") for h in table[0]])
     if not cols:
-        raise InventoryError(f"{path}: no column named like UDI, DI, product code, brand or model in the header "
-                             f"({', '.join(str(h) for h in table[0][:8])}); rename one and try again")
+        raise InventoryError(
+            f"{path}: no column named like UDI, DI, product code, brand or model in the header "
+            f"({', '.join(str(h) for h in table[0][:8])}); rename one and try again"
+        )
     out = []
     for cells in table[1:]:
         row = {c: _cell(cells, cols.get(c)) for c in COLUMNS}
@@ -101,11 +140,14 @@ def _csv(path: Path) -> list[list[str]]:
 
 def _xlsx(path: Path) -> list[list]:
     from openpyxl import load_workbook
+
     try:
         wb = load_workbook(path, read_only=True, data_only=True)
-    except Exception as e:          # openpyxl raises many kinds for a file that is not a workbook
-        raise InventoryError(f"{path}: not a readable XLSX workbook ({e.__class__.__name__}); "
-                             "save it again from Excel or export it as CSV") from None
+    except Exception as e:  # openpyxl raises many kinds for a file that is not a workbook
+        raise InventoryError(
+            f"{path}: not a readable XLSX workbook ({e.__class__.__name__}); "
+            "save it again from Excel or export it as CSV"
+        ) from None
     try:
         return [list(r) for r in wb.worksheets[0].iter_rows(values_only=True)]
     finally:
@@ -133,15 +175,33 @@ def check_inventory(store: Store, rows: list[dict[str, str]]) -> InventoryReport
 
 def _row(i: int, r: dict[str, str], p, m: DeviceMatch) -> dict[str, str]:
     j = "; ".join
-    return {"row": str(i), "udi": r["udi"], "di": r["di"], "product_code": r["code"], "brand": r["brand"],
-            "model": r["model"], "parsed_di": p.di if p else "", "issuer": p.issuer if p else "",
-            "lot": p.lot if p else "", "serial": p.serial if p else "", "expiry": p.expiry if p else "",
-            "match": m.rule, "matched_dis": j(m.udi_keys), "found_brand": j(m.brands), "found_model": j(m.models),
-            "company": j(m.companies), "product_codes": j(m.codes), "recalls_naming_device": j(m.recalls_device),
-            "recalls_for_product_code": str(m.recalls_code), "enforcement_naming_device": j(m.enforcement_device),
-            "events_naming_device": str(m.events_device), "deaths_naming_device": str(m.deaths_device),
-            "events_for_product_code": str(m.events_code), "deaths_for_product_code": str(m.deaths_code),
-            "notes": j(p.notes) if p else ""}
+    return {
+        "row": str(i),
+        "udi": r["udi"],
+        "di": r["di"],
+        "product_code": r["code"],
+        "brand": r["brand"],
+        "model": r["model"],
+        "parsed_di": p.di if p else "",
+        "issuer": p.issuer if p else "",
+        "lot": p.lot if p else "",
+        "serial": p.serial if p else "",
+        "expiry": p.expiry if p else "",
+        "match": m.rule,
+        "matched_dis": j(m.udi_keys),
+        "found_brand": j(m.brands),
+        "found_model": j(m.models),
+        "company": j(m.companies),
+        "product_codes": j(m.codes),
+        "recalls_naming_device": j(m.recalls_device),
+        "recalls_for_product_code": str(m.recalls_code),
+        "enforcement_naming_device": j(m.enforcement_device),
+        "events_naming_device": str(m.events_device),
+        "deaths_naming_device": str(m.deaths_device),
+        "events_for_product_code": str(m.events_code),
+        "deaths_for_product_code": str(m.deaths_code),
+        "notes": j(p.notes) if p else "",
+    }
 
 
 def _as_of_lines(report: InventoryReport) -> list[list[str]]:
@@ -153,6 +213,7 @@ def write_report(report: InventoryReport, path: Path) -> Path:
     path = Path(path)
     if path.suffix.lower() == ".xlsx":
         from openpyxl import Workbook
+
         wb = Workbook()
         ws = wb.active
         ws.title = "devices"
@@ -179,5 +240,11 @@ def _printable(s: str) -> str:
     return re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "", s.replace("\x1d", "<GS>"))
 
 
-_INTS = {"row", "recalls_for_product_code", "events_naming_device", "deaths_naming_device",
-         "events_for_product_code", "deaths_for_product_code"}
+_INTS = {
+    "row",
+    "recalls_for_product_code",
+    "events_naming_device",
+    "deaths_naming_device",
+    "events_for_product_code",
+    "deaths_for_product_code",
+}

@@ -10,8 +10,9 @@ from mirror.settings import Settings
 
 __all__ = ["DATA_DIR", "settings_for"]
 
-DATA_DIR = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
-                        help="Mirror data folder (default: FDAX_DATA_DIR).")
+DATA_DIR = click.option(
+    "--data-dir", type=click.Path(path_type=Path), default=None, help="Mirror data folder (default: FDAX_DATA_DIR)."
+)
 
 
 def settings_for(data_dir: Path | None) -> Settings:

@@ -30,12 +30,22 @@ from .errors import SurveilError
 from .signals import CAVEATS, format_row
 from .watchlists import Watchlists
 
-__all__ = ["parse_period", "build_report", "render_markdown", "render_report", "write_report", "Report", "Block",
-           "FORMATS", "ROWS_SHOWN", "SIGNAL_ROWS"]
+__all__ = [
+    "parse_period",
+    "build_report",
+    "render_markdown",
+    "render_report",
+    "write_report",
+    "Report",
+    "Block",
+    "FORMATS",
+    "ROWS_SHOWN",
+    "SIGNAL_ROWS",
+]
 
 FORMATS = (".md", ".pdf", ".docx")
-ROWS_SHOWN = 50          # rows of a record list shown in a figure (every ID is in the appendix)
-SIGNAL_ROWS = 30         # all-years signal rows shown, flagged first
+ROWS_SHOWN = 50  # rows of a record list shown in a figure (every ID is in the appendix)
+SIGNAL_ROWS = 30  # all-years signal rows shown, flagged first
 
 
 def parse_period(text: str) -> tuple[date, date]:
@@ -56,6 +66,7 @@ def parse_period(text: str) -> tuple[date, date]:
 @dataclass
 class Block:
     """One piece of the report. kind: h1 | h2 | p (a paragraph) | note (small print) | table | code | bullets."""
+
     kind: Literal["h1", "h2", "p", "note", "table", "code", "bullets"]
     text: str = ""
     columns: list[str] = field(default_factory=list)
@@ -70,7 +81,7 @@ class Report:
     period: str
     start: date
     end: date
-    written: str                      # ISO time (UTC)
+    written: str  # ISO time (UTC)
     blocks: list[Block]
 
 
@@ -90,33 +101,58 @@ def build_report(store: Store, watch: str, period: str) -> Report:
     b: list[Block] = [
         Block("h1", title),
         Block("p", f"Written {now} (UTC) from the offline mirror at {store.data_dir}."),
-        Block("p", f"Watchlist: product codes {', '.join(wl.codes) or '-'}; firms "
-                   f"{'; '.join(f.name or f.query for f in wl.firms) or '-'}; brands {', '.join(wl.brands) or '-'}; "
-                   f"UDI-DIs {', '.join(wl.dis) or '-'}."),
+        Block(
+            "p",
+            f"Watchlist: product codes {', '.join(wl.codes) or '-'}; firms "
+            f"{'; '.join(f.name or f.query for f in wl.firms) or '-'}; brands {', '.join(wl.brands) or '-'}; "
+            f"UDI-DIs {', '.join(wl.dis) or '-'}.",
+        ),
     ]
     for n, fig in enumerate(counts.figures, start=1):
         shown = fig.rows[:ROWS_SHOWN] if fig.ids else fig.rows
-        more = (f" The first {len(shown)} are listed; every ID is in the appendix." if len(shown) < len(fig.rows)
-                else "")
-        b += [Block("h2", f"{n}. {fig.title}"),
-              Block("p", f"Source: {fig.dataset}, data as of {as_of.get(fig.dataset, '?')}. Records: {len(fig.rows)}."
-                         f"{more} Query: Q{n} under Provenance.")]
-        b.append(Block("table", columns=list(fig.columns), rows=[[_cell(v) for v in r] for r in shown])
-                 if shown else Block("p", "None in this period."))
+        more = f" The first {len(shown)} are listed; every ID is in the appendix." if len(shown) < len(fig.rows) else ""
+        b += [
+            Block("h2", f"{n}. {fig.title}"),
+            Block(
+                "p",
+                f"Source: {fig.dataset}, data as of {as_of.get(fig.dataset, '?')}. Records: {len(fig.rows)}."
+                f"{more} Query: Q{n} under Provenance.",
+            ),
+        ]
+        b.append(
+            Block("table", columns=list(fig.columns), rows=[[_cell(v) for v in r] for r in shown])
+            if shown
+            else Block("p", "None in this period.")
+        )
     b += _signals(store, scope, start, end, len(counts.figures) + 1)
     b += _changes(store, scope)
-    b += [Block("h2", "Caveats"), Block("bullets", items=list(CAVEATS)),
-          Block("h2", "Provenance"),
-          Block("p", "Data as of: " + ", ".join(f"{d} {v}" for d, v in sorted(as_of.items()))),
-          Block("p", "Query parameters (the watchlist, upper-cased; firms with every resolved spelling): "
-                + "; ".join(f"${k} = {v}" for k, v in scope.params().items()))]
+    b += [
+        Block("h2", "Caveats"),
+        Block("bullets", items=list(CAVEATS)),
+        Block("h2", "Provenance"),
+        Block("p", "Data as of: " + ", ".join(f"{d} {v}" for d, v in sorted(as_of.items()))),
+        Block(
+            "p",
+            "Query parameters (the watchlist, upper-cased; firms with every resolved spelling): "
+            + "; ".join(f"${k} = {v}" for k, v in scope.params().items()),
+        ),
+    ]
     for n, fig in enumerate(counts.figures, start=1):
-        b += [Block("p", f"Q{n}: figure {n} ({fig.title}), {fig.dataset} as of {as_of.get(fig.dataset, '?')}, "
-                         f"with start = {start} and end = {end}:"), Block("code", fig.query)]
+        b += [
+            Block(
+                "p",
+                f"Q{n}: figure {n} ({fig.title}), {fig.dataset} as of {as_of.get(fig.dataset, '?')}, "
+                f"with start = {start} and end = {end}:",
+            ),
+            Block("code", fig.query),
+        ]
     b.append(Block("h2", "Appendix: record IDs cited"))
     listed = [f for f in counts.figures if f.ids]
-    b.append(Block("bullets", items=[f"{f.title}: {', '.join(f.ids)}" for f in listed]) if listed
-             else Block("p", "No records cited in this period."))
+    b.append(
+        Block("bullets", items=[f"{f.title}: {', '.join(f.ids)}" for f in listed])
+        if listed
+        else Block("p", "No records cited in this period.")
+    )
     return Report(title, watch, period.upper(), start, end, now, b)
 
 
@@ -126,23 +162,35 @@ def _signals(store: Store, scope: Scope, start: date, end: date, n: int) -> list
         table = signals(store, scope, year_from=start.year, year_to=end.year)
     except MirrorError as e:
         return out + [Block("p", f"Not computed: {e}")]
-    rows = [format_row(r) for r in sorted((r for r in table.rows if r.year is None),
-                                          key=lambda r: (not r.measures.flagged, r.dimension != "event_type"))]
+    rows = [
+        format_row(r)
+        for r in sorted(
+            (r for r in table.rows if r.year is None),
+            key=lambda r: (not r.measures.flagged, r.dimension != "event_type"),
+        )
+    ]
     shown = rows[:SIGNAL_ROWS]
-    out.append(Block("p", f"Years {start.year}-{end.year} (whole years), MAUDE as of {table.as_of}: "
-                          f"{table.reports_in_scope.get(None, 0)} reports of the watchlist against "
-                          f"{table.reports_other.get(None, 0)} of all other devices. Flagged (SIGNAL) when "
-                          f"{table.thresholds.describe()}; chi-square with Yates' correction; zero cells +0.5 "
-                          f"(Haldane). a: the watchlist's reports with the term, b: without; c, d: the same for all "
-                          f"other devices. {len(shown)} of {len(rows)} rows shown, flagged first. Query: under "
-                          f"Provenance."))
+    out.append(
+        Block(
+            "p",
+            f"Years {start.year}-{end.year} (whole years), MAUDE as of {table.as_of}: "
+            f"{table.reports_in_scope.get(None, 0)} reports of the watchlist against "
+            f"{table.reports_other.get(None, 0)} of all other devices. Flagged (SIGNAL) when "
+            f"{table.thresholds.describe()}; chi-square with Yates' correction; zero cells +0.5 "
+            f"(Haldane). a: the watchlist's reports with the term, b: without; c, d: the same for all "
+            f"other devices. {len(shown)} of {len(rows)} rows shown, flagged first. Query: under "
+            f"Provenance.",
+        )
+    )
     if shown:
         out.append(Block("table", columns=list(shown[0]), rows=[list(r.values()) for r in shown]))
     else:
         out.append(Block("p", "No reports of the watchlist in these years."))
     out += [Block("bullets", items=list(CAVEATS))]
-    return out + [Block("p", f"Signal query, device_event as of {table.as_of}:"),
-                  *[Block("code", q) for q in table.queries]]
+    return out + [
+        Block("p", f"Signal query, device_event as of {table.as_of}:"),
+        *[Block("code", q) for q in table.queries],
+    ]
 
 
 def _changes(store: Store, scope: Scope) -> list[Block]:
@@ -152,16 +200,26 @@ def _changes(store: Store, scope: Scope) -> list[Block]:
     except MirrorError as e:
         return out + [Block("p", f"Not available: {e}")]
     syncs = ", ".join(f"#{s} at {t}" for s, t in report.syncs) or "none"
-    return out + [Block("bullets", items=[f"{d.dataset} (as of {d.as_of or '?'}): {d.added} new, {d.changed} "
-                                          f"changed, {d.removed} removed" for d in report.datasets]),
-                  Block("note", f"Sync {syncs}; new and changed records counted within the watchlist, removed "
-                                "ones across the dataset.")]
+    return out + [
+        Block(
+            "bullets",
+            items=[
+                f"{d.dataset} (as of {d.as_of or '?'}): {d.added} new, {d.changed} changed, {d.removed} removed"
+                for d in report.datasets
+            ],
+        ),
+        Block(
+            "note",
+            f"Sync {syncs}; new and changed records counted within the watchlist, removed ones across the dataset.",
+        ),
+    ]
 
 
 def _md_table(columns: list[str], rows: list[list[str]]) -> list[str]:
     esc = lambda v: v.replace("|", "\\|")  # noqa: E731
-    return (["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-            + ["| " + " | ".join(esc(v) for v in r) + " |" for r in rows])
+    return ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)] + [
+        "| " + " | ".join(esc(v) for v in r) + " |" for r in rows
+    ]
 
 
 def render_markdown(report: Report) -> str:
@@ -192,8 +250,10 @@ def write_report(store: Store, watch: str, period: str, path: Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise SurveilError(f"{path.name}: the report is written as {', '.join(FORMATS)}; "
-                           "give --out a file name with one of these endings")
+        raise SurveilError(
+            f"{path.name}: the report is written as {', '.join(FORMATS)}; "
+            "give --out a file name with one of these endings"
+        )
     if not path.parent.is_dir():
         raise SurveilError(f"{path.parent}: no such folder; create it or give --out another place")
     report = build_report(store, watch, period)
@@ -201,16 +261,20 @@ def write_report(store: Store, watch: str, period: str, path: Path) -> Path:
     try:
         if suffix == ".pdf":
             from .report_pdf import write_pdf
+
             write_pdf(report, tmp)
         elif suffix == ".docx":
             from .report_docx import write_docx
+
             write_docx(report, tmp)
         else:
             tmp.write_text(render_markdown(report), encoding="utf-8")
         tmp.replace(path)
     except OSError as e:
-        raise SurveilError(f"{path}: cannot be written ({e.strerror or e}); check the folder's space and "
-                           "permissions, or give --out another place") from None
+        raise SurveilError(
+            f"{path}: cannot be written ({e.strerror or e}); check the folder's space and "
+            "permissions, or give --out another place"
+        ) from None
     finally:
         tmp.unlink(missing_ok=True)
     return path

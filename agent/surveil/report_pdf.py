@@ -11,15 +11,28 @@ from .report import Block, Report
 
 __all__ = ["write_pdf"]
 
-FONT_DIRS = [Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"),
-             Path("/Library/Fonts"), Path("C:/Windows/Fonts")]
-MAX_CELL = 200             # characters of a table cell
+FONT_DIRS = [
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/Library/Fonts"),
+    Path("C:/Windows/Fonts"),
+]
+MAX_CELL = 200  # characters of a table cell
 # Relative column widths of the tables whose columns are known; others get equal widths.
 WIDTHS = {
-    "term": (5, 14, 3, 3, 3, 4, 4, 4, 7, 4, 7, 4, 6),      # the signal table: by, term, year, a, b, c, d, ...
+    "term": (5, 14, 3, 3, 3, 4, 4, 4, 7, 4, 7, 4, 6),  # the signal table: by, term, year, a, b, c, d, ...
 }
-_LATIN = (("\u2026", "..."), ("\u2013", "-"), ("\u2014", "-"), ("\u2192", "->"), ("\u201c", '"'),
-          ("\u201d", '"'), ("\u2019", "'"), ("\u00b7", "-"), ("\u2265", ">="))
+_LATIN = (
+    ("\u2026", "..."),
+    ("\u2013", "-"),
+    ("\u2014", "-"),
+    ("\u2192", "->"),
+    ("\u201c", '"'),
+    ("\u201d", '"'),
+    ("\u2019", "'"),
+    ("\u00b7", "-"),
+    ("\u2265", ">="),
+)
 
 
 class _Pdf(FPDF):
@@ -79,7 +92,7 @@ class _Writer:
             pdf.multi_cell(0, 8, self.text(blk.text), new_x="LMARGIN", new_y="NEXT", align="L")
             pdf.ln(1)
         elif blk.kind == "h2":
-            if pdf.get_y() > pdf.h - 40:          # a heading is not left alone at the foot of a page
+            if pdf.get_y() > pdf.h - 40:  # a heading is not left alone at the foot of a page
                 pdf.add_page()
             pdf.ln(2)
             pdf.set_font(fam, "B", 12)
@@ -93,8 +106,14 @@ class _Writer:
             pdf.set_font(fam, "", 9)
             for item in blk.items:
                 pdf.set_x(pdf.l_margin + 3)
-                pdf.multi_cell(0, 4.6, self.text("\u2022 " if self.unicode else "- ") + self.text(item),
-                               new_x="LMARGIN", new_y="NEXT", align="L")
+                pdf.multi_cell(
+                    0,
+                    4.6,
+                    self.text("\u2022 " if self.unicode else "- ") + self.text(item),
+                    new_x="LMARGIN",
+                    new_y="NEXT",
+                    align="L",
+                )
             pdf.ln(1)
         elif blk.kind == "code":
             pdf.set_font(self.mono, "", 7)
@@ -111,17 +130,24 @@ class _Writer:
             widths = None
         size = 7 if len(columns) > 8 else 8
         pdf.set_font(pdf.family, "", size)
-        with pdf.table(text_align="LEFT", line_height=size * 0.5, col_widths=widths, repeat_headings=1,
-                       headings_style=_headings(pdf.family), padding=0.8) as t:
+        with pdf.table(
+            text_align="LEFT",
+            line_height=size * 0.5,
+            col_widths=widths,
+            repeat_headings=1,
+            headings_style=_headings(pdf.family),
+            padding=0.8,
+        ) as t:
             for r in [columns] + rows:
                 row = t.row()
                 for v in r:
-                    row.cell(self.text(v if len(v) <= MAX_CELL else v[:MAX_CELL - 1] + "\u2026"))
+                    row.cell(self.text(v if len(v) <= MAX_CELL else v[: MAX_CELL - 1] + "\u2026"))
         pdf.ln(2)
 
 
 def _headings(family: str):
     from fpdf.fonts import FontFace
+
     return FontFace(family=family, emphasis="BOLD", fill_color=(225, 230, 238))
 
 

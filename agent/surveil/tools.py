@@ -37,25 +37,44 @@ def signals_tool(ctx: ToolContext, args: SignalArgs) -> ToolResult:
     Use for 'is this problem reported more for X than for other devices'."""
     settings = ctx.api.settings
     try:
-        table, label = run_signals(settings.data_dir, settings.duckdb_memory_limit, args.watchlist,
-                                   tuple(args.product_codes) or tuple(ctx.resolved.product_codes()),
-                                   args.year_from, args.year_to)
+        table, label = run_signals(
+            settings.data_dir,
+            settings.duckdb_memory_limit,
+            args.watchlist,
+            tuple(args.product_codes) or tuple(ctx.resolved.product_codes()),
+            args.year_from,
+            args.year_to,
+        )
     except (SurveilError, MirrorError) as e:
         raise ToolError(str(e)) from None
-    rows = [r for r in table.rows if (args.by == "all" or r.dimension == args.by)
-            and (not args.flagged_only or r.measures.flagged)]
+    rows = [
+        r
+        for r in table.rows
+        if (args.by == "all" or r.dimension == args.by) and (not args.flagged_only or r.measures.flagged)
+    ]
     rows.sort(key=lambda r: (not r.measures.flagged, r.year is not None, -(r.measures.prr or 0)))
-    shown = [format_row(r) for r in rows[:ctx.row_cap]]
-    notes = [f"scope: {label}; {table.reports_in_scope.get(None, 0)} reports vs "
-             f"{table.reports_other.get(None, 0)} for all other devices",
-             f"thresholds: {table.thresholds.describe()}; chi-square with Yates' correction; zero cells +0.5",
-             *CAVEATS]
-    prov = Provenance(dataset="device/event", as_of=table.as_of, query="signals: " + table.queries[0][:400],
-                      params=args.model_dump())
-    return ToolResult(tool="signals", total=len(rows), rows=shown, truncated=len(rows) > len(shown),
-                      id_fields=["term"], provenance=[prov], notes=notes)
+    shown = [format_row(r) for r in rows[: ctx.row_cap]]
+    notes = [
+        f"scope: {label}; {table.reports_in_scope.get(None, 0)} reports vs "
+        f"{table.reports_other.get(None, 0)} for all other devices",
+        f"thresholds: {table.thresholds.describe()}; chi-square with Yates' correction; zero cells +0.5",
+        *CAVEATS,
+    ]
+    prov = Provenance(
+        dataset="device/event", as_of=table.as_of, query="signals: " + table.queries[0][:400], params=args.model_dump()
+    )
+    return ToolResult(
+        tool="signals",
+        total=len(rows),
+        rows=shown,
+        truncated=len(rows) > len(shown),
+        id_fields=["term"],
+        provenance=[prov],
+        notes=notes,
+    )
 
 
-SIGNALS_TOOL = Tool("signals", "surveillance", " ".join((signals_tool.__doc__ or "").split("\n\n")[0].split()),
-                    SignalArgs, signals_tool)
-TOOLS.setdefault(SIGNALS_TOOL.name, SIGNALS_TOOL)     # when this module is imported before agent.tools (see registry)
+SIGNALS_TOOL = Tool(
+    "signals", "surveillance", " ".join((signals_tool.__doc__ or "").split("\n\n")[0].split()), SignalArgs, signals_tool
+)
+TOOLS.setdefault(SIGNALS_TOOL.name, SIGNALS_TOOL)  # when this module is imported before agent.tools (see registry)

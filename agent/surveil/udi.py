@@ -24,9 +24,9 @@ _NAMES = {"01": "di", "10": "lot", "17": "expiry", "11": "manufactured", "21": "
 @dataclass
 class ParsedUDI:
     text: str
-    issuer: str                      # GS1 | HIBCC | ICCBBA | DI (a bare identifier)
+    issuer: str  # GS1 | HIBCC | ICCBBA | DI (a bare identifier)
     di: str = ""
-    candidates: tuple[str, ...] = () # DIs to look up (the DI and its equivalent spellings)
+    candidates: tuple[str, ...] = ()  # DIs to look up (the DI and its equivalent spellings)
     lot: str = ""
     serial: str = ""
     expiry: str = ""
@@ -45,7 +45,7 @@ def parse_udi(text: str) -> ParsedUDI:
     raw = str(text or "").strip().replace("<GS>", _GS).replace("{GS}", _GS).replace("{FNC1}", _GS)
     for p in _PREFIXES:
         if raw.startswith(p):
-            raw = raw[len(p):]
+            raw = raw[len(p) :]
     if raw.startswith("("):
         return _gs1(text, dict(re.findall(r"\((\d{2,4})\)([^(]*)", raw)))
     if raw.startswith("+"):
@@ -79,16 +79,16 @@ def _raw_ais(s: str) -> dict[str, str]:
         if s[i] == _GS:
             i += 1
             continue
-        ai = next((a for a in (s[i:i + 2], s[i:i + 3], s[i:i + 4]) if a in _FIXED or a in _VARIABLE), None)
+        ai = next((a for a in (s[i : i + 2], s[i : i + 3], s[i : i + 4]) if a in _FIXED or a in _VARIABLE), None)
         if ai is None:
             break
         i += len(ai)
         if ai in _FIXED:
-            out[ai], i = s[i:i + _FIXED[ai]], i + _FIXED[ai]
+            out[ai], i = s[i : i + _FIXED[ai]], i + _FIXED[ai]
         else:
             end = s.find(_GS, i)
             end = len(s) if end < 0 else end
-            out[ai], i = s[i:min(end, i + _VARIABLE[ai])], min(end, i + _VARIABLE[ai])
+            out[ai], i = s[i : min(end, i + _VARIABLE[ai])], min(end, i + _VARIABLE[ai])
     return out
 
 
@@ -96,11 +96,11 @@ def _hibcc(text: str, raw: str) -> ParsedUDI:
     body = raw[1:]
     primary, _, secondary = body.partition("/")
     if not secondary:
-        primary = primary[:-1]              # the last character is the check character
+        primary = primary[:-1]  # the last character is the check character
     out = ParsedUDI(text, "HIBCC", primary, (primary, "+" + primary))
     if secondary.startswith("$$") and len(secondary) > 3 and secondary[2].isdigit():
         fmt = secondary[2]
-        widths = {"2": 6, "3": 6, "4": 8, "5": 5, "6": 7}   # MMDDYY, YYMMDD, YYMMDDHH, YYJJJ, YYJJJHH
+        widths = {"2": 6, "3": 6, "4": 8, "5": 5, "6": 7}  # MMDDYY, YYMMDD, YYMMDDHH, YYJJJ, YYJJJHH
         w = widths.get(fmt, 4 if fmt in "01" else 0)
         rest = secondary[3:] if fmt in widths else secondary[2:]
         out.expiry, out.lot = rest[:w], rest[w:-1]

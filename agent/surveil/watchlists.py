@@ -25,8 +25,8 @@ _DI = re.compile(r"[A-Za-z0-9+/=$.*%-]{6,50}")
 
 
 class WatchFirm(BaseModel):
-    query: str                                         # as the user typed it
-    name: str = ""                                     # the resolved firm's display name ('' when unresolved)
+    query: str  # as the user typed it
+    name: str = ""  # the resolved firm's display name ('' when unresolved)
     variants: list[str] = Field(default_factory=list)  # every spelling the mirror uses for it
 
 
@@ -44,8 +44,9 @@ class Watchlist(BaseModel):
 
     def scope(self) -> Scope:
         names = {n for f in self.firms for n in (f.query, f.name, *f.variants) if n}
-        return Scope(codes=tuple(self.codes), firms=tuple(sorted(names)), brands=tuple(self.brands),
-                     dis=tuple(self.dis))
+        return Scope(
+            codes=tuple(self.codes), firms=tuple(sorted(names)), brands=tuple(self.brands), dis=tuple(self.dis)
+        )
 
 
 def _now() -> str:
@@ -62,8 +63,10 @@ def _codes(codes: list[str]) -> list[str]:
     out = [c.strip().upper() for c in codes if c.strip()]
     bad = [c for c in out if not _CODE.fullmatch(c)]
     if bad:
-        raise WatchlistError(f"product code {bad[0]!r} is not three letters (e.g. DXY); "
-                             "find codes with `fda-explorer tool resolve_device`")
+        raise WatchlistError(
+            f"product code {bad[0]!r} is not three letters (e.g. DXY); "
+            "find codes with `fda-explorer tool resolve_device`"
+        )
     return out
 
 
@@ -101,28 +104,52 @@ class Watchlists:
         path = self.path(name)
         if not path.exists():
             known = ", ".join(self.names()) or "none yet"
-            raise WatchlistNotFound(f"no watchlist named {name!r} in {self.dir} (known: {known}); "
-                                    f"create it with `fda-explorer watch create {name} --code ...`")
+            raise WatchlistNotFound(
+                f"no watchlist named {name!r} in {self.dir} (known: {known}); "
+                f"create it with `fda-explorer watch create {name} --code ...`"
+            )
         try:
             return Watchlist.model_validate_json(path.read_bytes())
         except ValidationError as e:
-            raise WatchlistError(f"{path} is not a readable watchlist ({e.error_count()} problems); "
-                                 "delete it with `fda-explorer watch delete` and create it again") from None
+            raise WatchlistError(
+                f"{path} is not a readable watchlist ({e.error_count()} problems); "
+                "delete it with `fda-explorer watch delete` and create it again"
+            ) from None
 
     def create(self, name: str, *, codes=(), firms=(), brands=(), dis=()) -> Watchlist:
         check_name(name)
         if any(n.lower() == name.lower() for n in self.names()):
-            raise WatchlistError(f"a watchlist named {name!r} already exists; change it with "
-                                 f"`fda-explorer watch edit {name}` or pick another name")
-        wl = Watchlist(name=name, codes=_codes(list(codes)), firms=[self.resolve_firm(f) for f in firms if f.strip()],
-                       brands=[b.strip() for b in brands if b.strip()], dis=_dis(list(dis)), created=_now())
+            raise WatchlistError(
+                f"a watchlist named {name!r} already exists; change it with "
+                f"`fda-explorer watch edit {name}` or pick another name"
+            )
+        wl = Watchlist(
+            name=name,
+            codes=_codes(list(codes)),
+            firms=[self.resolve_firm(f) for f in firms if f.strip()],
+            brands=[b.strip() for b in brands if b.strip()],
+            dis=_dis(list(dis)),
+            created=_now(),
+        )
         if wl.scope().empty:
-            raise WatchlistError(f"watchlist {name!r} would be empty: "
-                                 "give at least one --code, --firm, --brand or --di")
+            raise WatchlistError(
+                f"watchlist {name!r} would be empty: give at least one --code, --firm, --brand or --di"
+            )
         return self._save(wl)
 
-    def edit(self, name: str, *, add_codes=(), remove_codes=(), add_firms=(), remove_firms=(), add_brands=(),
-             remove_brands=(), add_dis=(), remove_dis=()) -> Watchlist:
+    def edit(
+        self,
+        name: str,
+        *,
+        add_codes=(),
+        remove_codes=(),
+        add_firms=(),
+        remove_firms=(),
+        add_brands=(),
+        remove_brands=(),
+        add_dis=(),
+        remove_dis=(),
+    ) -> Watchlist:
         wl = self.get(name)
         wl.codes = _merge(wl.codes, _codes(list(add_codes)), _codes(list(remove_codes)))
         gone = {f.strip().upper() for f in remove_firms}
@@ -133,8 +160,10 @@ class Watchlists:
         wl.brands = _merge(wl.brands, [b.strip() for b in add_brands if b.strip()], list(remove_brands))
         wl.dis = _merge(wl.dis, _dis(list(add_dis)), list(remove_dis), key=str.strip)
         if wl.scope().empty:
-            raise WatchlistError(f"that edit would leave watchlist {name!r} empty; delete it with "
-                                 f"`fda-explorer watch delete {name}` instead")
+            raise WatchlistError(
+                f"that edit would leave watchlist {name!r} empty; delete it with "
+                f"`fda-explorer watch delete {name}` instead"
+            )
         return self._save(wl)
 
     def delete(self, name: str) -> None:

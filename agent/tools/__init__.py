@@ -5,5 +5,14 @@ from .base import Provenance, ToolError, ToolResult
 from .context import ResolverContext, ToolContext
 from .registry import TOOLS, describe, run_tool, validate
 
-__all__ = ["TOOLS", "run_tool", "validate", "describe", "ToolContext", "ResolverContext", "ToolResult", "Provenance",
-           "ToolError"]
+__all__ = [
+    "TOOLS",
+    "run_tool",
+    "validate",
+    "describe",
+    "ToolContext",
+    "ResolverContext",
+    "ToolResult",
+    "Provenance",
+    "ToolError",
+]

@@ -15,8 +15,8 @@ from ..errors import AgentError
 
 __all__ = ["Provenance", "ToolResult", "ToolError", "ROW_CAP", "RENDER_BUDGET"]
 
-ROW_CAP = 25            # rows a result carries by default (the total is always the full count)
-RENDER_BUDGET = 1800    # characters of the text a model sees per result
+ROW_CAP = 25  # rows a result carries by default (the total is always the full count)
+RENDER_BUDGET = 1800  # characters of the text a model sees per result
 
 
 class ToolError(AgentError, ValueError):
@@ -26,8 +26,10 @@ class ToolError(AgentError, ValueError):
 class Provenance(BaseModel):
     dataset: str = Field(description="Mirror dataset: device/event, device/510k, ..., gudid, or several")
     as_of: str = Field(description="The dataset's export date in the mirror (data as of)")
-    query: str = Field(description="The exact request: an openFDA query string (replay it with "
-                                   "`mirror query ENDPOINT 'QUERY'` or on api.fda.gov), or the named lookup")
+    query: str = Field(
+        description="The exact request: an openFDA query string (replay it with "
+        "`mirror query ENDPOINT 'QUERY'` or on api.fda.gov), or the named lookup"
+    )
     params: dict[str, Any] = Field(default_factory=dict, description="The tool arguments behind the query")
 
     def cite(self) -> str:
@@ -42,8 +44,10 @@ class ToolResult(BaseModel):
     id_fields: list[str] = Field(default_factory=list, description="Row keys that identify records")
     provenance: list[Provenance] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list, description="Ambiguities, warnings, next steps")
-    related: dict[str, int] = Field(default_factory=dict, description="Totals of related records matching the same "
-                                                                      "filters, by dataset (e.g. enforcement)")
+    related: dict[str, int] = Field(
+        default_factory=dict,
+        description="Totals of related records matching the same filters, by dataset (e.g. enforcement)",
+    )
 
     def ids(self) -> list[str]:
         """Every record ID in the rows, as `field=value`."""
@@ -66,16 +70,16 @@ class ToolResult(BaseModel):
             rest = [f"{k}={_short(v)}" for k, v in r.items() if k not in self.id_fields and v not in (None, "", [])]
             full.append("- " + "; ".join(ids + rest))
             short.append("- " + "; ".join(ids))
-        room = budget - used - 48                          # keep room for the "more rows" line
-        if sum(len(x) + 1 for x in full) <= room + 48:     # everything fits
+        room = budget - used - 48  # keep room for the "more rows" line
+        if sum(len(x) + 1 for x in full) <= room + 48:  # everything fits
             return "\n".join(head + full)
         lines, spent = [], 0
-        for line in full:                                  # details for the first rows, half the room at most
+        for line in full:  # details for the first rows, half the room at most
             if spent + len(line) + 1 > room // 2:
                 break
             lines.append(line)
             spent += len(line) + 1
-        for line in short[len(lines):]:                    # then the IDs of as many rows as fit
+        for line in short[len(lines) :]:  # then the IDs of as many rows as fit
             if spent + len(line) + 1 > room:
                 break
             lines.append(line)

@@ -29,13 +29,14 @@ class ResolvedFirm(BaseModel):
 
 
 class ResolvedLocation(BaseModel):
-    kind: str = ""            # country | us_state | region
-    code: str = ""            # ISO 3166-1 alpha-2 country or USPS state code
+    kind: str = ""  # country | us_state | region
+    code: str = ""  # ISO 3166-1 alpha-2 country or USPS state code
     name: str = ""
 
 
 class ResolverContext(BaseModel):
     """What resolvers found, merged across turns: later searches default to these keys."""
+
     devices: list[ResolvedDevice] = Field(default_factory=list)
     firms: list[ResolvedFirm] = Field(default_factory=list)
     location: ResolvedLocation | None = None
@@ -49,14 +50,18 @@ class ResolverContext(BaseModel):
         codes.update({d.product_code: d for d in other.devices})
         firms = {f.canonical: f for f in self.firms}
         firms.update({f.canonical: f for f in other.firms})
-        return ResolverContext(devices=list(codes.values()), firms=list(firms.values()),
-                               location=other.location or self.location,
-                               last_filters=other.last_filters or self.last_filters)
+        return ResolverContext(
+            devices=list(codes.values()),
+            firms=list(firms.values()),
+            location=other.location or self.location,
+            last_filters=other.last_filters or self.last_filters,
+        )
 
 
 @dataclass
 class ToolContext:
     """Passed to every tool: the mirror (read-only) and the resolver context, plus output limits."""
+
     api: Api
     resolved: ResolverContext = field(default_factory=ResolverContext)
     row_cap: int = ROW_CAP

@@ -15,15 +15,19 @@ from .specs import DATASET_NAMES, SPECS
 
 __all__ = ["CountArgs", "count_by", "COUNT_FIELDS"]
 
-COUNT_FIELDS = {ep: sorted({"year", "month", "day"} | set(s.counts)) if s.date else sorted(s.counts)
-                for ep, s in SPECS.items()}
+COUNT_FIELDS = {
+    ep: sorted({"year", "month", "day"} | set(s.counts)) if s.date else sorted(s.counts) for ep, s in SPECS.items()
+}
 
 
 class CountArgs(SearchArgs):
-    dataset: str = Field(description="events, recalls, enforcement, 510k, pma, classification, udi, registrations, "
-                                     "serology or gudid")
-    field: str = Field(description="What to count by: year, month, day (trends), product_code, manufacturer, "
-                                   "event_type, patient_problem, device_problem, recall_class, country, ...")
+    dataset: str = Field(
+        description="events, recalls, enforcement, 510k, pma, classification, udi, registrations, serology or gudid"
+    )
+    field: str = Field(
+        description="What to count by: year, month, day (trends), product_code, manufacturer, "
+        "event_type, patient_problem, device_problem, recall_class, country, ..."
+    )
     limit: int = Field(25, ge=1, le=1000, description="Buckets to return (the most frequent; all for trends)")
 
 
@@ -35,6 +39,7 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
     """
     if args.dataset.strip().lower() in ("gudid", "accessgudid"):
         from .gudid import count_gudid_tool
+
         return count_gudid_tool(ctx, args)
     endpoint = DATASET_NAMES.get(args.dataset.strip().lower())
     if endpoint is None:
@@ -42,8 +47,9 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
     spec = SPECS[endpoint]
     name = args.field.strip().lower()
     if name not in COUNT_FIELDS[endpoint]:
-        raise ToolError(f"{spec.source} cannot be counted by {args.field!r}; choose one of: "
-                        + ", ".join(COUNT_FIELDS[endpoint]))
+        raise ToolError(
+            f"{spec.source} cannot be counted by {args.field!r}; choose one of: " + ", ".join(COUNT_FIELDS[endpoint])
+        )
     filters = SearchArgs(**args.model_dump(exclude={"dataset", "field", "limit"}))
     search_value, notes = build_search(spec, filters, ctx)
     trend = name in ("year", "month", "day")
@@ -69,9 +75,16 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
     total = tbody["meta"]["results"]["total"] if tstatus == 200 else 0
     if status == 404 and total and not trend:
         notes.append(f"no record has a value for {name}")
-    prov = [provenance(ctx, endpoint, query, args.model_dump(mode="json", exclude_defaults=True)),
-            provenance(ctx, endpoint, total_q)]
-    return ToolResult(tool="count_by", total=total, rows=rows, truncated=not trend and len(rows) >= args.limit,
-                      id_fields=[name], provenance=prov,
-                      notes=notes + [f"total = {total} matching records; a record can count under several values"])
-
+    prov = [
+        provenance(ctx, endpoint, query, args.model_dump(mode="json", exclude_defaults=True)),
+        provenance(ctx, endpoint, total_q),
+    ]
+    return ToolResult(
+        tool="count_by",
+        total=total,
+        rows=rows,
+        truncated=not trend and len(rows) >= args.limit,
+        id_fields=[name],
+        provenance=prov,
+        notes=notes + [f"total = {total} matching records; a record can count under several values"],
+    )

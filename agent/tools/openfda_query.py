@@ -15,8 +15,17 @@ from .base import ToolError
 from .context import ToolContext
 from .specs import Spec
 
-__all__ = ["SearchArgs", "UnsupportedFilter", "build_search", "date_of", "name_variants", "name_stem", "query_string",
-           "or_values", "text_words"]
+__all__ = [
+    "SearchArgs",
+    "UnsupportedFilter",
+    "build_search",
+    "date_of",
+    "name_variants",
+    "name_stem",
+    "query_string",
+    "or_values",
+    "text_words",
+]
 
 
 class UnsupportedFilter(ToolError):
@@ -26,8 +35,9 @@ class UnsupportedFilter(ToolError):
         super().__init__(message)
         self.filters = filters
 
+
 _CODE = re.compile(r"^[A-Z]{3}$")
-_SAFE = re.compile(r"[^\w\s.,'/@%:-]", re.UNICODE)   # characters a quoted openFDA value may carry
+_SAFE = re.compile(r"[^\w\s.,'/@%:-]", re.UNICODE)  # characters a quoted openFDA value may carry
 
 
 def date_of(spec: Spec, kind: str | None) -> str:
@@ -52,8 +62,25 @@ def name_variants(word: str) -> list[str]:
     return out
 
 
-_STEM_ENDS = ("izations", "ization", "ations", "ation", "ators", "ator", "izers", "izer", "ions", "ion", "ings", "ing",
-              "ers", "er", "ors", "or", "ed")
+_STEM_ENDS = (
+    "izations",
+    "ization",
+    "ations",
+    "ation",
+    "ators",
+    "ator",
+    "izers",
+    "izer",
+    "ions",
+    "ion",
+    "ings",
+    "ing",
+    "ers",
+    "er",
+    "ors",
+    "or",
+    "ed",
+)
 
 
 def name_stem(word: str) -> list[str]:
@@ -75,26 +102,37 @@ def _quote(value: str) -> str:
 
 class SearchArgs(BaseModel):
     """Filters shared by the searchers (each dataset says which it cannot apply)."""
+
     model_config = ConfigDict(extra="forbid")
-    product_codes: list[str] | None = Field(None, description="FDA product codes, e.g. [\"DXY\", \"LWS\"]")
+    product_codes: list[str] | None = Field(None, description='FDA product codes, e.g. ["DXY", "LWS"]')
     manufacturer: str | list[str] | None = Field(
-        None, description="Firm name or its variants (from resolve_manufacturer); words match the firm fields")
-    manufacturer_exact: bool = Field(False, description="Match the manufacturer names exactly as spelled (one "
-                                                        "company's spellings), not by their words")
+        None, description="Firm name or its variants (from resolve_manufacturer); words match the firm fields"
+    )
+    manufacturer_exact: bool = Field(
+        False,
+        description="Match the manufacturer names exactly as spelled (one company's spellings), not by their words",
+    )
     country: str | list[str] | None = Field(None, description="ISO 3166-1 alpha-2 country code(s), e.g. US, DE")
     state: str | None = Field(None, description="US state code, e.g. CA")
     exclude_country: str | list[str] | None = Field(None, description="Every country but these, e.g. US (foreign)")
     exclude_state: str | None = Field(None, description="Every US state but this one")
     date_from: date | None = Field(None, description="From this date (inclusive), YYYY-MM-DD")
     date_to: date | None = Field(None, description="To this date (inclusive), YYYY-MM-DD")
-    date_field: str | None = Field(None, description="Which date the range applies to: received, decided, "
-                                                     "initiated, posted, terminated, reported, classified, "
-                                                     "occurred, published (each dataset has its default)")
+    date_field: str | None = Field(
+        None,
+        description="Which date the range applies to: received, decided, "
+        "initiated, posted, terminated, reported, classified, "
+        "occurred, published (each dataset has its default)",
+    )
     text: str | None = Field(None, description="Free text over the dataset's text fields (narratives for events)")
-    names: str | None = Field(None, description="Words of a device name, searched in the dataset's own brand, "
-                                                "generic, trade or device-name fields (singular and plural forms)")
-    filters: dict[str, str | list[str]] = Field(default_factory=dict,
-                                                description="Dataset fields, e.g. {\"event_type\": \"Death\"}")
+    names: str | None = Field(
+        None,
+        description="Words of a device name, searched in the dataset's own brand, "
+        "generic, trade or device-name fields (singular and plural forms)",
+    )
+    filters: dict[str, str | list[str]] = Field(
+        default_factory=dict, description='Dataset fields, e.g. {"event_type": "Death"}'
+    )
     limit: int = Field(25, ge=0, le=1000, description="Rows to return (the total is always the full count)")
 
     @field_validator("product_codes")
@@ -106,8 +144,10 @@ class SearchArgs(BaseModel):
         for code in v:
             c = str(code).strip().upper()
             if not _CODE.match(c):
-                raise ValueError(f"{code!r} is not a product code (three letters, e.g. DXY); "
-                                 "resolve_device turns device names into product codes")
+                raise ValueError(
+                    f"{code!r} is not a product code (three letters, e.g. DXY); "
+                    "resolve_device turns device names into product codes"
+                )
             out.append(c)
         return out
 
@@ -124,12 +164,16 @@ class SearchArgs(BaseModel):
 
 
 def or_values(field_name: str, values: list[str]) -> str:
-    return "(" + " OR ".join(f"{field_name}:{_quote(v)}" for v in values) + ")" if len(values) > 1 \
+    return (
+        "(" + " OR ".join(f"{field_name}:{_quote(v)}" for v in values) + ")"
+        if len(values) > 1
         else f"{field_name}:{_quote(values[0])}"
+    )
 
 
-def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
-                 phrase: bool = False) -> tuple[str, list[str]]:
+def build_search(
+    spec: Spec, args: SearchArgs, ctx: ToolContext | None = None, phrase: bool = False
+) -> tuple[str, list[str]]:
     """The openFDA `search` value for these filters, and notes; ToolError for a filter the dataset lacks.
     `phrase`: the text's words as one phrase (in a row), instead of all of them anywhere."""
     parts, notes, unsupported = [], [], []
@@ -143,8 +187,12 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
             unsupported.append("manufacturer")
         else:
             parts.append(_firm(spec, args.manufacturer, ctx, args.manufacturer_exact))
-    for name, fld in (("country", spec.country), ("state", spec.state), ("exclude_country", spec.country),
-                      ("exclude_state", spec.state)):
+    for name, fld in (
+        ("country", spec.country),
+        ("state", spec.state),
+        ("exclude_country", spec.country),
+        ("exclude_state", spec.state),
+    ):
         value = getattr(args, name)
         if value:
             if fld is None:
@@ -180,28 +228,33 @@ def build_search(spec: Spec, args: SearchArgs, ctx: ToolContext | None = None,
         fields = spec.names
         if not fields:
             unsupported.append("names")
-        elif words:      # every word in one of the record's name fields (brand "NC EMERGE", generic "catheters")
+        elif words:  # every word in one of the record's name fields (brand "NC EMERGE", generic "catheters")
             per_word = [" OR ".join(f"{f}:{v}" for f in fields for v in name_variants(w) + name_stem(w)) for w in words]
             parts.append("(" + " AND ".join(f"({e})" for e in per_word) + ")")
             notes.append(f"names: records whose {', '.join(fields)} hold {' '.join(words)}")
     for key, value in args.filters.items():
-        if key == "supplement" and key in spec.own:     # original | supplement: PMA originals or supplements
+        if key == "supplement" and key in spec.own:  # original | supplement: PMA originals or supplements
             values = value if isinstance(value, list) else [value]
-            if values and values != ["any"]:       # supplement numbers are S001...; an original has none (or "")
+            if values and values != ["any"]:  # supplement numbers are S001...; an original has none (or "")
                 has = f"{spec.own[key]}:S*"
                 parts.append(f"NOT {has}" if values == ["original"] else has)
             continue
         if key not in spec.own:
-            raise ToolError(f"{spec.source} has no filter {key!r}; its filters are: "
-                            + ", ".join(sorted(spec.own)) + ", plus product_codes, manufacturer, country, state, "
-                            "date_from, date_to, text where the dataset has them")
+            raise ToolError(
+                f"{spec.source} has no filter {key!r}; its filters are: "
+                + ", ".join(sorted(spec.own))
+                + ", plus product_codes, manufacturer, country, state, "
+                "date_from, date_to, text where the dataset has them"
+            )
         values = value if isinstance(value, list) else [value]
         if not values:
             continue
         parts.append(or_values(spec.own[key], [str(v) for v in values]))
     if unsupported:
-        raise UnsupportedFilter(f"{spec.source} cannot filter by {', '.join(unsupported)}; "
-                                f"it takes: {', '.join(_supported(spec))}", unsupported)
+        raise UnsupportedFilter(
+            f"{spec.source} cannot filter by {', '.join(unsupported)}; it takes: {', '.join(_supported(spec))}",
+            unsupported,
+        )
     return " AND ".join(parts), notes
 
 
@@ -211,15 +264,24 @@ def text_words(text: str) -> list[str]:
 
 
 def _supported(spec: Spec) -> list[str]:
-    out = [n for n, v in (("product_codes", spec.product_code), ("manufacturer", spec.firm),
-                          ("country", spec.country), ("state", spec.state), ("date_from/date_to", spec.date),
-                          ("text", spec.text)) if v]
+    out = [
+        n
+        for n, v in (
+            ("product_codes", spec.product_code),
+            ("manufacturer", spec.firm),
+            ("country", spec.country),
+            ("state", spec.state),
+            ("date_from/date_to", spec.date),
+            ("text", spec.text),
+        )
+        if v
+    ]
     return out + [f"filters.{k}" for k in sorted(spec.own)]
 
 
 def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None, exact: bool = False) -> str:
     names = [manufacturer] if isinstance(manufacturer, str) else list(manufacturer)
-    if exact:                      # one company's spellings, whole values only ("Dentigen GmbH", not "Dentigen Ltd.")
+    if exact:  # one company's spellings, whole values only ("Dentigen GmbH", not "Dentigen Ltd.")
         return "(" + " OR ".join(f"{f}.exact:{_quote(v)}" for f in spec.firm for v in dict.fromkeys(names)) + ")"
     variants: list[str] = []
     if ctx is not None:
@@ -228,13 +290,14 @@ def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None, ex
                 if n.strip().lower() in (firm.canonical.lower(), firm.key.lower()):
                     variants += firm.variants
     clauses = []
-    if variants:   # known spellings: whole-value matches, besides the words below
+    if variants:  # known spellings: whole-value matches, besides the words below
         clauses += [f"{f}.exact:{_quote(v)}" for f in spec.firm for v in dict.fromkeys(variants)]
     seen: set[tuple[str, ...]] = set()
     for n in names:
-        words = [w for w in re.findall(r"\w+", n) if w.lower() not in _LEGAL and len(w) > 1][:8] \
-            or re.findall(r"\w+", n)[:8]
-        if words and tuple(w.lower() for w in words) not in seen:   # one clause per spelling, whatever its case
+        words = [w for w in re.findall(r"\w+", n) if w.lower() not in _LEGAL and len(w) > 1][:8] or re.findall(
+            r"\w+", n
+        )[:8]
+        if words and tuple(w.lower() for w in words) not in seen:  # one clause per spelling, whatever its case
             seen.add(tuple(w.lower() for w in words))
             clauses += [f"{f}:({' AND '.join(words)})" for f in spec.firm]
     if not clauses:
@@ -242,10 +305,25 @@ def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None, ex
     return "(" + " OR ".join(clauses) + ")"
 
 
-_LEGAL = {"inc", "llc", "ltd", "corp", "corporation", "co", "company", "gmbh", "ag", "sa", "srl", "bv", "nv", "plc",
-          "limited", "incorporated", "the"}
-
-
+_LEGAL = {
+    "inc",
+    "llc",
+    "ltd",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "gmbh",
+    "ag",
+    "sa",
+    "srl",
+    "bv",
+    "nv",
+    "plc",
+    "limited",
+    "incorporated",
+    "the",
+}
 
 
 def query_string(params: list[tuple[str, str]]) -> str:
@@ -253,5 +331,4 @@ def query_string(params: list[tuple[str, str]]) -> str:
     return "&".join(f"{k}={quote_plus(v, safe=_READABLE)}" for k, v in params)
 
 
-_READABLE = ':[]"()*,/\'@.-_'  # noqa: E501
-
+_READABLE = ":[]\"()*,/'@.-_"  # noqa: E501

@@ -17,7 +17,7 @@ __all__ = ["Tool", "TOOLS", "tool", "run_tool", "describe", "validate"]
 @dataclass(frozen=True)
 class Tool:
     name: str
-    kind: str                                   # resolver | searcher | surveillance
+    kind: str  # resolver | searcher | surveillance
     description: str
     args: type[BaseModel]
     fn: Callable[[ToolContext, Any], ToolResult]
@@ -30,8 +30,15 @@ class Tool:
             typ = prop.get("type") or " | ".join(p.get("type", "?") for p in prop.get("anyOf", []))
             if prop.get("enum"):
                 typ = " | ".join(map(str, prop["enum"]))
-            out.append({"name": name, "type": typ, "required": name in required,
-                        "default": prop.get("default"), "description": prop.get("description", "")})
+            out.append(
+                {
+                    "name": name,
+                    "type": typ,
+                    "required": name in required,
+                    "default": prop.get("default"),
+                    "description": prop.get("description", ""),
+                }
+            )
         return out
 
 
@@ -40,10 +47,12 @@ TOOLS: dict[str, Tool] = {}
 
 def tool(name: str, args: type[BaseModel], kind: str):
     """Register `fn(ctx, args) -> ToolResult` under `name`; its docstring's first paragraph describes it."""
+
     def register(fn):
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         TOOLS[name] = Tool(name, kind, " ".join(doc.split()), args, fn)
         return fn
+
     return register
 
 
@@ -65,13 +74,14 @@ def validate(name: str, arguments: dict[str, Any] | None) -> BaseModel:
 
 
 def run_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
-    args = validate(name, arguments)        # a ToolError for an unknown tool or bad arguments
+    args = validate(name, arguments)  # a ToolError for an unknown tool or bad arguments
     return TOOLS[name].fn(ctx, args)
 
 
 def describe() -> list[dict]:
-    return [{"name": t.name, "kind": t.kind, "description": t.description, "params": t.params()}
-            for t in TOOLS.values()]
+    return [
+        {"name": t.name, "kind": t.kind, "description": t.description, "params": t.params()} for t in TOOLS.values()
+    ]
 
 
 def _valid(t: Tool) -> str:
@@ -83,8 +93,9 @@ def _register_surveillance() -> None:
     when a model, an MCP host, an HTTP client or the CLI asks for it by name."""
     loading = sys.modules.get("agent.surveil.tools")
     if loading is not None and not hasattr(loading, "SIGNALS_TOOL"):
-        return                  # agent.surveil.tools is being imported first: it registers itself at its end
+        return  # agent.surveil.tools is being imported first: it registers itself at its end
     from ..surveil.tools import SIGNALS_TOOL
+
     TOOLS[SIGNALS_TOOL.name] = SIGNALS_TOOL
 
 

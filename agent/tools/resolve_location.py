@@ -26,21 +26,29 @@ from .specs import SOURCE
 __all__ = ["ResolveLocationArgs", "resolve_location", "VALID_FORMS"]
 
 DATASET = SOURCE["registrationlisting"]
-VALID_FORMS = ("a country name or ISO 3166-1 code ('Germany', 'DE', 'DEU'), a US state name or USPS code "
-               "('Texas', 'TX', 'CA, USA', 'US-CA'), or a region ('EU', 'EEA')")
+VALID_FORMS = (
+    "a country name or ISO 3166-1 code ('Germany', 'DE', 'DEU'), a US state name or USPS code "
+    "('Texas', 'TX', 'CA, USA', 'US-CA'), or a region ('EU', 'EEA')"
+)
 MAX_CODES_SHOWN = 8
 
 
 class ResolveLocationArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    location: str = Field(min_length=1, max_length=MAX_TEXT,
-                          description="A country, US state or region: name or code ('Germany', 'DE', 'DEU', 'UK', "
-                                      "'California', 'TX', 'EU'). Two-letter codes that are both a country and a "
-                                      "state (CA, IN, DE, ID, PA, GA, AL, ...) need context: 'CA, USA', 'state of "
-                                      "IN', 'IN (country)'")
-    device_type: str | None = Field(None, max_length=MAX_TEXT,
-                                    description="Only establishments listing these products: product codes "
-                                                "('DXY' or 'DXY, LZG') or words of the device name ('infusion pump')")
+    location: str = Field(
+        min_length=1,
+        max_length=MAX_TEXT,
+        description="A country, US state or region: name or code ('Germany', 'DE', 'DEU', 'UK', "
+        "'California', 'TX', 'EU'). Two-letter codes that are both a country and a "
+        "state (CA, IN, DE, ID, PA, GA, AL, ...) need context: 'CA, USA', 'state of "
+        "IN', 'IN (country)'",
+    )
+    device_type: str | None = Field(
+        None,
+        max_length=MAX_TEXT,
+        description="Only establishments listing these products: product codes "
+        "('DXY' or 'DXY, LZG') or words of the device name ('infusion pump')",
+    )
 
 
 @tool("resolve_location", ResolveLocationArgs, "resolver")
@@ -73,9 +81,15 @@ def resolve_location(ctx: ToolContext, args: ResolveLocationArgs) -> ToolResult:
         ctx.resolved.location = ResolvedLocation(kind=place.kind, code=place.code, name=place.name)
     notes.insert(0, _summary(found))
     rows = [{k: r[k] for k in ROW_FIELDS} for r in found.rows]
-    return ToolResult(tool="resolve_location", total=found.total, rows=rows, truncated=found.total > len(rows),
-                      id_fields=["registration_number", "fei_number"], notes=notes,
-                      provenance=[_provenance(ctx, place, codes, args)])
+    return ToolResult(
+        tool="resolve_location",
+        total=found.total,
+        rows=rows,
+        truncated=found.total > len(rows),
+        id_fields=["registration_number", "fei_number"],
+        notes=notes,
+        provenance=[_provenance(ctx, place, codes, args)],
+    )
 
 
 def _devices(ctx: ToolContext, device_type: str | None) -> DeviceCodes | None:
@@ -88,8 +102,10 @@ def _device_notes(d: DeviceCodes) -> list[str]:
     shown = ", ".join(f"{c} ({d.names.get(c, 'unknown')})" for c in d.codes[:MAX_CODES_SHOWN])
     more = f" and {len(d.codes) - MAX_CODES_SHOWN} more" if len(d.codes) > MAX_CODES_SHOWN else ""
     if not d.codes:
-        return [f"device_type {d.text!r}: no product code's device name holds these words, so no establishment "
-                "matches; use resolve_device to find product codes"]
+        return [
+            f"device_type {d.text!r}: no product code's device name holds these words, so no establishment "
+            "matches; use resolve_device to find product codes"
+        ]
     how = "device names holding these words" if d.by_words else "product codes"
     notes = [f"device_type {d.text!r} = {how}: {shown}{more}"]
     if d.unknown:
@@ -99,28 +115,53 @@ def _device_notes(d: DeviceCodes) -> list[str]:
 
 def _summary(found: Establishments) -> str:
     p = found.place
-    where = {"country": f"iso_country_code {p.code}", "region": f"iso_country_code in {', '.join(p.countries)}",
-             "us_state": f"iso_country_code US, state_code {p.code}" + (f" (or iso_country_code {p.code})"
-                                                                         if p.countries else "")}[p.kind]
+    where = {
+        "country": f"iso_country_code {p.code}",
+        "region": f"iso_country_code in {', '.join(p.countries)}",
+        "us_state": f"iso_country_code US, state_code {p.code}"
+        + (f" (or iso_country_code {p.code})" if p.countries else ""),
+    }[p.kind]
     types = "; ".join(f"{t} {n}" for t, n in found.by_type) or "none"
     return f"location: {p.label()} = {where}; {found.total} establishments; by establishment type: {types}"
 
 
-def _ambiguous(ctx: ToolContext, args: ResolveLocationArgs, places: list[Place], codes: list[str] | None,
-               notes: list[str]) -> ToolResult:
+def _ambiguous(
+    ctx: ToolContext, args: ResolveLocationArgs, places: list[Place], codes: list[str] | None, notes: list[str]
+) -> ToolResult:
     counts = [establishments(ctx.api, p, codes, 0) for p in places]
-    rows = [{"reading": p.label(), "kind": p.kind, "code": p.code, "name": p.name, "establishments": e.total,
-             "by_type": [f"{t} {n}" for t, n in e.by_type]} for p, e in zip(places, counts)]
+    rows = [
+        {
+            "reading": p.label(),
+            "kind": p.kind,
+            "code": p.code,
+            "name": p.name,
+            "establishments": e.total,
+            "by_type": [f"{t} {n}" for t, n in e.by_type],
+        }
+        for p, e in zip(places, counts)
+    ]
     readings = " or ".join(f"{r['reading']}: {r['establishments']} establishments" for r in rows)
-    notes.insert(0, f"AMBIGUOUS: {args.location!r} may be {readings}. Nothing was chosen and the location context "
-                    "is unchanged; call again with the name, or with context such as 'CA, USA' or 'IN (country)'")
+    notes.insert(
+        0,
+        f"AMBIGUOUS: {args.location!r} may be {readings}. Nothing was chosen and the location context "
+        "is unchanged; call again with the name, or with context such as 'CA, USA' or 'IN (country)'",
+    )
     if any(e.missing for e in counts):
         notes.append("the mirror has no establishment registrations: run `mirror sync --only registrationlisting`")
-    return ToolResult(tool="resolve_location", total=len(rows), rows=rows, id_fields=["code"], notes=notes,
-                      provenance=[_provenance(ctx, p, codes, args) for p in places])
+    return ToolResult(
+        tool="resolve_location",
+        total=len(rows),
+        rows=rows,
+        id_fields=["code"],
+        notes=notes,
+        provenance=[_provenance(ctx, p, codes, args) for p in places],
+    )
 
 
 def _provenance(ctx: ToolContext, place: Place, codes: list[str] | None, args: ResolveLocationArgs) -> Provenance:
-    return Provenance(dataset=DATASET, as_of=ctx.api.as_of("registrationlisting"),
-                      query="search=" + quote_plus(openfda_search(place, codes), safe=':[]"()*,/\'@.-_'),
-                      params={"location": args.location, "device_type": args.device_type})
+    return Provenance(
+        dataset=DATASET,
+        as_of=ctx.api.as_of("registrationlisting"),
+        query="search=" + quote_plus(openfda_search(place, codes), safe=":[]\"()*,/'@.-_"),
+        params={"location": args.location, "device_type": args.device_type},
+    )

@@ -18,9 +18,21 @@ from .openfda_query import SearchArgs, build_search, or_values, query_string, te
 from .registry import tool
 from .specs import SPECS, Spec
 
-__all__ = ["search", "RecallArgs", "get", "provenance", "search_events", "search_recalls", "search_enforcement",
-           "search_510k", "search_pma", "search_classifications", "search_udi", "search_registrations",
-           "search_serology"]
+__all__ = [
+    "search",
+    "RecallArgs",
+    "get",
+    "provenance",
+    "search_events",
+    "search_recalls",
+    "search_enforcement",
+    "search_510k",
+    "search_pma",
+    "search_classifications",
+    "search_udi",
+    "search_registrations",
+    "search_serology",
+]
 
 
 def _value(record: dict, path: str) -> Any:
@@ -38,8 +50,6 @@ def _value(record: dict, path: str) -> Any:
 
 def _row(spec: Spec, record: dict) -> dict[str, Any]:
     return {k: _value(record, p) for k, p in spec.row.items() if p}
-
-
 
 
 def get(ctx: ToolContext, endpoint: str, query: str) -> tuple[int, dict]:
@@ -75,14 +85,23 @@ def search(ctx: ToolContext, endpoint: str, args: SearchArgs) -> ToolResult:
         keys = {r.get("mdr_report_key") for r in first}
         records = (first + [r for r in records if r.get("mdr_report_key") not in keys])[:limit]
         n = pbody["meta"]["results"]["total"] if pstatus == 200 else 0
-        notes.append(f"ranked: the {n} records whose narratives hold \"{' '.join(words)}\" as a phrase first, then "
-                     f"the others holding all the words; newest ({spec.date}) first within each")
+        notes.append(
+            f'ranked: the {n} records whose narratives hold "{" ".join(words)}" as a phrase first, then '
+            f"the others holding all the words; newest ({spec.date}) first within each"
+        )
         prov.append(provenance(ctx, endpoint, pq, params))
     rows = [_row(spec, r) for r in records]
     if endpoint == "recall" and rows:
         _recall_classes(ctx, rows)
-    return ToolResult(tool=spec.tool, total=total, rows=rows, truncated=total > len(rows),
-                      id_fields=list(spec.ids), provenance=prov, notes=notes)
+    return ToolResult(
+        tool=spec.tool,
+        total=total,
+        rows=rows,
+        truncated=total > len(rows),
+        id_fields=list(spec.ids),
+        provenance=prov,
+        notes=notes,
+    )
 
 
 def provenance(ctx: ToolContext, endpoint: str, query: str, params: dict | None = None) -> Provenance:
@@ -116,7 +135,8 @@ def search_events(ctx: ToolContext, args: SearchArgs) -> ToolResult:
 
 class RecallArgs(SearchArgs):
     recall_class: Literal["Class I", "Class II", "Class III"] | None = Field(
-        None, description="FDA recall class (from the enforcement report with the same recall number)")
+        None, description="FDA recall class (from the enforcement report with the same recall number)"
+    )
 
 
 @tool("search_recalls", RecallArgs, "searcher")
@@ -136,8 +156,10 @@ def search_recalls(ctx: ToolContext, args: RecallArgs) -> ToolResult:
         if args.recall_class:
             enf_args.filters = {"recall_class": args.recall_class}
         if args.product_codes or {k for k in args.filters if k not in SPECS["enforcement"].own}:
-            result.notes.append("enforcement reports carry no product code, so they are matched through the "
-                                "recall numbers shown (recall_class)")
+            result.notes.append(
+                "enforcement reports carry no product code, so they are matched through the "
+                "recall numbers shown (recall_class)"
+            )
             return result
         spec = SPECS["enforcement"]
         search_value, _ = build_search(spec, enf_args, ctx)
@@ -147,8 +169,11 @@ def search_recalls(ctx: ToolContext, args: RecallArgs) -> ToolResult:
         result.notes.append(f"device/enforcement: {n} enforcement reports match the same filters")
         result.related["enforcement"] = n
         enf_params = enf_args.model_dump(mode="json", exclude_defaults=True)
-        result.provenance.append(Provenance(dataset=SPECS["enforcement"].source, as_of=ctx.api.as_of("enforcement"),
-                                            query=query, params=enf_params))
+        result.provenance.append(
+            Provenance(
+                dataset=SPECS["enforcement"].source, as_of=ctx.api.as_of("enforcement"), query=query, params=enf_params
+            )
+        )
     return result
 
 
@@ -213,5 +238,3 @@ def search_serology(ctx: ToolContext, args: SearchArgs) -> ToolResult:
     (Positive, Negative), group, panel, igg_result, igm_result, sample_id. Rows carry sample_id and manufacturer.
     """
     return search(ctx, "covid19serology", args)
-
-

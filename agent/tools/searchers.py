@@ -11,5 +11,20 @@ from .openfda_query import SearchArgs, UnsupportedFilter, build_search, date_of,
 from .search import RecallArgs, search
 from .specs import DATE_FIELDS, NAME_FIELDS, SPECS, Spec
 
-__all__ = ["SPECS", "Spec", "SearchArgs", "CountArgs", "RecallArgs", "build_search", "search", "count_by",
-           "COUNT_FIELDS", "NAME_FIELDS", "UnsupportedFilter", "name_variants", "name_stem", "DATE_FIELDS", "date_of"]
+__all__ = [
+    "SPECS",
+    "Spec",
+    "SearchArgs",
+    "CountArgs",
+    "RecallArgs",
+    "build_search",
+    "search",
+    "count_by",
+    "COUNT_FIELDS",
+    "NAME_FIELDS",
+    "UnsupportedFilter",
+    "name_variants",
+    "name_stem",
+    "DATE_FIELDS",
+    "date_of",
+]

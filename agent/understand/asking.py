@@ -8,40 +8,56 @@ from .types import Choice, Clarification, Interpretation
 
 __all__ = ["ask_when_weak", "ask_dataset", "ask_firm_dataset", "ask_class_kind", "BROAD", "ASK_DATASETS"]
 
-BROAD = 20        # a one-word device term matching more product codes than this is asked about
+BROAD = 20  # a one-word device term matching more product codes than this is asked about
 
 
 def ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None:
     """A reading too weak to answer with a figure: nothing to look for, a one-word device matching many codes, or
     a firm named by its first words that has no records in the dataset asked about."""
     from .vocab import LABEL
+
     specific = it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to
     if not specific and it.measure == "list" and it.datasets and it.datasets != ["classification"]:
         label = " and ".join(LABEL.get(d, d) for d in it.datasets)
-        return Clarification(question=f"Your question names no device, firm, product code, place or period. What "
-                                      f"should I look for in the {label}?",
-                             choices=[Choice(label=f"all the {label} (the whole dataset)", patch={"measure": "count"})])
+        return Clarification(
+            question=f"Your question names no device, firm, product code, place or period. What "
+            f"should I look for in the {label}?",
+            choices=[Choice(label=f"all the {label} (the whole dataset)", patch={"measure": "count"})],
+        )
     d = it.device
     if d and d.path == "codes" and len(d.words.split()) == 1 and d.matched > BROAD and not it.sides:
         held = [c for c in d.codes if c.records]
-        choices = [Choice(label=f"{c.code} {c.name}" + (f" ({c.records:,} records)" if c.records else ""),
-                          patch={"device": d.model_copy(update={"codes": [c]}).model_dump()}) for c in
-                   (held or d.codes)[:4]]
-        choices.append(Choice(label=f"all {d.matched} product codes named \"{d.words}\"",
-                              patch={"device": d.model_dump()}))
-        return Clarification(question=f"\"{d.words}\" names {d.matched} kinds of device (product codes). Which one "
-                                      "do you mean?", choices=choices)
+        choices = [
+            Choice(
+                label=f"{c.code} {c.name}" + (f" ({c.records:,} records)" if c.records else ""),
+                patch={"device": d.model_copy(update={"codes": [c]}).model_dump()},
+            )
+            for c in (held or d.codes)[:4]
+        ]
+        choices.append(
+            Choice(label=f'all {d.matched} product codes named "{d.words}"', patch={"device": d.model_dump()})
+        )
+        return Clarification(
+            question=f'"{d.words}" names {d.matched} kinds of device (product codes). Which one do you mean?',
+            choices=choices,
+        )
     f = it.firm
     if f and f.match == "leading" and f.by_dataset and not any(f.by_dataset.get(ds) for ds in it.datasets):
-        choices = [Choice(label=f"{f.name}: {n:,} {LABEL.get(ds, ds)}", patch={"datasets": [ds]})
-                   for ds, n in sorted(f.by_dataset.items(), key=lambda x: -x[1]) if ds in LABEL][:3]
+        choices = [
+            Choice(label=f"{f.name}: {n:,} {LABEL.get(ds, ds)}", patch={"datasets": [ds]})
+            for ds, n in sorted(f.by_dataset.items(), key=lambda x: -x[1])
+            if ds in LABEL
+        ][:3]
         from .resolve import read_device
+
         alt = read_device(ctx, f.words, it.datasets, known=False)
         choices += alt.choices[:2]
         if choices:
             label = " and ".join(LABEL.get(d_, d_) for d_ in it.datasets)
-            return Clarification(question=f"\"{f.words}\" is {f.name}, which has no {label} in the mirror. "
-                                          "Did you mean one of these?", choices=choices)
+            return Clarification(
+                question=f'"{f.words}" is {f.name}, which has no {label} in the mirror. Did you mean one of these?',
+                choices=choices,
+            )
     return None
 
 
@@ -51,35 +67,41 @@ ASK_DATASETS = ("event", "recall", "510k", "pma", "enforcement", "classification
 def ask_dataset(it: Interpretation) -> Clarification | None:
     """A question that names no dataset and nothing to look for ("how many?"): which records to count."""
     from .vocab import LABEL
+
     if it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to or it.field:
         return None
     measure = it.measure if it.measure in ("count", "list", "trend", "top") else "count"
-    return Clarification(question="Your question names no dataset and nothing to look for. Which records do you "
-                                  "want counted?",
-                         choices=[Choice(label=f"all the {LABEL[ds]}", patch={"datasets": [ds], "measure": measure})
-                                  for ds in ASK_DATASETS])
+    return Clarification(
+        question="Your question names no dataset and nothing to look for. Which records do you want counted?",
+        choices=[
+            Choice(label=f"all the {LABEL[ds]}", patch={"datasets": [ds], "measure": measure}) for ds in ASK_DATASETS
+        ],
+    )
 
 
 def ask_firm_dataset(it: Interpretation) -> Clarification | None:
     """A firm named with no dataset ("what do you have on Boston Scientific?") whose records are in several
     datasets: which records to read (its records per dataset as choices)."""
     from .vocab import LABEL
+
     f = it.firm
     if not f or it.device or it.sides or it.field or it.filters:
         return None
     held = sorted(((d, n) for d, n in f.by_dataset.items() if n and d in LABEL), key=lambda x: -x[1])
     if len(held) < 2:
         return None
-    return Clarification(question=f"{f.name} has records in {len(held)} datasets and your question names none. "
-                                  "Which records do you want?",
-                         choices=[Choice(label=f"{LABEL[d]}: {n:,} naming {f.name}", patch={"datasets": [d]})
-                                  for d, n in held[:6]])
+    return Clarification(
+        question=f"{f.name} has records in {len(held)} datasets and your question names none. "
+        "Which records do you want?",
+        choices=[Choice(label=f"{LABEL[d]}: {n:,} naming {f.name}", patch={"datasets": [d]}) for d, n in held[:6]],
+    )
 
 
 def ask_class_kind(it: Interpretation) -> Clarification | None:
     """A bare "class II" with no dataset: the device class (product codes) or the recall class (enforcement
     reports)."""
     from .types import Filter
+
     classes = [f for f in it.filters if f.field == "device_class"]
     if not classes or it.datasets == ["classification"] or it.device or it.firm or it.place or len(it.filters) > 1:
         return None
@@ -87,8 +109,16 @@ def ask_class_kind(it: Interpretation) -> Clarification | None:
     roman = {"1": "I", "2": "II", "3": "III"}.get(str(f.value), str(f.value))
     device = Filter(field="device_class", value=str(f.value), label=f"device class {roman}", words=f.words)
     recall = Filter(field="recall_class", value=f"Class {roman}", label=f"class {roman}", words=f.words)
-    return Clarification(question=f"\"{f.words}\" can be a device class or a recall class. Which do you mean?",
-                         choices=[Choice(label=f"device class {roman}: product codes in the classification",
-                                         patch={"datasets": ["classification"], "filters": [device.model_dump()]}),
-                                  Choice(label=f"recall class {roman}: FDA enforcement reports",
-                                         patch={"datasets": ["enforcement"], "filters": [recall.model_dump()]})])
+    return Clarification(
+        question=f'"{f.words}" can be a device class or a recall class. Which do you mean?',
+        choices=[
+            Choice(
+                label=f"device class {roman}: product codes in the classification",
+                patch={"datasets": ["classification"], "filters": [device.model_dump()]},
+            ),
+            Choice(
+                label=f"recall class {roman}: FDA enforcement reports",
+                patch={"datasets": ["enforcement"], "filters": [recall.model_dump()]},
+            ),
+        ],
+    )

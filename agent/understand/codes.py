@@ -15,6 +15,7 @@ __all__ = ["read_codes", "MAX_GIVEN_CODES", "ENGLISH_3"]
 
 MAX_GIVEN_CODES = 20
 
+
 def read_codes(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> list[str]:
     """Product codes typed in the question; returns those unknown to the mirror that were said to be codes."""
     said, caps = code_tokens(tokens)
@@ -33,9 +34,11 @@ def read_codes(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> list[str
         if typed[k] in known or i in said:
             tokens.take(i, i + 1, "code")
     if known:
-        it.device = DeviceFilter(words=", ".join(dict.fromkeys(c for c in typed if c in known)), path="given",
-                                 codes=[Code(code=c, name=d.device_name, device_class=d.device_class)
-                                        for c, d in known.items()])
+        it.device = DeviceFilter(
+            words=", ".join(dict.fromkeys(c for c in typed if c in known)),
+            path="given",
+            codes=[Code(code=c, name=d.device_name, device_class=d.device_class) for c, d in known.items()],
+        )
     return list(dict.fromkeys(unknown))
 
 
@@ -43,30 +46,52 @@ def _lower_codes(ctx: ToolContext, tokens: Tokens, seen: set[int]) -> list[int]:
     """Three-letter words typed in lower case that are product codes the mirror knows and no English or device
     word ("ozp adverse events", "frn regulation number"; not "ear", "gas", "bag")."""
     from mirror.lookup.lexicon import device_word_reach
-    cands = [i for i, t in enumerate(tokens.toks) if i not in seen and tokens.free(i) and len(t.text) == 3
-             and t.text.isalpha() and t.text.islower() and t.low not in vocab.FUNCTION | vocab.FIELD_WORDS
-             and t.low not in ENGLISH_3 and t.low not in MONTHS and t.text.upper() not in NOT_CODES
-             and t.low not in _DATASET_WORDS]
+
+    cands = [
+        i
+        for i, t in enumerate(tokens.toks)
+        if i not in seen
+        and tokens.free(i)
+        and len(t.text) == 3
+        and t.text.isalpha()
+        and t.text.islower()
+        and t.low not in vocab.FUNCTION | vocab.FIELD_WORDS
+        and t.low not in ENGLISH_3
+        and t.low not in MONTHS
+        and t.text.upper() not in NOT_CODES
+        and t.low not in _DATASET_WORDS
+    ]
     if not cands:
         return []
     lows = tokens.lows()
-    cands = [i for i in cands if i + 1 >= len(lows) or lows[i + 1] in _DATASET_WORDS | vocab.FUNCTION |
-             vocab.FIELD_WORDS or not lows[i + 1].isalpha()]        # "djo surgical screw" is a firm's name
+    cands = [
+        i
+        for i in cands
+        if i + 1 >= len(lows)
+        or lows[i + 1] in _DATASET_WORDS | vocab.FUNCTION | vocab.FIELD_WORDS
+        or not lows[i + 1].isalpha()
+    ]  # "djo surgical screw" is a firm's name
     known = product_code_details(ctx.api, [tokens.toks[i].text for i in cands])
     reach = device_word_reach(ctx.api, [tokens.toks[i].low for i in cands if tokens.toks[i].text.upper() in known])
     return [i for i in cands if tokens.toks[i].text.upper() in known and not reach.get(tokens.toks[i].low)]
 
 
-_DATASET_WORDS = {w for table in (vocab.DATASET_PHRASES, vocab.MEASURE_PHRASES, vocab.FILTER_PHRASES) for k in table
-                  for w in k}
+_DATASET_WORDS = {
+    w for table in (vocab.DATASET_PHRASES, vocab.MEASURE_PHRASES, vocab.FILTER_PHRASES) for k in table for w in k
+}
 
 
 _LEGAL_3 = {"inc", "llc", "ltd", "plc", "gmbh", "spa", "srl", "sas", "corp", "pty", "pvt", "kft", "bhd"}
 
 
 # three-letter English words that are also product codes, never read as codes when typed in lower case
-ENGLISH_3 = set("""all and any are bag bed box but can cap car cup day did ear end eye far few for gas get got gum had
+ENGLISH_3 = (
+    set(
+        """all and any are bag bed box but can cap car cup day did ear end eye far few for gas get got gum had
 has her him his hot how ice ill its job key kit lab law leg lid lip log low man map may men met mix new nor not now
 oil old one our out own pad pan pen per pet pin pot put ray red rod row run saw say see set she sit six son sun tab
 tap ten the tie tip toe too top toy try tub two use van via war was way web who why win yes yet
-you""".split()) | _LEGAL_3
+you""".split()
+    )
+    | _LEGAL_3
+)

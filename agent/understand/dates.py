@@ -16,13 +16,48 @@ from .tokens import Tokens
 
 __all__ = ["DateRange", "read_dates", "readable"]
 
-MONTHS = {"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
-          "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
-          "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12}
+MONTHS = {
+    "january": 1,
+    "jan": 1,
+    "february": 2,
+    "feb": 2,
+    "march": 3,
+    "mar": 3,
+    "april": 4,
+    "apr": 4,
+    "may": 5,
+    "june": 6,
+    "jun": 6,
+    "july": 7,
+    "jul": 7,
+    "august": 8,
+    "aug": 8,
+    "september": 9,
+    "sept": 9,
+    "sep": 9,
+    "october": 10,
+    "oct": 10,
+    "november": 11,
+    "nov": 11,
+    "december": 12,
+    "dec": 12,
+}
 _AMBIGUOUS_MONTHS = {"may", "march", "mar", "jan", "jun", "dec", "oct", "sep", "aug", "apr", "feb", "nov", "jul"}
 ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
-NUMBER = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-          "ten": 10, "twelve": 12, "a": 1}
+NUMBER = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+    "a": 1,
+}
 
 
 @dataclass
@@ -41,12 +76,39 @@ def _year(w: str) -> int | None:
     return None
 
 
-DECADE_WORDS = {"fifties": 1950, "sixties": 1960, "seventies": 1970, "eighties": 1980, "nineties": 1990,
-                "noughties": 2000, "aughts": 2000, "twenties": 2020}
-UNITS = {"year": "year", "years": "year", "yr": "year", "yrs": "year", "y": "year", "month": "month",
-         "months": "month", "mo": "month", "mos": "month", "mth": "month", "mths": "month", "day": "day",
-         "days": "day", "week": "week", "weeks": "week", "wk": "week", "wks": "week", "decade": "decade",
-         "decades": "decade", "quarter": "quarter", "quarters": "quarter"}
+DECADE_WORDS = {
+    "fifties": 1950,
+    "sixties": 1960,
+    "seventies": 1970,
+    "eighties": 1980,
+    "nineties": 1990,
+    "noughties": 2000,
+    "aughts": 2000,
+    "twenties": 2020,
+}
+UNITS = {
+    "year": "year",
+    "years": "year",
+    "yr": "year",
+    "yrs": "year",
+    "y": "year",
+    "month": "month",
+    "months": "month",
+    "mo": "month",
+    "mos": "month",
+    "mth": "month",
+    "mths": "month",
+    "day": "day",
+    "days": "day",
+    "week": "week",
+    "weeks": "week",
+    "wk": "week",
+    "wks": "week",
+    "decade": "decade",
+    "decades": "decade",
+    "quarter": "quarter",
+    "quarters": "quarter",
+}
 
 
 def _decade(a: str) -> tuple[date, date] | None:
@@ -82,7 +144,7 @@ def _quarter(y: int, q: int) -> tuple[date, date]:
 def _minus_years(d: date, n: int) -> date:
     try:
         return d.replace(year=d.year - n)
-    except ValueError:                       # 29 February
+    except ValueError:  # 29 February
         return d.replace(year=d.year - n, day=28)
 
 
@@ -135,7 +197,7 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
         s, e = _quarter(qt[0], qt[1])
         return s, e, qt[2]
     if (m := re.fullmatch(r"([a-z]+)[-–]([a-z]+)", a)) and m[1] in MONTHS and m[2] in MONTHS and (y := _year(b)):
-        if MONTHS[m[1]] <= MONTHS[m[2]]:                   # "Oct-Dec 2020", "april-june 2020"
+        if MONTHS[m[1]] <= MONTHS[m[2]]:  # "Oct-Dec 2020", "april-june 2020"
             return date(y, MONTHS[m[1]], 1), _month_end(y, MONTHS[m[2]]), 2
     if (m := re.fullmatch(r"(\d{4})-(\d{2})(?:-(\d{2}))?", a)) and _year(m[1]) and 1 <= int(m[2]) <= 12:
         y, mo = int(m[1]), int(m[2])
@@ -183,10 +245,10 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
     if a in ("this", "current") and b == "month":
         return date(anchor.year, anchor.month, 1), anchor, 2
     if a in ("this", "current") and b == "quarter":
-        q = (anchor.month - 1) // 3 + 1                  # the as-of date's quarter, up to the as-of date
+        q = (anchor.month - 1) // 3 + 1  # the as-of date's quarter, up to the as-of date
         return _quarter(anchor.year, q)[0], anchor, 2
     if a in ("last", "previous", "prior") and b == "quarter":
-        q = (anchor.month - 1) // 3                      # the full quarter before the as-of date's
+        q = (anchor.month - 1) // 3  # the full quarter before the as-of date's
         y, q = (anchor.year - 1, 4) if q == 0 else (anchor.year, q)
         s, e = _quarter(y, q)
         return s, e, 2
@@ -222,15 +284,27 @@ _TO = {"before", "until", "till", "through", "thru", "prior", "older", "earlier"
 _JOIN = {"and", "to", "through", "thru", "until", "till", "-", "–"}
 
 
-_ONWARD = (("to", "date"), ("onwards",), ("onward",), ("and", "later"), ("or", "later"), ("and", "after"),
-           ("forward",), ("till", "now"), ("until", "now"), ("to", "now"), ("to", "the", "present"), ("to", "today"),
-           ("on",))
+_ONWARD = (
+    ("to", "date"),
+    ("onwards",),
+    ("onward",),
+    ("and", "later"),
+    ("or", "later"),
+    ("and", "after"),
+    ("forward",),
+    ("till", "now"),
+    ("until", "now"),
+    ("to", "now"),
+    ("to", "the", "present"),
+    ("to", "today"),
+    ("on",),
+)
 
 
 def _onward(w: list[str], j: int) -> int:
     """Tokens of an open end after a point ("to date", "onwards", "or later"), else 0."""
     for words in _ONWARD:
-        if tuple(w[j:j + len(words)]) == words and (words != ("on",) or j + 1 >= len(w) or w[j + 1] in ("?", "")):
+        if tuple(w[j : j + len(words)]) == words and (words != ("on",) or j + 1 >= len(w) or w[j + 1] in ("?", "")):
             return len(words)
     return 0
 
@@ -283,12 +357,12 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
             if q:
                 s, e = p[0], q[1]
                 if w[i + 1] in MONTHS and not _year(w[i + 2] if i + 2 < len(w) else "") and q[0].year != s.year:
-                    s = s.replace(year=q[0].year)          # "between April and June 2020"
+                    s = s.replace(year=q[0].year)  # "between April and June 2020"
                 return s, e, 2 + p[2] + q[2]
         if a == "from" and p:
-            if (n := _onward(w, i + 1 + p[2])):
-                return p[0], None, 1 + p[2] + n                  # "from 2019 onwards"
-            return p[0], p[1], 1 + p[2]                          # "reports from Dec 2020": that month
+            if n := _onward(w, i + 1 + p[2]):
+                return p[0], None, 1 + p[2] + n  # "from 2019 onwards"
+            return p[0], p[1], 1 + p[2]  # "reports from Dec 2020": that month
     if a in _FROM:
         k = i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("in", "of", "with") else 0)
         if p := _point(w, k, anchor, month_alone=True):
@@ -302,18 +376,18 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
     if (m := re.fullmatch(r"(\d{4})[-–](\d{2}|\d{4})", a)) and _year(m[1]):
         y2 = _year(m[2]) or (_year(m[1][:2] + m[2]) if int(m[2]) > 12 else None)
         if y2 and y2 >= int(m[1]):
-            return date(int(m[1]), 1, 1), date(y2, 12, 31), 1      # "2019-2021", "2019-21"
+            return date(int(m[1]), 1, 1), date(y2, 12, 31), 1  # "2019-2021", "2019-21"
     if p := _point(w, i, anchor):
         j = i + p[2]
         if n := _onward(w, j):
-            return p[0], None, p[2] + n                          # "2019 to date", "2020 onwards"
+            return p[0], None, p[2] + n  # "2019 to date", "2020 onwards"
         if _year(w[i]) and p[2] == 1 and (listed := _year_list(w, i)):
-            return listed                                        # "2008, 2009 or 2010"
+            return listed  # "2008, 2009 or 2010"
         y_a = _year(w[i])
         y_b = _year(w[j + 1]) if j + 1 < len(w) else None
         if j < len(w) and w[j] in _JOIN and (q := _point(w, j + 1, anchor)) and y_a and y_b:
             if w[j] != "and" or y_b == y_a + 1:
-                return p[0], q[1], p[2] + 1 + q[2]      # "2019 to 2021", "2008 - 2009", "2008 and 2009"
+                return p[0], q[1], p[2] + 1 + q[2]  # "2019 to 2021", "2008 - 2009", "2008 and 2009"
             # "2014 and 2020": two periods (compared side by side), not the years between them
         return p
     return None
@@ -321,8 +395,10 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
 
 def readable(start: date | None, end: date | None) -> str:
     """'January 2023', 'Q1 2023', '2020', '2020-04-01 to 2020-05-15', 'since 2019-01-01' (days in ISO form)."""
+
     def day(d: date) -> str:
         return d.isoformat()
+
     if start and end:
         if start == end:
             return day(start)
@@ -334,11 +410,10 @@ def readable(start: date | None, end: date | None) -> str:
             return f"Q{(start.month + 2) // 3} {start.year}"
         if start.month == 1 and start.day == 1 and end.month == 12 and end.day == 31:
             return f"{start.year} to {end.year}"
-        if start.day == 1 and end == _month_end(end.year, end.month) and start <= end:     # whole months
+        if start.day == 1 and end == _month_end(end.year, end.month) and start <= end:  # whole months
             if start.year == end.year:
                 return f"{calendar.month_name[start.month]} to {calendar.month_name[end.month]} {end.year}"
-            return (f"{calendar.month_name[start.month]} {start.year} to "
-                    f"{calendar.month_name[end.month]} {end.year}")
+            return f"{calendar.month_name[start.month]} {start.year} to {calendar.month_name[end.month]} {end.year}"
         return f"{day(start)} to {day(end)}"
     if start:
         return f"since {day(start)}"

@@ -10,41 +10,90 @@ from . import vocab
 from .tokens import Tokens
 from .types import Interpretation
 
-__all__ = ["LOOKUP_FIELDS", "LOOKUP_ALIAS", "FLAG_FIELDS", "TOP_OK", "COUNTABLE", "ID_FIELDS", "FIRM_LOOKUPS",
-           "CLASSIFICATION_FIELDS", "resolve_measure", "ids_apply", "recall_numbers", "firm_home", "rank_when_bare",
-           "flag_question", "classification_lookup"]
+__all__ = [
+    "LOOKUP_FIELDS",
+    "LOOKUP_ALIAS",
+    "FLAG_FIELDS",
+    "TOP_OK",
+    "COUNTABLE",
+    "ID_FIELDS",
+    "FIRM_LOOKUPS",
+    "CLASSIFICATION_FIELDS",
+    "resolve_measure",
+    "ids_apply",
+    "recall_numbers",
+    "firm_home",
+    "rank_when_bare",
+    "flag_question",
+    "classification_lookup",
+]
 
-LOOKUP_FIELDS = {"regulation_number": "classification", "device_class": "classification",
-                 "review_panel": "classification", "device_name": "classification", "decision_code": "510k",
-                 "decision_date": "510k", "applicant": "510k", "root_cause": "recall", "recall_class": "recall",
-                 "status": "recall", "supplement_type": "pma", "clearance_type": "510k", "event_type": "event",
-                 "gmdn_term": "udi", "brand_name": "udi", "version_or_model_number": "udi", "trade_name": "pma",
-                 "registration_number": "registrationlisting", "city": "registrationlisting",
-                 "company_name": "udi", "product_problems": "event", "implant_flag": "classification",
-                 "life_sustain_support_flag": "classification", "third_party_flag": "510k",
-                 "premarket_submission": "gudid", "k_numbers": "510k"}
+LOOKUP_FIELDS = {
+    "regulation_number": "classification",
+    "device_class": "classification",
+    "review_panel": "classification",
+    "device_name": "classification",
+    "decision_code": "510k",
+    "decision_date": "510k",
+    "applicant": "510k",
+    "root_cause": "recall",
+    "recall_class": "recall",
+    "status": "recall",
+    "supplement_type": "pma",
+    "clearance_type": "510k",
+    "event_type": "event",
+    "gmdn_term": "udi",
+    "brand_name": "udi",
+    "version_or_model_number": "udi",
+    "trade_name": "pma",
+    "registration_number": "registrationlisting",
+    "city": "registrationlisting",
+    "company_name": "udi",
+    "product_problems": "event",
+    "implant_flag": "classification",
+    "life_sustain_support_flag": "classification",
+    "third_party_flag": "510k",
+    "premarket_submission": "gudid",
+    "k_numbers": "510k",
+}
 
 
 # flags said as filters that a question about one device asks the value of ("is PNJ an implant?")
 FLAG_FIELDS = {"implant": "implant_flag", "life": "life_sustain_support_flag"}
 
 
-TOP_OK = {"event": {"manufacturer", "product_code", "event_type", "patient_problem", "device_problem", "country"},
-          "recall": {"manufacturer", "product_code", "recall_class", "country", "root_cause", "state", "status"},
-          "enforcement": {"manufacturer", "recall_class", "country", "state", "status"},
-          "510k": {"manufacturer", "product_code", "decision_code", "country", "state", "clearance_type"},
-          "pma": {"manufacturer", "product_code", "decision_code", "supplement_type", "state"},
-          "udi": {"manufacturer", "product_code"}, "registrationlisting": {"country", "product_code", "state"},
-          "classification": {"device_class", "review_panel"},
-          "gudid": {"manufacturer", "product_code", "gmdn_term", "brand_name"},
-          "covid19serology": {"manufacturer", "antibody_truth", "device", "panel"}}
+TOP_OK = {
+    "event": {"manufacturer", "product_code", "event_type", "patient_problem", "device_problem", "country"},
+    "recall": {"manufacturer", "product_code", "recall_class", "country", "root_cause", "state", "status"},
+    "enforcement": {"manufacturer", "recall_class", "country", "state", "status"},
+    "510k": {"manufacturer", "product_code", "decision_code", "country", "state", "clearance_type"},
+    "pma": {"manufacturer", "product_code", "decision_code", "supplement_type", "state"},
+    "udi": {"manufacturer", "product_code"},
+    "registrationlisting": {"country", "product_code", "state"},
+    "classification": {"device_class", "review_panel"},
+    "gudid": {"manufacturer", "product_code", "gmdn_term", "brand_name"},
+    "covid19serology": {"manufacturer", "antibody_truth", "device", "panel"},
+}
 
 
-COUNTABLE = {"applicant": "manufacturer", "manufacturer": "manufacturer", "product_code": "product_code",
-             "event_type": "event_type", "patient_problem": "patient_problem", "device_problem": "device_problem",
-             "country": "country", "state": "state", "recall_class": "recall_class", "decision_code": "decision_code",
-             "root_cause": "root_cause", "status": "status", "supplement_type": "supplement_type",
-             "clearance_type": "clearance_type", "device_class": "device_class", "review_panel": "review_panel"}
+COUNTABLE = {
+    "applicant": "manufacturer",
+    "manufacturer": "manufacturer",
+    "product_code": "product_code",
+    "event_type": "event_type",
+    "patient_problem": "patient_problem",
+    "device_problem": "device_problem",
+    "country": "country",
+    "state": "state",
+    "recall_class": "recall_class",
+    "decision_code": "decision_code",
+    "root_cause": "root_cause",
+    "status": "status",
+    "supplement_type": "supplement_type",
+    "clearance_type": "clearance_type",
+    "device_class": "device_class",
+    "review_panel": "review_panel",
+}
 
 
 # a breakdown field said about one record: the record's own field
@@ -58,7 +107,7 @@ def resolve_measure(it: Interpretation, ids: list, prev_specific: bool = False) 
         return
     specific = bool(ids or (it.device and it.device.path == "given") or prev_specific)
     if specific and ids and it.field in LOOKUP_ALIAS:
-        it.field = LOOKUP_ALIAS[it.field]        # "report 16081310 device problem": that record's problems
+        it.field = LOOKUP_ALIAS[it.field]  # "report 16081310 device problem": that record's problems
     if it.field in LOOKUP_FIELDS and (specific or it.field not in COUNTABLE):
         it.measure = "lookup"
     elif it.field in COUNTABLE:
@@ -67,31 +116,44 @@ def resolve_measure(it: Interpretation, ids: list, prev_specific: bool = False) 
         it.field = None
 
 
-ID_FIELDS = ("k_number", "pma_number", "supplement_number", "product_res_number", "mdr_report_key", "di",
-             "regulation_number")
+ID_FIELDS = (
+    "k_number",
+    "pma_number",
+    "supplement_number",
+    "product_res_number",
+    "mdr_report_key",
+    "di",
+    "regulation_number",
+)
 
 
 def ids_apply(it: Interpretation, ids_ds: list[str]) -> None:
     """A record number searches only the datasets that carry it: "510(k) for DI B3359500" is never every 510(k)."""
     from ..planner import ID_FILTERS
+
     fields = [f.field for f in it.filters if f.field in ID_FILTERS]
     if not fields:
         return
     by_code = bool(it.device and it.device.path == "given" and any(str(f.value) == it.device.words for f in it.filters))
-    keep = [d for d in it.datasets if by_code or any(d in ID_FILTERS[f] for f in fields)]   # K number: its codes
+    keep = [d for d in it.datasets if by_code or any(d in ID_FILTERS[f] for f in fields)]  # K number: its codes
     if "di" in fields and set(it.datasets) & {"510k", "pma"}:
-        it.field, it.measure = "premarket_submission", "lookup"     # "the 510(k) for DI B3359500"
+        it.field, it.measure = "premarket_submission", "lookup"  # "the 510(k) for DI B3359500"
     if it.field == "premarket_submission" and "di" in fields:
         keep = [d for d in keep if d in ("gudid", "udi")] or ["gudid"]
-    if "product_res_number" in fields and "recall" in keep and (
-            it.field is None and "510k" in it.datasets or it.field == "premarket_submission"):
-        it.field, it.measure = "k_numbers", "lookup"      # "which 510(k) is recall Z-0053-2020 tied to?"
+    if (
+        "product_res_number" in fields
+        and "recall" in keep
+        and (it.field is None and "510k" in it.datasets or it.field == "premarket_submission")
+    ):
+        it.field, it.measure = "k_numbers", "lookup"  # "which 510(k) is recall Z-0053-2020 tied to?"
     if keep != it.datasets:
         gone = [d for d in it.datasets if d not in keep]
         it.datasets = keep or [d for d in ids_ds if d in ID_FILTERS[fields[0]]][:1] or ids_ds[:1]
         if gone:
-            it.notes.append(f"{vocab.LABEL.get(gone[0], gone[0])} do not carry {it.filters[0].label}, so "
-                            f"{' and '.join(vocab.LABEL.get(d, d) for d in it.datasets)} were searched")
+            it.notes.append(
+                f"{vocab.LABEL.get(gone[0], gone[0])} do not carry {it.filters[0].label}, so "
+                f"{' and '.join(vocab.LABEL.get(d, d) for d in it.datasets)} were searched"
+            )
 
 
 def recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
@@ -100,9 +162,13 @@ def recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
     numbers = [f.value for f in it.filters if f.field == "product_res_number"]
     if not numbers and not set(it.datasets) & {"recall", "enforcement"}:
         return
-    classes = any(f.field in ("class", "recall_class") for f in it.filters)    # "classified class III": a filter
-    if not classes and (it.field == "device_class" or it.field is None and it.measure == "list" and re.search(
-            r"\b(classified|classification|what class)\b", it.question.lower())):
+    classes = any(f.field in ("class", "recall_class") for f in it.filters)  # "classified class III": a filter
+    if not classes and (
+        it.field == "device_class"
+        or it.field is None
+        and it.measure == "list"
+        and re.search(r"\b(classified|classification|what class)\b", it.question.lower())
+    ):
         it.field = "recall_class"
         it.measure = "lookup"
     if "recall" in it.datasets and it.field == "recall_class" and not numbers:
@@ -120,8 +186,16 @@ def recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
         it.notes.append(f"{', '.join(map(str, numbers))} is in FDA enforcement reports, so those were read")
 
 
-FIRM_LOOKUPS = {"status", "root_cause", "recall_class", "registration_number", "city", "decision_code",
-                "decision_date", "company_name"}
+FIRM_LOOKUPS = {
+    "status",
+    "root_cause",
+    "recall_class",
+    "registration_number",
+    "city",
+    "decision_code",
+    "decision_date",
+    "company_name",
+}
 
 
 def firm_home(it: Interpretation) -> None:
@@ -136,24 +210,39 @@ def firm_home(it: Interpretation) -> None:
 
 
 def rank_when_bare(it: Interpretation, said: list[str]) -> None:
-    """"serology test manufacturers": a field named with nothing to narrow by is a ranking by that field."""
-    if it.measure != "list" or it.field or it.device or it.firm or it.place or it.filters or it.date_from or \
-            it.date_to or it.sides:
+    """ "serology test manufacturers": a field named with nothing to narrow by is a ranking by that field."""
+    if (
+        it.measure != "list"
+        or it.field
+        or it.device
+        or it.firm
+        or it.place
+        or it.filters
+        or it.date_from
+        or it.date_to
+        or it.sides
+    ):
         return
-    by = next((COUNTABLE[f] for f in said if f in COUNTABLE and COUNTABLE[f] in TOP_OK.get(
-        it.datasets[0] if it.datasets else "", ())), None)
+    by = next(
+        (
+            COUNTABLE[f]
+            for f in said
+            if f in COUNTABLE and COUNTABLE[f] in TOP_OK.get(it.datasets[0] if it.datasets else "", ())
+        ),
+        None,
+    )
     if by:
         it.measure, it.by = "top", by
 
 
 def flag_question(it: Interpretation, tokens: Tokens) -> None:
-    """"is PNJ an implant?", "NIQ implant flag": the flag's value for the device, not a filter."""
+    """ "is PNJ an implant?", "NIQ implant flag": the flag's value for the device, not a filter."""
     flags = [f for f in it.filters if f.field.startswith("word:") and f.field[5:] in FLAG_FIELDS]
     if not flags or not it.device or it.sides or it.measure not in ("list", "lookup", "count"):
         return
     asks = tokens.toks[0].low in ("is", "are", "does", "do", "was", "were") or "flag" in flags[0].words.lower()
     if asks and it.measure == "count":
-        it.measure = "list"                        # "does DXY count as an implant?"
+        it.measure = "list"  # "does DXY count as an implant?"
     if asks and (it.device.path == "given" or len(it.device.codes) <= 3):
         it.filters = [f for f in it.filters if f is not flags[0]]
         it.measure, it.field, it.datasets = "lookup", FLAG_FIELDS[flags[0].field[5:]], ["classification"]
@@ -165,13 +254,19 @@ CLASSIFICATION_FIELDS = {"device_class", "review_panel", "regulation_number"}
 
 
 def classification_lookup(it: Interpretation, defaulted: bool) -> None:
-    """"what class are CPAP machines": a field of the classification, looked up for the device's product codes."""
+    """ "what class are CPAP machines": a field of the classification, looked up for the device's product codes."""
     if it.field == "regulation_number" and it.firm and not it.device and not it.filters:
-        it.field, it.measure, it.datasets = "registration_number", "lookup", ["registrationlisting"]   # "reg number"
+        it.field, it.measure, it.datasets = "registration_number", "lookup", ["registrationlisting"]  # "reg number"
         return
     field = it.by if it.measure == "top" else it.field
-    if field in CLASSIFICATION_FIELDS and (defaulted or it.datasets == ["classification"]) and it.device and \
-            it.device.codes and not it.sides and it.device.path != "names":   # names: the records found say it
+    if (
+        field in CLASSIFICATION_FIELDS
+        and (defaulted or it.datasets == ["classification"])
+        and it.device
+        and it.device.codes
+        and not it.sides
+        and it.device.path != "names"
+    ):  # names: the records found say it
         it.measure, it.field, it.by, it.datasets = "lookup", field, None, ["classification"]
         codes = [c.model_copy(update={"records": None}) for c in it.device.codes]
         it.device = it.device.model_copy(update={"path": "given", "how": "", "codes": codes})

@@ -14,26 +14,39 @@ __all__ = ["field_not_dataset", "bare", "specific", "refining", "merge", "bind"]
 _REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
 
 
-FIELD_DATASET_WORDS = {"regulation": "regulation_number", "regulations": "regulation_number",
-                       "panel": "review_panel", "classification": "device_class", "classified": "device_class"}
+FIELD_DATASET_WORDS = {
+    "regulation": "regulation_number",
+    "regulations": "regulation_number",
+    "panel": "review_panel",
+    "classification": "device_class",
+    "classified": "device_class",
+}
 
 
 def field_not_dataset(tokens: Tokens, it: Interpretation) -> None:
     """A follow-up whose only dataset word is also a field ("regulation?", "and the panel?"): that field."""
-    used = sorted(i for i, r in tokens.role.items() if r == "dataset")       # the first said names the field
-    content = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
-               and any(ch.isalnum() for ch in tokens.toks[i].low)]
+    used = sorted(i for i, r in tokens.role.items() if r == "dataset")  # the first said names the field
+    content = [
+        i
+        for i in tokens.unused()
+        if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
+        and any(ch.isalnum() for ch in tokens.toks[i].low)
+    ]
     if used and not content and all(tokens.toks[i].low in FIELD_DATASET_WORDS for i in used):
         it.datasets = []
-        it.field = it.field or FIELD_DATASET_WORDS[tokens.toks[used[0]].low]   # a field already said stays
+        it.field = it.field or FIELD_DATASET_WORDS[tokens.toks[used[0]].low]  # a field already said stays
         for i in used:
             tokens.role[i] = "field"
 
 
 def bare(tokens: Tokens, it: Interpretation) -> bool:
     """Nothing new is named: only a field, a measure, a filter or a period ("root cause?", "class?", "by state")."""
-    content = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
-               and any(ch.isalnum() for ch in tokens.toks[i].low)]
+    content = [
+        i
+        for i in tokens.unused()
+        if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
+        and any(ch.isalnum() for ch in tokens.toks[i].low)
+    ]
     said = bool(it.field or it.by or it.filters or it.date_from or it.date_to or it.measure != "list")
     return not content and said
 
@@ -42,8 +55,12 @@ def specific(reading: dict) -> bool:
     """The reading names one thing: a device by few codes, a firm, or a record number."""
     device = reading.get("device") or {}
     ids = [f for f in reading.get("filters", []) if f.get("field") in ID_FIELDS]
-    return bool(reading.get("firm") or ids or device and (device.get("path") in ("given", "names") or
-                                                          len(device.get("codes", [])) <= 3))
+    return bool(
+        reading.get("firm")
+        or ids
+        or device
+        and (device.get("path") in ("given", "names") or len(device.get("codes", [])) <= 3)
+    )
 
 
 def refining(tokens: Tokens, follow: list) -> bool:
@@ -79,6 +96,7 @@ def _field_home(it: Interpretation, last: LastResult) -> None:
     """A field the previous dataset's records do not carry ("what class is it?" after 510(k)s): looked up where it
     lives, for the previous answer's product codes."""
     from ..tools.searchers import SPECS
+
     ds = it.datasets[0] if it.datasets else ""
     home = LOOKUP_FIELDS.get(it.field or "")
     if not home or home == ds or ds in SPECS and it.field in SPECS[ds].row:
@@ -92,10 +110,11 @@ def _field_home(it: Interpretation, last: LastResult) -> None:
 
 
 def bind(it: Interpretation, last: LastResult, words: list[str]) -> None:
-    """"those" / "them": the previous answer's result set."""
+    """ "those" / "them": the previous answer's result set."""
     if last.kind == "firms" and last.firms:
-        it.firm = FirmFilter(words="those firms", name=", ".join(last.firms[:5]), variants=last.firms[:10],
-                             match="those")
+        it.firm = FirmFilter(
+            words="those firms", name=", ".join(last.firms[:5]), variants=last.firms[:10], match="those"
+        )
         it.followup = "firms"
     elif last.codes:
         it.device = DeviceFilter(words="those", path="given", codes=[Code(code=c) for c in last.codes[:MAX_CODES]])

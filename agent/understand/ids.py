@@ -10,14 +10,126 @@ from .types import Filter
 __all__ = ["read_ids", "code_tokens", "NOT_CODES", "SUBMISSION_DATASET"]
 
 # three-letter words typed in capitals that are not product codes
-NOT_CODES = {"FDA", "PMA", "UDI", "MDR", "AND", "THE", "FOR", "USA", "EUA", "DEN", "ALL", "ANY", "HOW", "WHO", "GMP",
-             "IDE", "CFR", "ISO", "LOT", "NOT", "ARE", "WAS", "HAS", "TOP", "PER", "III", "MRI", "ICD", "IUD", "CGM",
-             "EEA", "DIS", "UDIS", "GE", "OEC", "INC", "LLC", "LTD", "USA", "CPT", "DME", "ECG", "EKG", "IVD", "OTC",
-             "CEO", "FAQ", "ETC", "YES", "AKA", "API", "CSV", "PDF", "URL", "BUT", "CAN", "YOU", "WHY", "GET", "OUT",
-             "NEW", "OLD", "ONE", "TWO", "SIX", "TEN", "BOX", "KIT", "SET", "BAG", "CAP", "RED", "USB", "DNA", "RNA",
-             "HIV", "PPE", "ICU", "NHS", "EU", "UK", "VS", "DID", "MAX", "MIN", "AVG"}
-_WORDS = {"for", "and", "the", "are", "was", "has", "had", "how", "any", "all", "who", "why", "its", "per", "new",
-          "top", "one", "two", "did", "get", "got", "see", "can", "may", "use", "via", "not", "too", "yet", "out"}
+NOT_CODES = {
+    "FDA",
+    "PMA",
+    "UDI",
+    "MDR",
+    "AND",
+    "THE",
+    "FOR",
+    "USA",
+    "EUA",
+    "DEN",
+    "ALL",
+    "ANY",
+    "HOW",
+    "WHO",
+    "GMP",
+    "IDE",
+    "CFR",
+    "ISO",
+    "LOT",
+    "NOT",
+    "ARE",
+    "WAS",
+    "HAS",
+    "TOP",
+    "PER",
+    "III",
+    "MRI",
+    "ICD",
+    "IUD",
+    "CGM",
+    "EEA",
+    "DIS",
+    "UDIS",
+    "GE",
+    "OEC",
+    "INC",
+    "LLC",
+    "LTD",
+    "USA",
+    "CPT",
+    "DME",
+    "ECG",
+    "EKG",
+    "IVD",
+    "OTC",
+    "CEO",
+    "FAQ",
+    "ETC",
+    "YES",
+    "AKA",
+    "API",
+    "CSV",
+    "PDF",
+    "URL",
+    "BUT",
+    "CAN",
+    "YOU",
+    "WHY",
+    "GET",
+    "OUT",
+    "NEW",
+    "OLD",
+    "ONE",
+    "TWO",
+    "SIX",
+    "TEN",
+    "BOX",
+    "KIT",
+    "SET",
+    "BAG",
+    "CAP",
+    "RED",
+    "USB",
+    "DNA",
+    "RNA",
+    "HIV",
+    "PPE",
+    "ICU",
+    "NHS",
+    "EU",
+    "UK",
+    "VS",
+    "DID",
+    "MAX",
+    "MIN",
+    "AVG",
+}
+_WORDS = {
+    "for",
+    "and",
+    "the",
+    "are",
+    "was",
+    "has",
+    "had",
+    "how",
+    "any",
+    "all",
+    "who",
+    "why",
+    "its",
+    "per",
+    "new",
+    "top",
+    "one",
+    "two",
+    "did",
+    "get",
+    "got",
+    "see",
+    "can",
+    "may",
+    "use",
+    "via",
+    "not",
+    "too",
+    "yet",
+    "out",
+}
 SUBMISSION_DATASET = {"k": "510k", "den": "510k", "p": "pma"}
 DI_CUES = {"di", "udi", "identifier", "gtin", "udi-di", "dis", "device", "gudid", "primary"}
 
@@ -32,7 +144,7 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
         up = t.text.upper().replace(" ", "")
         prev = lows[i - 1] if i else ""
         if up == "21" and i + 2 < len(lows) and lows[i + 1] == "cfr" and re.fullmatch(r"\d{3}\.\d{1,4}", lows[i + 2]):
-            tokens.take(i, i + 2, "id")                 # "21 CFR 880.5725" (bare "21 CFR" asks for the regulation)
+            tokens.take(i, i + 2, "id")  # "21 CFR 880.5725" (bare "21 CFR" asks for the regulation)
             continue
         if m := re.fullmatch(r"(K|DEN)(\d{6})", up):
             out.append(("510k", Filter(field="k_number", value=up, label=up, words=t.text)))
@@ -42,21 +154,29 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             if m[2]:
                 out.append(("pma", Filter(field="supplement_number", value=m[2], label=m[2], words=t.text)))
         elif re.fullmatch(r"S\d{3,4}", up) and any(f.field == "pma_number" for _, f in out):
-            out.append(("pma", Filter(field="supplement_number", value=up, label=up, words=t.text)))   # P150012 S099
+            out.append(("pma", Filter(field="supplement_number", value=up, label=up, words=t.text)))  # P150012 S099
         elif re.fullmatch(r"Z-\d{4}-\d{4}", up):
             out.append(("recall", Filter(field="product_res_number", value=up, label=up, words=t.text)))
-        elif re.fullmatch(r"\d{12,14}|\+?[A-Z]{1,4}\d{6,}[A-Z0-9]*", up) and not re.fullmatch(r"[A-Z]{3}\d{6}", up) \
-                or (prev in DI_CUES and re.fullmatch(r"[0-9A-Z+]{6,30}", up) and any(c.isdigit() for c in up)):
+        elif (
+            re.fullmatch(r"\d{12,14}|\+?[A-Z]{1,4}\d{6,}[A-Z0-9]*", up)
+            and not re.fullmatch(r"[A-Z]{3}\d{6}", up)
+            or (prev in DI_CUES and re.fullmatch(r"[0-9A-Z+]{6,30}", up) and any(c.isdigit() for c in up))
+        ):
             out.append(("udi", Filter(field="di", value=up, label=f"device identifier {up}", words=t.text)))
         elif re.fullmatch(r"\d{3}\.\d{1,4}", up):
-            out.append(("classification", Filter(field="regulation_number", value=up,
-                                                 label=f"regulation {up}", words=t.text)))
-        elif re.fullmatch(r"\d{5,10}", up) and (cue := _registry_cue(lows[max(0, i - 3):i])):
-            name = "fei" if cue == "fei" else "regnum"      # "registration number 1628808", "FEI 3002808212"
+            out.append(
+                ("classification", Filter(field="regulation_number", value=up, label=f"regulation {up}", words=t.text))
+            )
+        elif re.fullmatch(r"\d{5,10}", up) and (cue := _registry_cue(lows[max(0, i - 3) : i])):
+            name = "fei" if cue == "fei" else "regnum"  # "registration number 1628808", "FEI 3002808212"
             label = f"{'FEI' if cue == 'fei' else 'registration'} number {up}"
             out.append(("registrationlisting", Filter(field=f"word:{name}", value=up, label=label, words=t.text)))
-        elif re.fullmatch(r"\d{5,10}", up) and prev in ("mdr", "report", "key", "event", "number", "#") or \
-                re.fullmatch(r"\d{7,8}", up) and prev not in ("registration", "fei", "reg", "duns", "top", "first"):
+        elif (
+            re.fullmatch(r"\d{5,10}", up)
+            and prev in ("mdr", "report", "key", "event", "number", "#")
+            or re.fullmatch(r"\d{7,8}", up)
+            and prev not in ("registration", "fei", "reg", "duns", "top", "first")
+        ):
             out.append(("event", Filter(field="mdr_report_key", value=up, label=f"report {up}", words=t.text)))
         else:
             continue
@@ -68,8 +188,11 @@ def _registry_cue(before: list[str]) -> str:
     """'fei' or 'registration' when the words just before a number say it is an establishment's number."""
     if "fei" in before:
         return "fei"
-    if set(before) & {"registration", "registrations", "reg", "registered", "establishment"} and \
-            not set(before) & {"mdr", "report", "event"}:
+    if set(before) & {"registration", "registrations", "reg", "registered", "establishment"} and not set(before) & {
+        "mdr",
+        "report",
+        "event",
+    }:
         return "registration"
     return ""
 
@@ -93,9 +216,12 @@ def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
             if after_code_word:
                 said.append(i)
                 continue
-            model = i + 1 < len(lows) and re.fullmatch(r"\d[\w.-]*", lows[i + 1]) is not None and \
-                re.fullmatch(r"(19|20)\d\d", lows[i + 1]) is None
-            if t.text.isupper() and t.text not in NOT_CODES and not model:    # "PAD 6082" is a model number
+            model = (
+                i + 1 < len(lows)
+                and re.fullmatch(r"\d[\w.-]*", lows[i + 1]) is not None
+                and re.fullmatch(r"(19|20)\d\d", lows[i + 1]) is None
+            )
+            if t.text.isupper() and t.text not in NOT_CODES and not model:  # "PAD 6082" is a model number
                 caps.append(i)
                 continue
         if w not in ("and", "or", "&"):

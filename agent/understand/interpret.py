@@ -48,17 +48,23 @@ def _anchor(ctx: ToolContext, datasets: list[str]) -> date:
 def _datasets(tokens: Tokens, take: bool, weak_ok: bool = True) -> list[str]:
     hits = vocab.match_phrases(tokens, vocab.DATASET_PHRASES, "dataset", take=take)
     strong = [t for _, _, t in hits if not t.endswith("?")]
-    if "510k" in strong and "pma" in strong and not any(tokens.lows()[i] in ("pma", "pmas") for i, _, t in hits
-                                                         if t == "pma"):
-        strong.remove("pma")                  # "510(k) approvals"
+    if (
+        "510k" in strong
+        and "pma" in strong
+        and not any(tokens.lows()[i] in ("pma", "pmas") for i, _, t in hits if t == "pma")
+    ):
+        strong.remove("pma")  # "510(k) approvals"
     if "enforcement" in strong and "recall" in strong:
-        strong.remove("recall")               # "enforcement reports of recalls"
+        strong.remove("recall")  # "enforcement reports of recalls"
     lows = tokens.lows()
-    if "classification" in strong and set(strong) & {"recall", "enforcement"} and all(
-            lows[i] in ("classified", "classification") for i, _, t in hits if t == "classification"):
-        strong.remove("classification")       # "how was the recall classified": its recall class
+    if (
+        "classification" in strong
+        and set(strong) & {"recall", "enforcement"}
+        and all(lows[i] in ("classified", "classification") for i, _, t in hits if t == "classification")
+    ):
+        strong.remove("classification")  # "how was the recall classified": its recall class
     if "gudid" in strong and "udi" in strong:
-        strong.remove("udi")                  # "device identifiers in GUDID": the release's own records
+        strong.remove("udi")  # "device identifiers in GUDID": the release's own records
     weak = [t.rstrip("?") for _, _, t in hits if t.endswith("?")]
     return list(dict.fromkeys(strong or (weak if weak_ok else [])))
 
@@ -66,26 +72,42 @@ def _datasets(tokens: Tokens, take: bool, weak_ok: bool = True) -> list[str]:
 def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[str]:
     """count / list / trend / top / compare, and the field asked about (kept in `it.field` until ids are known)."""
     lows = tokens.lows()
-    named = {k for i, j, _ in vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False)
-             for k in range(i, j + 1)}
+    named = {
+        k for i, j, _ in vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False) for k in range(i, j + 1)
+    }
     for k in range(1, len(lows) - 1):
         if lows[k] == "number" and lows[k + 1] == "of" and k in named and tokens.free(k):
-            tokens.take(k, k + 1, "field")           # "model number of ...": the field's number, not a count
+            tokens.take(k, k + 1, "field")  # "model number of ...": the field's number, not a count
     hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
     tags = [t for _, _, t in hits]
-    fields = sorted(vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False))   # in the order said
-    near = [(i, j, f) for i, j, f in fields if i == 0 or any(abs(i - hj) <= 2 or abs(hi - j) <= 3
-                                                             for hi, hj, t in hits if t in ("top", "list"))]
-    if not near and keyed:               # "B3359500 model number": a field of the record or code named
+    fields = sorted(vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False))  # in the order said
+    near = [
+        (i, j, f)
+        for i, j, f in fields
+        if i == 0 or any(abs(i - hj) <= 2 or abs(hi - j) <= 3 for hi, hj, t in hits if t in ("top", "list"))
+    ]
+    if not near and keyed:  # "B3359500 model number": a field of the record or code named
         near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS or f in LOOKUP_ALIAS][:1]
-    if not near and not set(tags) & {"count", "trend", "top", "compare"}:      # "Diasorin reg number"
-        near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS and f not in COUNTABLE and _at_end(lows, j)
-                and lows[i - 1] not in ("from", "of", "for", "in", "with", "by", "to", "at", "per")][:1]
-    broken = [(i, j, f) for i, j, f in fields if f in COUNTABLE and i > 0 and lows[i - 1] in ("by", "per", "each")
-              and not (i > 1 and lows[i - 1] == "by" and (lows[i - 2].endswith("ed") or lows[i - 2] == "made"))
-              and (j >= len(lows) or lows[j] not in ("in", "from", "located", "based", "that", "who", "with"))]
+    if not near and not set(tags) & {"count", "trend", "top", "compare"}:  # "Diasorin reg number"
+        near = [
+            (i, j, f)
+            for i, j, f in fields
+            if f in LOOKUP_FIELDS
+            and f not in COUNTABLE
+            and _at_end(lows, j)
+            and lows[i - 1] not in ("from", "of", "for", "in", "with", "by", "to", "at", "per")
+        ][:1]
+    broken = [
+        (i, j, f)
+        for i, j, f in fields
+        if f in COUNTABLE
+        and i > 0
+        and lows[i - 1] in ("by", "per", "each")
+        and not (i > 1 and lows[i - 1] == "by" and (lows[i - 2].endswith("ed") or lows[i - 2] == "made"))
+        and (j >= len(lows) or lows[j] not in ("in", "from", "located", "based", "that", "who", "with"))
+    ]
     # "reports by manufacturer" is a breakdown; "submitted by applicants in CA" names who submitted
-    if broken and not (set(tags) & {"compare", "trend"}):     # "insulin pump reports by manufacturer"
+    if broken and not (set(tags) & {"compare", "trend"}):  # "insulin pump reports by manufacturer"
         tags, near = tags + ["top"], broken + [x for x in near if x not in broken]
     if "compare" in tags:
         it.measure = "compare"
@@ -98,7 +120,7 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
     elif "count" in tags:
         it.measure = "count"
     if it.measure == "list" and near:
-        it.field = near[0][2]                      # settled by _resolve_measure once record IDs are known
+        it.field = near[0][2]  # settled by _resolve_measure once record IDs are known
     for i, j, f in near:
         if f in (it.by, it.field) or COUNTABLE.get(f) == it.by:
             tokens.take(i, j, "field")
@@ -111,8 +133,12 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
 
 def _content(tokens: Tokens) -> list[int]:
     """Tokens no reading used that are not grammar."""
-    return [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
-            and any(ch.isalnum() for ch in tokens.toks[i].low)]
+    return [
+        i
+        for i in tokens.unused()
+        if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
+        and any(ch.isalnum() for ch in tokens.toks[i].low)
+    ]
 
 
 def _at_end(lows: list[str], j: int) -> bool:
@@ -130,16 +156,21 @@ def _weak(tokens: Tokens, preview: list[str]) -> list[str]:
 def _ids_elsewhere(ctx: ToolContext, it: Interpretation, ids: list) -> None:
     """A K / P number asked about in a dataset that does not hold it: its product codes there, and the record."""
     from mirror.lookup.devices import resolve_devices
+
     for ds, f in ids:
         if f.field not in ("k_number", "pma_number") or ds in it.datasets or it.device:
             continue
         if any(d in ("recall",) for d in it.datasets) and len(it.datasets) == 1:
-            continue                              # recalls carry K and P numbers themselves
+            continue  # recalls carry K and P numbers themselves
         found = resolve_devices(ctx.api, str(f.value))
         codes = [Code(code=r["product_code"], name=r["device_name"] or "") for r in found["rows"]]
         if codes:
-            it.device = DeviceFilter(words=str(f.value), codes=codes, path="given",
-                                     how=f"{f.value} is filed under product code {', '.join(c.code for c in codes)}")
+            it.device = DeviceFilter(
+                words=str(f.value),
+                codes=codes,
+                path="given",
+                how=f"{f.value} is filed under product code {', '.join(c.code for c in codes)}",
+            )
         it.datasets.append(ds)
 
 
@@ -164,15 +195,16 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
             it.supplements = "supplements" if value == "supplements" else "originals"
         elif name in vocab.FILTER_FIELDS and not _filter_fits(name, preview):
             for k in range(i, j):
-                tokens.role.pop(k, None)              # "positive airway pressure", "recalls of ... kits"
+                tokens.role.pop(k, None)  # "positive airway pressure", "recalls of ... kits"
         elif name in vocab.FILTER_FIELDS:
             label = vocab.FILTER_FIELDS[name][1].format(v=value)
             values = list(dict.fromkeys([value, value[:1] + value[1:].lower()])) if name == "root" else value
             it.filters.append(Filter(field=f"word:{name}", value=values, label=label, words=words))
 
 
-def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
-              ) -> tuple[Interpretation, Clarification | None]:
+def interpret(
+    ctx: ToolContext, question: str, last: LastResult | None = None
+) -> tuple[Interpretation, Clarification | None]:
     """The best reading of the question, and a clarifying question when that reading is weak or tied."""
     it = Interpretation(question=question)
     tokens = tokenize(question[:2000])
@@ -191,46 +223,67 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     if rng:
         it.date_field = _date_kind(tokens)
     while periods and len(periods) < 4 and (more := read_dates(tokens, _anchor(ctx, preview or ids_ds))):
-        periods.append(more)                      # "2020 vs 2014": one side per period
+        periods.append(more)  # "2020 vs 2014": one side per period
     _filters(tokens, it, preview)
     _class_alternative(tokens, it)
     said_fields = _measure(tokens, it, keyed=bool(ids or it.device))
     strong = _datasets(tokens, take=True, weak_ok=False)
-    implied = (["event"] if any(f.field == "event_type" for f in it.filters) else []) + \
-        (["pma"] if it.supplements != "all" else []) + \
-        [vocab.FILTER_DATASET[f.field[5:]] for f in it.filters if f.field.startswith("word:")][:1]
+    implied = (
+        (["event"] if any(f.field == "event_type" for f in it.filters) else [])
+        + (["pma"] if it.supplements != "all" else [])
+        + [vocab.FILTER_DATASET[f.field[5:]] for f in it.filters if f.field.startswith("word:")][:1]
+    )
     it.datasets = list(dict.fromkeys(strong + implied))
-    held = [i for i, t in enumerate(tokens.toks) if tokens.free(i) and len(t.text) == 2 and t.text.isupper()
-            and i and tokens.toks[i - 1].low in ("country", "state", "countries", "states")]
+    held = [
+        i
+        for i, t in enumerate(tokens.toks)
+        if tokens.free(i)
+        and len(t.text) == 2
+        and t.text.isupper()
+        and i
+        and tokens.toks[i - 1].low in ("country", "state", "countries", "states")
+    ]
     for i in held:
-        tokens.role[i] = "place?"                 # "country = IT" is Italy, not "it"
+        tokens.role[i] = "place?"  # "country = IT" is Italy, not "it"
     follow = vocab.match_phrases(tokens, vocab.FOLLOWUP, "followup")
     for i in held:
         tokens.role.pop(i, None)
     _typos(ctx, tokens, it)
     if last and last.reading and not ids:
-        field_not_dataset(tokens, it)        # "regulation?" after an answer: its regulation number
-    named = [d for d in it.datasets if d in strong]     # said, not only implied by a filter ("just malfunctions?")
-    refine = bool(last and last.reading and not named and not ids and (refining(tokens, follow) or
-                                                                      bare(tokens, it)))
+        field_not_dataset(tokens, it)  # "regulation?" after an answer: its regulation number
+    named = [d for d in it.datasets if d in strong]  # said, not only implied by a filter ("just malfunctions?")
+    refine = bool(last and last.reading and not named and not ids and (refining(tokens, follow) or bare(tokens, it)))
     it.datasets = it.datasets or _weak(tokens, preview)
     if refine and last is not None:
-        it.datasets = list(last.reading.get("datasets") or [])   # "just 2009?": the previous question, narrowed
+        it.datasets = list(last.reading.get("datasets") or [])  # "just 2009?": the previous question, narrowed
     elif not it.datasets and follow and last and last.dataset:
-        it.datasets = [last.dataset]          # "what about Boston Scientific?": the previous question's dataset
+        it.datasets = [last.dataset]  # "what about Boston Scientific?": the previous question's dataset
     vocab.verbs_as_grammar(tokens)
     for k in tokens.unused():
         if any(tokens.toks[k].low in vocab.DATASET_WORDS.get(ds, ()) for ds in it.datasets):
-            tokens.take(k, k + 1, "dataset")      # "serology samples tested": the records' own nouns
+            tokens.take(k, k + 1, "dataset")  # "serology samples tested": the records' own nouns
     names = read_names(ctx, tokens, vocab.FUNCTION | vocab.FIELD_WORDS)
     for k in range(len(tokens.toks)):
         if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:
             tokens.take(k, k + 1, "function")
-    resolve_measure(it, ids, prev_specific=refine and last is not None and specific(last.reading) or
-                     bool(names.firms) and it.field in FIRM_LOOKUPS)
-    if tokens.lows()[0] == "when" and it.measure == "list" and not it.field and ids and \
-            set(ids_ds) & {"510k", "pma"} and not it.date_from:
-        it.field, it.measure = "decision_date", "lookup"      # "when was K202114 cleared?": its decision date
+    resolve_measure(
+        it,
+        ids,
+        prev_specific=refine
+        and last is not None
+        and specific(last.reading)
+        or bool(names.firms)
+        and it.field in FIRM_LOOKUPS,
+    )
+    if (
+        tokens.lows()[0] == "when"
+        and it.measure == "list"
+        and not it.field
+        and ids
+        and set(ids_ds) & {"510k", "pma"}
+        and not it.date_from
+    ):
+        it.field, it.measure = "decision_date", "lookup"  # "when was K202114 cleared?": its decision date
     defaulted = not it.datasets
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
@@ -239,17 +292,22 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
     clar = _devices_and_names(ctx, tokens, it, names, defaulted)
     more_sides(it, names, periods)
     firm_home(it)
-    if it.measure == "top" and it.by == "product_code" and it.device and it.device.path == "given" and \
-            len(it.device.codes) <= 3:
-        it.measure, it.by = "list", None          # "which MDRs are under OZO": its records, not a ranking
+    if (
+        it.measure == "top"
+        and it.by == "product_code"
+        and it.device
+        and it.device.path == "given"
+        and len(it.device.codes) <= 3
+    ):
+        it.measure, it.by = "list", None  # "which MDRs are under OZO": its records, not a ranking
     flag_question(it, tokens)
     if it.measure == "list" and not it.field and it.device and not ids:
-        it.field = next((f for f in said_fields if f in CLASSIFICATION_FIELDS), None)   # "... system device class"
+        it.field = next((f for f in said_fields if f in CLASSIFICATION_FIELDS), None)  # "... system device class"
     classification_lookup(it, defaulted)
     if refine and last is not None:
         yesno = tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
         classes = [f for f in it.filters if f.field == "class"]
-        if yesno and classes and specific(last.reading):         # "is it class II or class III?"
+        if yesno and classes and specific(last.reading):  # "is it class II or class III?"
             it.filters = [f for f in it.filters if f.field != "class"]
             it.measure, it.field = "lookup", "device_class"
         it = merge(Interpretation(**last.reading), it, bool(rng), last)
@@ -257,33 +315,57 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         bind(it, last, [tokens.lows()[i] for i, _, _ in follow])
     elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
         it.place, it.followup = last.place, "keys"
-    elif last and last.reading and named and specific(last.reading) and not _content(tokens) and not (
-            it.device or it.firm or ids or it.place or it.filters or it.date_from or it.date_to):
-        bind(it, last, [])                        # "OZP adverse events" then "any recalls?": recalls for OZP
+    elif (
+        last
+        and last.reading
+        and named
+        and specific(last.reading)
+        and not _content(tokens)
+        and not (it.device or it.firm or ids or it.place or it.filters or it.date_from or it.date_to)
+    ):
+        bind(it, last, [])  # "OZP adverse events" then "any recalls?": recalls for OZP
     if last and last.reading and (refine or follow) and it.measure == "list" and not it.field:
         asked = next((f for f in said_fields if f in LOOKUP_FIELDS), None)
         if asked and specific(it.model_dump()):
-            it.field, it.measure = asked, "lookup"      # "and its device class?": that field of what was found
+            it.field, it.measure = asked, "lookup"  # "and its device class?": that field of what was found
     _classes(it)
     if it.field == "registration_number" and any(f.field in ("word:regnum", "word:fei") for f in it.filters):
-        it.field, it.measure = None, "list"      # the number is given: the establishment it names is asked for
+        it.field, it.measure = None, "list"  # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}
-    if "pma" in it.datasets and said & {"supplement", "supplements"} and said & {"original", "originals"} \
-            and not it.sides:
-        it.supplements = "originals"             # "supplements vs originals": originals, with the supplements beside
+    if (
+        "pma" in it.datasets
+        and said & {"supplement", "supplements"}
+        and said & {"original", "originals"}
+        and not it.sides
+    ):
+        it.supplements = "originals"  # "supplements vs originals": originals, with the supplements beside
         it.measure = "count" if it.measure in ("compare", "list") else it.measure
-    elif it.supplements == "all" and "pma" in it.datasets and not any(f.field == "pma_number" for f in it.filters) \
-            and said & {"approval", "approvals", "approved", "approve"}:
+    elif (
+        it.supplements == "all"
+        and "pma" in it.datasets
+        and not any(f.field == "pma_number" for f in it.filters)
+        and said & {"approval", "approvals", "approved", "approve"}
+    ):
         it.supplements = "originals" if it.measure in ("count", "list", "compare") else "all"
-    elif it.supplements == "supplements" and "pma" in it.datasets and said & {"approval", "approvals", "approved"} \
-            and not any(f.field == "word:pmadecision" for f in it.filters):
+    elif (
+        it.supplements == "supplements"
+        and "pma" in it.datasets
+        and said & {"approval", "approvals", "approved"}
+        and not any(f.field == "word:pmadecision" for f in it.filters)
+    ):
         label = vocab.FILTER_FIELDS["pmadecision"][1].format(v="APPR")
-        it.filters.append(Filter(field="word:pmadecision", value="APPR", label=label + " (approved)",
-                                 words="approved"))    # "supplements approved": decided APPR, not 30-day notices
-    enf = [f for f in it.filters if f.field == "recall_class" or f.field.startswith("word:") and
-           vocab.FILTER_DATASET.get(f.field[5:]) == "enforcement"]
+        it.filters.append(
+            Filter(field="word:pmadecision", value="APPR", label=label + " (approved)", words="approved")
+        )  # "supplements approved": decided APPR, not 30-day notices
+    enf = [
+        f
+        for f in it.filters
+        if f.field == "recall_class"
+        or f.field.startswith("word:")
+        and vocab.FILTER_DATASET.get(f.field[5:]) == "enforcement"
+    ]
     if "recall" in it.datasets and enf:
-        it.datasets = [("enforcement" if d == "recall" else d) for d in it.datasets]   # those fields live there
+        it.datasets = [("enforcement" if d == "recall" else d) for d in it.datasets]  # those fields live there
         what = "recall classes are" if enf[0].field == "recall_class" else f"{enf[0].label} are"
         it.notes.append(f"{what} given in FDA enforcement reports, so those were counted")
         it.datasets = list(dict.fromkeys(it.datasets))
@@ -299,11 +381,15 @@ def interpret(ctx: ToolContext, question: str, last: LastResult | None = None
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
     if clar is None and it.understood and not refine:
         rank_when_bare(it, said_fields)
-        clar = ask_when_weak(ctx, it) or (ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it)
-                                           if defaulted else None)
-    if clar is not None and not it.understood and any(c.patch.get("device") or c.patch.get("firm")
-                                                      for c in clar.choices):
-        it.understood = True                  # the question names a device we could not read: ask
+        clar = ask_when_weak(ctx, it) or (
+            ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it) if defaulted else None
+        )
+    if (
+        clar is not None
+        and not it.understood
+        and any(c.patch.get("device") or c.patch.get("firm") for c in clar.choices)
+    ):
+        it.understood = True  # the question names a device we could not read: ask
     return it, clar if it.understood else None
 
 
@@ -313,13 +399,17 @@ _NEAR_KINDS = {"terminated"}
 
 
 def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
-    """"class II or III": the second class is the alternative asked about, never a device word ("Sudan III")."""
+    """ "class II or III": the second class is the alternative asked about, never a device word ("Sudan III")."""
     lows = tokens.lows()
     if not any(f.field == "class" for f in it.filters):
         return
     for k in range(2, len(lows)):
-        if tokens.free(k) and lows[k] in ("i", "ii", "iii", "1", "2", "3") and lows[k - 1] in ("or", "and", "/") \
-                and tokens.role.get(k - 2) == "filter":
+        if (
+            tokens.free(k)
+            and lows[k] in ("i", "ii", "iii", "1", "2", "3")
+            and lows[k - 1] in ("or", "and", "/")
+            and tokens.role.get(k - 2) == "filter"
+        ):
             tokens.take(k - 1, k + 1, "filter")
 
 
@@ -332,13 +422,13 @@ def _date_kind(tokens: Tokens) -> str:
     for k, w in enumerate(lows):
         if k + 1 < len(lows) and w in ("event", "incident") and lows[k + 1] in ("date", "dates"):
             tokens.take(k + 1, k + 2, "function")
-            return "occurred"                     # "MDRs with an event date in Dec 2022"
+            return "occurred"  # "MDRs with an event date in Dec 2022"
         if w == "took" and k + 1 < len(lows) and lows[k + 1] == "place":
             tokens.take(k, k + 2, "function")
-            return "occurred"                     # "events that took place in ..."
+            return "occurred"  # "events that took place in ..."
         if w == "closed" and k + 1 < len(lows) and lows[k + 1] == "out" and 0 < first - k <= 4:
             tokens.take(k, k + 2, "function")
-            return "terminated"                   # "recalls closed out during 2020"
+            return "terminated"  # "recalls closed out during 2020"
     for k, w in enumerate(lows):
         kind = vocab.DATE_KIND.get(w)
         if not kind or (kind in _NEAR_KINDS and not (0 < first - k <= 3 or k == first + 1 and w.endswith("s"))):
@@ -360,8 +450,10 @@ def _firm_datasets(it: Interpretation) -> None:
         it.notes.append(f"The classification names no firms, and {it.firm.name} has no other records here")
         return
     it.datasets = [max(held, key=lambda d: held[d])]
-    it.notes.append(f"The classification names no firms, so {it.firm.name}'s "
-                    f"{vocab.LABEL.get(it.datasets[0], it.datasets[0])} were read")
+    it.notes.append(
+        f"The classification names no firms, so {it.firm.name}'s "
+        f"{vocab.LABEL.get(it.datasets[0], it.datasets[0])} were read"
+    )
 
 
 def _filters_apply(it: Interpretation) -> None:
@@ -379,8 +471,9 @@ def _filters_apply(it: Interpretation) -> None:
             it.datasets = [home]
         else:
             it.understood = False
-            it.notes.append(f"The {' and '.join(vocab.LABEL.get(d, d) for d in it.datasets)} cannot be narrowed "
-                            f"to {f.label}")
+            it.notes.append(
+                f"The {' and '.join(vocab.LABEL.get(d, d) for d in it.datasets)} cannot be narrowed to {f.label}"
+            )
             return
 
 
@@ -389,10 +482,14 @@ def _firm_word(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
     MEDTRONIC MINIMED): the firms whose names hold it, when nothing else names a firm or device."""
     from ..tools import ToolError, run_tool
     from .resolve import SEARCHER
+
     if it.firm or it.device or it.sides or len(it.datasets) != 1 or it.datasets[0] not in SEARCHER:
         return
-    left = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION
-            and tokens.toks[i].text.isalpha() and len(tokens.toks[i].text) >= 4]
+    left = [
+        i
+        for i in tokens.unused()
+        if tokens.toks[i].low not in vocab.FUNCTION and tokens.toks[i].text.isalpha() and len(tokens.toks[i].text) >= 4
+    ]
     if len(left) != 1:
         return
     word = tokens.toks[left[0]].text
@@ -401,15 +498,17 @@ def _firm_word(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
     except ToolError:
         return
     if n:
-        it.firm = FirmFilter(words=word, name=word, records=n, exact=False, match="leading",
-                             by_dataset={it.datasets[0]: n})
+        it.firm = FirmFilter(
+            words=word, name=word, records=n, exact=False, match="leading", by_dataset={it.datasets[0]: n}
+        )
         tokens.take(left[0], left[0] + 1, "firm")
-        it.notes.append(f"\"{word}\" is read as a word of the firms' names ({n:,} records name it)")
+        it.notes.append(f'"{word}" is read as a word of the firms\' names ({n:,} records name it)')
 
 
 def _typos(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
     """Dataset words typed with a typo ("recals"), unless the word is a device or firm word."""
     from mirror.lookup.lexicon import device_word_reach
+
     free = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION]
     cands = {i: w for i in free if (w := vocab.fuzzy_grammar_word(tokens.toks[i].low))}
     if not cands:
@@ -420,7 +519,7 @@ def _typos(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
             tag = vocab.DATASET_PHRASES.get((w,), "").rstrip("?")
             if tag and tag not in it.datasets:
                 it.datasets.append(tag)
-                it.notes.append(f"read \"{tokens.toks[i].text}\" as \"{w}\"")
+                it.notes.append(f'read "{tokens.toks[i].text}" as "{w}"')
             tokens.take(i, i + 1, "typo")
 
 
@@ -439,12 +538,13 @@ def _defaults(it: Interpretation, ids_ds: list[str], names) -> None:
     elif it.supplements != "all":
         it.datasets = ["pma"]
     elif names.firms and not names.devices and names.firms[0].by_dataset:
-        held = {d: n for d, n in names.firms[0].by_dataset.items() if n}     # "Boston Scientific": where it is
+        held = {d: n for d, n in names.firms[0].by_dataset.items() if n}  # "Boston Scientific": where it is
         it.datasets = [max(held, key=lambda d: held[d])] if held else ["event"]
     elif any(f.field == "class" for f in it.filters) and not (names.devices or names.firms or names.places):
         said = set(re.findall(r"[a-z]+", it.question.lower()))
-        it.datasets = ["classification"] if said & {"device", "devices", "code", "codes", "procode", "procodes"} \
-            else ["event"]                  # a bare "class II" is asked about (asking.ask_class_kind)
+        it.datasets = (
+            ["classification"] if said & {"device", "devices", "code", "codes", "procode", "procodes"} else ["event"]
+        )  # a bare "class II" is asked about (asking.ask_class_kind)
     elif it.measure in ("count", "trend", "top"):
         it.datasets = ["event"]
     elif it.measure == "compare" and (names.firms or names.devices):
@@ -453,29 +553,30 @@ def _defaults(it: Interpretation, ids_ds: list[str], names) -> None:
         it.datasets = ["classification"]
 
 
-def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, names,
-                       defaulted: bool = False) -> Clarification | None:
+def _devices_and_names(
+    ctx: ToolContext, tokens: Tokens, it: Interpretation, names, defaulted: bool = False
+) -> Clarification | None:
     clar = None
     it.firm = names.firms[0] if names.firms else None
     it.place = names.places[0] if names.places else it.place
     devices = []
     for a, b, words in joined(tokens, names.devices, it.measure == "compare"):
         reading = read_device(ctx, words, it.datasets, known=tokens.role.get(a) == "device")
-        switch = it.datasets == ["recall"] and list(reading.elsewhere) == ["enforcement"]    # a recall told by
-        if (defaulted or switch) and len(reading.elsewhere) == 1 and not it.filters:   # its enforcement report
+        switch = it.datasets == ["recall"] and list(reading.elsewhere) == ["enforcement"]  # a recall told by
+        if (defaulted or switch) and len(reading.elsewhere) == 1 and not it.filters:  # its enforcement report
             ds, n = next(iter(reading.elsewhere.items()))
             it.datasets = [ds]
-            it.notes.append(f"\"{words}\" is named only in the {vocab.LABEL.get(ds, ds)}, so those were searched")
+            it.notes.append(f'"{words}" is named only in the {vocab.LABEL.get(ds, ds)}, so those were searched')
             reading = read_device(ctx, words, [ds], known=tokens.role.get(a) == "device")
         if reading.choices and clar is None:
             clar = Clarification(question=reading.question, choices=reading.choices)
         if reading.device is None or reading.strength < 0.3:
             for k in range(a, b):
-                tokens.role.pop(k, None)          # unexplained: matched nothing
+                tokens.role.pop(k, None)  # unexplained: matched nothing
             continue
         if reading.corrected:
-            it.notes.append("read " + ", ".join(f"\"{a_}\" as \"{b_}\"" for a_, b_ in reading.corrected))
-        if reading.unknown and reading.device.path != "names":      # the names path used them as typed
+            it.notes.append("read " + ", ".join(f'"{a_}" as "{b_}"' for a_, b_ in reading.corrected))
+        if reading.unknown and reading.device.path != "names":  # the names path used them as typed
             it.unexplained += reading.unknown
         it.confidence = min(it.confidence, reading.strength)
         devices.append(reading.device)
@@ -497,7 +598,7 @@ def _devices_and_names(ctx: ToolContext, tokens: Tokens, it: Interpretation, nam
 
 
 def _classes(it: Interpretation) -> None:
-    """"class II" is a recall class for recalls and enforcement reports, a device class elsewhere."""
+    """ "class II" is a recall class for recalls and enforcement reports, a device class elsewhere."""
     out = []
     for f in it.filters:
         if f.field != "class":
@@ -507,8 +608,14 @@ def _classes(it: Interpretation) -> None:
         if set(it.datasets) & {"recall", "enforcement"}:
             out.append(Filter(field="recall_class", value=f"Class {roman}", label=f"class {roman}", words=f.words))
         else:
-            out.append(Filter(field="device_class", value={"I": "1", "II": "2", "III": "3"}[roman],
-                              label=f"device class {roman}", words=f.words))
+            out.append(
+                Filter(
+                    field="device_class",
+                    value={"I": "1", "II": "2", "III": "3"}[roman],
+                    label=f"device class {roman}",
+                    words=f.words,
+                )
+            )
     it.filters = out
 
 
@@ -532,16 +639,22 @@ def _score(tokens: Tokens, it: Interpretation, names, unknown_codes: list[str]) 
     elif not named and not specific:
         it.understood = False
     elif it.measure == "lookup" and not specific and not it.device:
-        it.understood = False                   # "regulation": a field of nothing named (never of a whole dataset)
+        it.understood = False  # "regulation": a field of nothing named (never of a whole dataset)
         it.notes.append("The question asks for a field but names no device, product code, firm or record")
     elif left and not specific:
-        it.understood = False                   # a name we could not read: never answer about the whole dataset
+        it.understood = False  # a name we could not read: never answer about the whole dataset
     elif names.cue_without_name and not it.firm and left:
         it.understood = False
-    elif it.unexplained and it.device and it.device.path != "names" and it.device.codes and \
-            all(c.records == 0 for c in it.device.codes) and not it.sides:
-        it.understood = False       # "PAD 6082": a reading that explains part of the question and finds none
-        it.notes.append(f"The product codes read from \"{it.device.words}\" are not used by any record here")
+    elif (
+        it.unexplained
+        and it.device
+        and it.device.path != "names"
+        and it.device.codes
+        and all(c.records == 0 for c in it.device.codes)
+        and not it.sides
+    ):
+        it.understood = False  # "PAD 6082": a reading that explains part of the question and finds none
+        it.notes.append(f'The product codes read from "{it.device.words}" are not used by any record here')
     elif share > 0.5:
         it.understood = False
 

@@ -23,36 +23,87 @@ from .types import Choice, FirmFilter, PlaceFilter
 
 __all__ = ["Names", "read_names", "runs", "FIRM_CUES"]
 
-FIRM_CUES = {"by", "from", "firm", "firms", "company", "companies", "manufacturer", "maker", "applicant", "labeler",
-             "made", "manufactured", "recalled", "did", "does", "has", "have"}
+FIRM_CUES = {
+    "by",
+    "from",
+    "firm",
+    "firms",
+    "company",
+    "companies",
+    "manufacturer",
+    "maker",
+    "applicant",
+    "labeler",
+    "made",
+    "manufactured",
+    "recalled",
+    "did",
+    "does",
+    "has",
+    "have",
+}
 # words that lead many firm names but are plain English: read as a firm only when capitalised mid-question or cued
-COMMON = set("""best general american international united national advanced total global standard premier precision
+COMMON = set(
+    """best general american international united national advanced total global standard premier precision
 medical surgical health healthcare care life bio smart new first home north south east west pacific atlantic central
 universal applied integrated innovative quality superior elite prime alpha beta delta omega apex summit one all
 complete direct express modern natural perfect pro professional pure safe simple solutions systems technologies
-technology digital dynamic micro nano clinical dental vision spine ortho cardio neuro""".split())
-DEVICE_COMMON = 3      # a word reaching this many product codes is a device word first
+technology digital dynamic micro nano clinical dental vision spine ortho cardio neuro""".split()
+)
+DEVICE_COMMON = 3  # a word reaching this many product codes is a device word first
 
 
 @dataclass
 class Names:
     firms: list[FirmFilter] = field(default_factory=list)
     places: list[PlaceFilter] = field(default_factory=list)
-    devices: list[tuple[int, int, str]] = field(default_factory=list)    # token span and its words
-    questions: list[tuple[str, list[Choice]]] = field(default_factory=list)   # ambiguities to ask about
+    devices: list[tuple[int, int, str]] = field(default_factory=list)  # token span and its words
+    questions: list[tuple[str, list[Choice]]] = field(default_factory=list)  # ambiguities to ask about
     cue_without_name: bool = False
 
 
 # function words that belong to a firm's name when capitalised next to it ("Tz Medical", "GE Healthcare Products")
-NAME_PARTS = {"medical", "products", "product", "devices", "device", "company", "companies", "international", "health",
-              "care", "systems", "inc", "corp", "llc", "ltd", "labs", "laboratories", "technologies", "surgical"}
+NAME_PARTS = {
+    "medical",
+    "products",
+    "product",
+    "devices",
+    "device",
+    "company",
+    "companies",
+    "international",
+    "health",
+    "care",
+    "systems",
+    "inc",
+    "corp",
+    "llc",
+    "ltd",
+    "labs",
+    "laboratories",
+    "technologies",
+    "surgical",
+}
 
 
 # words firms' names are shortened to
-FIRM_ABBREVIATIONS = {"intl": "international", "int'l": "international", "mfg": "manufacturing",
-                      "labs": "laboratories", "natl": "national", "inds": "industries", "assoc": "associates",
-                      "sys": "systems", "tech": "technologies", "med": "medical", "surg": "surgical",
-                      "pharm": "pharmaceuticals", "diag": "diagnostics", "bros": "brothers", "mfr": "manufacturing"}
+FIRM_ABBREVIATIONS = {
+    "intl": "international",
+    "int'l": "international",
+    "mfg": "manufacturing",
+    "labs": "laboratories",
+    "natl": "national",
+    "inds": "industries",
+    "assoc": "associates",
+    "sys": "systems",
+    "tech": "technologies",
+    "med": "medical",
+    "surg": "surgical",
+    "pharm": "pharmaceuticals",
+    "diag": "diagnostics",
+    "bros": "brothers",
+    "mfr": "manufacturing",
+}
 
 
 def _spelled(phrase: str) -> str:
@@ -69,8 +120,11 @@ def runs(tokens: Tokens, skip: set[str], parts: bool = False) -> list[tuple[int,
     name parts in any case do: "ge oec medical systems" for firm names)."""
     out, start = [], None
     for i, t in enumerate(tokens.toks):
-        part = (t.low in NAME_PARTS and (t.text[:1].isupper() or parts) and start is not None) or \
-            t.text in ("US", "UK", "EU")
+        part = (t.low in NAME_PARTS and (t.text[:1].isupper() or parts) and start is not None) or t.text in (
+            "US",
+            "UK",
+            "EU",
+        )
         content = tokens.free(i) and (t.low not in skip or part) and any(ch.isalnum() for ch in t.low)
         if content and start is None:
             start = i
@@ -99,7 +153,7 @@ def _firm_ok(tokens: Tokens, i: int, j: int, hit: FirmHit, reach: dict[str, int]
     if len(lows) == 1 and lows[0] in COMMON:
         return False
     if len(lows) > 1 and (hit.exact or hit.firms <= 3):
-        return True                  # several words leading a firm's name ("ge oec"): that firm
+        return True  # several words leading a firm's name ("ge oec"): that firm
     return any(reach.get(w, 0) < DEVICE_COMMON for w in lows)
 
 
@@ -110,7 +164,7 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     phrases = {_said(tokens, i, j) for a, b in spans for i in range(a, b) for j in range(i + 1, min(b, i + 5) + 1)}
     spelled = {p: _spelled(p) for p in phrases}
     hits = firm_phrases(ctx.api, sorted(phrases | set(spelled.values()))) if phrases else {}
-    for p, full in spelled.items():              # "Arrow Intl" is Arrow International
+    for p, full in spelled.items():  # "Arrow Intl" is Arrow International
         if p not in hits and full in hits:
             hits[p] = hits[full]
     reach = device_word_reach(ctx.api, [t.low for a, b in spans for t in tokens.toks[a:b]])
@@ -118,7 +172,7 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     out.questions += asks
     for a, b in runs(tokens, skip, parts=True):
         _firms(tokens, a, b, hits, reach, out)
-    for a, b in runs(tokens, skip):                      # what is left: devices, or firms by spelling
+    for a, b in runs(tokens, skip):  # what is left: devices, or firms by spelling
         _rest(ctx, tokens, a, b, reach, out)
     lows = tokens.lows()
     out.cue_without_name = any(w in ("firm", "company", "manufacturer") for w in lows) and not out.firms
@@ -134,9 +188,16 @@ def _firms(tokens: Tokens, a: int, b: int, hits: dict[str, FirmHit], reach: dict
                 cands.append((not hit.exact, -(j - i), -hit.records, i, j, hit))
     for *_, i, j, hit in sorted(cands):
         if all(tokens.free(k) for k in range(i, j)):
-            firm = FirmFilter(words=_said(tokens, i, j), name=hit.names[0] if hit.firms == 1 else _said(tokens, i, j),
-                              key=hit.key, variants=list(hit.variants), records=hit.records, exact=hit.exact,
-                              by_dataset=dict(hit.by_dataset), match="exact" if hit.exact else "leading")
+            firm = FirmFilter(
+                words=_said(tokens, i, j),
+                name=hit.names[0] if hit.firms == 1 else _said(tokens, i, j),
+                key=hit.key,
+                variants=list(hit.variants),
+                records=hit.records,
+                exact=hit.exact,
+                by_dataset=dict(hit.by_dataset),
+                match="exact" if hit.exact else "leading",
+            )
             out.firms.append(entity(firm, out))
             tokens.take(i, j, "firm")
             _absorb_typo(tokens, j, firm)
@@ -146,8 +207,13 @@ def _absorb_typo(tokens: Tokens, j: int, firm: FirmFilter) -> None:
     """The word after a firm's leading words that is a misspelling of the name's next word ("boston scientfic")."""
     said = len(firm.words.split())
     nxt = (firm.name.split() + [""])[said].lower().strip(".,") if len(firm.name.split()) > said else ""
-    if j < len(tokens.toks) and tokens.free(j) and nxt and len(nxt) > 3 and \
-            difflib.SequenceMatcher(None, tokens.toks[j].low, nxt).ratio() >= 0.8:
+    if (
+        j < len(tokens.toks)
+        and tokens.free(j)
+        and nxt
+        and len(nxt) > 3
+        and difflib.SequenceMatcher(None, tokens.toks[j].low, nxt).ratio() >= 0.8
+    ):
         tokens.take(j, j + 1, "firm")
 
 
@@ -155,9 +221,8 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
     """A run no firm or place took: a device when its words are device words; else a firm by spelling or nothing."""
     lows = tokens.lows(a, b)
     words = tokens.words(a, b)
-    if not any(sum(ch.isalpha() for ch in w) >= 2 or re.fullmatch(r"\d+[a-z]+\d*|[a-z]+\d+[a-z]*", w)
-               for w in lows):
-        return                                # numbers and symbols: not a name
+    if not any(sum(ch.isalpha() for ch in w) >= 2 or re.fullmatch(r"\d+[a-z]+\d*|[a-z]+\d+[a-z]*", w) for w in lows):
+        return  # numbers and symbols: not a name
     known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS]
     cued = _cued(tokens, a, FIRM_CUES) or any(_capital(tokens, k) for k in range(a, b))
     if len(known) < len(lows) and cued:
@@ -170,7 +235,7 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
         out.devices.append((a, b, words))
         tokens.take(a, b, "device")
         return
-    out.devices.append((a, b, words))       # tried as a device; unknown words stay unexplained if it fails
+    out.devices.append((a, b, words))  # tried as a device; unknown words stay unexplained if it fails
     tokens.take(a, b, "device?")
 
 
@@ -187,6 +252,12 @@ def _firm_by_spelling(ctx: ToolContext, words: str) -> FirmFilter | None:
         return None
     if len(found.candidates) > 1 and found.candidates[1].score > best.score - 0.05 and best.match != "exact":
         return None
-    return FirmFilter(words=words, name=best.name, key=best.key, variants=[v.name for v in found.variants][:30],
-                      records=best.records, exact=best.match == "exact",
-                      match="exact" if best.match == "exact" else "spelling")
+    return FirmFilter(
+        words=words,
+        name=best.name,
+        key=best.key,
+        variants=[v.name for v in found.variants][:30],
+        records=best.records,
+        exact=best.match == "exact",
+        match="exact" if best.match == "exact" else "spelling",
+    )

@@ -10,19 +10,63 @@ from .types import Choice, PlaceFilter
 
 __all__ = ["read_places", "PLACE_CUES", "DEMONYMS", "FOREIGN"]
 
-PLACE_CUES = {"in", "from", "based", "located", "registered", "state", "states", "country", "countries", "=", "vs",
-              "versus", "or", "and"}
+PLACE_CUES = {
+    "in",
+    "from",
+    "based",
+    "located",
+    "registered",
+    "state",
+    "states",
+    "country",
+    "countries",
+    "=",
+    "vs",
+    "versus",
+    "or",
+    "and",
+}
 COUNTRY_CUES = {"country", "countries", "nation"}
 # nationalities -> ISO country code (a word before a dataset or firm noun: "Italian registrations")
-DEMONYMS = {"french": "FR", "italian": "IT", "german": "DE", "japanese": "JP", "chinese": "CN", "canadian": "CA",
-            "british": "GB", "irish": "IE", "swiss": "CH", "dutch": "NL", "swedish": "SE", "danish": "DK",
-            "korean": "KR", "israeli": "IL", "indian": "IN", "mexican": "MX", "brazilian": "BR", "australian": "AU",
-            "spanish": "ES", "belgian": "BE", "austrian": "AT", "finnish": "FI", "norwegian": "NO", "polish": "PL",
-            "taiwanese": "TW", "singaporean": "SG", "czech": "CZ", "hungarian": "HU", "portuguese": "PT",
-            "turkish": "TR", "malaysian": "MY", "thai": "TH", "vietnamese": "VN", "pakistani": "PK",
-            "puerto rican": "PR"}
+DEMONYMS = {
+    "french": "FR",
+    "italian": "IT",
+    "german": "DE",
+    "japanese": "JP",
+    "chinese": "CN",
+    "canadian": "CA",
+    "british": "GB",
+    "irish": "IE",
+    "swiss": "CH",
+    "dutch": "NL",
+    "swedish": "SE",
+    "danish": "DK",
+    "korean": "KR",
+    "israeli": "IL",
+    "indian": "IN",
+    "mexican": "MX",
+    "brazilian": "BR",
+    "australian": "AU",
+    "spanish": "ES",
+    "belgian": "BE",
+    "austrian": "AT",
+    "finnish": "FI",
+    "norwegian": "NO",
+    "polish": "PL",
+    "taiwanese": "TW",
+    "singaporean": "SG",
+    "czech": "CZ",
+    "hungarian": "HU",
+    "portuguese": "PT",
+    "turkish": "TR",
+    "malaysian": "MY",
+    "thai": "TH",
+    "vietnamese": "VN",
+    "pakistani": "PK",
+    "puerto rican": "PR",
+}
 FOREIGN = {"foreign", "overseas", "non-us", "non-u.s", "ex-us", "non-usa", "non-american", "offshore"}
-NEGATION = {"outside", "excluding", "except", "non", "ex"}      # "outside (of) (the) US", "excluding Germany"
+NEGATION = {"outside", "excluding", "except", "non", "ex"}  # "outside (of) (the) US", "excluding Germany"
 _SKIP = {"of", "the"}
 
 
@@ -33,8 +77,14 @@ def _filter(words: str, code: str, kind: str, exclude: bool = False) -> PlaceFil
         name = COUNTRIES[code][1] if code in COUNTRIES else code
     countries = [code] if kind == "country" else []
     name = "the United States" if code == "US" and exclude else name
-    return PlaceFilter(words=words, kind=kind, code=code, name=("outside " if exclude else "") + name,
-                       countries=countries, exclude=exclude)
+    return PlaceFilter(
+        words=words,
+        kind=kind,
+        code=code,
+        name=("outside " if exclude else "") + name,
+        countries=countries,
+        exclude=exclude,
+    )
 
 
 def _cued(lows: list[str], i: int, cues: set[str]) -> bool:
@@ -64,21 +114,46 @@ def _code(tokens: Tokens, i: int, skip: set[str]) -> PlaceFilter | None:
     return None
 
 
-LEGAL_FORMS = {"co", "inc", "ltd", "llc", "corp", "gmbh", "sa", "ag", "spa", "srl", "plc", "lp", "bv", "nv", "pty",
-               "kg", "limited", "incorporated", "corporation", "company", "sas", "ab", "oy", "as"}
+LEGAL_FORMS = {
+    "co",
+    "inc",
+    "ltd",
+    "llc",
+    "corp",
+    "gmbh",
+    "sa",
+    "ag",
+    "spa",
+    "srl",
+    "plc",
+    "lp",
+    "bv",
+    "nv",
+    "pty",
+    "kg",
+    "limited",
+    "incorporated",
+    "corporation",
+    "company",
+    "sas",
+    "ab",
+    "oy",
+    "as",
+}
 
 
 def _name(tokens: Tokens, i: int, j: int, reach: dict[str, int]) -> PlaceFilter | list[PlaceFilter] | None:
     """A place named in words: capitalised or cued, or a whole name in lower case that is no device word."""
     text = tokens.words(i, j)
     lows = tokens.lows(i, j)
-    if any(w in ("or", "and", "vs", "versus", "to") for w in lows) or not all(w.replace("-", "").isalpha()
-                                                                            for w in lows):
+    if any(w in ("or", "and", "vs", "versus", "to") for w in lows) or not all(
+        w.replace("-", "").isalpha() for w in lows
+    ):
         return None
     if len(text) <= 2:
-        return None                              # codes are read by _code ("GE", "Tz" are firms' words)
+        return None  # codes are read by _code ("GE", "Tz" are firms' words)
     if any(w.strip(".,") in LEGAL_FORMS for w in lows):
-        return None                              # "Vascmed Co., Ltd.": a firm's legal form, never Colorado
+        return None  # "Vascmed Co., Ltd.": a firm's legal form, never Colorado
     capital = text[:1].isupper() and (i > 0 or len(lows) > 1 or text.isupper())
     plain = len(text) >= 4 and not any(reach.get(w, 0) for w in lows)
     if not (capital or plain or _cued(tokens.lows(), i, PLACE_CUES)):
@@ -91,9 +166,11 @@ def _name(tokens: Tokens, i: int, j: int, reach: dict[str, int]) -> PlaceFilter 
         return None
     whole = [p for p in reading.places if p.name.lower() == text.lower() or p.code.lower() == text.lower()]
     if not whole and not capital:
-        return None                              # lower-case words must be the place's whole name
-    found = [PlaceFilter(words=text, kind=p.kind, code=p.code, name=p.name, countries=list(p.countries))
-             for p in (whole or reading.places)]
+        return None  # lower-case words must be the place's whole name
+    found = [
+        PlaceFilter(words=text, kind=p.kind, code=p.code, name=p.name, countries=list(p.countries))
+        for p in (whole or reading.places)
+    ]
     return found[0] if len(found) == 1 else found
 
 
@@ -147,9 +224,18 @@ def read_places(tokens: Tokens, skip: set[str], reach: dict[str, int]) -> tuple[
             got: PlaceFilter | list[PlaceFilter] | None = _code(tokens, i, skip) if n == 1 else None
             got = got or _name(tokens, i, i + n, reach)
             if isinstance(got, list):
-                questions.append((f"\"{got[0].words}\" can mean several places. Which one do you mean?",
-                                  [Choice(label=f"{p.name} ({'US state' if p.kind == 'us_state' else p.kind})",
-                                          patch={"place": p.model_dump()}) for p in got]))
+                questions.append(
+                    (
+                        f'"{got[0].words}" can mean several places. Which one do you mean?',
+                        [
+                            Choice(
+                                label=f"{p.name} ({'US state' if p.kind == 'us_state' else p.kind})",
+                                patch={"place": p.model_dump()},
+                            )
+                            for p in got
+                        ],
+                    )
+                )
                 tokens.take(i, i + n, "place")
             elif got:
                 places.append((i, got))

@@ -13,25 +13,40 @@ from .types import Choice, Code, DeviceFilter
 
 __all__ = ["DeviceReading", "read_device", "codes_in", "MAX_CODES", "COUNT_NAME"]
 
-MAX_CODES = 12          # product codes a search takes
-NAMES_ONLY = ("enforcement", "covid19serology")          # records without product codes: searched by names
-ALL_CODES = 300         # product codes of a broad term ranked by their records
+MAX_CODES = 12  # product codes a search takes
+NAMES_ONLY = ("enforcement", "covid19serology")  # records without product codes: searched by names
+ALL_CODES = 300  # product codes of a broad term ranked by their records
 # datasets whose records carry a product code, with their count_by name
-COUNT_NAME = {"event": "events", "recall": "recalls", "510k": "510k", "pma": "pma", "udi": "udi",
-              "registrationlisting": "registrations", "gudid": "gudid"}
-SEARCHER = {"event": "search_events", "recall": "search_recalls", "enforcement": "search_enforcement",
-            "510k": "search_510k", "pma": "search_pma", "classification": "search_classifications",
-            "udi": "search_udi", "registrationlisting": "search_registrations", "gudid": "search_gudid",
-            "covid19serology": "search_serology"}
+COUNT_NAME = {
+    "event": "events",
+    "recall": "recalls",
+    "510k": "510k",
+    "pma": "pma",
+    "udi": "udi",
+    "registrationlisting": "registrations",
+    "gudid": "gudid",
+}
+SEARCHER = {
+    "event": "search_events",
+    "recall": "search_recalls",
+    "enforcement": "search_enforcement",
+    "510k": "search_510k",
+    "pma": "search_pma",
+    "classification": "search_classifications",
+    "udi": "search_udi",
+    "registrationlisting": "search_registrations",
+    "gudid": "search_gudid",
+    "covid19serology": "search_serology",
+}
 
 
 @dataclass
 class DeviceReading:
     device: DeviceFilter | None
-    strength: float                      # 1 exact words, lower for partial or corrected readings, 0 none
+    strength: float  # 1 exact words, lower for partial or corrected readings, 0 none
     corrected: list[list[str]] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
-    choices: list[Choice] = field(default_factory=list)    # when the reading needs the person to pick
+    choices: list[Choice] = field(default_factory=list)  # when the reading needs the person to pick
     question: str = ""
     elsewhere: dict[str, int] = field(default_factory=dict)  # other datasets whose names hold the words: records
 
@@ -41,8 +56,16 @@ def codes_in(ctx: ToolContext, dataset: str, codes: list[str]) -> dict[str, int]
     if dataset not in COUNT_NAME or not codes:
         return {}
     try:
-        r = run_tool(ctx, "count_by", {"dataset": COUNT_NAME[dataset], "field": "product_code",
-                                       "product_codes": codes, "limit": min(1000, max(100, len(codes)))})
+        r = run_tool(
+            ctx,
+            "count_by",
+            {
+                "dataset": COUNT_NAME[dataset],
+                "field": "product_code",
+                "product_codes": codes,
+                "limit": min(1000, max(100, len(codes))),
+            },
+        )
     except ToolError:
         return {}
     got = {str(row.get("product_code")): int(row["count"]) for row in r.rows}
@@ -60,9 +83,18 @@ def _names_total(ctx: ToolContext, dataset: str | None, words: str) -> int:
 
 # lay word endings and the endings FDA device names use for the same device ("fluoroscopy" / "Fluoroscopic",
 # "oximetry" / "Oximeter", "endoscopy" / "Endoscope")
-_FORMS = (("scopy", ("scopic", "scope")), ("graphy", ("graphic", "graph")), ("metry", ("meter", "metric")),
-          ("ifiers", ("ified",)), ("ifier", ("ified",)), ("ical", ("ic",)), ("ic", ("y", "ical")), ("ies", ("y",)),
-          ("ers", ("er",)), ("ors", ("or",)))
+_FORMS = (
+    ("scopy", ("scopic", "scope")),
+    ("graphy", ("graphic", "graph")),
+    ("metry", ("meter", "metric")),
+    ("ifiers", ("ified",)),
+    ("ifier", ("ified",)),
+    ("ical", ("ic",)),
+    ("ic", ("y", "ical")),
+    ("ies", ("y",)),
+    ("ers", ("er",)),
+    ("ors", ("or",)),
+)
 _SPELLINGS = {"xray": "x-ray", "xrays": "x-ray", "x-rays": "x-ray", "ekg": "ecg", "catheters": "catheter"}
 
 
@@ -74,22 +106,23 @@ def _word_forms(words: str) -> list[str]:
     for k, w in enumerate(parts):
         low = w.lower()
         if "-" in low.strip("-"):
-            out.append(" ".join(parts[:k] + [low.replace("-", "")] + parts[k + 1:]))    # "mid-line": midline
+            out.append(" ".join(parts[:k] + [low.replace("-", "")] + parts[k + 1 :]))  # "mid-line": midline
         if low in _SPELLINGS:
-            out.append(" ".join(parts[:k] + [_SPELLINGS[low]] + parts[k + 1:]))
+            out.append(" ".join(parts[:k] + [_SPELLINGS[low]] + parts[k + 1 :]))
             continue
         for end, alts in _FORMS:
             if low.endswith(end) and len(low) > len(end) + 3:
-                out += [" ".join(parts[:k] + [low[:-len(end)] + a] + parts[k + 1:]) for a in alts]
-                every[k] = low[:-len(end)] + alts[0]
+                out += [" ".join(parts[:k] + [low[: -len(end)] + a] + parts[k + 1 :]) for a in alts]
+                every[k] = low[: -len(end)] + alts[0]
                 break
     if every != parts:
         out.append(" ".join(every))
     return [o for o in dict.fromkeys(out) if o != words][:8]
 
 
-def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool = True,
-                _depth: int = 0) -> DeviceReading:
+def read_device(
+    ctx: ToolContext, words: str, datasets: list[str], known: bool = True, _depth: int = 0
+) -> DeviceReading:
     """The device the words name, its codes ranked in the dataset asked about, or the names path; with strength.
 
     `known`: some word is in the device vocabulary. Words that are not are never corrected into a device: they are
@@ -108,7 +141,7 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
         return reading
     if found["partial"] and known and not _depth:
         fallback = None
-        for alt in _word_forms(words):           # "fluoroscopy systems": FDA names say "Fluoroscopic"
+        for alt in _word_forms(words):  # "fluoroscopy systems": FDA names say "Fluoroscopic"
             if (again := resolve_devices(ctx.api, alt, 30))["partial"] or not again["total"]:
                 continue
             reading = read_device(ctx, alt, datasets, known=True, _depth=1)
@@ -126,94 +159,114 @@ def read_device(ctx: ToolContext, words: str, datasets: list[str], known: bool =
     rows = found["rows"]
     if not rows:
         return DeviceReading(None, 0.0, unknown=found.get("unknown", []))
-    if not any(_by_name(r) for r in rows[:5]):       # words only in definitions or descriptions: not a device name
+    if not any(_by_name(r) for r in rows[:5]):  # words only in definitions or descriptions: not a device name
         by_names, text = (_names_total(ctx, ds, words) if ds else 0), words
-        for alt in ([] if by_names or not ds else _spelled_out(words, found)):
+        for alt in [] if by_names or not ds else _spelled_out(words, found):
             if n := _names_total(ctx, ds, alt):
                 by_names, text = n, alt
                 break
-        if not by_names and datasets[:1] == ["classification"]:      # the classification: definitions are its own
+        if not by_names and datasets[:1] == ["classification"]:  # the classification: definitions are its own
             top = rows[0]["score"] or 0
             codes = [_code(r) for r in rows if (r["score"] or 0) >= 0.9 * top][:MAX_CODES]
-            return DeviceReading(DeviceFilter(words=words, codes=codes, path="codes", matched=len(codes),
-                                              how=f"no product code is named \"{words}\"; these product codes' "
-                                                  f"definitions mention it: {', '.join(c.code for c in codes)}"), 0.6)
+            return DeviceReading(
+                DeviceFilter(
+                    words=words,
+                    codes=codes,
+                    path="codes",
+                    matched=len(codes),
+                    how=f'no product code is named "{words}"; these product codes\' '
+                    f"definitions mention it: {', '.join(c.code for c in codes)}",
+                ),
+                0.6,
+            )
         if not by_names:
             reading = _defined(ctx, words, ds, rows)
             if not reading.choices:
-                _elsewhere(ctx, words, ds, reading)      # "djo surgical screw" recalls: an enforcement report's words
+                _elsewhere(ctx, words, ds, reading)  # "djo surgical screw" recalls: an enforcement report's words
             return reading
-        return DeviceReading(DeviceFilter(words=words, path="names", text=text,
-                                          how=f"no product code is named \"{words}\"; the dataset's own brand and "
-                                              f"generic names holding \"{text}\" were searched: {by_names:,} found"),
-                             0.8)
+        return DeviceReading(
+            DeviceFilter(
+                words=words,
+                path="names",
+                text=text,
+                how=f'no product code is named "{words}"; the dataset\'s own brand and '
+                f'generic names holding "{text}" were searched: {by_names:,} found',
+            ),
+            0.8,
+        )
     if ds and not found["partial"] and found["total"] > len(rows):
-        rows = resolve_devices(ctx.api, words, min(found["total"], ALL_CODES))["rows"]   # every code, to rank
+        rows = resolve_devices(ctx.api, words, min(found["total"], ALL_CODES))["rows"]  # every code, to rank
     strength = 0.45 if found["partial"] else 1.0
     if found["corrections"]:
         strength = min(strength, 0.7)
     if found["unknown"]:
         strength *= 0.6
     top = rows[0]["score"] or 0
-    exact = [r for r in rows if _same_words(r["device_name"], words)]    # named exactly so: that code alone
+    exact = [r for r in rows if _same_words(r["device_name"], words)]  # named exactly so: that code alone
     primary = exact or [r for r in rows if (r["score"] or 0) >= 0.8 * top][:MAX_CODES]
     device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes", matched=found["total"])
     reading = DeviceReading(device, strength, found["corrections"], found["unknown"])
     if ds is None:
-        if found["unknown"] and not _elsewhere(ctx, words, ds, reading):   # "the NC EMERGE balloon": a brand
+        if found["unknown"] and not _elsewhere(ctx, words, ds, reading):  # "the NC EMERGE balloon": a brand
             _elsewhere(ctx, " ".join(w for w in words.split() if w.lower() in unknown), ds, reading)
         return reading
     counts = codes_in(ctx, ds, [r["product_code"] for r in rows])
     held = [r for r in rows if counts.get(r["product_code"]) and _by_name(r)]
     by_names, names_text = _names_total(ctx, ds, words), words
-    for alt in ([] if by_names else _spelled_out(words, found)):
+    for alt in [] if by_names else _spelled_out(words, found):
         if n := _names_total(ctx, ds, alt):
-            by_names, names_text = n, alt               # "central line kits": "central venous catheter kits"
+            by_names, names_text = n, alt  # "central line kits": "central venous catheter kits"
             break
     if found["unknown"] and by_names:
-        held = []                                  # a model or brand word the vocabulary lacks: the names decide
+        held = []  # a model or brand word the vocabulary lacks: the names decide
     if by_names and not any((r["score"] or 0) >= 0.8 * top for r in held):
-        held = []                                  # codes named by only some of the words: the names decide
+        held = []  # codes named by only some of the words: the names decide
     defined = [r for r in rows if counts.get(r["product_code"]) and not _by_name(r)]
     if not held and not by_names:
-        held, defined = defined, []              # only codes whose definitions hold the words have records
+        held, defined = defined, []  # only codes whose definitions hold the words have records
     if exact and any(counts.get(r["product_code"]) for r in exact):
         held = [r for r in exact if counts.get(r["product_code"])]
     if held and not found["partial"]:
         held.sort(key=lambda r: -counts[r["product_code"]])
         device.codes = [_code(r, counts) for r in held[:MAX_CODES]]
         shown = ", ".join(f"{c.code} ({c.name or 'no name'}): {c.records:,}" for c in device.codes[:4])
-        device.how = (f"{len(held)} of the {found['total']:,} product codes matching \"{words}\" hold records here: "
-                      f"{shown}")
+        device.how = (
+            f'{len(held)} of the {found["total"]:,} product codes matching "{words}" hold records here: {shown}'
+        )
         if by_names > sum(counts.values()):
-            device.how += f"; {by_names:,} records hold \"{words}\" in their own device names"
+            device.how += f'; {by_names:,} records hold "{words}" in their own device names'
         return reading
     for c in device.codes:
         c.records = 0
     shown = ", ".join(f"{c.code} ({c.name or 'no name'})" for c in device.codes[:4])
     if by_names:
         device.path, device.text = "names", names_text
-        device.how = (f"the product codes named \"{words}\" ({shown}) hold no records here, so the dataset's own brand "
-                      f"and generic names holding \"{names_text}\" were searched: {by_names:,} found")
-        reading.strength = max(reading.strength, 0.6)    # the records' own names hold every word
+        device.how = (
+            f'the product codes named "{words}" ({shown}) hold no records here, so the dataset\'s own brand '
+            f'and generic names holding "{names_text}" were searched: {by_names:,} found'
+        )
+        reading.strength = max(reading.strength, 0.6)  # the records' own names hold every word
         if defined:
-            device.how += ("; product codes whose definitions mention it also hold records: "
-                           + ", ".join(f"{r['product_code']} ({r['device_name']}): {counts[r['product_code']]:,}"
-                                       for r in defined[:3]))
+            device.how += "; product codes whose definitions mention it also hold records: " + ", ".join(
+                f"{r['product_code']} ({r['device_name']}): {counts[r['product_code']]:,}" for r in defined[:3]
+            )
         return reading
-    if held:                                  # partial matches only
-        reading.question = (f"No product code matching all of \"{words}\" has records in this dataset. Did you mean "
-                            "one of these?")
-        reading.choices = [Choice(label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} "
-                                        "records)",
-                                  patch={"device": DeviceFilter(words=words, path="codes",
-                                                                codes=[_code(r, counts)]).model_dump()})
-                           for r in held[:4]]
-    device.how = f"no record holds these product codes ({shown}) or \"{words}\" in its device names"
+    if held:  # partial matches only
+        reading.question = (
+            f'No product code matching all of "{words}" has records in this dataset. Did you mean one of these?'
+        )
+        reading.choices = [
+            Choice(
+                label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} records)",
+                patch={"device": DeviceFilter(words=words, path="codes", codes=[_code(r, counts)]).model_dump()},
+            )
+            for r in held[:4]
+        ]
+    device.how = f'no record holds these product codes ({shown}) or "{words}" in its device names'
     if not reading.choices:
         _nearby(ctx, words, ds, device, reading)
     if not reading.choices and found["unknown"]:
-        _elsewhere(ctx, words, ds, reading)          # "sterrad cassette" recalls: named in enforcement reports
+        _elsewhere(ctx, words, ds, reading)  # "sterrad cassette" recalls: named in enforcement reports
     return reading
 
 
@@ -224,17 +277,25 @@ def _elsewhere(ctx: ToolContext, words: str, ds: str | None, reading: DeviceRead
     """Words no name of this dataset holds, looked up in the other datasets' names ("who makes CoRoent?": a UDI
     brand); they are offered as choices (taken at once when the question named no dataset)."""
     from .vocab import LABEL
+
     have = ctx.api.datasets()
     reading.elsewhere = {d: n for d in ELSEWHERE if d != ds and d in have and (n := _names_total(ctx, d, words))}
     if not reading.elsewhere:
         return False
     where = "these records" if ds is None else f"the {LABEL.get(ds, ds)}"
-    reading.question = f"No name in {where} holds \"{words}\"; these datasets' names do. Which do you mean?"
-    reading.choices = [Choice(label=f"{LABEL.get(d, d)}: {n:,} naming \"{words}\"",
-                              patch={"datasets": [d], "device": DeviceFilter(words=words, path="names", text=words,
-                                                                             how=f"names holding \"{words}\"")
-                                     .model_dump()})
-                       for d, n in sorted(reading.elsewhere.items(), key=lambda x: -x[1])]
+    reading.question = f'No name in {where} holds "{words}"; these datasets\' names do. Which do you mean?'
+    reading.choices = [
+        Choice(
+            label=f'{LABEL.get(d, d)}: {n:,} naming "{words}"',
+            patch={
+                "datasets": [d],
+                "device": DeviceFilter(
+                    words=words, path="names", text=words, how=f'names holding "{words}"'
+                ).model_dump(),
+            },
+        )
+        for d, n in sorted(reading.elsewhere.items(), key=lambda x: -x[1])
+    ]
     return True
 
 
@@ -245,12 +306,17 @@ def _defined(ctx: ToolContext, words: str, ds: str | None, rows: list[dict]) -> 
     counts = codes_in(ctx, ds, [r["product_code"] for r in rows[:8]]) if ds else {}
     held = [r for r in rows[:8] if counts.get(r["product_code"])][:4]
     if held:
-        reading.question = (f"No product code is named \"{words}\"; these product codes' definitions mention it and "
-                            "hold records here. Did you mean one of them?")
-        reading.choices = [Choice(label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} "
-                                        "records)", patch={"device": DeviceFilter(
-                                            words=words, path="codes", codes=[_code(r, counts)]).model_dump()})
-                           for r in held]
+        reading.question = (
+            f'No product code is named "{words}"; these product codes\' definitions mention it and '
+            "hold records here. Did you mean one of them?"
+        )
+        reading.choices = [
+            Choice(
+                label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} records)",
+                patch={"device": DeviceFilter(words=words, path="codes", codes=[_code(r, counts)]).model_dump()},
+            )
+            for r in held
+        ]
     return reading
 
 
@@ -258,7 +324,7 @@ def _spelled_out(words: str, found: dict) -> list[str]:
     """The words with abbreviations and lay names spelled out as FDA names them ("CVC kit", "central line kits")."""
     low = words.lower()
     fixed = dict((a.lower(), b) for a, b in found.get("corrections", []))
-    out = [" ".join(fixed.get(w, w) for w in low.split())]                     # "insulin pumsp": pumps
+    out = [" ".join(fixed.get(w, w) for w in low.split())]  # "insulin pumsp": pumps
     out += [" ".join(ABBREVIATIONS.get(w, w) for w in low.split())]
     out += [low.replace(key, exp) for key, exp in found.get("synonyms", [])]
     return [alt for alt in dict.fromkeys(out) if alt != low]
@@ -272,28 +338,40 @@ def _nearby(ctx: ToolContext, words: str, ds: str, device: DeviceFilter, reading
         return
     rows: dict[str, dict] = {}
     for k in range(len(parts)):
-        for r in resolve_devices(ctx.api, " ".join(parts[:k] + parts[k + 1:]), 20)["rows"]:
+        for r in resolve_devices(ctx.api, " ".join(parts[:k] + parts[k + 1 :]), 20)["rows"]:
             if _by_name(r):
                 rows.setdefault(r["product_code"], r)
     counts = codes_in(ctx, ds, list(rows))
     held = sorted((r for c, r in rows.items() if counts.get(c)), key=lambda r: -counts[r["product_code"]])[:4]
     if not held:
         return
-    reading.question = (f"No record here is filed under the product codes named \"{words}\" "
-                        f"({', '.join(c.code for c in device.codes[:3])}), and no record's device names hold all of "
-                        "its words. Did you mean one of these?")
-    reading.choices = [Choice(label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} records)",
-                              patch={"device": DeviceFilter(words=words, path="codes",
-                                                            codes=[_code(r, counts)]).model_dump()}) for r in held]
-    reading.choices.append(Choice(label=f"\"{words}\" as read ({', '.join(c.code for c in device.codes[:3])}): "
-                                        "no records", patch={"device": device.model_dump()}))
+    reading.question = (
+        f'No record here is filed under the product codes named "{words}" '
+        f"({', '.join(c.code for c in device.codes[:3])}), and no record's device names hold all of "
+        "its words. Did you mean one of these?"
+    )
+    reading.choices = [
+        Choice(
+            label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} records)",
+            patch={"device": DeviceFilter(words=words, path="codes", codes=[_code(r, counts)]).model_dump()},
+        )
+        for r in held
+    ]
+    reading.choices.append(
+        Choice(
+            label=f'"{words}" as read ({", ".join(c.code for c in device.codes[:3])}): no records',
+            patch={"device": device.model_dump()},
+        )
+    )
 
 
 def _names_only(ctx: ToolContext, words: str, ds: str) -> DeviceReading:
     """Datasets whose records carry no product code (enforcement reports): the device is its words in their names."""
     n = _names_total(ctx, ds, words)
-    how = (f"{ds.replace('enforcement', 'enforcement reports')} carry no product code; their product descriptions "
-           f"holding \"{words}\" were searched: {n:,} found")
+    how = (
+        f"{ds.replace('enforcement', 'enforcement reports')} carry no product code; their product descriptions "
+        f'holding "{words}" were searched: {n:,} found'
+    )
     return DeviceReading(DeviceFilter(words=words, path="names", text=words, how=how), 0.8 if n else 0.5)
 
 
@@ -313,8 +391,12 @@ def _by_name(r: dict) -> bool:
 
 
 def _code(r: dict, counts: dict[str, int] | None = None) -> Code:
-    return Code(code=r["product_code"], name=r["device_name"] or "", device_class=str(r["device_class"] or ""),
-                records=None if counts is None else counts.get(r["product_code"], 0))
+    return Code(
+        code=r["product_code"],
+        name=r["device_name"] or "",
+        device_class=str(r["device_class"] or ""),
+        records=None if counts is None else counts.get(r["product_code"], 0),
+    )
 
 
 def _firm_choice(ctx: ToolContext, words: str, fixed: str, ds: str | None, reading: DeviceReading) -> bool:
@@ -322,29 +404,46 @@ def _firm_choice(ctx: ToolContext, words: str, fixed: str, ds: str | None, readi
     from mirror.lookup.lexicon import firm_phrases
 
     from .types import FirmFilter
+
     hit = firm_phrases(ctx.api, [fixed]).get(fixed)
     if hit is None or not hit.records or (ds and not hit.by_dataset.get(ds)):
         return False
     name = hit.names[0] if hit.names else fixed
-    firm = FirmFilter(words=fixed, name=name, key=hit.key, variants=list(hit.variants), records=hit.records,
-                      exact=hit.exact, match="exact" if hit.exact else "leading", by_dataset=hit.by_dataset)
-    reading.question = f"I do not know \"{words}\". Did you mean the firm {name}?"
-    reading.choices = [Choice(label=f"the firm {name} ({hit.by_dataset.get(ds, hit.records) if ds else hit.records:,} "
-                                    "records)", patch={"firm": firm.model_dump()})]
+    firm = FirmFilter(
+        words=fixed,
+        name=name,
+        key=hit.key,
+        variants=list(hit.variants),
+        records=hit.records,
+        exact=hit.exact,
+        match="exact" if hit.exact else "leading",
+        by_dataset=hit.by_dataset,
+    )
+    reading.question = f'I do not know "{words}". Did you mean the firm {name}?'
+    reading.choices = [
+        Choice(
+            label=f"the firm {name} ({hit.by_dataset.get(ds, hit.records) if ds else hit.records:,} records)",
+            patch={"firm": firm.model_dump()},
+        )
+    ]
     return True
 
 
 def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) -> DeviceReading:
     """Words not in the device vocabulary: the dataset's own names as typed; a correction only as a choice."""
     by_names, text = (_names_total(ctx, ds, words) if ds else 0), words
-    for alt in ([] if by_names or not ds else _spelled_out(words, found)):
+    for alt in [] if by_names or not ds else _spelled_out(words, found):
         if n := _names_total(ctx, ds, alt):
             by_names, text = n, alt
             break
     if by_names:
-        device = DeviceFilter(words=words, path="names", text=text,
-                              how=f"\"{words}\" is in no product code's name; the dataset's own brand and generic "
-                                  f"names holding it were searched: {by_names:,} found")
+        device = DeviceFilter(
+            words=words,
+            path="names",
+            text=text,
+            how=f"\"{words}\" is in no product code's name; the dataset's own brand and generic "
+            f"names holding it were searched: {by_names:,} found",
+        )
         return DeviceReading(device, 0.8)
     reading = DeviceReading(None, 0.0, unknown=[words])
     if _elsewhere(ctx, words, ds, reading):
@@ -352,10 +451,13 @@ def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) ->
     if found["rows"] and found["corrections"] and not found["partial"]:
         fixed = " ".join(b for _, b in found["corrections"])
         if _firm_choice(ctx, words, fixed, ds, reading):
-            return reading                         # "medtronc": the firm Medtronic, not a device defined by it
+            return reading  # "medtronc": the firm Medtronic, not a device defined by it
         r = found["rows"][0]
         d = DeviceFilter(words=fixed, path="codes", codes=[_code(x) for x in found["rows"][:3]])
-        reading.question = f"I do not know \"{words}\". Did you mean the device \"{fixed}\"?"
-        reading.choices = [Choice(label=f"the device \"{fixed}\" ({r['product_code']} {r['device_name']})",
-                                  patch={"device": d.model_dump()})]
+        reading.question = f'I do not know "{words}". Did you mean the device "{fixed}"?'
+        reading.choices = [
+            Choice(
+                label=f'the device "{fixed}" ({r["product_code"]} {r["device_name"]})', patch={"device": d.model_dump()}
+            )
+        ]
     return reading

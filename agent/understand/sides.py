@@ -8,6 +8,7 @@ from .types import Interpretation, Side
 
 __all__ = ["joined", "more_sides"]
 
+
 def joined(tokens: Tokens, spans: list, compare: bool) -> list:
     """Device spans apart only by grammar ("pulse generators for pacemakers") read as one device; spans joined by
     and / or / vs stay apart (compared side by side)."""
@@ -35,10 +36,12 @@ def more_sides(it: Interpretation, names, periods: list) -> None:
         it.date_from = it.date_to = None
         it.date_words = ""
     elif it.measure == "compare" and it.device and it.device.path == "given" and len(it.device.codes) > 1:
-        sides = [Side(label=c.code, device=it.device.model_copy(update={"codes": [c], "words": c.code}))
-                 for c in it.device.codes[:4]]
+        sides = [
+            Side(label=c.code, device=it.device.model_copy(update={"codes": [c], "words": c.code}))
+            for c in it.device.codes[:4]
+        ]
         it.device = None
-    elif len(names.places) > 1:                   # a search takes one place: each is a side
+    elif len(names.places) > 1:  # a search takes one place: each is a side
         sides = [Side(label=p.name, place=p) for p in names.places[:4]]
         it.place = None
     if len(sides) > 1:

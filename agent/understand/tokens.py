@@ -9,15 +9,17 @@ from dataclasses import dataclass, field
 __all__ = ["Tok", "Tokens", "tokenize", "norm"]
 
 _TOKEN = re.compile(
-    r"510\s*\(\s*k\s*\)\s*s?"                      # 510(k), 510(k)s
-    r"|[A-Za-z]{1,3}\d{6}(?:\s*/\s*S\d{3,4})?(?![\w-])"     # K123456, P123456/S001, DEN123456
-    r"|Z-\d{4}-\d{4}"                              # recall numbers
-    r"|\d{4}[-–]\d{4}(?!\d)"                       # 2019-2021
-    r"|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}/\d{4}"       # 2023-01, 2023-01-15, 4/27/2020, 01/2023
-    r"|(?<=\s)[-–](?=\s)"                          # a dash between words: 2019 - 2021
-    r"|['’]\d{2}s?(?!\d)"                          # '09, '90s
-    r"|[^\W_]+(?:[.'’&+-][^\W_]+)*\.?"             # words (U.S., Dräger, e-mail, AT&T, Inc.)
-    r"|&", re.UNICODE)
+    r"510\s*\(\s*k\s*\)\s*s?"  # 510(k), 510(k)s
+    r"|[A-Za-z]{1,3}\d{6}(?:\s*/\s*S\d{3,4})?(?![\w-])"  # K123456, P123456/S001, DEN123456
+    r"|Z-\d{4}-\d{4}"  # recall numbers
+    r"|\d{4}[-–]\d{4}(?!\d)"  # 2019-2021
+    r"|\d{4}-\d{2}(?:-\d{2})?|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}/\d{4}"  # 2023-01, 2023-01-15, 4/27/2020, 01/2023
+    r"|(?<=\s)[-–](?=\s)"  # a dash between words: 2019 - 2021
+    r"|['’]\d{2}s?(?!\d)"  # '09, '90s
+    r"|[^\W_]+(?:[.'’&+-][^\W_]+)*\.?"  # words (U.S., Dräger, e-mail, AT&T, Inc.)
+    r"|&",
+    re.UNICODE,
+)
 
 
 def norm(text: str) -> str:
@@ -30,8 +32,8 @@ def norm(text: str) -> str:
 
 @dataclass
 class Tok:
-    text: str          # as typed
-    low: str           # normalised
+    text: str  # as typed
+    low: str  # normalised
     start: int
     end: int
 
@@ -39,6 +41,7 @@ class Tok:
 @dataclass
 class Tokens:
     """The question's tokens; `role[i]` names the reading that used token i (absent: not used yet)."""
+
     text: str
     toks: list[Tok]
     role: dict[int, str] = field(default_factory=dict)
@@ -55,7 +58,7 @@ class Tokens:
 
     def words(self, i: int, j: int) -> str:
         """The question's own text from token i to token j (exclusive)."""
-        return self.text[self.toks[i].start:self.toks[j - 1].end] if j > i else ""
+        return self.text[self.toks[i].start : self.toks[j - 1].end] if j > i else ""
 
     def lows(self, i: int = 0, j: int | None = None) -> list[str]:
         return [t.low for t in self.toks[i:j]]

@@ -7,14 +7,26 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["Measure", "Code", "DeviceFilter", "FirmFilter", "PlaceFilter", "Filter", "Side", "Choice",
-           "Clarification", "Interpretation", "LastResult"]
+__all__ = [
+    "Measure",
+    "Code",
+    "DeviceFilter",
+    "FirmFilter",
+    "PlaceFilter",
+    "Filter",
+    "Side",
+    "Choice",
+    "Clarification",
+    "Interpretation",
+    "LastResult",
+]
 
 Measure = Literal["count", "list", "trend", "top", "compare", "lookup"]
 
 
 class Code(BaseModel):
     """A product code with its device name and the records it holds in the dataset asked about (None: not counted)."""
+
     code: str
     name: str = ""
     device_class: str = ""
@@ -23,44 +35,47 @@ class Code(BaseModel):
 
 class DeviceFilter(BaseModel):
     """A device named in the question: its product codes, or the dataset's own name fields when codes find little."""
-    words: str                                   # the question's words
+
+    words: str  # the question's words
     codes: list[Code] = Field(default_factory=list)
-    text: str = ""                               # searched in the dataset's brand / generic / device-name fields
+    text: str = ""  # searched in the dataset's brand / generic / device-name fields
     path: Literal["given", "codes", "names", "codes+names"] = "codes"
-    matched: int = 0                             # product codes the words match in all (a broad term matches many)
-    how: str = ""                                # said in the answer: which path found what
+    matched: int = 0  # product codes the words match in all (a broad term matches many)
+    how: str = ""  # said in the answer: which path found what
 
 
 class FirmFilter(BaseModel):
     words: str
-    name: str                                    # the firm's name as the data spells it most
+    name: str  # the firm's name as the data spells it most
     key: str = ""
     variants: list[str] = Field(default_factory=list)
     records: int = 0
     exact: bool = True
-    match: Literal["exact", "leading", "spelling", "those", "entity"] = "exact"   # entity: these spellings only
-    by_dataset: dict[str, int] = Field(default_factory=dict)   # records naming the firm, per dataset
+    match: Literal["exact", "leading", "spelling", "those", "entity"] = "exact"  # entity: these spellings only
+    by_dataset: dict[str, int] = Field(default_factory=dict)  # records naming the firm, per dataset
 
 
 class PlaceFilter(BaseModel):
     words: str
-    kind: str                                    # country | us_state | region
+    kind: str  # country | us_state | region
     code: str
     name: str
-    countries: list[str] = Field(default_factory=list)   # for a region
-    exclude: bool = False                        # every place but this one ("outside the US", "foreign")
+    countries: list[str] = Field(default_factory=list)  # for a region
+    exclude: bool = False  # every place but this one ("outside the US", "foreign")
 
 
 class Filter(BaseModel):
     """A dataset field filter: event type, recall class, device class, record number, supplement..."""
-    field: str                                   # searcher filter name (event_type, recall_class, k_number, ...)
+
+    field: str  # searcher filter name (event_type, recall_class, k_number, ...)
     value: str | list[str]
-    label: str                                   # how a person reads it ("deaths", "class III", "K200606")
+    label: str  # how a person reads it ("deaths", "class III", "K200606")
     words: str = ""
 
 
 class Side(BaseModel):
     """One side of a comparison: its own firm / device (or product code) / place / period."""
+
     label: str
     firm: FirmFilter | None = None
     device: DeviceFilter | None = None
@@ -70,8 +85,8 @@ class Side(BaseModel):
 
 
 class Choice(BaseModel):
-    label: str                                   # what the person reads
-    patch: dict = Field(default_factory=dict)    # how the reading changes when picked (see interpret.apply_choice)
+    label: str  # what the person reads
+    patch: dict = Field(default_factory=dict)  # how the reading changes when picked (see interpret.apply_choice)
 
 
 class Clarification(BaseModel):
@@ -81,22 +96,23 @@ class Clarification(BaseModel):
 
 class LastResult(BaseModel):
     """What the previous answer found, for "those" / "them": its codes, firms or records."""
+
     dataset: str = ""
     codes: list[str] = Field(default_factory=list)
     firms: list[str] = Field(default_factory=list)
     records: list[str] = Field(default_factory=list)
     place: PlaceFilter | None = None
     kind: Literal["", "codes", "firms", "records"] = ""
-    reading: dict = Field(default_factory=dict)    # the previous Interpretation, for "just 2009?"
+    reading: dict = Field(default_factory=dict)  # the previous Interpretation, for "just 2009?"
 
 
 class Interpretation(BaseModel):
     question: str = ""
-    datasets: list[str] = Field(default_factory=list)      # event, recall, enforcement, 510k, pma, classification...
+    datasets: list[str] = Field(default_factory=list)  # event, recall, enforcement, 510k, pma, classification...
     measure: Measure = "list"
-    by: str | None = None                                  # trend: year | month; top: the field counted
+    by: str | None = None  # trend: year | month; top: the field counted
     top_n: int = 10
-    field: str | None = None                               # lookup: the field asked for
+    field: str | None = None  # lookup: the field asked for
     device: DeviceFilter | None = None
     firm: FirmFilter | None = None
     place: PlaceFilter | None = None
@@ -104,13 +120,13 @@ class Interpretation(BaseModel):
     date_from: date | None = None
     date_to: date | None = None
     date_words: str = ""
-    date_field: str = ""                                   # which date: received, initiated, ... ("": default)
-    supplements: Literal["originals", "supplements", "all"] = "all"   # PMA: what was counted
-    sides: list[Side] = Field(default_factory=list)        # compare: one search per side
+    date_field: str = ""  # which date: received, initiated, ... ("": default)
+    supplements: Literal["originals", "supplements", "all"] = "all"  # PMA: what was counted
+    sides: list[Side] = Field(default_factory=list)  # compare: one search per side
     followup: Literal["", "codes", "firms", "records", "keys"] = ""
-    text: str = ""                                         # free text searched (narratives, reasons)
+    text: str = ""  # free text searched (narratives, reasons)
     confidence: float = 1.0
-    unexplained: list[str] = Field(default_factory=list)   # words no reading used
+    unexplained: list[str] = Field(default_factory=list)  # words no reading used
     notes: list[str] = Field(default_factory=list)
     understood: bool = True
 

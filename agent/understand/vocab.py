@@ -6,9 +6,22 @@ import difflib
 
 from .tokens import Tokens
 
-__all__ = ["DATASET_PHRASES", "DATASET_WORDS", "NEEDS_DATASET", "VERB_DEVICE_WORDS", "verbs_as_grammar",
-           "MEASURE_PHRASES", "FIELD_PHRASES", "FILTER_PHRASES", "FUNCTION", "FOLLOWUP",
-           "match_phrases", "fuzzy_grammar_word", "LABEL", "NOUN"]
+__all__ = [
+    "DATASET_PHRASES",
+    "DATASET_WORDS",
+    "NEEDS_DATASET",
+    "VERB_DEVICE_WORDS",
+    "verbs_as_grammar",
+    "MEASURE_PHRASES",
+    "FIELD_PHRASES",
+    "FILTER_PHRASES",
+    "FUNCTION",
+    "FOLLOWUP",
+    "match_phrases",
+    "fuzzy_grammar_word",
+    "LABEL",
+    "NOUN",
+]
 
 
 def _table(spec: dict[str, str]) -> dict[tuple[str, ...], str]:
@@ -18,168 +31,196 @@ def _table(spec: dict[str, str]) -> dict[tuple[str, ...], str]:
         for p in phrases.split("|"):
             out[tuple(p.split())] = tag
             if " " in p and "-" not in p:
-                out.setdefault(("-".join(p.split()),), tag)        # "firm initiated" as "firm-initiated"
+                out.setdefault(("-".join(p.split()),), tag)  # "firm initiated" as "firm-initiated"
     return out
 
 
 # dataset words (tag = dataset; "event?" marks words that mean events only when no other dataset is named)
-DATASET_PHRASES = _table({
-    "event": "adverse event|adverse events|adverse event reports|adverse event report|event reports|event report|"
-             "events|event|adverse|maude|mdr|mdrs|mdr reports|medical device reports|complaints|complaint|"
-             "incidents|incident|adverse reactions",
-    "event?": "reports|report|reported|problems|problem",
-    "covid19serology?": "samples|sample|specimens|serum samples|plasma samples",
-    "recall": "recalls|recall|recalled|recalling|recalled products|recalled product|recall events|withdrawals",
-    "enforcement": "enforcement|enforcement reports|enforcement report|enforcement actions",
-    "510k": "510k|510ks|510 k|clearances|clearance|cleared|premarket notifications|premarket notification|"
-            "de novo|de novos|denovo|submissions cleared",
-    "pma": "pma|pmas|premarket approvals|premarket approval|pma approvals|pma approval|supplements|supplement|"
-           "pma supplements|approvals|approval|approved|originals|original",
-    "classification": "classification|classifications|classified|regulation|regulations|device classes|"
-                      "review panel|panels",
-    "classification?": "product codes|product code|panel",
-    "udi": "udi|udis|device identifiers|device identifier|di|dis|udi records|udi devices|device records|labelers|"
-           "labeler|udi-di|udi-dis|udi publications|primary di|primary dis|primary device identifier",
-    "gudid": "gudid|accessgudid|access gudid|gudid release|gudid download|gudid data|gudid records|gudid devices|"
-             "gudid entries|gudid file|gudid files",
-    "covid19serology": "serology|covid serology|covid-19 serology|covid19 serology|covid19serology|serology tests|"
-                       "serology test|serology results|serology data|serology evaluations|serology samples|"
-                       "serological|covid antibody|covid-19 antibody|covid19 antibody|covid|covid-19|covid19|"
-                       "sars-cov-2|sars cov 2|coronavirus",
-    "registrationlisting": "registrations|registration|registered|establishments|establishment|facilities|"
-                           "facility|listings|listing|listed|plants|sites|owner operators",
-})
-DATASETS = ("event", "recall", "enforcement", "510k", "pma", "classification", "udi", "registrationlisting", "gudid",
-            "covid19serology")
+DATASET_PHRASES = _table(
+    {
+        "event": "adverse event|adverse events|adverse event reports|adverse event report|event reports|event report|"
+        "events|event|adverse|maude|mdr|mdrs|mdr reports|medical device reports|complaints|complaint|"
+        "incidents|incident|adverse reactions",
+        "event?": "reports|report|reported|problems|problem",
+        "covid19serology?": "samples|sample|specimens|serum samples|plasma samples",
+        "recall": "recalls|recall|recalled|recalling|recalled products|recalled product|recall events|withdrawals",
+        "enforcement": "enforcement|enforcement reports|enforcement report|enforcement actions",
+        "510k": "510k|510ks|510 k|clearances|clearance|cleared|premarket notifications|premarket notification|"
+        "de novo|de novos|denovo|submissions cleared",
+        "pma": "pma|pmas|premarket approvals|premarket approval|pma approvals|pma approval|supplements|supplement|"
+        "pma supplements|approvals|approval|approved|originals|original",
+        "classification": "classification|classifications|classified|regulation|regulations|device classes|"
+        "review panel|panels",
+        "classification?": "product codes|product code|panel",
+        "udi": "udi|udis|device identifiers|device identifier|di|dis|udi records|udi devices|device records|labelers|"
+        "labeler|udi-di|udi-dis|udi publications|primary di|primary dis|primary device identifier",
+        "gudid": "gudid|accessgudid|access gudid|gudid release|gudid download|gudid data|gudid records|gudid devices|"
+        "gudid entries|gudid file|gudid files",
+        "covid19serology": "serology|covid serology|covid-19 serology|covid19 serology|covid19serology|serology tests|"
+        "serology test|serology results|serology data|serology evaluations|serology samples|"
+        "serological|covid antibody|covid-19 antibody|covid19 antibody|covid|covid-19|covid19|"
+        "sars-cov-2|sars cov 2|coronavirus",
+        "registrationlisting": "registrations|registration|registered|establishments|establishment|facilities|"
+        "facility|listings|listing|listed|plants|sites|owner operators",
+    }
+)
+DATASETS = (
+    "event",
+    "recall",
+    "enforcement",
+    "510k",
+    "pma",
+    "classification",
+    "udi",
+    "registrationlisting",
+    "gudid",
+    "covid19serology",
+)
 # words that name a dataset's records or their parts: grammar once that dataset is read ("serology samples tested")
 DATASET_WORDS = {
-    "covid19serology": set("samples sample results result tests test tested testing evaluations evaluation evaluated "
-                           "performed run panel panels antibody antibodies makers assays assay kits kit reference "
-                           "references truth true truly known specimens specimen".split()),
-    "gudid": set("devices entries records release download data primary dis di identifiers labeler labelers "
-                 "file files".split()),
+    "covid19serology": set(
+        "samples sample results result tests test tested testing evaluations evaluation evaluated "
+        "performed run panel panels antibody antibodies makers assays assay kits kit reference "
+        "references truth true truly known specimens specimen".split()
+    ),
+    "gudid": set(
+        "devices entries records release download data primary dis di identifiers labeler labelers file files".split()
+    ),
 }
 
-MEASURE_PHRASES = _table({
-    "count": "how many|number of|count|count of|total|how often|how much|tally",
-    "list": "list|show|show me|find|give me|display|which|what|get|see|tell me about|details of|details for",
-    "trend": "trend|trends|over time|per year|per month|by year|by month|each year|each month|yearly|monthly|"
-             "annual|annually|year by year|month by month|year over year|by quarter|per quarter",
-    "top": "top|most|most common|most frequent|leading|biggest|largest|main|highest|ranking|rank",
-    "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
-               "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"
-               "difference between|side by side",
-})
+MEASURE_PHRASES = _table(
+    {
+        "count": "how many|number of|count|count of|total|how often|how much|tally",
+        "list": "list|show|show me|find|give me|display|which|what|get|see|tell me about|details of|details for",
+        "trend": "trend|trends|over time|per year|per month|by year|by month|each year|each month|yearly|monthly|"
+        "annual|annually|year by year|month by month|year over year|by quarter|per quarter",
+        "top": "top|most|most common|most frequent|leading|biggest|largest|main|highest|ranking|rank",
+        "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
+        "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"
+        "difference between|side by side",
+    }
+)
 
 # fields users ask about: tag = field name (the searchers' row keys, or a count_by field)
-FIELD_PHRASES = _table({
-    "k_numbers": "k number|k numbers|510k number|510k numbers|510(k) number|510(k) numbers",
-    "regulation_number": "regulation number|regulation numbers|regulation|cfr|cfr section|21 cfr|reg number|"
-                         "reg no|reg num|reg|regulation no|regulation num",
-    "device_class": "device class|class of device|classification class|risk class|class|classified|"
-                    "device classification|classification of",
-    "decision_code": "decision code|decision codes|decision|decisions",
-    "decision_date": "decision date|date of decision|when was it cleared|when was it approved|approval date|"
-                     "date of approval|date approved|clearance date|date of clearance|date cleared",
-    "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why|caused|what caused",
-    "recall_class": "recall class|recall classes|recall classification",
-    "review_panel": "review panel|panel|medical specialty|specialty|advisory committee|advisory panel|committee",
-    "device_name": "device name|name of the device|what device",
-    "applicant": "applicant|applicants|sponsor|sponsors|holder|holders",
-    "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
-                    "recalling firm|labelers|who makes|who made|who manufactures|who manufactured|who produces|"
-                    "who sells|who make|who has|who had|who have|who got|who filed",
-    "product_code": "product codes|product code|devices|device types|device type",
-    "event_type": "event types|event type|outcomes|outcome",
-    "patient_problem": "patient problems|patient problem|harms|patient outcomes",
-    "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems|"
-                      "went wrong|what went wrong|what was wrong",
-    "country": "countries|country",
-    "state": "states|state",
-    "status": "status|recall status",
-    "supplement_type": "supplement type|supplement types",
-    "clearance_type": "clearance type|clearance types",
-    "gmdn_term": "gmdn term|gmdn terms|gmdn|gmdn name|gmdn names|gmdn preferred term",
-    "brand_name": "brand|brand name|brand names|brands",
-    "version_or_model_number": "model|model number|model numbers|version|version or model",
-    "trade_name": "trade name|trade names|tradename",
-    "registration_number": "registration number|registration no|fei|fei number",
-    "premarket_submission": "premarket submission|premarket submissions|premarket number|submission number|"
-                            "510k number|pma number|what 510k|which 510k|premarket clearance|premarket approval "
-                            "number",
-    "city": "city|town",
-    "product_problems": "problem code|problem codes|device problem code|product problem"
-})
+FIELD_PHRASES = _table(
+    {
+        "k_numbers": "k number|k numbers|510k number|510k numbers|510(k) number|510(k) numbers",
+        "regulation_number": "regulation number|regulation numbers|regulation|cfr|cfr section|21 cfr|reg number|"
+        "reg no|reg num|reg|regulation no|regulation num",
+        "device_class": "device class|class of device|classification class|risk class|class|classified|"
+        "device classification|classification of",
+        "decision_code": "decision code|decision codes|decision|decisions",
+        "decision_date": "decision date|date of decision|when was it cleared|when was it approved|approval date|"
+        "date of approval|date approved|clearance date|date of clearance|date cleared",
+        "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why|caused|what caused",
+        "recall_class": "recall class|recall classes|recall classification",
+        "review_panel": "review panel|panel|medical specialty|specialty|advisory committee|advisory panel|committee",
+        "device_name": "device name|name of the device|what device",
+        "applicant": "applicant|applicants|sponsor|sponsors|holder|holders",
+        "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
+        "recalling firm|labelers|who makes|who made|who manufactures|who manufactured|who produces|"
+        "who sells|who make|who has|who had|who have|who got|who filed",
+        "product_code": "product codes|product code|devices|device types|device type",
+        "event_type": "event types|event type|outcomes|outcome",
+        "patient_problem": "patient problems|patient problem|harms|patient outcomes",
+        "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems|"
+        "went wrong|what went wrong|what was wrong",
+        "country": "countries|country",
+        "state": "states|state",
+        "status": "status|recall status",
+        "supplement_type": "supplement type|supplement types",
+        "clearance_type": "clearance type|clearance types",
+        "gmdn_term": "gmdn term|gmdn terms|gmdn|gmdn name|gmdn names|gmdn preferred term",
+        "brand_name": "brand|brand name|brand names|brands",
+        "version_or_model_number": "model|model number|model numbers|version|version or model",
+        "trade_name": "trade name|trade names|tradename",
+        "registration_number": "registration number|registration no|fei|fei number",
+        "premarket_submission": "premarket submission|premarket submissions|premarket number|submission number|"
+        "510k number|pma number|what 510k|which 510k|premarket clearance|premarket approval "
+        "number",
+        "city": "city|town",
+        "product_problems": "problem code|problem codes|device problem code|product problem",
+    }
+)
 
 # words of the field phrases: grammar when no field reading used them ("decisions", "reasons"), never a device
 FIELD_WORDS = {w for k in FIELD_PHRASES for w in k if len(w) > 2} - {"devices", "device", "product", "products"}
 
 # dataset filters said in words: tag = "field=value"
-FILTER_PHRASES = _table({
-    "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports",
-    "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries",
-    "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports|malfunctioning|failing|fails|"
-                              "failed|stopped working|not working|broke down",
-    "class=I": "class i|class 1|class one|class 1s|class ones",
-    "class=II": "class ii|class 2|class two|class iis|class 2s|class twos",
-    "class=III": "class iii|class 3|class three|class iiis|class 3s|class threes",
-    "supplements=supplements": "supplements|supplement|pma supplements",
-    "supplements=originals": "originals|original|original approvals|original pmas",
-    "status=Terminated": "terminated|closed",
-    "status=Ongoing": "ongoing|still ongoing|open|active|still open",
-    "status=Completed": "completed",
-    "voluntary=Voluntary: Firm Initiated": "voluntary|firm initiated|voluntarily",
-    "rx=true": "rx|prescription|prescription only|prescription-only|labeled rx",
-    "otc=true": "otc|over the counter|over-the-counter",
-    "kit=true": "kit|kits",
-    "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
-              "life support|life-support|life sustaining supporting|life-sustaining supporting|"
-              "life sustain support|life sustain|life sustain/support",
-    "implant=Y": "implant flag|implanted devices|implantable devices|implants|implant|an implant",
-    "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed|3rd party|3rd-party|"
-                     "third party review|third-party review|3rd party review|3rd-party review",
-    "decision=SESE": "substantially equivalent|found substantially equivalent|sese|se determinations|"
-                     "se determination|se decisions",
-    "decision=SESD": "sesd", "decision=SESK": "sesk", "decision=SESU": "sesu", "decision=SESP": "sesp",
-    "decision=DENG": "deng|de novo granted", "decision=NSE": "nse|not substantially equivalent",
-    "pmadecision=OK30": "ok30", "pmadecision=LE30": "le30", "pmadecision=APPR": "appr",
-    "pmadecision=APRL": "aprl", "pmadecision=DENY": "deny",
-    "supptype=30 Day Notice": "30-day notice|30-day notices|30 day notice|30 day notices|thirty day notice|"
-                              "thirty day notices|30-day",
-    "supptype=Real-Time": "real-time|real time|real-time supplements|real-time process",
-    "supptype=Special Immediate Track": "special supplement|special supplements|immediate track",
-    "supptype=180 Day": "180-day|180 day|180-day supplements|180 day supplements|180-day track",
-    "supptype=Panel Track": "panel-track|panel track",
-    "root=Employee Error": "employee error|employee errors",
-    "root=Device Design": "device design|design|design issues|design problems|design related|design-related",
-    "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
-                                 "sterilize for another party|sterilize devices for another party",
-    "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
-    "estab=Repack or Relabel": "repackers|relabelers|repack|relabel",
-    "truth=Positive": "positive|positives|truly positive|truth positive|antibody truth positive|antibody-positive|"
-                      "antibody positive|positive samples|reference positive|reference positives|known positive",
-    "truth=Negative": "negative|negatives|truly negative|truth negative|antibody truth negative|antibody-negative|"
-                      "antibody negative|negative samples|reference negative|reference negatives|known negative",
-    "panel=CV": "cardiovascular|cardiology|cardiac",
-    "panel=DE": "dental|dentistry",
-    "panel=OP": "ophthalmic|ophthalmology|eye",
-    "panel=OR": "orthopedic|orthopaedic|orthopedics",
-    "panel=NE": "neurology|neurological",
-    "panel=RA": "radiology|radiological",
-    "panel=AN": "anesthesiology|anesthesia",
-    "panel=GU": "gastroenterology|urology",
-    "panel=CH": "clinical chemistry",
-    "panel=MI": "microbiology",
-    "panel=HE": "hematology",
-    "panel=IM": "immunology",
-    "panel=OB": "obstetrics|gynecology|ob/gyn",
-    "panel=EN": "ear nose throat|ent",
-    "panel=HO": "general hospital",
-    "panel=PM": "physical medicine",
-    "panel=PA": "pathology",
-    "panel=SU": "general surgery|plastic surgery",
-    "panel=TX": "toxicology|clinical toxicology",
-})
+FILTER_PHRASES = _table(
+    {
+        "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports",
+        "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries",
+        "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports|malfunctioning|"
+        "failing|fails|failed|stopped working|not working|broke down",
+        "class=I": "class i|class 1|class one|class 1s|class ones",
+        "class=II": "class ii|class 2|class two|class iis|class 2s|class twos",
+        "class=III": "class iii|class 3|class three|class iiis|class 3s|class threes",
+        "supplements=supplements": "supplements|supplement|pma supplements",
+        "supplements=originals": "originals|original|original approvals|original pmas",
+        "status=Terminated": "terminated|closed",
+        "status=Ongoing": "ongoing|still ongoing|open|active|still open",
+        "status=Completed": "completed",
+        "voluntary=Voluntary: Firm Initiated": "voluntary|firm initiated|voluntarily",
+        "rx=true": "rx|prescription|prescription only|prescription-only|labeled rx",
+        "otc=true": "otc|over the counter|over-the-counter",
+        "kit=true": "kit|kits",
+        "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
+        "life support|life-support|life sustaining supporting|life-sustaining supporting|"
+        "life sustain support|life sustain|life sustain/support",
+        "implant=Y": "implant flag|implanted devices|implantable devices|implants|implant|an implant",
+        "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed|3rd party|3rd-party|"
+        "third party review|third-party review|3rd party review|3rd-party review",
+        "decision=SESE": "substantially equivalent|found substantially equivalent|sese|se determinations|"
+        "se determination|se decisions",
+        "decision=SESD": "sesd",
+        "decision=SESK": "sesk",
+        "decision=SESU": "sesu",
+        "decision=SESP": "sesp",
+        "decision=DENG": "deng|de novo granted",
+        "decision=NSE": "nse|not substantially equivalent",
+        "pmadecision=OK30": "ok30",
+        "pmadecision=LE30": "le30",
+        "pmadecision=APPR": "appr",
+        "pmadecision=APRL": "aprl",
+        "pmadecision=DENY": "deny",
+        "supptype=30 Day Notice": "30-day notice|30-day notices|30 day notice|30 day notices|thirty day notice|"
+        "thirty day notices|30-day",
+        "supptype=Real-Time": "real-time|real time|real-time supplements|real-time process",
+        "supptype=Special Immediate Track": "special supplement|special supplements|immediate track",
+        "supptype=180 Day": "180-day|180 day|180-day supplements|180 day supplements|180-day track",
+        "supptype=Panel Track": "panel-track|panel track",
+        "root=Employee Error": "employee error|employee errors",
+        "root=Device Design": "device design|design|design issues|design problems|design related|design-related",
+        "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
+        "sterilize for another party|sterilize devices for another party",
+        "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
+        "estab=Repack or Relabel": "repackers|relabelers|repack|relabel",
+        "truth=Positive": "positive|positives|truly positive|truth positive|antibody truth positive|antibody-positive|"
+        "antibody positive|positive samples|reference positive|reference positives|known positive",
+        "truth=Negative": "negative|negatives|truly negative|truth negative|antibody truth negative|antibody-negative|"
+        "antibody negative|negative samples|reference negative|reference negatives|known negative",
+        "panel=CV": "cardiovascular|cardiology|cardiac",
+        "panel=DE": "dental|dentistry",
+        "panel=OP": "ophthalmic|ophthalmology|eye",
+        "panel=OR": "orthopedic|orthopaedic|orthopedics",
+        "panel=NE": "neurology|neurological",
+        "panel=RA": "radiology|radiological",
+        "panel=AN": "anesthesiology|anesthesia",
+        "panel=GU": "gastroenterology|urology",
+        "panel=CH": "clinical chemistry",
+        "panel=MI": "microbiology",
+        "panel=HE": "hematology",
+        "panel=IM": "immunology",
+        "panel=OB": "obstetrics|gynecology|ob/gyn",
+        "panel=EN": "ear nose throat|ent",
+        "panel=HO": "general hospital",
+        "panel=PM": "physical medicine",
+        "panel=PA": "pathology",
+        "panel=SU": "general surgery|plastic surgery",
+        "panel=TX": "toxicology|clinical toxicology",
+    }
+)
 # field values said in words -> (searcher filter per dataset, label)
 FILTER_FIELDS = {
     "status": ({"recall": "recall_status", "enforcement": "status"}, "status {v}"),
@@ -202,20 +243,37 @@ FILTER_FIELDS = {
 }
 # word filters read only when their dataset is named too ("positive airway pressure" is a device)
 NEEDS_DATASET = {"truth"}
-FILTER_DATASET = {"status": "recall", "voluntary": "enforcement", "rx": "udi", "otc": "udi", "kit": "udi",
-                  "life": "classification", "implant": "classification", "third_party": "510k", "decision": "510k",
-                  "pmadecision": "pma", "supptype": "pma",
-                  "root": "recall", "estab": "registrationlisting", "panel": "classification",
-                  "truth": "covid19serology", "regnum": "registrationlisting", "fei": "registrationlisting"}
+FILTER_DATASET = {
+    "status": "recall",
+    "voluntary": "enforcement",
+    "rx": "udi",
+    "otc": "udi",
+    "kit": "udi",
+    "life": "classification",
+    "implant": "classification",
+    "third_party": "510k",
+    "decision": "510k",
+    "pmadecision": "pma",
+    "supptype": "pma",
+    "root": "recall",
+    "estab": "registrationlisting",
+    "panel": "classification",
+    "truth": "covid19serology",
+    "regnum": "registrationlisting",
+    "fei": "registrationlisting",
+}
 
-FOLLOWUP = _table({
-    "those": "those|these|them|they|their|those devices|these devices|those codes|those firms|those companies|"
-             "those products|the same|same devices|same codes|that device|that firm|that company|it|its|"
-             "those records|these records|there|too|as well|also|what about|and what about|how about",
-})
+FOLLOWUP = _table(
+    {
+        "those": "those|these|them|they|their|those devices|these devices|those codes|those firms|those companies|"
+        "those products|the same|same devices|same codes|that device|that firm|that company|it|its|"
+        "those records|these records|there|too|as well|also|what about|and what about|how about",
+    }
+)
 
 # words that carry the sentence but no filter: explained by being grammar
-FUNCTION = set("""a an the of for in on at by to from with without and or about is are was were be been being do does
+FUNCTION = set(
+    """a an the of for in on at by to from with without and or about is are was were be been being do does
 did done how what which who whom whose where when why please all any some there their its it this that these those them
 they per each every over since after before between during through than more most i we you me my our us can could
 would should will shall may might must have has had having get got gets getting give show list find tell know see
@@ -239,15 +297,70 @@ said happen happens occur occurs belong belongs belonging assigned assign affect
 marketed list listed? within down breakdown split grouped broken machine machines unit units equipment
 publication publications true false marked tagged designated flagged
 exactly approximately roughly about overall altogether whatsoever logged took own owns owned decide decides
-section sections""".replace("listed?", "").split())
+section sections""".replace("listed?", "").split()
+)
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
-VERB_DEVICE_WORDS = {"clear", "clears", "cover", "covers", "covered", "filter", "filters", "support", "supports",
-                     "supporting", "share", "shares", "lead", "leads", "control", "controls", "return", "returns",
-                     "narrow", "limit", "restrict", "break", "split", "group", "sort", "rank", "order", "check",
-                     "match", "matches", "fit", "fits", "use", "uses", "used", "power", "release", "file", "files"}
-_AUX = {"did", "does", "do", "to", "can", "could", "will", "would", "should", "fda", "that", "who", "it", "they",
-        "please", "also", "then"}
+VERB_DEVICE_WORDS = {
+    "clear",
+    "clears",
+    "cover",
+    "covers",
+    "covered",
+    "filter",
+    "filters",
+    "support",
+    "supports",
+    "supporting",
+    "share",
+    "shares",
+    "lead",
+    "leads",
+    "control",
+    "controls",
+    "return",
+    "returns",
+    "narrow",
+    "limit",
+    "restrict",
+    "break",
+    "split",
+    "group",
+    "sort",
+    "rank",
+    "order",
+    "check",
+    "match",
+    "matches",
+    "fit",
+    "fits",
+    "use",
+    "uses",
+    "used",
+    "power",
+    "release",
+    "file",
+    "files",
+}
+_AUX = {
+    "did",
+    "does",
+    "do",
+    "to",
+    "can",
+    "could",
+    "will",
+    "would",
+    "should",
+    "fda",
+    "that",
+    "who",
+    "it",
+    "they",
+    "please",
+    "also",
+    "then",
+}
 _OBJECT = {"those", "these", "them", "that", "it", "the", "my", "to", "by", "down", "out", "this"}
 
 
@@ -263,40 +376,58 @@ def verbs_as_grammar(tokens: Tokens) -> None:
         if prev in _AUX or after_key or (i == 0 and nxt in _OBJECT) or (prev in FUNCTION and nxt in _OBJECT):
             tokens.take(i, i + 1, "function")
 
+
 # the verb that says which date a range is of ("recalls initiated in 2012", "510(k)s received in 2019")
-DATE_KINDS = {"initiated": "initiated initiation started start began begun begin", "received": "received submitted "
-              "submission submissions receipt logged",
-              "occurred": "occurred happened occurring occur occurs happen happens", "posted": "posted",
-              "terminated": "terminated termination terminations",
-              "reported": "reported issued published dated",
-              "performed": "performed tested run", "published": "published publication publications"}
+DATE_KINDS = {
+    "initiated": "initiated initiation started start began begun begin",
+    "received": "received submitted submission submissions receipt logged",
+    "occurred": "occurred happened occurring occur occurs happen happens",
+    "posted": "posted",
+    "terminated": "terminated termination terminations",
+    "reported": "reported issued published dated",
+    "performed": "performed tested run",
+    "published": "published publication publications",
+}
 DATE_KIND = {w: kind for kind, words in DATE_KINDS.items() for w in words.split()}
 
 # plain labels for datasets (the answers never show internal names)
-LABEL = {"event": "adverse event reports (MAUDE)", "recall": "recalls", "enforcement": "enforcement reports",
-         "510k": "510(k) clearances", "pma": "PMA approvals", "classification": "classification (product codes)",
-         "udi": "UDI device records (openFDA)", "registrationlisting": "establishment registrations",
-         "gudid": "AccessGUDID device records (GUDID release)",
-         "covid19serology": "COVID-19 serology test evaluations"}
+LABEL = {
+    "event": "adverse event reports (MAUDE)",
+    "recall": "recalls",
+    "enforcement": "enforcement reports",
+    "510k": "510(k) clearances",
+    "pma": "PMA approvals",
+    "classification": "classification (product codes)",
+    "udi": "UDI device records (openFDA)",
+    "registrationlisting": "establishment registrations",
+    "gudid": "AccessGUDID device records (GUDID release)",
+    "covid19serology": "COVID-19 serology test evaluations",
+}
 # (singular, plural) of what one record of each dataset is
-NOUN = {"event": ("adverse event report", "adverse event reports"), "recall": ("recalled product", "recalled products"),
-        "enforcement": ("enforcement report", "enforcement reports"),
-        "510k": ("510(k) clearance", "510(k) clearances"), "pma": ("PMA record", "PMA records"),
-        "classification": ("product code", "product codes"), "udi": ("UDI device record", "UDI device records"),
-        "registrationlisting": ("registered establishment", "registered establishments"),
-        "gudid": ("AccessGUDID device record", "AccessGUDID device records"),
-        "covid19serology": ("serology test result", "serology test results")}
+NOUN = {
+    "event": ("adverse event report", "adverse event reports"),
+    "recall": ("recalled product", "recalled products"),
+    "enforcement": ("enforcement report", "enforcement reports"),
+    "510k": ("510(k) clearance", "510(k) clearances"),
+    "pma": ("PMA record", "PMA records"),
+    "classification": ("product code", "product codes"),
+    "udi": ("UDI device record", "UDI device records"),
+    "registrationlisting": ("registered establishment", "registered establishments"),
+    "gudid": ("AccessGUDID device record", "AccessGUDID device records"),
+    "covid19serology": ("serology test result", "serology test results"),
+}
 
 
-def match_phrases(tokens: Tokens, table: dict[tuple[str, ...], str], role: str,
-                  take: bool = True) -> list[tuple[int, int, str]]:
+def match_phrases(
+    tokens: Tokens, table: dict[tuple[str, ...], str], role: str, take: bool = True
+) -> list[tuple[int, int, str]]:
     """Longest-first matches of the table's phrases over free tokens: (start, end, tag); marks them `role`."""
     longest = max((len(k) for k in table), default=0)
     out, i, lows = [], 0, tokens.lows()
     while i < len(lows):
         hit = None
         for n in range(min(longest, len(lows) - i), 0, -1):
-            key = tuple(lows[i:i + n])
+            key = tuple(lows[i : i + n])
             if key in table and all(tokens.free(k) for k in range(i, i + n)):
                 hit = (i, i + n, table[key])
                 break

@@ -6,5 +6,6 @@ __all__ = ["run_desktop", "run_web", "Trace"]
 def __getattr__(name: str):
     if name in __all__:
         from . import run
+
         return getattr(run, name)
     raise AttributeError(name)

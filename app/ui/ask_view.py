@@ -23,7 +23,7 @@ from .widgets import caption, copyable, reading_row, record_content, timeline_fo
 
 __all__ = ["AskView"]
 
-SCROLL_EVENTS_MS = 50           # throttled: the last position of a fast scroll must still arrive
+SCROLL_EVENTS_MS = 50  # throttled: the last position of a fast scroll must still arrive
 
 
 async def settled(field: ft.TextField, quiet: float = 0.03, limit: int = 5) -> str:
@@ -41,8 +41,9 @@ async def settled(field: ft.TextField, quiet: float = 0.03, limit: int = 5) -> s
 class TurnView:
     """One question and its answer; each part is redrawn only when what it shows has changed."""
 
-    def __init__(self, c: Controller, index: int, trace: Callable[..., None],
-                 on_edit: Callable[[int, Part], None] | None = None) -> None:
+    def __init__(
+        self, c: Controller, index: int, trace: Callable[..., None], on_edit: Callable[[int, Part], None] | None = None
+    ) -> None:
         self.c, self.index, self.trace, self.on_edit = c, index, trace, on_edit
         self.question = ft.Text(weight=ft.FontWeight.BOLD, size=15)
         self.reading = ft.Container()
@@ -57,11 +58,29 @@ class TurnView:
         self.chart = ft.Container()
         self.exports = ft.Row(wrap=True, spacing=8)
         # Parts are emptied rather than hidden: the list of children never changes, so nothing below remounts.
-        self.root = ft.Container(ft.Column([self.question, self.reading, self.timeline, self.status, self.draft,
-                                            self.answer, self.clarify, self.note, self.chips, self.tables, self.chart,
-                                            self.exports], spacing=8),
-                                 padding=12, border_radius=8, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
-                                 key=ft.ScrollKey(f"turn-{index}"))
+        self.root = ft.Container(
+            ft.Column(
+                [
+                    self.question,
+                    self.reading,
+                    self.timeline,
+                    self.status,
+                    self.draft,
+                    self.answer,
+                    self.clarify,
+                    self.note,
+                    self.chips,
+                    self.tables,
+                    self.chart,
+                    self.exports,
+                ],
+                spacing=8,
+            ),
+            padding=12,
+            border_radius=8,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+            key=ft.ScrollKey(f"turn-{index}"),
+        )
         self._sig: dict[str, object] = {}
         self._turn: Turn | None = None
 
@@ -72,7 +91,7 @@ class TurnView:
         return True
 
     def sync(self, turn: Turn, last: bool, chosen: bool = False) -> None:
-        if turn is not self._turn:                 # another conversation in the same place: redraw it all
+        if turn is not self._turn:  # another conversation in the same place: redraw it all
             self._turn, self._sig = turn, {}
         self.question.value = f"You: {turn.question}"
         if self._changed("reading", id(turn.payload)):
@@ -86,8 +105,12 @@ class TurnView:
             self.timeline.controls = [timeline_folded(turn, tiles)] if folded else tiles
             if turn.entries and "first_step" not in self._sig:
                 self._sig["first_step"] = True
-                self.trace("first_step_shown", index=self.index, title=turn.entries[0].title,
-                           ms=round((time.perf_counter() - turn.sent_at) * 1000, 1))
+                self.trace(
+                    "first_step_shown",
+                    index=self.index,
+                    title=turn.entries[0].title,
+                    ms=round((time.perf_counter() - turn.sent_at) * 1000, 1),
+                )
         if self._changed("status", (turn.status, turn.error, bool(turn.draft))):
             self.status.controls = self._status(turn)
         self.draft.value = turn.draft if turn.draft and not turn.answer else ""
@@ -99,21 +122,35 @@ class TurnView:
         if self._changed("clarify", (id(turn.payload), last, chosen)):
             self.clarify.controls = self._clarify(turn, last, chosen)
         self.note.value = turn.note
-        if self._changed("tables", (id(turn.payload), tuple((t.sort_column, t.ascending, t.page, len(t.rows),
-                                                             t.loading, tuple(t.hidden)) for t in turn.tables))):
-            self.tables.controls = [result_table(t, self._sorter(i), self._pager(i), self._all(i), self._columns(i))
-                                    for i, t in enumerate(turn.tables)]
+        if self._changed(
+            "tables",
+            (
+                id(turn.payload),
+                tuple(
+                    (t.sort_column, t.ascending, t.page, len(t.rows), t.loading, tuple(t.hidden)) for t in turn.tables
+                ),
+            ),
+        ):
+            self.tables.controls = [
+                result_table(t, self._sorter(i), self._pager(i), self._all(i), self._columns(i))
+                for i, t in enumerate(turn.tables)
+            ]
         if self._changed("exports", (id(turn.payload), len(turn.exports), turn.busy, turn.chart is not None)):
             self.exports.controls = self._export_row(turn)
 
     def _answer_parts(self, turn: Turn) -> None:
         i = self.index
         self.chips.controls = ([caption("Sources:")] if turn.citations else []) + [
-            ft.Chip(label=ft.Text(f"{dataset_label(cite['dataset'])} {cite['id'].partition('=')[2] or cite['id']}",
-                                  size=12),
-                    leading=ft.Icon(ft.Icons.DESCRIPTION, size=16), tooltip=f"Open the record ({cite['id']})",
-                    on_click=lambda e, k=k: self.c.ask.open_citation(i, k))
-            for k, cite in enumerate(turn.citations)]
+            ft.Chip(
+                label=ft.Text(
+                    f"{dataset_label(cite['dataset'])} {cite['id'].partition('=')[2] or cite['id']}", size=12
+                ),
+                leading=ft.Icon(ft.Icons.DESCRIPTION, size=16),
+                tooltip=f"Open the record ({cite['id']})",
+                on_click=lambda e, k=k: self.c.ask.open_citation(i, k),
+            )
+            for k, cite in enumerate(turn.citations)
+        ]
         self.chart.content = chart_view(turn.chart) if turn.chart else None
 
     def _clarify(self, turn: Turn, last: bool, chosen: bool) -> list[ft.Control]:
@@ -123,9 +160,15 @@ class TurnView:
         i = self.index
         buttons: list[ft.Control] = [
             ft.OutlinedButton(label, disabled=not last, on_click=lambda e, k=k: self.c.ask.choose(i, k))
-            for k, label in enumerate(c["choices"])]
-        hint = ("Choose one, or ask again in other words." if last else "Answered below, with your choice."
-                if chosen else "Not answered: another question was asked instead.")
+            for k, label in enumerate(c["choices"])
+        ]
+        hint = (
+            "Choose one, or ask again in other words."
+            if last
+            else "Answered below, with your choice."
+            if chosen
+            else "Not answered: another question was asked instead."
+        )
         return [ft.Text(c["question"], size=14), ft.Row(buttons, wrap=True, spacing=8, run_spacing=8), caption(hint)]
 
     def _sorter(self, t: int) -> Callable[[int, bool], None]:
@@ -144,13 +187,18 @@ class TurnView:
         i = self.index
         if turn.status == "running":
             doing = "The model is writing a summary…" if turn.draft else "Working…"
-            return [ft.ProgressRing(width=16, height=16, stroke_width=2), caption(doing),
-                    ft.TextButton("Cancel", icon=ft.Icons.STOP, on_click=lambda e: self.c.ask.cancel())]
+            return [
+                ft.ProgressRing(width=16, height=16, stroke_width=2),
+                caption(doing),
+                ft.TextButton("Cancel", icon=ft.Icons.STOP, on_click=lambda e: self.c.ask.cancel()),
+            ]
         if turn.status in ("failed", "cancelled"):
             text = f"Not answered: {turn.error}" if turn.status == "failed" else "Cancelled."
-            return [ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ERROR, size=18),
-                    copyable(text, size=14, color=ft.Colors.ERROR, expand=True),
-                    ft.TextButton("Retry", icon=ft.Icons.REFRESH, on_click=lambda e: self.c.ask.retry(i))]
+            return [
+                ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ERROR, size=18),
+                copyable(text, size=14, color=ft.Colors.ERROR, expand=True),
+                ft.TextButton("Retry", icon=ft.Icons.REFRESH, on_click=lambda e: self.c.ask.retry(i)),
+            ]
         return []
 
     def _export_row(self, turn: Turn) -> list[ft.Control]:
@@ -159,14 +207,25 @@ class TurnView:
         i = self.index
         stamp = "; ".join(f"{dataset_label(k)} {v}" for k, v in sorted(turn.as_of.items())) or "unknown"
         buttons: list[ft.Control] = [
-            ft.OutlinedButton(f"Export {f.upper()}", icon=ft.Icons.DOWNLOAD, tooltip=f"Save as a {FORMAT_NAMES[f]}",
-                              disabled=bool(turn.busy), on_click=lambda e, f=f: self.c.ask.export(i, f))
-            for f in available_formats()]
+            ft.OutlinedButton(
+                f"Export {f.upper()}",
+                icon=ft.Icons.DOWNLOAD,
+                tooltip=f"Save as a {FORMAT_NAMES[f]}",
+                disabled=bool(turn.busy),
+                on_click=lambda e, f=f: self.c.ask.export(i, f),
+            )
+            for f in available_formats()
+        ]
         if turn.chart is not None:
-            buttons.append(ft.OutlinedButton("Export PNG", icon=ft.Icons.IMAGE_OUTLINED,
-                                             tooltip="Save the chart as a PNG image (with its as-of date)",
-                                             disabled=bool(turn.busy),
-                                             on_click=lambda e: self.c.ask.export(i, CHART_FORMAT)))
+            buttons.append(
+                ft.OutlinedButton(
+                    "Export PNG",
+                    icon=ft.Icons.IMAGE_OUTLINED,
+                    tooltip="Save the chart as a PNG image (with its as-of date)",
+                    disabled=bool(turn.busy),
+                    on_click=lambda e: self.c.ask.export(i, CHART_FORMAT),
+                )
+            )
         busy = [ft.ProgressRing(width=16, height=16, stroke_width=2), caption(turn.busy)] if turn.busy else []
         saved = [copyable(f"Saved: {p}") for p in turn.exports[-3:]]
         return buttons + busy + [caption(f"Data as of {stamp}")] + saved
@@ -177,34 +236,61 @@ class AskView:
         self.c, self.page, self.trace = c, page, trace
         c.ask.in_browser = bool(page.web)
         self.turn_views: list[TurnView] = []
-        self.title = ft.Text("New conversation", size=18, weight=ft.FontWeight.BOLD, max_lines=1,
-                             overflow=ft.TextOverflow.ELLIPSIS)
+        self.title = ft.Text(
+            "New conversation", size=18, weight=ft.FontWeight.BOLD, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS
+        )
         self.model = caption("")
-        self.conversation = ft.Column(expand=True, spacing=12, scroll=ft.ScrollMode.AUTO,
-                                      scroll_interval=SCROLL_EVENTS_MS, on_scroll=self._scrolled)
-        self.offset = 0.0                        # where the reader is, restored when the screen comes back
+        self.conversation = ft.Column(
+            expand=True,
+            spacing=12,
+            scroll=ft.ScrollMode.AUTO,
+            scroll_interval=SCROLL_EVENTS_MS,
+            on_scroll=self._scrolled,
+        )
+        self.offset = 0.0  # where the reader is, restored when the screen comes back
         self._returning = False
         self._shown_sig: tuple = ()
         self._home: ft.Control | None = None
         self._home_sig: tuple = ()
         self._scroll_sig: tuple = ()
-        self._scroll: object = ""                # "end", a turn's scroll key, an offset, or nothing to do
-        self.field = ft.TextField(hint_text="Ask about devices, adverse events, recalls, 510(k)s… "
-                                            "(Enter sends, Shift+Enter for a new line)",
-                                  multiline=True, shift_enter=True, min_lines=1, max_lines=6, expand=True,
-                                  autofocus=True, on_submit=self._send)
+        self._scroll: object = ""  # "end", a turn's scroll key, an offset, or nothing to do
+        self.field = ft.TextField(
+            hint_text="Ask about devices, adverse events, recalls, 510(k)s… (Enter sends, Shift+Enter for a new line)",
+            multiline=True,
+            shift_enter=True,
+            min_lines=1,
+            max_lines=6,
+            expand=True,
+            autofocus=True,
+            on_submit=self._send,
+        )
         self.send_button = ft.IconButton(ft.Icons.SEND, tooltip="Send (Enter)", on_click=self._send)
-        self.cancel_button = ft.OutlinedButton("Cancel", icon=ft.Icons.STOP, visible=False,
-                                               on_click=lambda e: self.c.ask.cancel())
+        self.cancel_button = ft.OutlinedButton(
+            "Cancel", icon=ft.Icons.STOP, visible=False, on_click=lambda e: self.c.ask.cancel()
+        )
         self._record_body = ft.Column(spacing=6)
         self.record_title = ft.Text("", size=16)
         self._dialog_open = False
-        header = ft.Row([ft.Column([self.title, self.model], spacing=0, expand=True),
-                         ft.TextButton("New conversation (Ctrl+K)", icon=ft.Icons.ADD_COMMENT,
-                                       on_click=lambda e: self.c.key("K", ctrl=True))])
-        self.root = ft.Column([header, self.conversation,
-                               ft.Row([self.field, self.send_button, self.cancel_button],
-                                      vertical_alignment=ft.CrossAxisAlignment.END)], expand=True)
+        header = ft.Row(
+            [
+                ft.Column([self.title, self.model], spacing=0, expand=True),
+                ft.TextButton(
+                    "New conversation (Ctrl+K)",
+                    icon=ft.Icons.ADD_COMMENT,
+                    on_click=lambda e: self.c.key("K", ctrl=True),
+                ),
+            ]
+        )
+        self.root = ft.Column(
+            [
+                header,
+                self.conversation,
+                ft.Row(
+                    [self.field, self.send_button, self.cancel_button], vertical_alignment=ft.CrossAxisAlignment.END
+                ),
+            ],
+            expand=True,
+        )
 
     def _scrolled(self, e: ft.OnScrollEvent) -> None:
         """Remember where the reader is; not while the screen is away or coming back (Flutter reports 0 then)."""
@@ -215,7 +301,7 @@ class AskView:
         # The browser's input element holds its final text before Enter reaches the app (checked on fast typing);
         # only the desktop client may deliver Enter before the last keystroke's value.
         text = (self.field.value or "") if self.page.web else await settled(self.field)
-        ft.context.disable_auto_update()        # the answer's first redraw (Shell._flush) also clears the box
+        ft.context.disable_auto_update()  # the answer's first redraw (Shell._flush) also clears the box
         if self.c.ask.send(text):
             self.field.value = ""
 
@@ -235,30 +321,34 @@ class AskView:
         for k, (tv, turn) in enumerate(zip(self.turn_views, ask.turns)):
             following = ask.turns[k + 1].question if k + 1 < len(ask.turns) else None
             clarify = turn.clarify
-            tv.sync(turn, last=following is None,
-                    chosen=clarify is not None and following in clarify["choices"])
+            tv.sync(turn, last=following is None, chosen=clarify is not None and following in clarify["choices"])
         home = [self._home_panel()] if not ask.turns or self.c.first_run else []
         self.conversation.controls = home + [tv.root for tv in self.turn_views]
         self.cancel_button.visible = ask.busy
         self._trace_shown()
         last = ask.turns[-1] if ask.turns else None
         sig = (len(ask.turns), len(last.entries), bool(last.answer)) if last else ()
-        if last is not None and sig != self._scroll_sig:   # follow a running answer; show an answer from its question
+        if last is not None and sig != self._scroll_sig:  # follow a running answer; show an answer from its question
             self._scroll = f"turn-{len(ask.turns) - 1}" if last.answer else "end"
         self._scroll_sig = sig
         if not self.field.value:
             self.field.value = ask.take_draft()
         self._render_record()
         for path in ask.take_downloads():
-            if self.page.web:                  # the browser gets the file; it is also kept in the exports folder
+            if self.page.web:  # the browser gets the file; it is also kept in the exports folder
                 self.page.run_task(self._download, path)
 
     def _home_panel(self) -> ft.Control:
         """The home, built again only when what it shows has changed (a new tree costs the client a redraw)."""
         c = self.c
         run = c.data.run
-        sig = (c.first_run, tuple(c.home.examples), tuple((r.name, r.as_of, r.badge) for r in c.data.rows), c.model,
-               run is not None and run.running)
+        sig = (
+            c.first_run,
+            tuple(c.home.examples),
+            tuple((r.name, r.as_of, r.badge) for r in c.data.rows),
+            c.model,
+            run is not None and run.running,
+        )
         if sig != self._home_sig or self._home is None:
             self._home_sig, self._home = sig, home_panel(c, self.ask_example)
         return self._home
@@ -271,10 +361,14 @@ class AskView:
         sig = (ask.session_id, len(ask.turns), sum(len(t.tables) for t in ask.turns))
         if sig != self._shown_sig:
             self._shown_sig = sig
-            self.trace("conversation_shown", session=ask.session_id, turns=len(ask.turns),
-                       tables=sum(len(tv.tables.controls) for tv in self.turn_views),
-                       charts=sum(tv.chart.content is not None for tv in self.turn_views),
-                       exports=sum(bool(tv.exports.controls) for tv in self.turn_views))
+            self.trace(
+                "conversation_shown",
+                session=ask.session_id,
+                turns=len(ask.turns),
+                tables=sum(len(tv.tables.controls) for tv in self.turn_views),
+                charts=sum(tv.chart.content is not None for tv in self.turn_views),
+                exports=sum(bool(tv.exports.controls) for tv in self.turn_views),
+            )
 
     def restore(self) -> None:
         """The screen came back: return to where the reader was (nothing to do at the top)."""
@@ -306,11 +400,18 @@ class AskView:
             return
         if not self._dialog_open:
             self._dialog_open = True
-            self.page.show_dialog(ft.AlertDialog(
-                title=self.record_title, scrollable=True, content=ft.Container(self._record_body, width=760),
-                actions=[ft.TextButton("Copy the original record (JSON)", icon=ft.Icons.COPY, on_click=self._copy),
-                         ft.TextButton("Close", on_click=lambda e: self.c.ask.close_record())],
-                on_dismiss=lambda e: self.c.ask.close_record()))
+            self.page.show_dialog(
+                ft.AlertDialog(
+                    title=self.record_title,
+                    scrollable=True,
+                    content=ft.Container(self._record_body, width=760),
+                    actions=[
+                        ft.TextButton("Copy the original record (JSON)", icon=ft.Icons.COPY, on_click=self._copy),
+                        ft.TextButton("Close", on_click=lambda e: self.c.ask.close_record()),
+                    ],
+                    on_dismiss=lambda e: self.c.ask.close_record(),
+                )
+            )
         self.record_title.value = rec.title
         if rec.loading:
             self._record_body.controls = [caption("Loading…")]
@@ -319,7 +420,8 @@ class AskView:
         else:
             link = rec.link
             self._record_body.controls = record_content(rec) + (
-                [copyable(f"On fda.gov (when this computer is online): {link}")] if link else [])
+                [copyable(f"On fda.gov (when this computer is online): {link}")] if link else []
+            )
 
     async def _copy(self, e) -> None:
         rec = self.c.ask.record
@@ -360,13 +462,27 @@ class AskView:
             self.c.ask.rerun(turn_index, edit.kind, control.value or "", part.value)
 
         if edit.choices:
-            control = ft.RadioGroup(ft.Column([ft.Radio(value=k, label=label) for k, label in edit.choices],
-                                              spacing=0), value=edit.current, on_change=changed)
+            control = ft.RadioGroup(
+                ft.Column([ft.Radio(value=k, label=label) for k, label in edit.choices], spacing=0),
+                value=edit.current,
+                on_change=changed,
+            )
         else:
-            control = ft.TextField(value=edit.current, label=edit.title.removeprefix("Change the ").capitalize(),
-                                   autofocus=True, on_change=changed, on_submit=ask_again)
+            control = ft.TextField(
+                value=edit.current,
+                label=edit.title.removeprefix("Change the ").capitalize(),
+                autofocus=True,
+                on_change=changed,
+                on_submit=ask_again,
+            )
         preview.value = f"Asks: \u201c{question()}\u201d"
-        self.page.show_dialog(ft.AlertDialog(
-            title=ft.Text(edit.title), content=ft.Column([caption(edit.hint), control, preview], tight=True, width=520),
-            actions=[ft.TextButton("Cancel", on_click=lambda e: self.page.pop_dialog()),
-                     ft.FilledButton("Ask again", icon=ft.Icons.REPLAY, on_click=ask_again)]))
+        self.page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(edit.title),
+                content=ft.Column([caption(edit.hint), control, preview], tight=True, width=520),
+                actions=[
+                    ft.TextButton("Cancel", on_click=lambda e: self.page.pop_dialog()),
+                    ft.FilledButton("Ask again", icon=ft.Icons.REPLAY, on_click=ask_again),
+                ],
+            )
+        )

@@ -10,7 +10,7 @@ from ..results import Chart
 
 __all__ = ["chart_view"]
 
-HOVER = 14                      # the hover target around each point, in pixels
+HOVER = 14  # the hover target around each point, in pixels
 
 
 def chart_view(chart: Chart) -> ft.Control:
@@ -23,16 +23,30 @@ def chart_view(chart: Chart) -> ft.Control:
 def _bars(chart: Chart, width: int = 420) -> ft.Control:
     peak = max(chart.peak, 1)
     rows: list[ft.Control] = [
-        ft.Row([ft.Text(label or "(none)", size=12, width=340, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS,
-                        tooltip=label),
-                    ft.Container(width=max(2, width * value / peak), height=16, bgcolor=ft.Colors.PRIMARY,
-                                 border_radius=3, tooltip=f"{label}: {value:,} {chart.y}"),
-                    ft.Text(f"{value:,}", size=12)], spacing=8)
-            for label, value in chart.points[:25]]
-    more: list[ft.Control] = ([ft.Text(f"and {len(chart.points) - 25} more (in the table)", size=12)]
-                              if len(chart.points) > 25 else [])
-    return ft.Column(rows + more + [ft.Text(f"Number of {chart.y}", size=11, color=ft.Colors.ON_SURFACE_VARIANT)],
-                     spacing=4)
+        ft.Row(
+            [
+                ft.Text(
+                    label or "(none)", size=12, width=340, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, tooltip=label
+                ),
+                ft.Container(
+                    width=max(2, width * value / peak),
+                    height=16,
+                    bgcolor=ft.Colors.PRIMARY,
+                    border_radius=3,
+                    tooltip=f"{label}: {value:,} {chart.y}",
+                ),
+                ft.Text(f"{value:,}", size=12),
+            ],
+            spacing=8,
+        )
+        for label, value in chart.points[:25]
+    ]
+    more: list[ft.Control] = (
+        [ft.Text(f"and {len(chart.points) - 25} more (in the table)", size=12)] if len(chart.points) > 25 else []
+    )
+    return ft.Column(
+        rows + more + [ft.Text(f"Number of {chart.y}", size=11, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=4
+    )
 
 
 def _line(chart: Chart, width: int = 760, height: int = 230) -> ft.Control:
@@ -46,24 +60,37 @@ def _line(chart: Chart, width: int = 760, height: int = 230) -> ft.Control:
 
     axis = ft.Paint(color=ft.Colors.OUTLINE, stroke_width=1)
     stroke = ft.Paint(color=ft.Colors.PRIMARY, stroke_width=2.5, style=ft.PaintingStyle.STROKE)
-    shapes: list[cv.Shape] = [cv.Line(left, top, left, height - bottom, paint=axis),
-                              cv.Line(left, height - bottom, width - right, height - bottom, paint=axis)]
+    shapes: list[cv.Shape] = [
+        cv.Line(left, top, left, height - bottom, paint=axis),
+        cv.Line(left, height - bottom, width - right, height - bottom, paint=axis),
+    ]
     if len(pts) > 1:
         path: list[cv.Path.PathElement] = [cv.Path.MoveTo(*xy(0, pts[0][1]))]
         path += [cv.Path.LineTo(*xy(i, v)) for i, (_, v) in enumerate(pts)][1:]
         shapes.append(cv.Path(path, paint=stroke))
     shapes += [cv.Circle(*xy(i, v), 3, paint=ft.Paint(color=ft.Colors.PRIMARY)) for i, (_, v) in enumerate(pts)]
     style = ft.TextStyle(size=11, color=ft.Colors.ON_SURFACE_VARIANT)
-    shapes += [cv.Text(left - 8 - 7 * len(f"{peak:,}"), top - 6, f"{peak:,}", style=style),
-               cv.Text(left - 16, height - bottom - 8, "0", style=style),
-               cv.Text(4, top + (height - top - bottom) / 2 - 8, chart.y, style=style),
-               cv.Text(left + (width - left - right) / 2 - 20, height - 16, field_label(chart.x).lower(), style=style)]
+    shapes += [
+        cv.Text(left - 8 - 7 * len(f"{peak:,}"), top - 6, f"{peak:,}", style=style),
+        cv.Text(left - 16, height - bottom - 8, "0", style=style),
+        cv.Text(4, top + (height - top - bottom) / 2 - 8, chart.y, style=style),
+        cv.Text(left + (width - left - right) / 2 - 20, height - 16, field_label(chart.x).lower(), style=style),
+    ]
     step, last = max(1, len(pts) // 8), len(pts) - 1
     labelled = [i for i in range(len(pts)) if i % step == 0 and last - i >= step] + [last]
-    shapes += [cv.Text(xy(i, 0)[0] - 3.3 * len(pts[i][0]), height - bottom + 4, pts[i][0], style=style)
-               for i in labelled]
+    shapes += [
+        cv.Text(xy(i, 0)[0] - 3.3 * len(pts[i][0]), height - bottom + 4, pts[i][0], style=style) for i in labelled
+    ]
     hover: list[ft.Control] = [
-        ft.Container(left=xy(i, v)[0] - HOVER / 2, top=xy(i, v)[1] - HOVER / 2, width=HOVER, height=HOVER,
-                     tooltip=f"{k}: {v:,} {chart.y}", border_radius=HOVER / 2) for i, (k, v) in enumerate(pts)]
+        ft.Container(
+            left=xy(i, v)[0] - HOVER / 2,
+            top=xy(i, v)[1] - HOVER / 2,
+            width=HOVER,
+            height=HOVER,
+            tooltip=f"{k}: {v:,} {chart.y}",
+            border_radius=HOVER / 2,
+        )
+        for i, (k, v) in enumerate(pts)
+    ]
     canvas: list[ft.Control] = [cv.Canvas(shapes, width=width, height=height)]
     return ft.Stack(canvas + hover, width=width, height=height)

@@ -47,7 +47,7 @@ class EarlyClient:
     sock: socket.socket
     pid_file: str
     args: list[str]
-    connected: bool = False          # the client reached the server
+    connected: bool = False  # the client reached the server
     restarts: int = 0
 
     MAX_RESTARTS = 2
@@ -77,6 +77,7 @@ class EarlyClient:
                 async def connected(reader, writer):
                     early.connected = True
                     return await callback(reader, writer)
+
                 return await start_server(connected, sock=early.sock, **kw)
 
         class _Process:
@@ -92,7 +93,7 @@ class EarlyClient:
                         await asyncio.sleep(0.1)
                     if early.connected or early.restarts >= early.MAX_RESTARTS:
                         return early.process.returncode
-                    early.restarts += 1            # it died before connecting: start it again
+                    early.restarts += 1  # it died before connecting: start it again
                     early.process = subprocess.Popen(early.args)
 
         async def open_flet_view_async(page_url, assets_dir, hidden):

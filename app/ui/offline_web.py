@@ -28,6 +28,7 @@ def offline_assets(cache_dir: Path) -> Path:
     """The folder to serve as Flet's assets_dir (it shadows Flet's own web files); made once per Flet version."""
     import flet_web
     from flet_web.version import version
+
     web = Path(flet_web.__file__).parent / "web"
     out = Path(cache_dir) / f"flet-web-{version}"
     out.mkdir(parents=True, exist_ok=True)

@@ -73,7 +73,7 @@ def _quiet_keys(page: ft.Page) -> None:
         return
 
     def on_key(e: ft.KeyboardEvent) -> None:
-        ft.context.disable_auto_update()        # for this event only (each event gets its own context)
+        ft.context.disable_auto_update()  # for this event only (each event gets its own context)
         handler(e)
 
     page.on_keyboard_event = on_key
@@ -83,6 +83,7 @@ def _session(page: ft.Page, launch: "Launch", trace: Trace) -> "Controller":
     from ..banners import settings_problem
     from ..controller import Controller
     from .shell import Shell
+
     c = Controller(launch.backend, launch.config_path)
     Shell(page, c, trace)
     _quiet_keys(page)
@@ -99,13 +100,14 @@ def run_desktop(prepare: Callable[[], "Launch"], trace: Trace, early: "EarlyClie
     close button, Ctrl+Q, SIGTERM or SIGINT); returns the exit code. `early` is a desktop client already
     started (app/ui/early_client.py); without it Flet starts one once its server listens."""
     from .window import close_window
+
     prepared = _Prepared(prepare)
     sessions: list[Controller] = []
 
     def main(page: ft.Page) -> None:
         page.window.width, page.window.height = WINDOW
         quit_window = lambda *_: page.run_task(close_window, page)  # noqa: E731
-        signal.signal(signal.SIGTERM, quit_window)      # main() runs on the main thread's event loop
+        signal.signal(signal.SIGTERM, quit_window)  # main() runs on the main thread's event loop
         signal.signal(signal.SIGINT, quit_window)
         sessions.append(_session(page, prepared.result(), trace))
 
@@ -135,12 +137,18 @@ def run_web(launch: "Launch", trace: Trace, port: int) -> int:
     def main(page: ft.Page) -> None:
         c = _session(page, launch, trace)
         sessions.append(c)
-        page.on_close = lambda e: threading.Thread(target=c.shutdown, kwargs={"close_backend": False},
-                                                   daemon=True).start()   # never block the server's loop
+        page.on_close = lambda e: threading.Thread(
+            target=c.shutdown, kwargs={"close_backend": False}, daemon=True
+        ).start()  # never block the server's loop
 
     cache = Path(platformdirs.user_cache_dir("fda-explorer", appauthor=False))
-    flet_app = flet_fastapi.app(main, assets_dir=str(offline_assets(cache)), no_cdn=True,
-                                app_name="FDA Explorer Offline", app_short_name="FDA Explorer")
+    flet_app = flet_fastapi.app(
+        main,
+        assets_dir=str(offline_assets(cache)),
+        no_cdn=True,
+        app_name="FDA Explorer Offline",
+        app_short_name="FDA Explorer",
+    )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -148,18 +156,19 @@ def run_web(launch: "Launch", trace: Trace, port: int) -> int:
     except OSError as e:
         print(f"Error: cannot listen on 127.0.0.1:{port} ({e.strerror}): choose another --port", file=sys.stderr)
         return 1
-    asgi = WebGuard(flet_app, sock.getsockname()[1], new_token())   # own origin, loopback Host, this launch's token
+    asgi = WebGuard(flet_app, sock.getsockname()[1], new_token())  # own origin, loopback Host, this launch's token
     url = asgi.url
     print(f"FDA Explorer Offline: open {url} in a browser (Ctrl+C stops it)", flush=True)
     trace("listening", url=url)
     # Flet never ends the handler of a socket that closed before registering: without a limit, a stop would wait
-    server = uvicorn.Server(uvicorn.Config(asgi, log_level="warning", ws="websockets-sansio",
-                                          timeout_graceful_shutdown=5))
-    for sig in (signal.SIGINT, signal.SIGTERM):    # uvicorn re-raises the signal after its graceful shutdown:
-        signal.signal(sig, lambda *_: None)        # let that be a no-op, so a stop is a clean exit 0
+    server = uvicorn.Server(
+        uvicorn.Config(asgi, log_level="warning", ws="websockets-sansio", timeout_graceful_shutdown=5)
+    )
+    for sig in (signal.SIGINT, signal.SIGTERM):  # uvicorn re-raises the signal after its graceful shutdown:
+        signal.signal(sig, lambda *_: None)  # let that be a no-op, so a stop is a clean exit 0
     server.run(sockets=[sock])
-    for c in sessions:               # every tab's work stopped before the mirror closes (a query still running in
-        c.shutdown(close_backend=False)    # a worker thread as the process ends aborts it inside DuckDB)
+    for c in sessions:  # every tab's work stopped before the mirror closes (a query still running in
+        c.shutdown(close_backend=False)  # a worker thread as the process ends aborts it inside DuckDB)
     launch.backend.close()
     trace("exit")
     return 0

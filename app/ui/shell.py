@@ -19,14 +19,18 @@ from .window import close_window
 
 __all__ = ["Shell"]
 
-RAIL = [(ft.Icons.QUESTION_ANSWER_OUTLINED, ft.Icons.QUESTION_ANSWER, "Ask"),
-        (ft.Icons.HISTORY, ft.Icons.HISTORY, "Sessions"),
-        (ft.Icons.STORAGE_OUTLINED, ft.Icons.STORAGE, "Data"),
-        (ft.Icons.QUERY_STATS_OUTLINED, ft.Icons.QUERY_STATS, "Surveillance"),
-        (ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, "Settings")]
-LEVELS = {"error": (ft.Colors.ERROR_CONTAINER, ft.Icons.ERROR_OUTLINE),
-          "warning": (ft.Colors.TERTIARY_CONTAINER, ft.Icons.WARNING_AMBER),
-          "info": (ft.Colors.SECONDARY_CONTAINER, ft.Icons.INFO_OUTLINE)}
+RAIL = [
+    (ft.Icons.QUESTION_ANSWER_OUTLINED, ft.Icons.QUESTION_ANSWER, "Ask"),
+    (ft.Icons.HISTORY, ft.Icons.HISTORY, "Sessions"),
+    (ft.Icons.STORAGE_OUTLINED, ft.Icons.STORAGE, "Data"),
+    (ft.Icons.QUERY_STATS_OUTLINED, ft.Icons.QUERY_STATS, "Surveillance"),
+    (ft.Icons.SETTINGS_OUTLINED, ft.Icons.SETTINGS, "Settings"),
+]
+LEVELS = {
+    "error": (ft.Colors.ERROR_CONTAINER, ft.Icons.ERROR_OUTLINE),
+    "warning": (ft.Colors.TERTIARY_CONTAINER, ft.Icons.WARNING_AMBER),
+    "info": (ft.Colors.SECONDARY_CONTAINER, ft.Icons.INFO_OUTLINE),
+}
 THEMES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
 
 
@@ -35,25 +39,43 @@ class Shell:
 
     def __init__(self, page: ft.Page, c: Controller, trace: Callable[..., None]) -> None:
         self.page, self.c, self.trace = page, c, trace
-        self.views: dict[str, Any] = {"ask": AskView(c, page, trace), "sessions": SessionsView(c),
-                                      "data": DataView(c, page), "surveil": WatchView(c, page),
-                                      "settings": SettingsView(c, page)}
+        self.views: dict[str, Any] = {
+            "ask": AskView(c, page, trace),
+            "sessions": SessionsView(c),
+            "data": DataView(c, page),
+            "surveil": WatchView(c, page),
+            "settings": SettingsView(c, page),
+        }
         self.rail = ft.NavigationRail(
-            selected_index=0, label_type=ft.NavigationRailLabelType.ALL, min_width=88,
+            selected_index=0,
+            label_type=ft.NavigationRailLabelType.ALL,
+            min_width=88,
             destinations=[ft.NavigationRailDestination(icon=i, selected_icon=s, label=t) for i, s, t in RAIL],
-            on_change=lambda e: self.c.go(SCREENS[e.control.selected_index]))
-        self.banner_text = ft.Text("", expand=True, selectable=True)   # its semantics label repeats it
+            on_change=lambda e: self.c.go(SCREENS[e.control.selected_index]),
+        )
+        self.banner_text = ft.Text("", expand=True, selectable=True)  # its semantics label repeats it
         self.banner_icon = ft.Icon(ft.Icons.INFO_OUTLINE)
         self.banner_details = ft.Icon(ft.Icons.HELP_OUTLINE, size=18, visible=False)
         self.banner_action = ft.TextButton("", on_click=lambda e: self.c.banner_action())
         # The banner floats over the screen (a Stack): showing or hiding it never moves what the reader sees.
-        self.banner = ft.Container(ft.Row([self.banner_icon, self.banner_text, self.banner_details,
-                                           self.banner_action,
-                                           ft.IconButton(ft.Icons.CLOSE, tooltip="Dismiss",
-                                                         on_click=lambda e: self.c.dismiss_banner())]),
-                                   padding=ft.Padding.symmetric(horizontal=12, vertical=4), border_radius=8,
-                                   visible=False, left=12, right=12, top=4,
-                                   shadow=ft.BoxShadow(blur_radius=12, color=ft.Colors.with_opacity(0.35, "black")))
+        self.banner = ft.Container(
+            ft.Row(
+                [
+                    self.banner_icon,
+                    self.banner_text,
+                    self.banner_details,
+                    self.banner_action,
+                    ft.IconButton(ft.Icons.CLOSE, tooltip="Dismiss", on_click=lambda e: self.c.dismiss_banner()),
+                ]
+            ),
+            padding=ft.Padding.symmetric(horizontal=12, vertical=4),
+            border_radius=8,
+            visible=False,
+            left=12,
+            right=12,
+            top=4,
+            shadow=ft.BoxShadow(blur_radius=12, color=ft.Colors.with_opacity(0.35, "black")),
+        )
         self.body = ft.Container(expand=True)
         self._pending: set[str] = set()
         self._lock = threading.Lock()
@@ -61,8 +83,11 @@ class Shell:
         page.title = "FDA Explorer Offline"
         page.padding = 8
         page.on_keyboard_event = self._key
-        page.add(ft.Row([self.rail, ft.VerticalDivider(width=1),
-                         ft.Stack([self.body, self.banner], expand=True)], expand=True))
+        page.add(
+            ft.Row(
+                [self.rail, ft.VerticalDivider(width=1), ft.Stack([self.body, self.banner], expand=True)], expand=True
+            )
+        )
         c.subscribe(self._changed)
         self.draw({"theme", "screen", "banner"})
 
@@ -78,22 +103,22 @@ class Shell:
         if first:
             try:
                 self.page.run_task(self._flush)
-            except (RuntimeError, AttributeError):   # the page's session has ended (a closed browser tab):
-                pass                                  # Flet raises one or the other, depending on the moment
+            except (RuntimeError, AttributeError):  # the page's session has ended (a closed browser tab):
+                pass  # Flet raises one or the other, depending on the moment
 
     async def _flush(self) -> None:
         with self._lock:
             topics, self._pending = self._pending, set()
         try:
             self.draw(topics)
-        except Exception:               # a drawing bug must not stop later redraws; it is logged
+        except Exception:  # a drawing bug must not stop later redraws; it is logged
             traceback.print_exc()
         try:
             self.page.update()
             view = self.views[self.c.screen]
             if hasattr(view, "settle"):
                 await view.settle()
-        except (RuntimeError, AttributeError) as e:   # the window or tab closed while this redraw was on its way
+        except (RuntimeError, AttributeError) as e:  # the window or tab closed while this redraw was on its way
             if not self._closed(e):
                 raise
 
@@ -107,7 +132,7 @@ class Shell:
             self.trace("assistant_ready", model=self.c.backend.model_name)
         self._dirty |= topics & set(SCREENS)
         if topics & {"data", "warm"}:
-            self._dirty.add("ask")                    # the home shows the data's freshness and the model
+            self._dirty.add("ask")  # the home shows the data's freshness and the model
         if "theme" in topics:
             self._theme()
         if "banner" in topics:
@@ -118,7 +143,7 @@ class Shell:
             if self.body.content is not view.root:
                 self.body.content = view.root
                 if hasattr(view, "restore"):
-                    view.restore()                    # each screen comes back where its reader left it
+                    view.restore()  # each screen comes back where its reader left it
             self._dirty.add(self.c.screen)
         if self.c.screen in self._dirty:
             self._dirty.discard(self.c.screen)

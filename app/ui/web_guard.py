@@ -40,13 +40,19 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-NO_TOKEN_PAGE = ("FDA Explorer Offline: this address needs the token of the running app.\n\n"
-                 "Open the address printed by `fda-explorer --web` (it ends with ?token=...). "
-                 "The token keeps other web pages from using the app; it changes at every start.\n")
-LINGER = 3.0          # seconds Flet's socket handler may run on after its client has gone
+NO_TOKEN_PAGE = (
+    "FDA Explorer Offline: this address needs the token of the running app.\n\n"
+    "Open the address printed by `fda-explorer --web` (it ends with ?token=...). "
+    "The token keeps other web pages from using the app; it changes at every start.\n"
+)
+LINGER = 3.0  # seconds Flet's socket handler may run on after its client has gone
 DROPPED = {b"access-control-allow-origin"}
-ADDED = [(b"x-frame-options", b"DENY"), (b"content-security-policy", b"frame-ancestors 'none'"),
-         (b"referrer-policy", b"no-referrer"), (b"x-content-type-options", b"nosniff")]
+ADDED = [
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+]
 
 
 def new_token() -> str:
@@ -75,7 +81,7 @@ class WebGuard:
         return f"http://127.0.0.1:{self.port}/?token={self.token}"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):          # lifespan
+        if scope["type"] not in ("http", "websocket"):  # lifespan
             await self.app(scope, receive, send)
             return
         headers = scope.get("headers", [])
@@ -91,10 +97,13 @@ class WebGuard:
             return
         query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         given = [v for k, v in query if k == "token"]
-        if given and self._is_token(given[-1]):        # the printed address: set the cookie, drop the token
+        if given and self._is_token(given[-1]):  # the printed address: set the cookie, drop the token
             rest = urlencode([(k, v) for k, v in query if k != "token"])
-            await _redirect(send, "/" + (f"?{rest}" if rest else ""),
-                            f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict")
+            await _redirect(
+                send,
+                "/" + (f"?{rest}" if rest else ""),
+                f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict",
+            )
         elif not given and self._has_cookie(headers):
             await self.app(scope, receive, self._filtered(send))
         else:
@@ -104,8 +113,11 @@ class WebGuard:
         hosts = _values(headers, b"host")
         host = hosts[0].strip().lower() if len(hosts) == 1 else ""
         if host not in self.hosts:
-            return Refusal(400, f"FDA Explorer Offline answers only at http://127.0.0.1:{self.port}/ "
-                                f"(the Host {host or '(none)'!r} is not this computer's own address).\n")
+            return Refusal(
+                400,
+                f"FDA Explorer Offline answers only at http://127.0.0.1:{self.port}/ "
+                f"(the Host {host or '(none)'!r} is not this computer's own address).\n",
+            )
         origins = _values(headers, b"origin")
         if origins and (len(origins) > 1 or origins[0].strip().lower() not in self.origins):
             return Refusal(403, "FDA Explorer Offline refuses requests made by another web site or page.\n")
@@ -129,6 +141,7 @@ class WebGuard:
                 kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in DROPPED]
                 message = {**message, "headers": kept + ADDED}
             await send(message)
+
         return filtered
 
 
@@ -161,7 +174,7 @@ async def _socket(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> N
             with contextlib.suppress(asyncio.CancelledError):
                 await handler
     if not handler.cancelled():
-        handler.result()                   # re-raise what the handler raised
+        handler.result()  # re-raise what the handler raised
 
 
 async def _refuse_socket(receive: Receive, send: Send) -> None:
@@ -175,14 +188,33 @@ async def _refuse_socket(receive: Receive, send: Send) -> None:
 
 async def _plain(send: Send, status: int, text: str) -> None:
     body = text.encode()
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
-        (b"cache-control", b"no-store"), *ADDED]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+                *ADDED,
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 async def _redirect(send: Send, location: str, cookie: str) -> None:
-    await send({"type": "http.response.start", "status": 303, "headers": [
-        (b"location", location.encode("latin-1")), (b"set-cookie", cookie.encode()), (b"content-length", b"0"),
-        (b"cache-control", b"no-store"), *ADDED]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 303,
+            "headers": [
+                (b"location", location.encode("latin-1")),
+                (b"set-cookie", cookie.encode()),
+                (b"content-length", b"0"),
+                (b"cache-control", b"no-store"),
+                *ADDED,
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": b""})

@@ -11,13 +11,38 @@ from typing import Any
 
 import yaml
 
-__all__ = ["KINDS", "MATCHES", "DATASETS", "DateRange", "Interpretation", "Expect", "Phrasing", "Family", "Bank",
-           "BankError", "load_bank", "as_of_dates", "Expected", "expected"]
+__all__ = [
+    "KINDS",
+    "MATCHES",
+    "DATASETS",
+    "DateRange",
+    "Interpretation",
+    "Expect",
+    "Phrasing",
+    "Family",
+    "Bank",
+    "BankError",
+    "load_bank",
+    "as_of_dates",
+    "Expected",
+    "expected",
+]
 
 KINDS = ("answer", "clarify", "refuse")
 MATCHES = ("count", "keys", "top", "value", "date", "class", "yesno", "compare", "choices")
-DATASETS = ("event", "510k", "pma", "recall", "enforcement", "classification", "udi", "registrationlisting",
-            "covid19serology", "gudid", "none")
+DATASETS = (
+    "event",
+    "510k",
+    "pma",
+    "recall",
+    "enforcement",
+    "classification",
+    "udi",
+    "registrationlisting",
+    "covid19serology",
+    "gudid",
+    "none",
+)
 HERE = Path(__file__).resolve().parent
 
 
@@ -28,7 +53,7 @@ class BankError(ValueError):
 @dataclass(frozen=True)
 class DateRange:
     field: str
-    start: str            # ISO date or an expression: as_of, as_of-Ny, as_of-Nm, jan1(as_of)
+    start: str  # ISO date or an expression: as_of, as_of-Ny, as_of-Nm, jan1(as_of)
     end: str
 
     def resolve(self, as_of: date | None) -> tuple[date, date]:
@@ -38,6 +63,7 @@ class DateRange:
 @dataclass(frozen=True)
 class Interpretation:
     """What the question means: datasets, measure, filters (name -> value or list), dates, follow-up."""
+
     datasets: tuple[str, ...]
     measure: str
     filters: dict[str, Any] = field(default_factory=dict)
@@ -58,7 +84,7 @@ class Expect:
 
 @dataclass(frozen=True)
 class Phrasing:
-    turns: tuple[str, ...]          # earlier turns are asked first in the same session; the last one is scored
+    turns: tuple[str, ...]  # earlier turns are asked first in the same session; the last one is scored
 
     @property
     def question(self) -> str:
@@ -93,6 +119,7 @@ class Bank:
 
 # ------------------------------------------------------------------------------------------------------- loading
 
+
 def load_bank(path: str | Path) -> Bank:
     """A YAML bank (bench/questions/sample.yaml) or a generated one (a .json written by templates.py)."""
     p = Path(path)
@@ -109,8 +136,13 @@ def load_bank(path: str | Path) -> Bank:
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
         raise BankError(f"{p}: family ids used twice: {', '.join(dup)}")
-    return Bank(name=p.stem, path=p, synthetic=bool(doc.get("synthetic")), families=fams,
-                mirror=str(doc.get("mirror", "sample")))
+    return Bank(
+        name=p.stem,
+        path=p,
+        synthetic=bool(doc.get("synthetic")),
+        families=fams,
+        mirror=str(doc.get("mirror", "sample")),
+    )
 
 
 def _family(d: dict, p: Path) -> Family:
@@ -131,13 +163,26 @@ def _family(d: dict, p: Path) -> Family:
             raise BankError(f"{where}: expect.match must be one of {MATCHES}, got {e.get('match')!r}")
         if not str(e.get("sql", "")).strip():
             raise BankError(f"{where}: expect.sql is missing")
-        exp = Expect(match=e["match"], sql=str(e["sql"]).strip(), also_sql=(e.get("also_sql") or None),
-                     mentions=tuple(e.get("mentions") or ()))
+        exp = Expect(
+            match=e["match"],
+            sql=str(e["sql"]).strip(),
+            also_sql=(e.get("also_sql") or None),
+            mentions=tuple(e.get("mentions") or ()),
+        )
     also = tuple(d.get("also_ok") or ())
     if any(a not in KINDS for a in also):
         raise BankError(f"{where}: also_ok must hold kinds from {KINDS}")
-    return Family(id=str(fid), kind=kind, dataset=dataset, features=tuple(d.get("features") or ()), phrasings=phr,
-                  interpretation=interp, expect=exp, also_ok=also, note=str(d.get("note", "")).strip())
+    return Family(
+        id=str(fid),
+        kind=kind,
+        dataset=dataset,
+        features=tuple(d.get("features") or ()),
+        phrasings=phr,
+        interpretation=interp,
+        expect=exp,
+        also_ok=also,
+        note=str(d.get("note", "")).strip(),
+    )
 
 
 def _phrasing(x: Any, where: str) -> Phrasing:
@@ -157,10 +202,16 @@ def _dates(d: dict | None, where: str) -> DateRange | None:
 
 
 def _interpretation(d: dict, where: str) -> Interpretation:
-    return Interpretation(datasets=tuple(d.get("datasets") or ()), measure=str(d.get("measure", "count")),
-                          filters=dict(d.get("filters") or {}), dates=_dates(d.get("dates"), where),
-                          field=d.get("field"), group_by=d.get("group_by"), follow_up=bool(d.get("follow_up")),
-                          sides=tuple(d.get("sides") or ()))
+    return Interpretation(
+        datasets=tuple(d.get("datasets") or ()),
+        measure=str(d.get("measure", "count")),
+        filters=dict(d.get("filters") or {}),
+        dates=_dates(d.get("dates"), where),
+        field=d.get("field"),
+        group_by=d.get("group_by"),
+        follow_up=bool(d.get("follow_up")),
+        sides=tuple(d.get("sides") or ()),
+    )
 
 
 # --------------------------------------------------------------------------------------------------------- dates
@@ -202,7 +253,7 @@ def as_of_dates(con) -> dict[str, date]:
     for (db,) in con.execute("SELECT database_name FROM duckdb_databases() WHERE database_name LIKE 'ds_%'").fetchall():
         try:
             row = con.execute(f"SELECT value FROM {db}._sync_meta WHERE key = 'export_date'").fetchone()
-        except Exception:   # a dataset without sync metadata has no as-of date
+        except Exception:  # a dataset without sync metadata has no as-of date
             continue
         if row and row[0]:
             out[db[3:]] = date.fromisoformat(str(row[0])[:10])
@@ -211,9 +262,11 @@ def as_of_dates(con) -> dict[str, date]:
 
 # ------------------------------------------------------------------------------------------------ expected answers
 
+
 @dataclass(frozen=True)
 class Expected:
     """A family's expected answer on one mirror: rows of its SQL, the resolved date range, the alternative figure."""
+
     rows: tuple[tuple, ...]
     date_from: date | None = None
     date_to: date | None = None
@@ -242,6 +295,7 @@ def render_sql(fam: Family, as_of: dict[str, date]) -> tuple[str, str | None, da
             if subs[key] == "NULL":
                 raise BankError(f"family {fam.id}: {{{key}}} used but the family has no dates / as-of date")
             return subs[key]
+
         return re.sub(r"\{(date_from|date_to|as_of(?::\w+)?)\}", one, sql)
 
     assert fam.expect is not None

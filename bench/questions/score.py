@@ -29,64 +29,110 @@ _REFUSAL_TEXT = re.compile(
     r"ask (?:your|a) (?:doctor|physician|clinician)|outside (?:what|the scope)|only (?:answer|cover|hold)s? [^.]{0,60}"
     r"(?:fda|device|mirror)|not (?:in|part of|covered by) (?:this|the) (?:mirror|data)|"
     r"(?:drug|food|tobacco) data (?:is|are) not|"
-    r"i can(?:no|')t help with")
-_ASK_TEXT = re.compile(r"(?i)(which (?:one|of|do you|did you)|did you mean|do you mean|please (?:pick|choose|select)|"
-                       r"choose one|pick one|could you (?:say|clarify)|can you clarify|what do you mean|meant)")
-_INTERP_LINE = re.compile(r"(?im)^\W*(?:\*\*)?interpreted as\b.*$|"
-                          r"^\W*(?:\*\*)?(?:words|terms) (?:not used|i did not use|left (?:out|unexplained)).*$")
-_NOUNS = (r"reports?|records?|events?|mdrs?|clearances?|510\(?k\)?s?|decisions?|recalls?|recalled products?|"
-          r"supplements?|pmas?|approvals?|originals?|enforcement|devices?|product codes?|codes?|establishments?|"
-          r"registrations?|"
-          r"listings?|results?|samples?|entries|identifiers?|dis|udis?|firms?|applicants?|notices|"
-          r"malfunctions?|injur(?:y|ies)|deaths?|actions?|products?|tests?|evaluations?")
+    r"i can(?:no|')t help with"
+)
+_ASK_TEXT = re.compile(
+    r"(?i)(which (?:one|of|do you|did you)|did you mean|do you mean|please (?:pick|choose|select)|"
+    r"choose one|pick one|could you (?:say|clarify)|can you clarify|what do you mean|meant)"
+)
+_INTERP_LINE = re.compile(
+    r"(?im)^\W*(?:\*\*)?interpreted as\b.*$|"
+    r"^\W*(?:\*\*)?(?:words|terms) (?:not used|i did not use|left (?:out|unexplained)).*$"
+)
+_NOUNS = (
+    r"reports?|records?|events?|mdrs?|clearances?|510\(?k\)?s?|decisions?|recalls?|recalled products?|"
+    r"supplements?|pmas?|approvals?|originals?|enforcement|devices?|product codes?|codes?|establishments?|"
+    r"registrations?|"
+    r"listings?|results?|samples?|entries|identifiers?|dis|udis?|firms?|applicants?|notices|"
+    r"malfunctions?|injur(?:y|ies)|deaths?|actions?|products?|tests?|evaluations?"
+)
 # "no" counts as a stated 0 only before a record noun ("no recalls"), not before "no product code for ..." (a miss).
-_NO_NOUNS = (r"reports?|records?|events?|mdrs?|clearances?|510\(?k\)?s?|decisions?|recalls?|recalled products?|"
-             r"supplements?|pmas?|approvals?|originals?|enforcement|establishments?|registrations?|listings?|results?|"
-             r"samples?|entries|malfunctions?|injur(?:y|ies)|deaths?")
+_NO_NOUNS = (
+    r"reports?|records?|events?|mdrs?|clearances?|510\(?k\)?s?|decisions?|recalls?|recalled products?|"
+    r"supplements?|pmas?|approvals?|originals?|enforcement|establishments?|registrations?|listings?|results?|"
+    r"samples?|entries|malfunctions?|injur(?:y|ies)|deaths?"
+)
 _NUM = r"\d{1,3}(?:,\d{3})+|\d+"
-_WORDNUM = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-                                       "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split())}
-_HEAD = re.compile(rf"(?i)\b(?:({_NUM}|{'|'.join(_WORDNUM)})\b\s+(?:[\w()'/-]+\s+){{0,4}}?(?=(?:{_NOUNS})\b)|"
-                   rf"(no|none of the)\s+(?:[\w()'/-]+\s+){{0,2}}?(?=(?:{_NO_NOUNS})\b))")
+_WORDNUM = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+        "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_HEAD = re.compile(
+    rf"(?i)\b(?:({_NUM}|{'|'.join(_WORDNUM)})\b\s+(?:[\w()'/-]+\s+){{0,4}}?(?=(?:{_NOUNS})\b)|"
+    rf"(no|none of the)\s+(?:[\w()'/-]+\s+){{0,2}}?(?=(?:{_NO_NOUNS})\b))"
+)
 _TAIL = re.compile(r"(?im)^\W*(?:notes?|sources?|provenance|evidence|words not used)\s*:.*", re.S)
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
-           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
-_STRIP = [re.compile(p, re.I) for p in (
-    r"\b\d{4}-\d{2}-\d{2}\b", r"\b\d{1,2}/\d{1,2}/\d{2,4}\b", r"\b\d{1,2}/\d{4}\b", r"\b(?:19|20)\d{6}\b",
-    rf"\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b", rf"\b\d{{1,2}}\s+(?:{_MONTHS})\.?,?\s+\d{{4}}\b",
-    rf"\b(?:{_MONTHS})\.?,?\s+(?:of\s+)?\d{{4}}\b", r"\bq[1-4]\s*\d{4}\b|\b\d{4}\s*q[1-4]\b|\b[1-4]q\d{2,4}\b",
-    r"\b[A-Z]{1,4}-?\d[\w./-]*", r"\b\d+[A-Za-z][\w-]*", r"\b\d+(?:-\d+)+\b", r"\b\d+\.\d+\b", r"\b\d+(?:\.\d+)?\s*%",
-    r"\bclass\s+(?:iii|ii|i|[123]|u|n|f)\b", r"\b\d{7,}\b", r"\b(?:19|20)\d{2}s?\b", r"\bn\s*=\s*\d+\b")]
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_STRIP = [
+    re.compile(p, re.I)
+    for p in (
+        r"\b\d{4}-\d{2}-\d{2}\b",
+        r"\b\d{1,2}/\d{1,2}/\d{2,4}\b",
+        r"\b\d{1,2}/\d{4}\b",
+        r"\b(?:19|20)\d{6}\b",
+        rf"\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b",
+        rf"\b\d{{1,2}}\s+(?:{_MONTHS})\.?,?\s+\d{{4}}\b",
+        rf"\b(?:{_MONTHS})\.?,?\s+(?:of\s+)?\d{{4}}\b",
+        r"\bq[1-4]\s*\d{4}\b|\b\d{4}\s*q[1-4]\b|\b[1-4]q\d{2,4}\b",
+        r"\b[A-Z]{1,4}-?\d[\w./-]*",
+        r"\b\d+[A-Za-z][\w-]*",
+        r"\b\d+(?:-\d+)+\b",
+        r"\b\d+\.\d+\b",
+        r"\b\d+(?:\.\d+)?\s*%",
+        r"\bclass\s+(?:iii|ii|i|[123]|u|n|f)\b",
+        r"\b\d{7,}\b",
+        r"\b(?:19|20)\d{2}s?\b",
+        r"\bn\s*=\s*\d+\b",
+    )
+]
 
 
 @dataclass
 class Reading:
     """What an answer payload says, read once."""
+
     text: str
-    body: str                       # the text without the interpretation / unused-words lines
-    clarify: dict | None            # {"question": str, "choices": [str]} when the assistant asked back
+    body: str  # the text without the interpretation / unused-words lines
+    clarify: dict | None  # {"question": str, "choices": [str]} when the assistant asked back
     refused: bool
     interpretation: dict | None
-    figures: list[int]              # headline figures (a number followed by a record noun), in order
-    all_figures: list[int]          # every number left after dates, IDs and codes are removed
-    cited: str                      # citations and the answer text, for finding record keys
+    figures: list[int]  # headline figures (a number followed by a record noun), in order
+    all_figures: list[int]  # every number left after dates, IDs and codes are removed
+    cited: str  # citations and the answer text, for finding record keys
 
 
 def read_payload(p: dict) -> Reading:
     text = str(p.get("answer") or "")
     body = _INTERP_LINE.sub("", text)
     c = p.get("clarify")
-    clar = c if isinstance(c, dict) and (c.get("question") or c.get("choices")) else None    # {} means none
+    clar = c if isinstance(c, dict) and (c.get("question") or c.get("choices")) else None  # {} means none
     route = str(p.get("route") or "")
     heads = headline(body)
-    refused = bool(p.get("refused")) or route in REFUSAL_ROUTES or (
-        not clar and not heads and bool(_REFUSAL_TEXT.search(text)))    # an answer with figures is no refusal
+    refused = (
+        bool(p.get("refused"))
+        or route in REFUSAL_ROUTES
+        or (not clar and not heads and bool(_REFUSAL_TEXT.search(text)))
+    )  # an answer with figures is no refusal
     if clar is None and not heads and not refused:
         clar = _clarify_from_text(body)
     cited = text + "\n" + json.dumps(p.get("citations") or [], default=str)
     interp = p.get("interpretation") if isinstance(p.get("interpretation"), dict) else None
-    return Reading(text=text, body=body, clarify=clar, refused=refused, interpretation=interp, figures=heads,
-                   all_figures=figures(body), cited=cited)
+    return Reading(
+        text=text,
+        body=body,
+        clarify=clar,
+        refused=refused,
+        interpretation=interp,
+        figures=heads,
+        all_figures=figures(body),
+        cited=cited,
+    )
 
 
 def _clarify_from_text(body: str) -> dict | None:
@@ -94,8 +140,11 @@ def _clarify_from_text(body: str) -> dict | None:
     asks = [ln.strip() for ln in body.splitlines() if ln.strip().endswith("?") and _ASK_TEXT.search(ln)]
     if not asks:
         return None
-    choices = [re.sub(r"^\s*(?:\d+[.)]|[-*•])\s*", "", ln).strip() for ln in body.splitlines()
-               if re.match(r"^\s*(?:\d+[.)]|[-*•])\s+\S", ln)]
+    choices = [
+        re.sub(r"^\s*(?:\d+[.)]|[-*•])\s*", "", ln).strip()
+        for ln in body.splitlines()
+        if re.match(r"^\s*(?:\d+[.)]|[-*•])\s+\S", ln)
+    ]
     return {"question": asks[0], "choices": choices}
 
 
@@ -117,17 +166,19 @@ def headline(text: str) -> list[int]:
     out = []
     for m in _HEAD.finditer(_strip(_TAIL.sub("", text))):
         tok = (m.group(1) or m.group(2)).lower()
-        out.append(0 if tok in ("no", "none of the") else _WORDNUM[tok] if tok in _WORDNUM
-                   else int(tok.replace(",", "")))
+        out.append(
+            0 if tok in ("no", "none of the") else _WORDNUM[tok] if tok in _WORDNUM else int(tok.replace(",", ""))
+        )
     return out
 
 
 # ------------------------------------------------------------------------------------------------------ judging
 
+
 @dataclass
 class Score:
     outcome: str
-    wrong_figure: bool = False          # a confident wrong figure: an answer stating a figure that is not expected
+    wrong_figure: bool = False  # a confident wrong figure: an answer stating a figure that is not expected
     clarified: bool = False
     refused: bool = False
     figure: int | None = None
@@ -146,23 +197,45 @@ def judge(fam: Family, r: Reading, exp: Expected | None) -> Score:
         return Score("right" if "refuse" in ok_kinds else "refused", refused=True, figure=fig, interp_ok=interp_ok)
     if r.clarify is not None:
         found = _choices_found(r, exp) if fam.kind == "clarify" else None
-        return Score("right" if "clarify" in ok_kinds else "clarified", clarified=True, interp_ok=interp_ok,
-                     choices_found=found, detail=str(r.clarify.get("question", ""))[:160])
-    if fam.kind != "answer":       # a clarification or refusal was due and an answer came
-        return Score("wrong" if fig is not None else "no_answer", wrong_figure=fig is not None, figure=fig,
-                     interp_ok=interp_ok, detail=f"expected {fam.kind}")
+        return Score(
+            "right" if "clarify" in ok_kinds else "clarified",
+            clarified=True,
+            interp_ok=interp_ok,
+            choices_found=found,
+            detail=str(r.clarify.get("question", ""))[:160],
+        )
+    if fam.kind != "answer":  # a clarification or refusal was due and an answer came
+        return Score(
+            "wrong" if fig is not None else "no_answer",
+            wrong_figure=fig is not None,
+            figure=fig,
+            interp_ok=interp_ok,
+            detail=f"expected {fam.kind}",
+        )
     assert fam.expect is not None and exp is not None
     ok, detail, want = _answer_ok(fam, r, exp, interp_ok)
     if ok:
         return Score("right", figure=fig, expected=want, interp_ok=interp_ok, detail=detail)
-    if fam.expect.match in FIGURE_MATCHES:      # the question asks for a figure: any other figure is a wrong one
+    if fam.expect.match in FIGURE_MATCHES:  # the question asks for a figure: any other figure is a wrong one
         stated = bool(r.figures) or (fam.expect.match == "compare" and fig is not None)
-        return Score("wrong" if stated else "no_answer", wrong_figure=stated, figure=fig, expected=want,
-                     interp_ok=interp_ok, detail=detail)
+        return Score(
+            "wrong" if stated else "no_answer",
+            wrong_figure=stated,
+            figure=fig,
+            expected=want,
+            interp_ok=interp_ok,
+            detail=detail,
+        )
     # a lookup or a list: a stated zero ("0 records match") is a confident wrong figure; other misses are wrong values
     zero = bool(r.figures) and r.figures[0] == 0
-    return Score("wrong" if (r.figures or r.body.strip()) else "no_answer", wrong_figure=zero, figure=fig,
-                 expected=want, interp_ok=interp_ok, detail=detail or "expected value not in the answer")
+    return Score(
+        "wrong" if (r.figures or r.body.strip()) else "no_answer",
+        wrong_figure=zero,
+        figure=fig,
+        expected=want,
+        interp_ok=interp_ok,
+        detail=detail or "expected value not in the answer",
+    )
 
 
 def _answer_ok(fam: Family, r: Reading, exp: Expected, interp_ok: bool | None) -> tuple[bool, str, Any]:
@@ -173,8 +246,11 @@ def _answer_ok(fam: Family, r: Reading, exp: Expected, interp_ok: bool | None) -
         if got not in want:
             return False, f"headline figure {got}, expected {want[0]}", want[0]
         if got == 0 and not _understood(fam, r, interp_ok):
-            return (False, "said 0 without showing it understood the question ("
-                    + ", ".join(fam.expect.mentions) + ")", 0)
+            return (
+                False,
+                "said 0 without showing it understood the question (" + ", ".join(fam.expect.mentions) + ")",
+                0,
+            )
         return True, "", want[0]
     if m == "compare":
         want = [int(row[1] or 0) for row in exp.rows]
@@ -196,8 +272,9 @@ def _answer_ok(fam: Family, r: Reading, exp: Expected, interp_ok: bool | None) -
         return (any(_class_in(str(c), r.body) for c in cands), "", cands[0] if cands else None)
     if m == "yesno":
         yes = str(cands[0]).strip().lower() in ("y", "yes", "true", "1") if cands else False
-        said_yes = bool(re.search(r"(?i)\byes\b|\btrue\b|: *y\b", r.body)) and \
-            not re.search(r"(?i)\bnot? (?:an? )?implant", r.body)
+        said_yes = bool(re.search(r"(?i)\byes\b|\btrue\b|: *y\b", r.body)) and not re.search(
+            r"(?i)\bnot? (?:an? )?implant", r.body
+        )
         return (said_yes == yes, "", "yes" if yes else "no")
     body = _norm(r.body)
     return (any(_norm(str(c)) in body for c in cands if _norm(str(c))), "", cands[0] if cands else None)
@@ -216,8 +293,10 @@ def _choices_found(r: Reading, exp: Expected | None) -> float | None:
     return sum(1 for row in exp.rows if _norm(str(row[0])) in hay) / len(exp.rows)
 
 
-_SUFFIX = re.compile(r"\b(inc|incorporated|corp|corporation|co|company|llc|ltd|limited|lp|l p|sa|s a|s p a|spa|gmbh|"
-                     r"plc|ag|nv|bv)\b")
+_SUFFIX = re.compile(
+    r"\b(inc|incorporated|corp|corporation|co|company|llc|ltd|limited|lp|l p|sa|s a|s p a|spa|gmbh|"
+    r"plc|ag|nv|bv)\b"
+)
 
 
 def _norm(s: str) -> str:
@@ -228,12 +307,32 @@ def _norm(s: str) -> str:
 
 def _date_in(v: Any, text: str) -> bool:
     d = v if isinstance(v, date) else date.fromisoformat(str(v)[:10])
-    months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-              "November", "December"]
+    months = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ]
     m, mon = months[d.month - 1], months[d.month - 1][:3]
-    forms = [d.isoformat(), d.strftime("%Y%m%d"), f"{d.month}/{d.day}/{d.year}", f"{d.month:02d}/{d.day:02d}/{d.year}",
-             f"{m} {d.day}, {d.year}", f"{d.day} {m} {d.year}", f"{mon} {d.day}, {d.year}", f"{d.day} {mon} {d.year}",
-             f"{mon}. {d.day}, {d.year}"]
+    forms = [
+        d.isoformat(),
+        d.strftime("%Y%m%d"),
+        f"{d.month}/{d.day}/{d.year}",
+        f"{d.month:02d}/{d.day:02d}/{d.year}",
+        f"{m} {d.day}, {d.year}",
+        f"{d.day} {m} {d.year}",
+        f"{mon} {d.day}, {d.year}",
+        f"{d.day} {mon} {d.year}",
+        f"{mon}. {d.day}, {d.year}",
+    ]
     low = text.lower()
     return any(f.lower() in low for f in forms)
 
@@ -248,6 +347,7 @@ def _class_in(v: str, text: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------------- interpretation
+
 
 def interpretation_agrees(fam: Family, got: dict | None, exp: Expected | None) -> bool | None:
     """Loose agreement of the payload's interpretation with the family's: datasets, date range, filter values."""

@@ -28,15 +28,42 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bank import as_of_dates  # noqa: E402
 
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"]
-STATES = {"CA": "California", "TX": "Texas", "IL": "Illinois", "CO": "Colorado", "MN": "Minnesota",
-          "MA": "Massachusetts", "NY": "New York", "FL": "Florida", "PA": "Pennsylvania", "NJ": "New Jersey"}
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+STATES = {
+    "CA": "California",
+    "TX": "Texas",
+    "IL": "Illinois",
+    "CO": "Colorado",
+    "MN": "Minnesota",
+    "MA": "Massachusetts",
+    "NY": "New York",
+    "FL": "Florida",
+    "PA": "Pennsylvania",
+    "NJ": "New Jersey",
+}
 COUNTRIES = {"IT": "Italy", "US": "the United States", "DE": "Germany", "FR": "France", "JP": "Japan", "CN": "China"}
 # Firms asked about by the short name people use, with the pattern that finds all their spellings (word-bounded, so
 # "Medtronic" never counts "Meditronics Corp.").
-KNOWN_FIRMS = [("Medtronic", r"\bmedtronic\b"), ("GE OEC", r"\bge oec\b"),
-               ("Boston Scientific", r"\bboston ?scientific\b"), ("Medline", r"\bmedline\b"), ("Netech", r"\bnetech\b")]
+KNOWN_FIRMS = [
+    ("Medtronic", r"\bmedtronic\b"),
+    ("GE OEC", r"\bge oec\b"),
+    ("Boston Scientific", r"\bboston ?scientific\b"),
+    ("Medline", r"\bmedline\b"),
+    ("Netech", r"\bnetech\b"),
+]
 EV_FIRM = "(SELECT mdr_report_key FROM device_event_device WHERE regexp_matches(lower(manufacturer_d_name), '{p}'))"
 
 
@@ -51,7 +78,7 @@ def typo(word: str) -> str:
     w = words[i]
     if len(w) >= 5:
         m = len(w) // 2
-        words[i] = w[:m - 1] + w[m] + w[m - 1] + w[m + 1:]
+        words[i] = w[: m - 1] + w[m] + w[m - 1] + w[m + 1 :]
     return " ".join(words)
 
 
@@ -63,11 +90,27 @@ def lay(device_name: str) -> str:
     return s if s.endswith("s") else s + "s"
 
 
-def family(fid: str, dataset: str, features: list[str], interp: dict, match: str, sql: str, phrasings: list,
-           kind: str = "answer", **extra) -> dict:
-    return {"id": fid, "kind": kind, "dataset": dataset, "features": features, "interpretation": interp,
-            "expect": {"match": match, "sql": " ".join(sql.split()), **extra.pop("expect_extra", {})},
-            "phrasings": phrasings, **extra}
+def family(
+    fid: str,
+    dataset: str,
+    features: list[str],
+    interp: dict,
+    match: str,
+    sql: str,
+    phrasings: list,
+    kind: str = "answer",
+    **extra,
+) -> dict:
+    return {
+        "id": fid,
+        "kind": kind,
+        "dataset": dataset,
+        "features": features,
+        "interpretation": interp,
+        "expect": {"match": match, "sql": " ".join(sql.split()), **extra.pop("expect_extra", {})},
+        "phrasings": phrasings,
+        **extra,
+    }
 
 
 def legal_form(expr: str) -> str:
@@ -100,8 +143,11 @@ class Vocab:
             WHERE root <> '' AND root IN (SELECT root FROM b WHERE root <> '')
             GROUP BY 1 HAVING count(*) >= 2 ORDER BY sum(n) DESC, 1 LIMIT 3""").fetchall()
         self.synth_firms = [top for _, _, top in self.roots]
-        self.lookalikes = [r[0] for r in con.execute(r"""SELECT DISTINCT manufacturer_d_name FROM device_event_device
-            WHERE regexp_matches(manufacturer_d_name, '^Meditronic') ORDER BY 1 LIMIT 1""").fetchall()]
+        self.lookalikes = [
+            r[0]
+            for r in con.execute(r"""SELECT DISTINCT manufacturer_d_name FROM device_event_device
+            WHERE regexp_matches(manufacturer_d_name, '^Meditronic') ORDER BY 1 LIMIT 1""").fetchall()
+        ]
 
     def one(self, sql: str):
         row = self.con.execute(sql).fetchone()
@@ -110,12 +156,16 @@ class Vocab:
         return row[0]
 
     def top_year(self, where: str, table: str = "device_event", col: str = "date_received") -> int:
-        return self.one(f"SELECT year({col}) y FROM {table} WHERE {where} AND {col} IS NOT NULL GROUP BY 1 "
-                        f"ORDER BY count(*) DESC, y DESC LIMIT 1")
+        return self.one(
+            f"SELECT year({col}) y FROM {table} WHERE {where} AND {col} IS NOT NULL GROUP BY 1 "
+            f"ORDER BY count(*) DESC, y DESC LIMIT 1"
+        )
 
     def top_month(self, where: str, year: int) -> int:
-        return self.one(f"SELECT month(date_received) m FROM device_event WHERE {where} AND year(date_received) = "
-                        f"{year} GROUP BY 1 ORDER BY count(*) DESC, m LIMIT 1")
+        return self.one(
+            f"SELECT month(date_received) m FROM device_event WHERE {where} AND year(date_received) = "
+            f"{year} GROUP BY 1 ORDER BY count(*) DESC, m LIMIT 1"
+        )
 
 
 def _range(y0: int, m0: int, y1: int, m1: int) -> tuple[str, str]:
@@ -130,26 +180,51 @@ def firm_families(v: Vocab) -> list[dict]:
     out = []
     for short, pat in KNOWN_FIRMS:
         slug = re.sub(r"\W+", "_", short.lower())
-        out.append(family(f"syn_ev_firm_{slug}", "event", ["firm", "typo"],
-                          {"datasets": ["event"], "measure": "count", "filters": {"firm": short}}, "count",
-                          f"SELECT count(*) FROM device_event WHERE mdr_report_key IN {EV_FIRM.format(p=pat)}",
-                          [f"how many adverse event reports for {short}?", f"{short.lower()} MDRs",
-                           f"adverse events where the manufacturer is {short}", f"{typo(short).lower()} maude reports",
-                           f"number of device event reports naming {short}"]))
+        out.append(
+            family(
+                f"syn_ev_firm_{slug}",
+                "event",
+                ["firm", "typo"],
+                {"datasets": ["event"], "measure": "count", "filters": {"firm": short}},
+                "count",
+                f"SELECT count(*) FROM device_event WHERE mdr_report_key IN {EV_FIRM.format(p=pat)}",
+                [
+                    f"how many adverse event reports for {short}?",
+                    f"{short.lower()} MDRs",
+                    f"adverse events where the manufacturer is {short}",
+                    f"{typo(short).lower()} maude reports",
+                    f"number of device event reports naming {short}",
+                ],
+            )
+        )
     for name in v.synth_firms + v.lookalikes:
         slug = re.sub(r"\W+", "_", name.lower()).strip("_")
-        out.append(family(f"syn_ev_exact_firm_{slug}", "event", ["firm", "collision"],
-                          {"datasets": ["event"], "measure": "count", "filters": {"firm": name}}, "count",
-                          "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
-                          f"WHERE manufacturer_d_name = '{q(name)}'",
-                          [f"how many adverse events for {name}?", f"{name} MDRs", f"maude reports filed by {name}",
-                           f"adverse event count, manufacturer {name}", f"{name.lower()} adverse events"],
-                          note="Other firms (and brands) share this root, or it looks like a known firm: only this "
-                               "firm counts, spelled as here or with its legal form written out (Corp. / "
-                               "Corporation, Inc. / Incorporated, Ltd. / Limited, Co. / Company: also right).",
-                          expect_extra={"also_sql": "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
-                                                    f"WHERE {legal_form('manufacturer_d_name')} = "
-                                                    f"{legal_form(chr(39) + q(name) + chr(39))}"}))
+        out.append(
+            family(
+                f"syn_ev_exact_firm_{slug}",
+                "event",
+                ["firm", "collision"],
+                {"datasets": ["event"], "measure": "count", "filters": {"firm": name}},
+                "count",
+                "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
+                f"WHERE manufacturer_d_name = '{q(name)}'",
+                [
+                    f"how many adverse events for {name}?",
+                    f"{name} MDRs",
+                    f"maude reports filed by {name}",
+                    f"adverse event count, manufacturer {name}",
+                    f"{name.lower()} adverse events",
+                ],
+                note="Other firms (and brands) share this root, or it looks like a known firm: only this "
+                "firm counts, spelled as here or with its legal form written out (Corp. / "
+                "Corporation, Inc. / Incorporated, Ltd. / Limited, Co. / Company: also right).",
+                expect_extra={
+                    "also_sql": "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
+                    f"WHERE {legal_form('manufacturer_d_name')} = "
+                    f"{legal_form(chr(39) + q(name) + chr(39))}"
+                },
+            )
+        )
     return out
 
 
@@ -157,15 +232,28 @@ def collision_families(v: Vocab) -> list[dict]:
     out = []
     for root, n, _ in v.roots:
         r = root.capitalize()
-        out.append(family(f"syn_clar_root_{root}", "event", ["collision", "firm_vs_brand", "ambiguity"],
-                          {"datasets": ["event"], "measure": "count"}, "choices",
-                          f"""SELECT DISTINCT manufacturer_d_name FROM device_event_device
+        out.append(
+            family(
+                f"syn_clar_root_{root}",
+                "event",
+                ["collision", "firm_vs_brand", "ambiguity"],
+                {"datasets": ["event"], "measure": "count"},
+                "choices",
+                f"""SELECT DISTINCT manufacturer_d_name FROM device_event_device
                                 WHERE manufacturer_d_name ILIKE '{r} %'
                               UNION SELECT DISTINCT brand_name FROM device_event_device
                                 WHERE brand_name ILIKE '{r.upper()} %'""",
-                          [f"{r} adverse events", f"how many MDRs for {root}?", f"{root} maude reports",
-                           f"adverse event reports for {r}", f"any problems reported for {r}?"],
-                          kind="clarify", note=f"{n} firms and a brand share the root {r}: ask which one."))
+                [
+                    f"{r} adverse events",
+                    f"how many MDRs for {root}?",
+                    f"{root} maude reports",
+                    f"adverse event reports for {r}",
+                    f"any problems reported for {r}?",
+                ],
+                kind="clarify",
+                note=f"{n} firms and a brand share the root {r}: ask which one.",
+            )
+        )
     return out
 
 
@@ -177,81 +265,184 @@ def code_families(v: Vocab) -> list[dict]:
         m = v.top_month(w, y)
         sql = f"SELECT count(*) FROM device_event WHERE {w} AND date_received BETWEEN {{date_from}} AND {{date_to}}"
         words = " AND ".join(f"device_name ILIKE '%{q(w)}%'" for w in re.findall(r"[a-z]{3,}", name.lower()))
-        by_name = (f"SELECT count(*) FROM device_event WHERE list_has_any(product_code_list, "
-                   f"(SELECT list(product_code) FROM device_classification WHERE {words})) "
-                   f"AND date_received BETWEEN {{date_from}} AND {{date_to}}")
-        out.append(family(f"syn_ev_code_year_{code}", "event", ["product_code", "device_name", "year"],
-                          {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
-                           "dates": _year(y, "date_received")}, "count", sql,
-                          [f"how many adverse events for {lay(name)} in {y}?", f"{code} MDRs {y}",
-                           f"{name.lower()} reports received in {y}", f"maude count, product code {code}, {y}",
-                           f"{y} adverse events for procode {code}"], expect_extra={"also_sql": by_name},
-                          note="Also right: every product code whose device name holds all the words of this one."))
+        by_name = (
+            f"SELECT count(*) FROM device_event WHERE list_has_any(product_code_list, "
+            f"(SELECT list(product_code) FROM device_classification WHERE {words})) "
+            f"AND date_received BETWEEN {{date_from}} AND {{date_to}}"
+        )
+        out.append(
+            family(
+                f"syn_ev_code_year_{code}",
+                "event",
+                ["product_code", "device_name", "year"],
+                {
+                    "datasets": ["event"],
+                    "measure": "count",
+                    "filters": {"product_code": [code]},
+                    "dates": _year(y, "date_received"),
+                },
+                "count",
+                sql,
+                [
+                    f"how many adverse events for {lay(name)} in {y}?",
+                    f"{code} MDRs {y}",
+                    f"{name.lower()} reports received in {y}",
+                    f"maude count, product code {code}, {y}",
+                    f"{y} adverse events for procode {code}",
+                ],
+                expect_extra={"also_sql": by_name},
+                note="Also right: every product code whose device name holds all the words of this one.",
+            )
+        )
         d0, d1 = _range(y, m, y, m)
         mon = MONTHS[m - 1]
-        out.append(family(f"syn_ev_code_month_{code}", "event", ["product_code", "month"],
-                          {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
-                           "dates": {"field": "date_received", "from": d0, "to": d1}}, "count", sql,
-                          [f"{code} reports received in {mon} {y}", f"{mon[:3].lower()} {y} MDRs for {lay(name)}",
-                           f"how many {code} adverse events in {y}-{m:02d}?",
-                           f"adverse events for {code} during {mon} of {y}",
-                           f"{lay(name)} event reports {m:02d}/{y}"]))
-        out.append(family(f"syn_ev_code_last2y_{code}", "event", ["product_code", "relative"],
-                          {"datasets": ["event"], "measure": "count", "filters": {"product_code": [code]},
-                           "dates": {"field": "date_received", "from": "as_of-2y", "to": "as_of"}}, "count", sql,
-                          [f"{code} adverse events in the last 2 years",
-                           f"how many MDRs for {lay(name)} over the past two years?",
-                           f"{lay(name)} reports, last 2 yrs",
-                           f"product code {code} maude reports in the previous 2 years",
-                           f"past 2 years adverse event count for {code}"]))
+        out.append(
+            family(
+                f"syn_ev_code_month_{code}",
+                "event",
+                ["product_code", "month"],
+                {
+                    "datasets": ["event"],
+                    "measure": "count",
+                    "filters": {"product_code": [code]},
+                    "dates": {"field": "date_received", "from": d0, "to": d1},
+                },
+                "count",
+                sql,
+                [
+                    f"{code} reports received in {mon} {y}",
+                    f"{mon[:3].lower()} {y} MDRs for {lay(name)}",
+                    f"how many {code} adverse events in {y}-{m:02d}?",
+                    f"adverse events for {code} during {mon} of {y}",
+                    f"{lay(name)} event reports {m:02d}/{y}",
+                ],
+            )
+        )
+        out.append(
+            family(
+                f"syn_ev_code_last2y_{code}",
+                "event",
+                ["product_code", "relative"],
+                {
+                    "datasets": ["event"],
+                    "measure": "count",
+                    "filters": {"product_code": [code]},
+                    "dates": {"field": "date_received", "from": "as_of-2y", "to": "as_of"},
+                },
+                "count",
+                sql,
+                [
+                    f"{code} adverse events in the last 2 years",
+                    f"how many MDRs for {lay(name)} over the past two years?",
+                    f"{lay(name)} reports, last 2 yrs",
+                    f"product code {code} maude reports in the previous 2 years",
+                    f"past 2 years adverse event count for {code}",
+                ],
+            )
+        )
     return out
 
 
 def top_firm_family(v: Vocab) -> list[dict]:
     code, name, _ = v.codes[0]
-    return [family(f"syn_ev_top_firms_{code}", "event", ["top", "firm", "lay_term"],
-                   {"datasets": ["event"], "measure": "top", "filters": {"product_code": [code]},
-                    "group_by": "manufacturer"},
-                   "top", f"""SELECT manufacturer_d_name, count(DISTINCT mdr_report_key) n FROM device_event_device
+    return [
+        family(
+            f"syn_ev_top_firms_{code}",
+            "event",
+            ["top", "firm", "lay_term"],
+            {"datasets": ["event"], "measure": "top", "filters": {"product_code": [code]}, "group_by": "manufacturer"},
+            "top",
+            f"""SELECT manufacturer_d_name, count(DISTINCT mdr_report_key) n FROM device_event_device
                               WHERE device_report_product_code = '{code}' GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1""",
-                   [f"top manufacturers of {lay(name)} in adverse events", f"which firm has the most {code} MDRs?",
-                    f"who has the most adverse event reports for {lay(name)}", f"rank manufacturers by {code} reports",
-                    f"top {code} manufacturers"])]
+            [
+                f"top manufacturers of {lay(name)} in adverse events",
+                f"which firm has the most {code} MDRs?",
+                f"who has the most adverse event reports for {lay(name)}",
+                f"rank manufacturers by {code} reports",
+                f"top {code} manufacturers",
+            ],
+        )
+    ]
 
 
 def firm_quarter_family(v: Vocab) -> list[dict]:
     short, pat = KNOWN_FIRMS[0]
     y = v.top_year(f"mdr_report_key IN {EV_FIRM.format(p=pat)}")
-    return [family("syn_ev_firm_quarter", "event", ["firm", "quarter"],
-                   {"datasets": ["event"], "measure": "count", "filters": {"firm": short},
-                    "dates": {"field": "date_received", "from": f"{y}-04-01", "to": f"{y}-06-30"}}, "count",
-                   f"SELECT count(*) FROM device_event WHERE mdr_report_key IN {EV_FIRM.format(p=pat)} "
-                   f"AND date_received BETWEEN {{date_from}} AND {{date_to}}",
-                   [f"Q2 {y} adverse events for {short}", f"{short} MDRs in the second quarter of {y}",
-                    f"{short.lower()} maude reports {y} Q2", f"how many {short} reports April-June {y}?",
-                    f"2Q{str(y)[2:]} {short} adverse event count"])]
+    return [
+        family(
+            "syn_ev_firm_quarter",
+            "event",
+            ["firm", "quarter"],
+            {
+                "datasets": ["event"],
+                "measure": "count",
+                "filters": {"firm": short},
+                "dates": {"field": "date_received", "from": f"{y}-04-01", "to": f"{y}-06-30"},
+            },
+            "count",
+            f"SELECT count(*) FROM device_event WHERE mdr_report_key IN {EV_FIRM.format(p=pat)} "
+            f"AND date_received BETWEEN {{date_from}} AND {{date_to}}",
+            [
+                f"Q2 {y} adverse events for {short}",
+                f"{short} MDRs in the second quarter of {y}",
+                f"{short.lower()} maude reports {y} Q2",
+                f"how many {short} reports April-June {y}?",
+                f"2Q{str(y)[2:]} {short} adverse event count",
+            ],
+        )
+    ]
 
 
 def deaths_and_compare(v: Vocab) -> list[dict]:
     y = v.top_year("event_type = 'Death'")
     (a, pa), (b, pb) = KNOWN_FIRMS[0], KNOWN_FIRMS[2]
-    side = ("SELECT '{n}', count(*) FROM device_event WHERE mdr_report_key IN {s} "
-            "AND date_received BETWEEN {{date_from}} AND {{date_to}}")
-    return [family("syn_ev_deaths_year", "event", ["event_type", "year"],
-                   {"datasets": ["event"], "measure": "count", "filters": {"event_type": "Death"},
-                    "dates": _year(y, "date_received")}, "count",
-                   "SELECT count(*) FROM device_event WHERE event_type = 'Death' "
-                   "AND date_received BETWEEN {date_from} AND {date_to}",
-                   [f"how many death reports in {y}?", f"deaths reported in {y}", f"{y} adverse events with a death",
-                    f"MDRs with event type death, {y}", f"fatal device events received in {y}"]),
-            family("syn_cmp_firms_year", "event", ["compare", "firm", "year"],
-                   {"datasets": ["event"], "measure": "compare", "sides": [{"firm": a}, {"firm": b}],
-                    "dates": _year(y, "date_received")}, "compare",
-                   side.format(n=a, s=EV_FIRM.format(p=pa)) + " UNION ALL " + side.format(n=b, s=EV_FIRM.format(p=pb)),
-                   [f"{a} vs {b} adverse events in {y}", f"compare {a} and {b} MDRs for {y}",
-                    f"{y}: {b.lower()} versus {a.lower()} maude reports",
-                    f"how do {a} and {b} compare on adverse events in {y}?",
-                    f"{a} compared with {b}, event reports {y}"])]
+    side = (
+        "SELECT '{n}', count(*) FROM device_event WHERE mdr_report_key IN {s} "
+        "AND date_received BETWEEN {{date_from}} AND {{date_to}}"
+    )
+    return [
+        family(
+            "syn_ev_deaths_year",
+            "event",
+            ["event_type", "year"],
+            {
+                "datasets": ["event"],
+                "measure": "count",
+                "filters": {"event_type": "Death"},
+                "dates": _year(y, "date_received"),
+            },
+            "count",
+            "SELECT count(*) FROM device_event WHERE event_type = 'Death' "
+            "AND date_received BETWEEN {date_from} AND {date_to}",
+            [
+                f"how many death reports in {y}?",
+                f"deaths reported in {y}",
+                f"{y} adverse events with a death",
+                f"MDRs with event type death, {y}",
+                f"fatal device events received in {y}",
+            ],
+        ),
+        family(
+            "syn_cmp_firms_year",
+            "event",
+            ["compare", "firm", "year"],
+            {
+                "datasets": ["event"],
+                "measure": "compare",
+                "sides": [{"firm": a}, {"firm": b}],
+                "dates": _year(y, "date_received"),
+            },
+            "compare",
+            side.format(n=a, s=EV_FIRM.format(p=pa)) + " UNION ALL " + side.format(n=b, s=EV_FIRM.format(p=pb)),
+            [
+                f"{a} vs {b} adverse events in {y}",
+                f"compare {a} and {b} MDRs for {y}",
+                f"{y}: {b.lower()} versus {a.lower()} maude reports",
+                f"how do {a} and {b} compare on adverse events in {y}?",
+                f"{a} compared with {b}, event reports {y}",
+            ],
+        ),
+    ]
 
 
 def k_families(v: Vocab) -> list[dict]:
@@ -259,33 +450,68 @@ def k_families(v: Vocab) -> list[dict]:
     y = v.top_year(f"regexp_matches(lower(applicant), '{pat}')", "device_510k", "decision_date")
     st = v.one("SELECT state FROM device_510k WHERE state <> '' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")
     sn = STATES.get(st, st)
-    return [family("syn_k_firm_year", "510k", ["firm", "year"],
-                   {"datasets": ["510k"], "measure": "count", "filters": {"firm": short},
-                    "dates": _year(y, "decision_date")}, "count",
-                   f"SELECT count(*) FROM device_510k WHERE regexp_matches(lower(applicant), '{pat}') "
-                   "AND decision_date BETWEEN {date_from} AND {date_to}",
-                   [f"{short} 510(k)s cleared in {y}", f"how many 510ks did {short} get in {y}?",
-                    f"{y} clearances for {short.lower()}", f"510(k) decisions for {short} during {y}",
-                    f"number of {short} 510k clearances, {y}"]),
-            family(f"syn_k_state_{st}", "510k", ["place", "state"],
-                   {"datasets": ["510k"], "measure": "count", "filters": {"state": st}}, "count",
-                   f"SELECT count(*) FROM device_510k WHERE state = '{st}'",
-                   [f"510(k)s from {sn} companies", f"how many 510ks were submitted by applicants in {st}?",
-                    f"{sn.lower()} 510k clearances", f"510(k) holders located in {sn}", f"510ks, state = {st}"])]
+    return [
+        family(
+            "syn_k_firm_year",
+            "510k",
+            ["firm", "year"],
+            {"datasets": ["510k"], "measure": "count", "filters": {"firm": short}, "dates": _year(y, "decision_date")},
+            "count",
+            f"SELECT count(*) FROM device_510k WHERE regexp_matches(lower(applicant), '{pat}') "
+            "AND decision_date BETWEEN {date_from} AND {date_to}",
+            [
+                f"{short} 510(k)s cleared in {y}",
+                f"how many 510ks did {short} get in {y}?",
+                f"{y} clearances for {short.lower()}",
+                f"510(k) decisions for {short} during {y}",
+                f"number of {short} 510k clearances, {y}",
+            ],
+        ),
+        family(
+            f"syn_k_state_{st}",
+            "510k",
+            ["place", "state"],
+            {"datasets": ["510k"], "measure": "count", "filters": {"state": st}},
+            "count",
+            f"SELECT count(*) FROM device_510k WHERE state = '{st}'",
+            [
+                f"510(k)s from {sn} companies",
+                f"how many 510ks were submitted by applicants in {st}?",
+                f"{sn.lower()} 510k clearances",
+                f"510(k) holders located in {sn}",
+                f"510ks, state = {st}",
+            ],
+        ),
+    ]
 
 
 def pma_families(v: Vocab) -> list[dict]:
     y = v.top_year("coalesce(supplement_number, '') = ''", "device_pma", "decision_date")
     out = []
     for which, cond, words in (("originals", "= ''", "approvals"), ("supplements", "<> ''", "supplements")):
-        out.append(family(f"syn_pma_{which}_year", "pma", ["originals_vs_supplements", "year"],
-                          {"datasets": ["pma"], "measure": "count",
-                           "filters": {"supplement": "original" if which == "originals" else "supplement"},
-                           "dates": _year(y, "decision_date")}, "count",
-                          f"SELECT count(*) FROM device_pma WHERE coalesce(supplement_number, '') {cond} "
-                          "AND decision_date BETWEEN {date_from} AND {date_to}",
-                          [f"how many PMA {words} in {y}?", f"PMA {words} {y}", f"{y} pma {words} - count",
-                           f"number of PMA {words} decided during {y}", f"pma {words} for {y}"]))
+        out.append(
+            family(
+                f"syn_pma_{which}_year",
+                "pma",
+                ["originals_vs_supplements", "year"],
+                {
+                    "datasets": ["pma"],
+                    "measure": "count",
+                    "filters": {"supplement": "original" if which == "originals" else "supplement"},
+                    "dates": _year(y, "decision_date"),
+                },
+                "count",
+                f"SELECT count(*) FROM device_pma WHERE coalesce(supplement_number, '') {cond} "
+                "AND decision_date BETWEEN {date_from} AND {date_to}",
+                [
+                    f"how many PMA {words} in {y}?",
+                    f"PMA {words} {y}",
+                    f"{y} pma {words} - count",
+                    f"number of PMA {words} decided during {y}",
+                    f"pma {words} for {y}",
+                ],
+            )
+        )
     return out
 
 
@@ -293,47 +519,110 @@ def recall_families(v: Vocab) -> list[dict]:
     short, pat = KNOWN_FIRMS[1]
     y = v.top_year(f"regexp_matches(lower(recalling_firm), '{pat}')", "device_recall", "event_date_initiated")
     y1 = v.top_year("classification = 'Class I'", "device_enforcement", "report_date")
-    return [family("syn_rc_firm_year", "recall", ["firm", "year"],
-                   {"datasets": ["recall"], "measure": "count", "filters": {"firm": short},
-                    "dates": _year(y, "event_date_initiated")}, "count",
-                   f"SELECT count(*) FROM device_recall WHERE regexp_matches(lower(recalling_firm), '{pat}') "
-                   "AND event_date_initiated BETWEEN {date_from} AND {date_to}",
-                   [f"{short} recalls initiated in {y}", f"how many recalls did {short} start in {y}?",
-                    f"{short.lower()} recalls {y}", f"recalls by {short} during {y}", f"{y} {short} recall count"]),
-            family("syn_enf_class1_year", "enforcement", ["recall_class", "year"],
-                   {"datasets": ["enforcement"], "measure": "count", "filters": {"classification": "Class I"},
-                    "dates": _year(y1, "report_date")}, "count",
-                   "SELECT count(*) FROM device_enforcement WHERE classification = 'Class I' "
-                   "AND report_date BETWEEN {date_from} AND {date_to}",
-                   [f"class I recalls in {y1}", f"how many class 1 enforcement reports in {y1}?",
-                    f"{y1} class i device recalls", f"enforcement reports classified Class I, {y1}",
-                    f"most serious recalls (class I) reported in {y1}"],
-                   expect_extra={"also_sql": "SELECT count(*) FROM device_enforcement WHERE classification = 'Class I' "
-                                             "AND recall_initiation_date BETWEEN {date_from} AND {date_to}"},
-                   note="A year of recalls is read on the report date; the initiation date is also right.")]
+    return [
+        family(
+            "syn_rc_firm_year",
+            "recall",
+            ["firm", "year"],
+            {
+                "datasets": ["recall"],
+                "measure": "count",
+                "filters": {"firm": short},
+                "dates": _year(y, "event_date_initiated"),
+            },
+            "count",
+            f"SELECT count(*) FROM device_recall WHERE regexp_matches(lower(recalling_firm), '{pat}') "
+            "AND event_date_initiated BETWEEN {date_from} AND {date_to}",
+            [
+                f"{short} recalls initiated in {y}",
+                f"how many recalls did {short} start in {y}?",
+                f"{short.lower()} recalls {y}",
+                f"recalls by {short} during {y}",
+                f"{y} {short} recall count",
+            ],
+        ),
+        family(
+            "syn_enf_class1_year",
+            "enforcement",
+            ["recall_class", "year"],
+            {
+                "datasets": ["enforcement"],
+                "measure": "count",
+                "filters": {"classification": "Class I"},
+                "dates": _year(y1, "report_date"),
+            },
+            "count",
+            "SELECT count(*) FROM device_enforcement WHERE classification = 'Class I' "
+            "AND report_date BETWEEN {date_from} AND {date_to}",
+            [
+                f"class I recalls in {y1}",
+                f"how many class 1 enforcement reports in {y1}?",
+                f"{y1} class i device recalls",
+                f"enforcement reports classified Class I, {y1}",
+                f"most serious recalls (class I) reported in {y1}",
+            ],
+            expect_extra={
+                "also_sql": "SELECT count(*) FROM device_enforcement WHERE classification = 'Class I' "
+                "AND recall_initiation_date BETWEEN {date_from} AND {date_to}"
+            },
+            note="A year of recalls is read on the report date; the initiation date is also right.",
+        ),
+    ]
 
 
 def udi_reg_families(v: Vocab) -> list[dict]:
     short, pat = KNOWN_FIRMS[4]
-    cc = v.one("SELECT iso_country_code FROM device_registrationlisting WHERE iso_country_code NOT IN ('US', '') "
-               "GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")
+    cc = v.one(
+        "SELECT iso_country_code FROM device_registrationlisting WHERE iso_country_code NOT IN ('US', '') "
+        "GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+    )
     cn = COUNTRIES.get(cc, cc)
-    return [family("syn_udi_firm", "udi", ["firm", "typo"],
-                   {"datasets": ["udi"], "measure": "count", "filters": {"firm": short}}, "count",
-                   f"SELECT count(*) FROM device_udi WHERE regexp_matches(lower(company_name), '{pat}')",
-                   [f"UDI records for {short}", f"how many devices does {short} have in the UDI data?",
-                    f"{short.lower()} udi count", f"device identifiers listed by {short}",
-                    f"how many UDI entries are from {typo(short).lower()}"]),
-            family(f"syn_reg_country_{cc}", "registrationlisting", ["place", "country"],
-                   {"datasets": ["registrationlisting"], "measure": "count", "filters": {"country": cc}}, "count",
-                   f"SELECT count(*) FROM device_registrationlisting WHERE iso_country_code = '{cc}'",
-                   [f"registered establishments in {cn}", f"how many device establishments are registered in {cn}?",
-                    f"registration listings for {cc}", f"establishments located in {cn.lower()} - count",
-                    f"{cn} registrations"])]
+    return [
+        family(
+            "syn_udi_firm",
+            "udi",
+            ["firm", "typo"],
+            {"datasets": ["udi"], "measure": "count", "filters": {"firm": short}},
+            "count",
+            f"SELECT count(*) FROM device_udi WHERE regexp_matches(lower(company_name), '{pat}')",
+            [
+                f"UDI records for {short}",
+                f"how many devices does {short} have in the UDI data?",
+                f"{short.lower()} udi count",
+                f"device identifiers listed by {short}",
+                f"how many UDI entries are from {typo(short).lower()}",
+            ],
+        ),
+        family(
+            f"syn_reg_country_{cc}",
+            "registrationlisting",
+            ["place", "country"],
+            {"datasets": ["registrationlisting"], "measure": "count", "filters": {"country": cc}},
+            "count",
+            f"SELECT count(*) FROM device_registrationlisting WHERE iso_country_code = '{cc}'",
+            [
+                f"registered establishments in {cn}",
+                f"how many device establishments are registered in {cn}?",
+                f"registration listings for {cc}",
+                f"establishments located in {cn.lower()} - count",
+                f"{cn} registrations",
+            ],
+        ),
+    ]
 
 
-BUILDERS = (firm_families, collision_families, code_families, top_firm_family, firm_quarter_family,
-            deaths_and_compare, k_families, pma_families, recall_families, udi_reg_families)
+BUILDERS = (
+    firm_families,
+    collision_families,
+    code_families,
+    top_firm_family,
+    firm_quarter_family,
+    deaths_and_compare,
+    k_families,
+    pma_families,
+    recall_families,
+    udi_reg_families,
+)
 
 
 def build(con) -> dict:
@@ -342,24 +631,34 @@ def build(con) -> dict:
     for builder in BUILDERS:
         try:
             fams += builder(v)
-        except Missing as e:        # a small mirror lacks this vocabulary: leave those families out, say which
+        except Missing as e:  # a small mirror lacks this vocabulary: leave those families out, say which
             skipped.append(f"{builder.__name__}: {e}")
-    return {"version": 1, "mirror": "synthetic", "synthetic": True,
-            "as_of": {k: d.isoformat() for k, d in sorted(v.as_of.items())}, "skipped": skipped,
-            "families": fams}
+    return {
+        "version": 1,
+        "mirror": "synthetic",
+        "synthetic": True,
+        "as_of": {k: d.isoformat() for k, d in sorted(v.as_of.items())},
+        "skipped": skipped,
+        "families": fams,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                 epilog="Example: templates.py --data-dir /tmp/synth-data --out /tmp/synthetic.yaml")
+    ap = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog="Example: templates.py --data-dir /tmp/synth-data --out /tmp/synthetic.yaml",
+    )
     ap.add_argument("--data-dir", required=True, type=Path, help="a mirror synced from bench/synth_mirror.py output")
     ap.add_argument("--out", required=True, type=Path, help="the bank file to write (YAML)")
     a = ap.parse_args(argv)
     from mirror import Store
+
     con = Store(a.data_dir).connect()
     doc = build(con)
-    header = ("# SYNTHETIC question bank generated by bench/questions/templates.py from the mirror at "
-              f"{a.data_dir} (bench/synth_mirror.py data). Do not edit; regenerate.\n")
+    header = (
+        "# SYNTHETIC question bank generated by bench/questions/templates.py from the mirror at "
+        f"{a.data_dir} (bench/synth_mirror.py data). Do not edit; regenerate.\n"
+    )
     a.out.write_text(header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
     n = sum(len(f["phrasings"]) for f in doc["families"])
     print(f"wrote {a.out}: {len(doc['families'])} families, {n} questions (synthetic)")

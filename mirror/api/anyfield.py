@@ -21,13 +21,13 @@ from .query import And, Node, Not, Or, Term, leaves, tokens
 
 __all__ = ["any_only", "any_field"]
 
-_W = r"\pL\pN_"                                                    # RE2: a word character
-_ESC = r"\\[^u]"                                                 # a JSON escape (`\n`, `\"`): no word character
-_START = rf"(?:^|[^{_W}.'\\]|[^{_W}][.']|^[.']|{_ESC})"              # what may precede a word's first character
-_END = rf"(?:$|[^{_W}.'\"]|\"(?:$|[^:])|[.'](?:$|[^{_W}]))"         # what may follow its last (`":` ends a key)
-_UNIT = rf"(?:[^{_W}\"\\]|{_ESC})"                                    # a non-word character inside one value
-_GAP = rf"(?:(?:[^{_W}.'\"\\]|{_ESC}){_UNIT}*|[.']{_UNIT}+)"          # between two words (one `.` or `'` joins them)
-_NOT_WORDS = "'\"[a-z0-9_@]+\":|\\[^u]'"                          # keys and escapes, as SQL text
+_W = r"\pL\pN_"  # RE2: a word character
+_ESC = r"\\[^u]"  # a JSON escape (`\n`, `\"`): no word character
+_START = rf"(?:^|[^{_W}.'\\]|[^{_W}][.']|^[.']|{_ESC})"  # what may precede a word's first character
+_END = rf"(?:$|[^{_W}.'\"]|\"(?:$|[^:])|[.'](?:$|[^{_W}]))"  # what may follow its last (`":` ends a key)
+_UNIT = rf"(?:[^{_W}\"\\]|{_ESC})"  # a non-word character inside one value
+_GAP = rf"(?:(?:[^{_W}.'\"\\]|{_ESC}){_UNIT}*|[.']{_UNIT}+)"  # between two words (one `.` or `'` joins them)
+_NOT_WORDS = "'\"[a-z0-9_@]+\":|\\[^u]'"  # keys and escapes, as SQL text
 
 
 def any_only(node: Node) -> bool:
@@ -38,7 +38,7 @@ def any_only(node: Node) -> bool:
 def any_field(node: Node, bind: Callable[[object], str], record: str = "t.record") -> str:
     """The SQL predicate of a tree of field-less terms over one record (`record`, a JSON column)."""
     body = _Unit(bind).sql(node)
-    if any(isinstance(leaf, Term) and leaf.wildcard for leaf in leaves(node)):   # the values' words, split once
+    if any(isinstance(leaf, Term) and leaf.wildcard for leaf in leaves(node)):  # the values' words, split once
         words = f"regexp_extract_all(regexp_replace(anytext, {_NOT_WORDS}, ' ', 'g'), '{WORD_SQL}')"
         body = f"list_transform([{words}], lambda anywords: {body})[1]"
     need = _needles(node)
@@ -81,7 +81,7 @@ class _Unit:
             return f"(NOT {self.sql(node.child)})"
         if isinstance(node, Term):
             return self._term(node)
-        assert isinstance(node, (And, Or)), node   # any_only trees hold only terms, NOT, AND and OR
+        assert isinstance(node, (And, Or)), node  # any_only trees hold only terms, NOT, AND and OR
         words = [w for c in node.children if _plain(c) for w in tokens(c.value)] if isinstance(node, Or) else []
         parts = [self._match(words)] if words else []
         parts += [self.sql(c) for c in node.children if not (words and _plain(c))]

@@ -21,8 +21,15 @@ __all__ = ["FieldRef", "Catalog", "catalog", "ARRAYS", "SAFE_PATH"]
 # flattened wherever they occur). A field path through one of these matches if any element matches.
 ARRAYS: dict[str, tuple[str, ...]] = {
     "event": ("device", "patient", "mdr_text"),
-    "udi": ("identifiers", "product_codes", "gmdn_terms", "customer_contacts", "device_sizes", "storage",
-            "premarket_submissions"),
+    "udi": (
+        "identifiers",
+        "product_codes",
+        "gmdn_terms",
+        "customer_contacts",
+        "device_sizes",
+        "storage",
+        "premarket_submissions",
+    ),
     "registrationlisting": ("products",),
 }
 
@@ -32,10 +39,10 @@ NUMERIC = ("integer", "long", "float", "double", "short", "byte")
 
 @dataclass(frozen=True)
 class FieldRef:
-    path: str            # dotted path in the record, without `.exact`
-    type: str            # text | keyword | date | integer | ... (as mapped)
-    exact: bool          # the request asked for the `.exact` sub-field
-    has_exact: bool      # the mapping has a `.exact` sub-field
+    path: str  # dotted path in the record, without `.exact`
+    type: str  # text | keyword | date | integer | ... (as mapped)
+    exact: bool  # the request asked for the `.exact` sub-field
+    has_exact: bool  # the mapping has a `.exact` sub-field
 
     @property
     def whole_value(self) -> bool:
@@ -53,8 +60,11 @@ class FieldRef:
 
 class Catalog:
     def __init__(self, fields: dict[str, dict[str, dict]]) -> None:
-        self.fields = {ep: {p: v for p, v in spec.items() if SAFE_PATH.match(p)}
-                       for ep, spec in fields.items() if not ep.startswith("_")}
+        self.fields = {
+            ep: {p: v for p, v in spec.items() if SAFE_PATH.match(p)}
+            for ep, spec in fields.items()
+            if not ep.startswith("_")
+        }
 
     def endpoints(self) -> list[str]:
         return sorted(self.fields)

@@ -45,12 +45,16 @@ __all__ = ["Api", "Response", "DISCLAIMER", "ENDPOINT_PATHS"]
 PARAMS = ("search", "count", "limit", "skip", "sort", "search_after")
 IGNORED = ("api_key",)
 MAX_LIMIT = 1000
-MAX_INT = 2**62        # past this a number parameter is nonsense (and DuckDB's BIGINT would overflow)
-SMALL = 5000           # a result set this small is ordered (by rowid) in Python
-ONE_SCAN = 100_000     # up to skip + limit this many, an unsorted page and its total come from one scan
+MAX_INT = 2**62  # past this a number parameter is nonsense (and DuckDB's BIGINT would overflow)
+SMALL = 5000  # a result set this small is ordered (by rowid) in Python
+ONE_SCAN = 100_000  # up to skip + limit this many, an unsorted page and its total come from one scan
 ENDPOINT_PATHS = {f"/device/{ep}.json": ep for ep in DATASETS}
-HEADERS = {"Content-Type": "application/json; charset=utf-8", "Server": "fda-explorer-offline",
-           "Cache-Control": "no-cache, no-store, must-revalidate", "X-Content-Type-Options": "nosniff"}
+HEADERS = {
+    "Content-Type": "application/json; charset=utf-8",
+    "Server": "fda-explorer-offline",
+    "Cache-Control": "no-cache, no-store, must-revalidate",
+    "X-Content-Type-Options": "nosniff",
+}
 
 
 @dataclass
@@ -115,18 +119,18 @@ def _rowid(text: str) -> int:
 @dataclass
 class _Endpoint:
     name: str
-    table: str                     # qualified: ds_event.main.device_event
+    table: str  # qualified: ds_event.main.device_event
     columns: set[str]
-    children: dict[str, str]       # child suffix -> qualified table
+    children: dict[str, str]  # child suffix -> qualified table
     child_columns: dict[str, set[str]]
     export_date: str
     state_rows: list[dict]
     key_nulls: bool = False
     key_dupes: bool = False
-    words: tuple[str, str, str] | None = None   # word index: (child table, words table, common words table)
-    summaries: dict[tuple[str, str | None], str] = field(default_factory=dict)   # (listed, day) -> table
-    rows: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)   # listed -> (row index, its columns)
-    words_columns: frozenset[str] = frozenset()   # the word index's columns (term, rowid and covered ones)
+    words: tuple[str, str, str] | None = None  # word index: (child table, words table, common words table)
+    summaries: dict[tuple[str, str | None], str] = field(default_factory=dict)  # (listed, day) -> table
+    rows: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)  # listed -> (row index, its columns)
+    words_columns: frozenset[str] = frozenset()  # the word index's columns (term, rowid and covered ones)
 
 
 def _endpoints(con: duckdb.DuckDBPyConnection, snap: Snapshot) -> dict[str, _Endpoint]:
@@ -140,37 +144,58 @@ def _endpoints(con: duckdb.DuckDBPyConnection, snap: Snapshot) -> dict[str, _End
         cols = _columns(con, alias)
         if ds.table not in cols:
             continue
-        children = {ch.suffix: f'{alias}.main."{ds.table}_{ch.suffix}"' for ch in ds.children
-                    if f"{ds.table}_{ch.suffix}" in cols}
+        children = {
+            ch.suffix: f'{alias}.main."{ds.table}_{ch.suffix}"'
+            for ch in ds.children
+            if f"{ds.table}_{ch.suffix}" in cols
+        }
         table = f'{alias}.main."{ds.table}"'
         nulls = dupes = 0
         if children and ds.key[0] in cols[ds.table]:
-            nulls, dupes = one(con.execute(f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
-                                           f'count(DISTINCT "{ds.key[0]}") FROM {table}'))
+            nulls, dupes = one(
+                con.execute(
+                    f'SELECT count(*) - count("{ds.key[0]}"), count("{ds.key[0]}") - '
+                    f'count(DISTINCT "{ds.key[0]}") FROM {table}'
+                )
+            )
         ix = INDEXES[name]
         trusted = bool(ix.by_rowid) and meta.get("rowid_stamp") == rowid_stamp(con, table)
-        kept = {i.table: frozenset(cols[i.table]) for i in ix.by_rowid
-                if trusted and i.columns <= cols.get(i.table, set())}
+        kept = {
+            i.table: frozenset(cols[i.table]) for i in ix.by_rowid if trusted and i.columns <= cols.get(i.table, set())
+        }
         words = words_columns = None
         w = ix.words
         if w and w.child.removeprefix(f"{ds.table}_") in children and w.table in kept and w.common in cols:
-            words = (children[w.child.removeprefix(f"{ds.table}_")], f'{alias}.main."{w.table}"',
-                     f'{alias}.main."{w.common}"')
+            words = (
+                children[w.child.removeprefix(f"{ds.table}_")],
+                f'{alias}.main."{w.table}"',
+                f'{alias}.main."{w.common}"',
+            )
             words_columns = kept[w.table]
         rows = {r.keys_on: (f'{alias}.main."{r.table}"', kept[r.table]) for r in ix.rows if r.table in kept}
         endpoints[name] = _Endpoint(
-            name, table, cols[ds.table], children,
-            {children[s]: cols[f"{ds.table}_{s}"] for s in children}, meta.get("export_date", ""),
-            snap.state.get(name, []), nulls > 0, dupes > 0, words,
-            {(m.keys_on, m.day): f'{alias}.main."{m.table}"' for m in ix.summaries if m.table in cols}, rows,
-            words_columns or frozenset())
+            name,
+            table,
+            cols[ds.table],
+            children,
+            {children[s]: cols[f"{ds.table}_{s}"] for s in children},
+            meta.get("export_date", ""),
+            snap.state.get(name, []),
+            nulls > 0,
+            dupes > 0,
+            words,
+            {(m.keys_on, m.day): f'{alias}.main."{m.table}"' for m in ix.summaries if m.table in cols},
+            rows,
+            words_columns or frozenset(),
+        )
     return endpoints
 
 
 def _columns(con: duckdb.DuckDBPyConnection, alias: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
-    for table, column in con.execute("SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = ?",
-                                     [alias]).fetchall():
+    for table, column in con.execute(
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = ?", [alias]
+    ).fetchall():
         out.setdefault(table, set()).add(column)
     return out
 
@@ -180,14 +205,17 @@ def _virtual(endpoints: dict[str, _Endpoint], endpoint: str) -> dict[str, str]:
     report with the same recall number (enforcement `recall_number` = recall `product_res_number`)."""
     enf = endpoints.get("enforcement")
     if endpoint == "recall" and enf is not None and "product_res_number" in endpoints["recall"].columns:
-        return {"recall_class": f"(SELECT max(e.classification) FROM {enf.table} e "
-                                f"WHERE e.recall_number = t.product_res_number)"}
+        return {
+            "recall_class": f"(SELECT max(e.classification) FROM {enf.table} e "
+            f"WHERE e.recall_number = t.product_res_number)"
+        }
     return {}
 
 
 @dataclass
 class _Request:
     """A request checked and translated, on one attach of the mirror."""
+
     snap: Snapshot
     ep: _Endpoint
     params: dict[str, str]
@@ -210,8 +238,15 @@ class Api:
     as-of), made from `settings` unless given; `cursor()`, `version`, `datasets()`, `as_of()` and `close()`
     are the reader's, for the callers that hold an Api."""
 
-    def __init__(self, settings: Settings | None = None, *, reader: Reader | None = None, store: Store | None = None,
-                 fields: Catalog | None = None, timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        reader: Reader | None = None,
+        store: Store | None = None,
+        fields: Catalog | None = None,
+        timeout: float | None = None,
+    ) -> None:
         self.reader = reader or Reader(settings, store=store, timeout=timeout)
         self.settings = settings or self.reader.settings
         self.catalog = fields or catalog()
@@ -272,7 +307,7 @@ class Api:
             if e.details:
                 err["details"] = e.details
             body = {"error": err}
-        except ParseError as e:          # a search the translator refused outside `_prepare`: the request's fault
+        except ParseError as e:  # a search the translator refused outside `_prepare`: the request's fault
             status, extra, body = 400, {}, {"error": {"code": "BAD_REQUEST", "message": str(e)}}
         except QueryTooBroad as e:
             status, extra, body = 400, {}, {"error": {"code": "BAD_REQUEST", "message": f"Search too broad: {e}"}}
@@ -280,8 +315,13 @@ class Api:
             status, extra, body = 404, {}, {"error": {"code": "NOT_FOUND", "message": str(e)}}
         except (duckdb.Error, ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError) as e:
             status, extra = 500, {}
-            body = {"error": {"code": "SERVER_ERROR", "message": "Check your request and try again",
-                              "details": first_line(e)}}
+            body = {
+                "error": {
+                    "code": "SERVER_ERROR",
+                    "message": "Check your request and try again",
+                    "details": first_line(e),
+                }
+            }
         return Response(status, orjson.dumps(body, option=orjson.OPT_INDENT_2), {**HEADERS, **extra})
 
     def _dispatch(self, path: str, query: str, base_url: str) -> tuple[int, dict, dict]:
@@ -290,7 +330,7 @@ class Api:
             return 200, self._download(self.endpoints), {}
         req = self._prepare(path, query)
         ep, tr, conj, limit = req.ep, req.tr, req.conj, req.limit
-        with self.reader.cursor("the search", NARROW_SEARCH, req.snap) as con:   # the attach the endpoints are of
+        with self.reader.cursor("the search", NARROW_SEARCH, req.snap) as con:  # the attach the endpoints are of
             meta = {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": ep.export_date}
             if req.count:
                 return 200, {"meta": meta, "results": self._count(con, tr, ep, conj, req.count, limit)}, {}
@@ -313,8 +353,11 @@ class Api:
         """A request's parameters checked and its search translated (ApiError: what openFDA answers instead)."""
         endpoint = ENDPOINT_PATHS.get(path)
         if endpoint is None:
-            raise _not_found(f"No such endpoint: {path}; use /device/<endpoint>.json with one of "
-                             + ", ".join(DATASETS) + ", or /download.json")
+            raise _not_found(
+                f"No such endpoint: {path}; use /device/<endpoint>.json with one of "
+                + ", ".join(DATASETS)
+                + ", or /download.json"
+            )
         pairs = parse_qsl(query.lstrip("?"), keep_blank_values=True)
         params: dict[str, str] = {}
         for k, v in pairs:
@@ -333,8 +376,10 @@ class Api:
         if count and limit > MAX_LIMIT:
             raise _bad("Limit cannot exceed 1000 results for count requests.")
         if not count and limit > MAX_LIMIT:
-            raise _bad("Limit cannot exceed 1000 results for search requests. "
-                       "Use the skip or search_after param to get additional results.")
+            raise _bad(
+                "Limit cannot exceed 1000 results for search requests. "
+                "Use the skip or search_after param to get additional results."
+            )
         if count and skip:
             raise _bad("Should not use skip param when using count.")
         max_skip = self.settings.api_max_skip
@@ -342,11 +387,20 @@ class Api:
             raise _bad(f"Skip value must {max_skip} or less.")
         if skip and params.get("search_after"):
             raise _bad("The skip parameter is not supported when using search_after.")
-        tr = Translator(endpoint, self.catalog, ep.table, ep.columns, ep.child_columns, ep.children,
-                        key_nulls=ep.key_nulls, key_dupes=ep.key_dupes, virtual=_virtual(endpoints, endpoint),
-                        clean=partial(self._clean, snap=snap),
-                        words=ep.words[:2] if ep.words else None,
-                        rare=(lambda ws: self._rare(ep, ws, snap)) if ep.words else None)
+        tr = Translator(
+            endpoint,
+            self.catalog,
+            ep.table,
+            ep.columns,
+            ep.child_columns,
+            ep.children,
+            key_nulls=ep.key_nulls,
+            key_dupes=ep.key_dupes,
+            virtual=_virtual(endpoints, endpoint),
+            clean=partial(self._clean, snap=snap),
+            words=ep.words[:2] if ep.words else None,
+            rare=(lambda ws: self._rare(ep, ws, snap)) if ep.words else None,
+        )
         conj: list[Conjunct] = []
         if params.get("search"):
             try:
@@ -360,17 +414,30 @@ class Api:
         """Whether every value of a column (or of a list column's lists) is one upper-case word (checked once
         per mirror version)."""
         rows = f'(SELECT unnest("{column}") AS v FROM {table})' if is_list else f'(SELECT "{column}" AS v FROM {table})'
-        return self.reader.derived(("api.clean", table, column), lambda con: bool(one(con.execute(
-            # EXISTS stops at the first value that is not
-            f"SELECT EXISTS (SELECT 1 FROM {rows} WHERE v IS NOT NULL) AND NOT EXISTS (SELECT 1 FROM {rows} "
-            f"WHERE v IS NOT NULL AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))"))[0]), snap)
+        return self.reader.derived(
+            ("api.clean", table, column),
+            lambda con: bool(
+                one(
+                    con.execute(
+                        # EXISTS stops at the first value that is not
+                        f"SELECT EXISTS (SELECT 1 FROM {rows} WHERE v IS NOT NULL) "
+                        f"AND NOT EXISTS (SELECT 1 FROM {rows} WHERE v IS NOT NULL "
+                        f"AND NOT (regexp_full_match(v, '{WORD_SQL}') AND v = upper(v)))"
+                    )
+                )[0]
+            ),
+            snap,
+        )
 
     def _rare(self, ep: _Endpoint, words: list[str], snap: Snapshot | None = None) -> str | None:
         """One of `words` that the endpoint's word index holds (None if all are common words)."""
         assert ep.words is not None
         common_table = ep.words[2]
-        common = self.reader.derived(("api.common", common_table), lambda con: frozenset(
-            w for (w,) in con.execute(f"SELECT word FROM {common_table}").fetchall()), snap)
+        common = self.reader.derived(
+            ("api.common", common_table),
+            lambda con: frozenset(w for (w,) in con.execute(f"SELECT word FROM {common_table}").fetchall()),
+            snap,
+        )
         return next((w for w in words if w not in common), None)
 
     # -- search ------------------------------------------------------------------
@@ -404,25 +471,39 @@ class Api:
                 table, cols = ep.words[1], ep.words_columns
             else:
                 continue
-            rest = conj[:i] + conj[i + 1:]
+            rest = conj[:i] + conj[i + 1 :]
             if reads <= cols and all(x.reads <= cols for x in rest):
                 return table, "(" + " AND ".join([f"t.term = {c.param}"] + [x.sql for x in rest]) + ")"
         return ep.table, _joined(conj)
 
-    def _search(self, con, tr: Translator, ep: _Endpoint, conj: list[Conjunct], params: dict, limit: int,
-                skip: int, meta: dict, path: str, pairs: list, base_url: str) -> tuple[int, dict, dict]:
-        sort_expr, desc, by_date, sort_reads = (self._sort(tr, params["sort"]) if params.get("sort")
-                                                else (None, False, False, frozenset()))
+    def _search(
+        self,
+        con,
+        tr: Translator,
+        ep: _Endpoint,
+        conj: list[Conjunct],
+        params: dict,
+        limit: int,
+        skip: int,
+        meta: dict,
+        path: str,
+        pairs: list,
+        base_url: str,
+    ) -> tuple[int, dict, dict]:
+        sort_expr, desc, by_date, sort_reads = (
+            self._sort(tr, params["sort"]) if params.get("sort") else (None, False, False, frozenset())
+        )
         src, swhere = self._source(ep, conj, sort_reads)
         page_where, where_params = swhere, dict(tr.params)
         if params.get("search_after"):
             page_where = f"({swhere}) AND {self._after(tr, params['search_after'], sort_expr, desc, by_date)}"
         total = summary_total(con, ep.summaries, conj, where_params)
-        rows = None     # unsorted and from the start: one scan gives the total and the page's rowids
+        rows = None  # unsorted and from the start: one scan gives the total and the page's rowids
         if total is None and sort_expr is None and not params.get("search_after") and skip + limit <= ONE_SCAN:
-            total, first = con.execute(f"SELECT count(*), min(t.rowid, {max(1, skip + limit)}) FROM {src} t "
-                                       f"WHERE {swhere}", where_params).fetchone()
-            rows = [(None, None, None, i) for i in (first or [])[skip:skip + limit]]
+            total, first = con.execute(
+                f"SELECT count(*), min(t.rowid, {max(1, skip + limit)}) FROM {src} t WHERE {swhere}", where_params
+            ).fetchone()
+            rows = [(None, None, None, i) for i in (first or [])[skip : skip + limit]]
         elif total is None:
             total = con.execute(f"SELECT count(*) FROM {src} t WHERE {swhere}", where_params).fetchone()[0]
         if total == 0:
@@ -436,12 +517,17 @@ class Api:
             pass
         elif limit == 0:
             rows = []
-        elif sort_expr is None and total <= SMALL:   # a plain scan can use an index; ORDER BY ... LIMIT cannot
-            rows = sorted(con.execute(f"SELECT NULL, {keys}, t.rowid FROM {src} t WHERE {page_where}",
-                                      tr.params).fetchall(), key=lambda r: r[3])[skip:skip + limit]
+        elif sort_expr is None and total <= SMALL:  # a plain scan can use an index; ORDER BY ... LIMIT cannot
+            rows = sorted(
+                con.execute(f"SELECT NULL, {keys}, t.rowid FROM {src} t WHERE {page_where}", tr.params).fetchall(),
+                key=lambda r: r[3],
+            )[skip : skip + limit]
         else:
-            rows = con.execute(f"SELECT NULL, {keys}, t.rowid FROM {src} t WHERE {page_where} "
-                               f"ORDER BY {order} LIMIT {int(limit)} OFFSET {int(skip)}", tr.params).fetchall()
+            rows = con.execute(
+                f"SELECT NULL, {keys}, t.rowid FROM {src} t WHERE {page_where} "
+                f"ORDER BY {order} LIMIT {int(limit)} OFFSET {int(skip)}",
+                tr.params,
+            ).fetchall()
         if not rows and limit != 0:
             raise _not_found()
         results = [orjson.Fragment(r) for r in self._records(con, ep, [r[3] for r in rows])]
@@ -449,7 +535,7 @@ class Api:
         headers = {}
         nxt = self._next(rows, sort_expr, skip, limit, total, pairs)
         if nxt:
-            headers["Link"] = f"<{base_url}{path}?{urlencode(nxt)}>; rel=\"next\""
+            headers["Link"] = f'<{base_url}{path}?{urlencode(nxt)}>; rel="next"'
         return 200, {"meta": meta, "results": results}, headers
 
     @staticmethod
@@ -458,10 +544,11 @@ class Api:
         the records column only where these rows are (a search that also reads it may scan it all)."""
         if not rowids:
             return []
-        ids = ", ".join(str(int(i)) for i in rowids)   # in the text: binding a list costs per element
-        match = f"= {ids}" if len(rowids) == 1 else f"IN (SELECT unnest([{ids}]))"   # one row: a point read
-        text = dict(con.execute(f"SELECT t.rowid, CAST(t.record AS VARCHAR) FROM {ep.table} t "
-                                f"WHERE t.rowid {match}").fetchall())
+        ids = ", ".join(str(int(i)) for i in rowids)  # in the text: binding a list costs per element
+        match = f"= {ids}" if len(rowids) == 1 else f"IN (SELECT unnest([{ids}]))"  # one row: a point read
+        text = dict(
+            con.execute(f"SELECT t.rowid, CAST(t.record AS VARCHAR) FROM {ep.table} t WHERE t.rowid {match}").fetchall()
+        )
         return [text[i] for i in rowids]
 
     @staticmethod
@@ -472,8 +559,11 @@ class Api:
             return keep + [("skip", str(skip + limit))] if total > skip + limit else None
         if rows and len(rows) >= limit and total != len(rows):
             last = rows[-1]
-            token = (f"0={last[3]}" if sort_expr is None else
-                     f"0={int(bool(last[1]))};1={quote(last[2] or '', safe='')};2={last[3]}")
+            token = (
+                f"0={last[3]}"
+                if sort_expr is None
+                else f"0={int(bool(last[1]))};1={quote(last[2] or '', safe='')};2={last[3]}"
+            )
             return [(k, v) for k, v in pairs if k != "search_after"] + [("search_after", token)]
         return None
 
@@ -495,17 +585,17 @@ class Api:
             rowid = tr.bind(_rowid(parts["2"]))
             value = date.fromisoformat(parts["1"]) if by_date and parts["0"] == "0" else parts["1"]
         except ValueError:
-            raise _bad(f"Invalid search_after value: {token}; use the value from the previous page's Link header "
-                       "(and the same sort)") from None
+            raise _bad(
+                f"Invalid search_after value: {token}; use the value from the previous page's Link header "
+                "(and the same sort)"
+            ) from None
         if parts["0"] == "1":
             return f"(({sort_expr}) IS NULL AND t.rowid > {rowid})"
         v, op = tr.bind(value), "<" if desc else ">"
-        return (f"(({sort_expr}) IS NULL OR {sort_expr} {op} {v} "
-                f"OR ({sort_expr} = {v} AND t.rowid > {rowid}))")
+        return f"(({sort_expr}) IS NULL OR {sort_expr} {op} {v} OR ({sort_expr} = {v} AND t.rowid > {rowid}))"
 
     # -- count --------------------------------------------------------------------
-    def _count(self, con, tr: Translator, ep: _Endpoint, conj: list[Conjunct], name: str,
-               limit: int) -> list[dict]:
+    def _count(self, con, tr: Translator, ep: _Endpoint, conj: list[Conjunct], name: str, limit: int) -> list[dict]:
         f = tr.resolve(name)
         rows = con.execute(self._count_sql(tr, ep, conj, f, limit)[0], tr.params).fetchall() if f is not None else []
         if f is None or not rows:
@@ -516,8 +606,9 @@ class Api:
             return [{"time": t, "count": n} for t, n in rows]
         return [{"term": t, "count": n} for t, n in rows]
 
-    def _count_sql(self, tr: Translator, ep: _Endpoint, conj: list[Conjunct], f: FieldRef,
-                   limit: int) -> tuple[str, str]:
+    def _count_sql(
+        self, tr: Translator, ep: _Endpoint, conj: list[Conjunct], f: FieldRef, limit: int
+    ) -> tuple[str, str]:
         """The SQL of a count's buckets, and the table it reads (a summary, a row index, a child or the main table)."""
         a = tr.access(f)
         is_date = f.type == "date" and not f.exact
@@ -534,7 +625,7 @@ class Api:
             if tokens:
                 lst = f"flatten(list_transform({lst}, lambda v: regexp_extract_all(lower(v), '{WORD_SQL}')))"
                 return f"list_distinct({lst})"
-            if not scalar and (a.column is not None or a.kind == "child"):   # a list column: most lists hold one value
+            if not scalar and (a.column is not None or a.kind == "child"):  # a list column: most lists hold one value
                 return f"CASE WHEN len({lst}) < 2 THEN {lst} ELSE list_distinct({lst}) END"
             return f"list_distinct({lst})"
 
@@ -542,27 +633,43 @@ class Api:
         if summary is not None:
             return summary
         if a.kind == "child" and (tr.key_nulls or tr.key_dupes):
-            a = replace(a, kind="list", expr=tr.generic(f.path), is_date=False, child_list=False, column=None,
-                        reads=frozenset({"record"}))
+            a = replace(
+                a,
+                kind="list",
+                expr=tr.generic(f.path),
+                is_date=False,
+                child_list=False,
+                column=None,
+                reads=frozenset({"record"}),
+            )
         table = ep.table
         if a.kind == "child":
-            keep = ("" if where == "TRUE" else
-                    f'WHERE c."{a.key}" IN (SELECT t."{a.key}" FROM {ep.table} t WHERE {where})')
-            inner = (f'SELECT DISTINCT c."{a.key}" AS k, unnest({values(a.expr, not a.child_list, a.is_date)}) AS term '
-                     f"FROM {a.child} c {keep}")
+            keep = (
+                "" if where == "TRUE" else f'WHERE c."{a.key}" IN (SELECT t."{a.key}" FROM {ep.table} t WHERE {where})'
+            )
+            inner = (
+                f'SELECT DISTINCT c."{a.key}" AS k, unnest({values(a.expr, not a.child_list, a.is_date)}) AS term '
+                f"FROM {a.child} c {keep}"
+            )
             table = a.child or ep.table
         elif a.kind == "scalar" and not tokens:
             table, swhere = self._source(ep, conj, a.reads)
             inner = f"SELECT {a.expr} AS term FROM {table} t WHERE {swhere}"
         else:
-            inner = (f"SELECT unnest({values(a.expr, a.kind == 'scalar', a.is_date)}) AS term "
-                     f"FROM {ep.table} t WHERE {where}")
+            inner = (
+                f"SELECT unnest({values(a.expr, a.kind == 'scalar', a.is_date)}) AS term "
+                f"FROM {ep.table} t WHERE {where}"
+            )
         if is_date:
-            sql = (f"SELECT strftime(term, '{DAY_FORMAT}'), count(*) FROM ({inner}) WHERE term IS NOT NULL "
-                   f"GROUP BY term ORDER BY term")
+            sql = (
+                f"SELECT strftime(term, '{DAY_FORMAT}'), count(*) FROM ({inner}) WHERE term IS NOT NULL "
+                f"GROUP BY term ORDER BY term"
+            )
         else:
-            sql = (f"SELECT CAST(term AS VARCHAR) AS term, count(*) AS n FROM ({inner}) WHERE term IS NOT NULL "
-                   f"GROUP BY 1 ORDER BY n DESC, term ASC LIMIT {int(limit)}")
+            sql = (
+                f"SELECT CAST(term AS VARCHAR) AS term, count(*) AS n FROM ({inner}) WHERE term IS NOT NULL "
+                f"GROUP BY 1 ORDER BY n DESC, term ASC LIMIT {int(limit)}"
+            )
         return sql, table
 
     # -- download.json ----------------------------------------------------------------
@@ -570,10 +677,22 @@ class Api:
     def _download(endpoints: dict[str, _Endpoint]) -> dict:
         device = {}
         for name, ep in sorted(endpoints.items()):
-            parts = [{"display_name": r["partition"], "file": r["url"], "records": r["records"],
-                      "size_mb": f"{(r['bytes'] or 0) / 2**20:.2f}"} for r in ep.state_rows]
-            device[name] = {"export_date": ep.export_date, "total_records": sum(p["records"] or 0 for p in parts),
-                            "partitions": parts}
+            parts = [
+                {
+                    "display_name": r["partition"],
+                    "file": r["url"],
+                    "records": r["records"],
+                    "size_mb": f"{(r['bytes'] or 0) / 2**20:.2f}",
+                }
+                for r in ep.state_rows
+            ]
+            device[name] = {
+                "export_date": ep.export_date,
+                "total_records": sum(p["records"] or 0 for p in parts),
+                "partitions": parts,
+            }
         last = max((ep.export_date for ep in endpoints.values()), default=str(date.today()))
-        return {"meta": {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": last},
-                "results": {"device": device}}
+        return {
+            "meta": {"disclaimer": DISCLAIMER, "terms": TERMS, "license": LICENSE, "last_updated": last},
+            "results": {"device": device},
+        }

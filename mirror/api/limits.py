@@ -17,9 +17,11 @@ from ..errors import MirrorError
 
 __all__ = ["QueryTooBroad", "deadline", "DEFAULT_TIMEOUT", "NARROW_SEARCH", "NARROW_LOOKUP"]
 
-DEFAULT_TIMEOUT = 30.0   # seconds of DuckDB work one API request or tool lookup may take
-NARROW_SEARCH = ("narrow it: name a field (mdr_text.text:pacemaker rather than a bare word), add a date range "
-                 "(date_received:[20230101 TO 20231231]) or use fewer OR terms")
+DEFAULT_TIMEOUT = 30.0  # seconds of DuckDB work one API request or tool lookup may take
+NARROW_SEARCH = (
+    "narrow it: name a field (mdr_text.text:pacemaker rather than a bare word), add a date range "
+    "(date_received:[20230101 TO 20231231]) or use fewer OR terms"
+)
 NARROW_LOOKUP = "ask about fewer records: name a product code, a firm or a date range"
 
 
@@ -28,16 +30,21 @@ class QueryTooBroad(MirrorError):
 
 
 @contextmanager
-def deadline(con: duckdb.DuckDBPyConnection, seconds: float, what: str = "the search",
-             narrow: str = NARROW_SEARCH, memory: str = "") -> Iterator[duckdb.DuckDBPyConnection]:
+def deadline(
+    con: duckdb.DuckDBPyConnection,
+    seconds: float,
+    what: str = "the search",
+    narrow: str = NARROW_SEARCH,
+    memory: str = "",
+) -> Iterator[duckdb.DuckDBPyConnection]:
     """Run the block's statements on `con`, interrupted after `seconds`; QueryTooBroad when the timer fired or
     DuckDB ran out of memory (`memory`: the limit, for the message)."""
     fired, done, lock = threading.Event(), threading.Event(), threading.Lock()
 
-    def stop() -> None:   # again and again: an interrupt between two statements would be lost
+    def stop() -> None:  # again and again: an interrupt between two statements would be lost
         fired.set()
         while True:
-            with lock:    # never after the block has ended (the caller may close `con` then)
+            with lock:  # never after the block has ended (the caller may close `con` then)
                 if done.is_set():
                     return
                 con.interrupt()
@@ -53,8 +60,9 @@ def deadline(con: duckdb.DuckDBPyConnection, seconds: float, what: str = "the se
             raise
         raise QueryTooBroad(f"{what} took longer than {seconds:g} s and was stopped; {narrow}") from None
     except duckdb.OutOfMemoryException:
-        raise QueryTooBroad(f"{what} needed more than the {memory or 'DuckDB'} memory limit and was stopped; "
-                            f"{narrow}") from None
+        raise QueryTooBroad(
+            f"{what} needed more than the {memory or 'DuckDB'} memory limit and was stopped; {narrow}"
+        ) from None
     finally:
         with lock:
             done.set()

@@ -21,13 +21,27 @@ from dataclasses import dataclass
 
 from ..errors import MirrorError
 
-__all__ = ["ParseError", "Term", "Range", "Exists", "Not", "And", "Or", "Node", "parse", "ALLOWED", "MAX_DEPTH",
-           "MAX_TERMS", "leaves", "tokens"]
+__all__ = [
+    "ParseError",
+    "Term",
+    "Range",
+    "Exists",
+    "Not",
+    "And",
+    "Or",
+    "Node",
+    "parse",
+    "ALLOWED",
+    "MAX_DEPTH",
+    "MAX_TERMS",
+    "leaves",
+    "tokens",
+]
 
 # openFDA's whitelist: letters, digits, space and these; anything else is "Search not supported".
 ALLOWED = re.compile(r"""^[\w\s@%/\\',.:()"\[\]{}\-+><=*]*$""", re.UNICODE)
-MAX_DEPTH = 50      # parentheses and NOTs nested in one another
-MAX_TERMS = 100     # terms (each word of an unquoted term) in one search
+MAX_DEPTH = 50  # parentheses and NOTs nested in one another
+MAX_TERMS = 100  # terms (each word of an unquoted term) in one search
 _PY_WORD = re.compile(r"[^\W]+(?:[.'][^\W]+)*")
 
 
@@ -42,16 +56,16 @@ class ParseError(MirrorError, ValueError):
 
 @dataclass(frozen=True)
 class Term:
-    field: str | None      # None: any field
+    field: str | None  # None: any field
     value: str
-    phrase: bool = False   # "quoted phrase"
+    phrase: bool = False  # "quoted phrase"
     wildcard: bool = False  # contains * (prefix/glob)
 
 
 @dataclass(frozen=True)
 class Range:
     field: str
-    low: str | None        # None for *
+    low: str | None  # None for *
     high: str | None
     include_low: bool = True
     include_high: bool = True
@@ -79,12 +93,15 @@ class Or:
 
 Node = Term | Range | Exists | Not | And | Or
 
-_TOKEN = re.compile(r'''
+_TOKEN = re.compile(
+    r"""
     (?P<ws>\s+)
   | (?P<phrase>"(?:[^"\\]|\\.)*")
   | (?P<punct>\(|\)|\[|\]|\{|\}|:)
   | (?P<word>(?:\\.|[^\s()\[\]{}:"])+)
-''', re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
@@ -95,7 +112,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
             raise ParseError(f"Search not supported: unbalanced quote near position {i}")
         i = m.end()
         kind = m.lastgroup
-        assert kind is not None   # every alternative of _TOKEN is a named group
+        assert kind is not None  # every alternative of _TOKEN is a named group
         if kind != "ws":
             out.append((kind, m.group(kind)))
     return out
@@ -114,8 +131,10 @@ class _Parser:
         """`parse(*args)` one level deeper (a parenthesis, NOT or sign), refused past the depth bound."""
         self.depth += 1
         if self.depth > self.max_depth:
-            raise ParseError(f"Search not supported: parentheses and NOTs nested more than {self.max_depth} deep; "
-                             "write the search with fewer levels")
+            raise ParseError(
+                f"Search not supported: parentheses and NOTs nested more than {self.max_depth} deep; "
+                "write the search with fewer levels"
+            )
         try:
             return parse(*args)
         finally:
@@ -261,8 +280,11 @@ def parse(search: str, max_terms: int = MAX_TERMS, max_depth: int = MAX_DEPTH) -
     """The syntax tree of a `search=` value (already URL-decoded, `+` already a space)."""
     if not ALLOWED.match(search):
         bad = sorted({c for c in search if not ALLOWED.match(c)})
-        raise ParseError(f"Search not supported: {search}" if not bad else
-                         f"Search not supported: characters {''.join(bad)!r} are not allowed")
+        raise ParseError(
+            f"Search not supported: {search}"
+            if not bad
+            else f"Search not supported: characters {''.join(bad)!r} are not allowed"
+        )
     toks = _tokens(search)
     if not toks:
         raise ParseError("Search not supported: empty search")
@@ -272,6 +294,8 @@ def parse(search: str, max_terms: int = MAX_TERMS, max_depth: int = MAX_DEPTH) -
         raise ParseError(f"Search not supported: unbalanced parentheses near {tok[1]!r}")
     n = sum(_weight(leaf) for leaf in leaves(node))
     if n > max_terms:
-        raise ParseError(f"Search not supported: {n} terms, more than the {max_terms} a search may hold; split the "
-                         "search into several requests or use fewer OR terms")
+        raise ParseError(
+            f"Search not supported: {n} terms, more than the {max_terms} a search may hold; split the "
+            "search into several requests or use fewer OR terms"
+        )
     return node

@@ -27,9 +27,9 @@ __all__ = ["make_app", "serve", "bind", "allowed_hosts", "HEAD_TIMEOUT"]
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 WILDCARD = ("0.0.0.0", "::", "")
 IP_LITERAL = "<any IP address>"
-HEAD_TIMEOUT = 10.0     # seconds a connection may take to send a request's line and headers
-KEEP_ALIVE = 5          # seconds an idle keep-alive connection stays open
-MAX_HEAD = 16 * 1024    # bytes of a request's line and headers (h11's default, stated)
+HEAD_TIMEOUT = 10.0  # seconds a connection may take to send a request's line and headers
+KEEP_ALIVE = 5  # seconds an idle keep-alive connection stays open
+MAX_HEAD = 16 * 1024  # bytes of a request's line and headers (h11's default, stated)
 
 
 def allowed_hosts(host: str) -> frozenset[str]:
@@ -57,7 +57,7 @@ def host_name(header: str) -> str:
     """The host of a Host header, without its port: `a:80` -> `a`, `[::1]:80` -> `::1`."""
     h = header.strip().lower()
     if h.startswith("["):
-        return h[1:h.index("]")] if "]" in h else h
+        return h[1 : h.index("]")] if "]" in h else h
     return h.rsplit(":", 1)[0] if h.count(":") == 1 else h
 
 
@@ -71,12 +71,20 @@ class _HostGuard:
         if scope["type"] == "http":
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
             if not _allowed(host_name(host), self.hosts):
-                message = (f"Host {host[:100]!r} is not allowed: this local API answers requests addressed to "
-                           + ", ".join(sorted(self.hosts)) + "; use http://127.0.0.1:<port>/")
+                message = (
+                    f"Host {host[:100]!r} is not allowed: this local API answers requests addressed to "
+                    + ", ".join(sorted(self.hosts))
+                    + "; use http://127.0.0.1:<port>/"
+                )
                 body = orjson.dumps({"error": {"code": "BAD_REQUEST", "message": message}}, option=orjson.OPT_INDENT_2)
                 headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
-                await send({"type": "http.response.start", "status": 400,
-                            "headers": headers + [(b"content-length", str(len(body)).encode())]})
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 400,
+                        "headers": headers + [(b"content-length", str(len(body)).encode())],
+                    }
+                )
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
@@ -115,17 +123,19 @@ class GuardedH11(H11Protocol):
 def make_app(api: Api, host: str = "127.0.0.1"):
     """A FastAPI app whose every GET goes to `api.get` (openFDA's paths, parameters and bodies), behind the Host
     check for a server bound to `host`."""
-    app = FastAPI(title="FDA Explorer Offline: local openFDA device API", docs_url=None, redoc_url=None,
-                  openapi_url=None)
+    app = FastAPI(
+        title="FDA Explorer Offline: local openFDA device API", docs_url=None, redoc_url=None, openapi_url=None
+    )
 
     @app.api_route("/{path:path}", methods=["GET", "HEAD"])
     def answer(path: str, request: Request) -> HttpResponse:
-        name = host_name(request.headers.get("host", ""))   # one of the allowed hosts (the guard checked it)
+        name = host_name(request.headers.get("host", ""))  # one of the allowed hosts (the guard checked it)
         port = (request.scope.get("server") or ("", None))[1]
         base = f"{request.url.scheme}://{f'[{name}]' if ':' in name else name}{f':{port}' if port else ''}"
         resp = api.get("/" + path, request.url.query, base_url=base)
-        return HttpResponse(content=resp.body, status_code=resp.status, headers=resp.headers,
-                            media_type="application/json")
+        return HttpResponse(
+            content=resp.body, status_code=resp.status, headers=resp.headers, media_type="application/json"
+        )
 
     return _HostGuard(app, allowed_hosts(host))
 
@@ -147,14 +157,25 @@ def bind(host: str, port: int) -> socket.socket:
 def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000) -> None:
     import uvicorn
 
-    api = Api(settings)                      # a missing mirror fails here, before anything listens
+    api = Api(settings)  # a missing mirror fails here, before anything listens
     sock = bind(host, port)
     real_port = sock.getsockname()[1]
-    print(f"serving the openFDA device API from {settings.data_dir} on http://{host}:{real_port}/ "
-          f"(e.g. /device/event.json?limit=1); Ctrl+C stops", file=sys.stderr, flush=True)
-    config = uvicorn.Config(make_app(api, host), log_level="warning", access_log=False, server_header=False,
-                            http=GuardedH11, timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=MAX_HEAD,
-                            proxy_headers=False)
+    print(
+        f"serving the openFDA device API from {settings.data_dir} on http://{host}:{real_port}/ "
+        f"(e.g. /device/event.json?limit=1); Ctrl+C stops",
+        file=sys.stderr,
+        flush=True,
+    )
+    config = uvicorn.Config(
+        make_app(api, host),
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+        http=GuardedH11,
+        timeout_keep_alive=KEEP_ALIVE,
+        h11_max_incomplete_event_size=MAX_HEAD,
+        proxy_headers=False,
+    )
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

@@ -33,8 +33,8 @@ from .query import And, Exists, Node, Not, Or, ParseError, Range, Term, tokens
 
 __all__ = ["Access", "Conjunct", "Translator", "WORD", "WORD_SQL", "tokens", "parse_date", "grouped"]
 
-UNIQUE_KEY = {"event", "udi"}     # endpoints whose key identifies one record (child tables join on it)
-UNKNOWN = "*"                     # in `reads`: SQL whose columns are not known (an extension field): no index covers it
+UNIQUE_KEY = {"event", "udi"}  # endpoints whose key identifies one record (child tables join on it)
+UNKNOWN = "*"  # in `reads`: SQL whose columns are not known (an extension field): no index covers it
 
 
 def parse_date(value: str, field_name: str) -> date:
@@ -50,13 +50,14 @@ def parse_date(value: str, field_name: str) -> date:
 @dataclass(frozen=True)
 class Access:
     """How one field is read: `expr` is scalar or a list, over `t` (the record's row) or a child row `c`."""
-    kind: str                  # scalar | list | child
+
+    kind: str  # scalar | list | child
     expr: str
-    is_date: bool = False      # expr is already DATE (typed column)
-    child: str | None = None   # child table (kind == child)
-    key: str | None = None     # join column (kind == child)
-    child_list: bool = False   # the child column is a list
-    reads: frozenset[str] = frozenset()   # the columns of the record's row `t` that reading it takes
+    is_date: bool = False  # expr is already DATE (typed column)
+    child: str | None = None  # child table (kind == child)
+    key: str | None = None  # join column (kind == child)
+    child_list: bool = False  # the child column is a list
+    reads: frozenset[str] = frozenset()  # the columns of the record's row `t` that reading it takes
     column: str | None = None  # the row's column when `expr` is just that column (t."name")
 
 
@@ -68,36 +69,37 @@ class Conjunct:
     row index of that column answers it), "word" (the word index table `column` lists the records of the term
     bound as `param`), else the search's own operator: "term", "range", "exists", "not", "and", "or", "any"
     (field-less words)."""
+
     sql: str
-    field: str | None                   # the field searched (None: field-less words, or a group of terms)
+    field: str | None  # the field searched (None: field-less words, or a group of terms)
     op: str
-    values: tuple = ()                  # the values searched for (member, word: the bound value)
-    reads: frozenset[str] = frozenset() # the columns of the record's row `t` the SQL reads (rowid included)
+    values: tuple = ()  # the values searched for (member, word: the bound value)
+    reads: frozenset[str] = frozenset()  # the columns of the record's row `t` the SQL reads (rowid included)
     column: str | None = None
-    param: str | None = None            # the bound parameter, as written in the SQL ($p3)
+    param: str | None = None  # the bound parameter, as written in the SQL ($p3)
 
 
 @dataclass
 class Translator:
     endpoint: str
     catalog: Catalog
-    table: str                              # qualified main table, e.g. ds_event.main.device_event
-    columns: set[str]                       # columns the published main table really has
-    child_columns: dict[str, set[str]] = field(default_factory=dict)   # qualified child table -> columns
-    child_names: dict[str, str] = field(default_factory=dict)          # child suffix -> qualified table
-    key_nulls: bool = False    # some records lack the key: they are checked on their JSON
-    key_dupes: bool = False    # a key is shared by records: child matches are re-checked on the JSON
-    virtual: dict[str, str] = field(default_factory=dict)   # local extension fields: name -> scalar SQL over t
+    table: str  # qualified main table, e.g. ds_event.main.device_event
+    columns: set[str]  # columns the published main table really has
+    child_columns: dict[str, set[str]] = field(default_factory=dict)  # qualified child table -> columns
+    child_names: dict[str, str] = field(default_factory=dict)  # child suffix -> qualified table
+    key_nulls: bool = False  # some records lack the key: they are checked on their JSON
+    key_dupes: bool = False  # a key is shared by records: child matches are re-checked on the JSON
+    virtual: dict[str, str] = field(default_factory=dict)  # local extension fields: name -> scalar SQL over t
     clean: Callable[[str, str, bool], bool] | None = None  # (table, column, is list) -> every value is one
     #                                                          upper-case word
-    words: tuple[str, str] | None = None    # (qualified child table, its word index table: term -> main rowid),
+    words: tuple[str, str] | None = None  # (qualified child table, its word index table: term -> main rowid),
     #                                         see mirror/schema/indexes.py
-    rare: Callable[[list[str]], str | None] | None = None   # words -> one that is not common (or None)
+    rare: Callable[[list[str]], str | None] | None = None  # words -> one that is not common (or None)
     params: dict[str, object] = field(default_factory=dict)
-    negated: int = 0           # how many NOTs enclose the node being translated
-    depth: int = 0             # how many ANDs, ORs and NOTs enclose it
-    _reads: set[str] = field(default_factory=set)               # what the conjunct being translated reads
-    _index: tuple[str, str, str] | None = None                  # its (op, column, param), when an index may answer it
+    negated: int = 0  # how many NOTs enclose the node being translated
+    depth: int = 0  # how many ANDs, ORs and NOTs enclose it
+    _reads: set[str] = field(default_factory=set)  # what the conjunct being translated reads
+    _index: tuple[str, str, str] | None = None  # its (op, column, param), when an index may answer it
 
     # -- parameters --------------------------------------------------------
     def bind(self, value: object) -> str:
@@ -120,8 +122,13 @@ class Translator:
         if ds is not None:
             for c in ds.columns:
                 if c.path == f.json_path and c.name in self.columns:
-                    return Access("list" if c.kind == "list" else "scalar", f't."{c.name}"', c.kind == "date",
-                                  reads=frozenset({c.name}), column=c.name)
+                    return Access(
+                        "list" if c.kind == "list" else "scalar",
+                        f't."{c.name}"',
+                        c.kind == "date",
+                        reads=frozenset({c.name}),
+                        column=c.name,
+                    )
             for name, (ch, c) in ds.listed.items():
                 base = ch.array.removeprefix("$.").removesuffix("[*]")
                 if f.path == base + "." + c.path.removeprefix("$.") and name in self.columns:
@@ -134,8 +141,15 @@ class Translator:
                         continue
                     for c in ch.columns:
                         if f.path == base + "." + c.path.removeprefix("$.") and c.name in self.child_columns[table]:
-                            return Access("child", f'c."{c.name}"', c.kind == "date", table, ds.key[0],
-                                          c.kind == "list", frozenset({ds.key[0]}))
+                            return Access(
+                                "child",
+                                f'c."{c.name}"',
+                                c.kind == "date",
+                                table,
+                                ds.key[0],
+                                c.kind == "list",
+                                frozenset({ds.key[0]}),
+                            )
         return Access("list", self.generic(f.path), reads=frozenset({"record"}))
 
     def generic(self, path: str, row: str = "t") -> str:
@@ -148,8 +162,7 @@ class Translator:
                 jp += "[*]"
         if "[*]" in jp:
             return flat_values(f"json_extract({row}.record, '{jp}')")
-        flat = ("CASE WHEN json_type(x) = 'ARRAY' THEN from_json(x, '[\"VARCHAR\"]') "
-                "ELSE [x ->> '$'] END")
+        flat = "CASE WHEN json_type(x) = 'ARRAY' THEN from_json(x, '[\"VARCHAR\"]') ELSE [x ->> '$'] END"
         vals = f"(SELECT {flat} FROM (SELECT json_extract({row}.record, '{jp}') AS x))"
         return f"list_filter({vals}, lambda v: v IS NOT NULL)"
 
@@ -159,17 +172,20 @@ class Translator:
         self._reads |= a.reads
         equals = getattr(pred, "equals", None) if not a.is_date else None
         if a.kind == "scalar":
-            if equals and not self.negated:   # NULL = x is not true either: a bare equality can use an index
+            if equals and not self.negated:  # NULL = x is not true either: a bare equality can use an index
                 return f"{a.expr} = {equals}"
-            return f"({a.expr} IS NOT NULL AND {pred(a.expr, a.is_date)})"   # separate conjuncts: cheap ones first
+            return f"({a.expr} IS NOT NULL AND {pred(a.expr, a.is_date)})"  # separate conjuncts: cheap ones first
         if a.kind == "list":
             if equals:
                 if a.column is not None and self.depth == 0:
                     self._index = ("member", a.column, equals)
                 return f"coalesce(list_contains({a.expr}, {equals}), FALSE)"
             return f"coalesce(len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0, FALSE)"
-        inner = (f"len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0" if a.child_list
-                 else f"{a.expr} IS NOT NULL AND {pred(a.expr, a.is_date)}")
+        inner = (
+            f"len(list_filter({a.expr}, lambda v: {pred('v', a.is_date)})) > 0"
+            if a.child_list
+            else f"{a.expr} IS NOT NULL AND {pred(a.expr, a.is_date)}"
+        )
         semi = f't."{a.key}" IN (SELECT c."{a.key}" FROM {a.child} c WHERE {inner})'
         if not (self.key_nulls or self.key_dupes):
             return semi
@@ -214,14 +230,14 @@ class Translator:
             f = self.resolve(node.field)
             if f is None:
                 return "FALSE"
-            if f.type == "date" and not f.exact:   # a date field exists when it holds a readable date
+            if f.type == "date" and not f.exact:  # a date field exists when it holds a readable date
                 return self.where(f, lambda v, d: f"{self._as_date(v, d)} IS NOT NULL")
             return self.where(f, lambda v, d: f"{v} IS NOT NULL")
         if isinstance(node, Range):
             f = self.resolve(node.field)
             return "FALSE" if f is None else self.where(f, self._range(f, node))
         if isinstance(node, Term):
-            assert node.field is not None   # field-less terms were read by any_field above
+            assert node.field is not None  # field-less terms were read by any_field above
             f = self.resolve(node.field)
             if f is None:
                 return "FALSE"
@@ -254,10 +270,10 @@ class Translator:
         if len(words) != 1:
             return None
         a = self.access(f)
-        if a.is_date or a.child_list or not a.expr.startswith(("t.", "c.")):   # not a column
+        if a.is_date or a.child_list or not a.expr.startswith(("t.", "c.")):  # not a column
             return None
         table = a.child if a.kind == "child" else self.table
-        assert table is not None   # a child access names its table
+        assert table is not None  # a child access names its table
         column = a.expr.split(".", 1)[1].strip('"')
         if not self.clean(table, column, a.kind == "list"):
             return None
@@ -294,7 +310,7 @@ class Translator:
         so. The search terms are bound as parameters and compared with `contains`; the only regular expression
         is the constant tokenizer, run just on values that contain the rarest term at all.
         """
-        low = lambda v: f"lower(CAST({v} AS VARCHAR))"                                   # noqa: E731
+        low = lambda v: f"lower(CAST({v} AS VARCHAR))"  # noqa: E731
         joined = lambda v: f"(' ' || array_to_string(regexp_extract_all({low(v)}, '{WORD_SQL}'), ' ') || ' ')"  # noqa: E731
 
         def has(needle: str, pre: str):
@@ -345,11 +361,11 @@ class Translator:
         def pred(v: str, d: bool) -> str:
             x = conv(v, d)
             conds = ([f"{x} {ops[0]} {lo}"] if lo else []) + ([f"{x} {ops[1]} {hi}"] if hi else [])
-            if d and conds:   # a typed date (never NULL here): plain comparisons, which zone maps can prune on
+            if d and conds:  # a typed date (never NULL here): plain comparisons, which zone maps can prune on
                 return " AND ".join(conds)
             return "coalesce(" + " AND ".join(conds or [f"{x} IS NOT NULL"]) + ", FALSE)"
-        return pred
 
+        return pred
 
 
 def grouped(node: And | Or) -> list[Node]:
@@ -378,6 +394,7 @@ def _described(node: Node) -> tuple[str, str | None, tuple]:
 @dataclass(frozen=True)
 class _Equals:
     """The predicate `value = equals` (a bound VARCHAR), marked so that `where` can use list_contains or an index."""
+
     equals: str
 
     def __call__(self, v: str, d: bool) -> str:

@@ -7,7 +7,7 @@ from .sql import Access, Conjunct
 
 __all__ = ["member", "summary_count", "summary_total"]
 
-Summaries = dict[tuple[str, "str | None"], str]   # (listed column, date column or None) -> qualified table
+Summaries = dict[tuple[str, "str | None"], str]  # (listed column, date column or None) -> qualified table
 
 
 def member(conj: list[Conjunct]) -> Conjunct | None:
@@ -15,8 +15,9 @@ def member(conj: list[Conjunct]) -> Conjunct | None:
     return conj[0] if len(conj) == 1 and conj[0].op == "member" else None
 
 
-def summary_count(summaries: Summaries, a: Access, conj: list[Conjunct], is_date: bool, tokens: bool,
-                  limit: int) -> tuple[str, str] | None:
+def summary_count(
+    summaries: Summaries, a: Access, conj: list[Conjunct], is_date: bool, tokens: bool, limit: int
+) -> tuple[str, str] | None:
     """The SQL of a count from a summary, and that summary table: whole values of a listed column over all records,
     or days of the summary's date column over the records whose listed column holds one value (None: not such a
     count)."""
@@ -26,8 +27,11 @@ def summary_count(summaries: Summaries, a: Access, conj: list[Conjunct], is_date
     m = member(conj)
     if a.kind == "scalar" and is_date and a.is_date and m and m.column and a.column is not None:
         table = summaries.get((m.column, a.column))
-        return ((f"SELECT strftime(day, '{DAY_FORMAT}'), n FROM {table} WHERE term = {m.param} ORDER BY day", table)
-                if table else None)
+        return (
+            (f"SELECT strftime(day, '{DAY_FORMAT}'), n FROM {table} WHERE term = {m.param} ORDER BY day", table)
+            if table
+            else None
+        )
     return None
 
 

@@ -26,13 +26,45 @@ from typing import Any
 from ..store.reader import Snapshot
 from .source import Source, pinned, reader_of
 
-__all__ = ["SYNONYMS", "ABBREVIATIONS", "MAX_QUERY_CHARS", "MAX_WORDS", "parse_query", "words", "build_vocabulary",
-           "vocabulary_info", "resolve_devices", "SUBMISSION_RE"]
+__all__ = [
+    "SYNONYMS",
+    "ABBREVIATIONS",
+    "MAX_QUERY_CHARS",
+    "MAX_WORDS",
+    "parse_query",
+    "words",
+    "build_vocabulary",
+    "vocabulary_info",
+    "resolve_devices",
+    "SUBMISSION_RE",
+]
 
-MAX_QUERY_CHARS = 200           # longer input is cut (the result says so)
-MAX_WORDS = 12                  # words of a query that are matched
-STOPWORDS = ("a", "an", "and", "or", "the", "of", "for", "to", "in", "on", "with", "by", "at", "as", "from", "is",
-             "be", "its", "per", "my", "i", "that")
+MAX_QUERY_CHARS = 200  # longer input is cut (the result says so)
+MAX_WORDS = 12  # words of a query that are matched
+STOPWORDS = (
+    "a",
+    "an",
+    "and",
+    "or",
+    "the",
+    "of",
+    "for",
+    "to",
+    "in",
+    "on",
+    "with",
+    "by",
+    "at",
+    "as",
+    "from",
+    "is",
+    "be",
+    "its",
+    "per",
+    "my",
+    "i",
+    "that",
+)
 # Lay words -> the words FDA's product-code names use. Keys match order-free on (singular) words; each expansion is
 # searched as an alternative query (scored x 0.9), with the key's words replaced. Kept small on purpose: typos and
 # plurals are handled generally; only concepts whose lay name shares no word with the FDA name belong here.
@@ -67,10 +99,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 SYNONYM_WEIGHT = 0.9
 # one-word lay names and abbreviations, spelled out (for searching a dataset's own names: "DBS" -> deep brain ...)
 ABBREVIATIONS = {k: v[0] for k, v in SYNONYMS.items() if " " not in k}
-DESCRIPTION_CHARS = 60          # words of the first 60 characters of GUDID device descriptions are searched
+DESCRIPTION_CHARS = 60  # words of the first 60 characters of GUDID device descriptions are searched
 SOURCES = {"device_name": 1.0, "gmdn_term": 0.92, "brand_name": 0.9, "definition": 0.75, "device_description": 0.7}
 
-_V = "memory.main._lookup_device_"          # vocabulary tables (in the reader's in-memory database, per version)
+_V = "memory.main._lookup_device_"  # vocabulary tables (in the reader's in-memory database, per version)
 _CODE_RE = re.compile(r"[A-Za-z]{3}")
 # A 510(k) (K), De Novo (DEN) or PMA (P) number, with an optional PMA supplement: K192028, DEN200001, P170019/S012.
 SUBMISSION_RE = re.compile(r"(?P<kind>K|DEN|P)(?P<num>\d{6})(?:[\s/-]*(?P<supp>S\d{3,4}))?", re.I)
@@ -91,31 +123,53 @@ _NAMES = (
 )
 # GUDID devices: (product code, brand name, description), and (product code, GMDN preferred term).
 _DEVICES = (
-    ({"device_udi_product_code", "device_udi"},
-     f"SELECT p.code, u.brand_name, u.device_description FROM device_udi u "
-     f"JOIN device_udi_product_code p USING ({_KEY})"),
-    ({"gudid_product_codes", "gudid_device"},
-     "SELECT p.productCode, d.brandName, d.deviceDescription FROM gudid_device d "
-     "JOIN gudid_product_codes p USING (PrimaryDI)"),
+    (
+        {"device_udi_product_code", "device_udi"},
+        f"SELECT p.code, u.brand_name, u.device_description FROM device_udi u "
+        f"JOIN device_udi_product_code p USING ({_KEY})",
+    ),
+    (
+        {"gudid_product_codes", "gudid_device"},
+        "SELECT p.productCode, d.brandName, d.deviceDescription FROM gudid_device d "
+        "JOIN gudid_product_codes p USING (PrimaryDI)",
+    ),
 )
 _GMDN = (
-    ({"device_udi_product_code", "device_udi_gmdn_term"},
-     f"SELECT DISTINCT p.code, g.name FROM device_udi_gmdn_term g JOIN device_udi_product_code p USING ({_KEY})"),
-    ({"gudid_product_codes", "gudid_gmdn_terms"},
-     "SELECT DISTINCT p.productCode, g.gmdnPTName FROM gudid_gmdn_terms g "
-     "JOIN gudid_product_codes p USING (PrimaryDI)"),
+    (
+        {"device_udi_product_code", "device_udi_gmdn_term"},
+        f"SELECT DISTINCT p.code, g.name FROM device_udi_gmdn_term g JOIN device_udi_product_code p USING ({_KEY})",
+    ),
+    (
+        {"gudid_product_codes", "gudid_gmdn_terms"},
+        "SELECT DISTINCT p.productCode, g.gmdnPTName FROM gudid_gmdn_terms g "
+        "JOIN gudid_product_codes p USING (PrimaryDI)",
+    ),
 )
-_SUBMISSIONS = {    # kind -> (dataset, needed table, SQL giving product codes for $n [and supplement $s])
-    "k_number": [("510k", "device_510k", "SELECT DISTINCT product_code FROM device_510k WHERE k_number = $n"),
-                 ("gudid", "gudid_premarket_submissions",
-                  "SELECT DISTINCT p.productCode FROM gudid_premarket_submissions s JOIN gudid_product_codes p "
-                  "USING (PrimaryDI) WHERE s.submissionNumber = $n")],
-    "pma_number": [("pma", "device_pma", "SELECT DISTINCT product_code FROM device_pma WHERE pma_number = $n "
-                                         "AND ($s IS NULL OR supplement_number = $s)"),
-                   ("gudid", "gudid_premarket_submissions",
-                    "SELECT DISTINCT p.productCode FROM gudid_premarket_submissions s JOIN gudid_product_codes p "
-                    "USING (PrimaryDI) WHERE s.submissionNumber = $n AND ($s IS NULL OR s.supplementNumber "
-                    "IN ($s, substr($s, 2)))")],
+_SUBMISSIONS = {  # kind -> (dataset, needed table, SQL giving product codes for $n [and supplement $s])
+    "k_number": [
+        ("510k", "device_510k", "SELECT DISTINCT product_code FROM device_510k WHERE k_number = $n"),
+        (
+            "gudid",
+            "gudid_premarket_submissions",
+            "SELECT DISTINCT p.productCode FROM gudid_premarket_submissions s JOIN gudid_product_codes p "
+            "USING (PrimaryDI) WHERE s.submissionNumber = $n",
+        ),
+    ],
+    "pma_number": [
+        (
+            "pma",
+            "device_pma",
+            "SELECT DISTINCT product_code FROM device_pma WHERE pma_number = $n "
+            "AND ($s IS NULL OR supplement_number = $s)",
+        ),
+        (
+            "gudid",
+            "gudid_premarket_submissions",
+            "SELECT DISTINCT p.productCode FROM gudid_premarket_submissions s JOIN gudid_product_codes p "
+            "USING (PrimaryDI) WHERE s.submissionNumber = $n AND ($s IS NULL OR s.supplementNumber "
+            "IN ($s, substr($s, 2)))",
+        ),
+    ],
 }
 _SUBMISSIONS["de_novo"] = _SUBMISSIONS["k_number"]
 
@@ -130,12 +184,16 @@ def parse_query(text: str) -> dict[str, Any]:
         kind = {"K": "k_number", "P": "pma_number", "DEN": "de_novo"}[m["kind"].upper()]
         supp = m["supp"].upper() if m["supp"] and kind == "pma_number" else None
         if m["supp"] is None or supp:
-            return {"kind": kind, "text": text, "number": m["kind"].upper() + m["num"], "supplement": supp,
-                    "cut": cut}
+            return {"kind": kind, "text": text, "number": m["kind"].upper() + m["num"], "supplement": supp, "cut": cut}
     codes = [t for t in re.split(r"[\s,;/]+", text) if t]
     if codes and all(_CODE_RE.fullmatch(c) for c in codes) and (len(codes) == 1 or text.isupper()):
-        return {"kind": "product_code", "text": text, "codes": [c.upper() for c in codes], "words": words(text),
-                "cut": cut}
+        return {
+            "kind": "product_code",
+            "text": text,
+            "codes": [c.upper() for c in codes],
+            "words": words(text),
+            "cut": cut,
+        }
     return {"kind": "words", "text": text, "words": words(text), "cut": cut}
 
 
@@ -151,49 +209,77 @@ def words(text: str) -> list[str]:
 
 # -- the vocabulary ----------------------------------------------------------------------
 def _tables(cur) -> set[str]:
-    return {r[0] for r in cur.execute("SELECT view_name FROM duckdb_views() WHERE database_name = 'memory' "
-                                      "AND NOT internal").fetchall()}
+    return {
+        r[0]
+        for r in cur.execute(
+            "SELECT view_name FROM duckdb_views() WHERE database_name = 'memory' AND NOT internal"
+        ).fetchall()
+    }
 
 
 def _version_key(version: tuple) -> str:
     return hashlib.sha1(repr(version).encode()).hexdigest()[:16]
 
 
-_SRC = tuple(SOURCES)                    # a term's source is stored as its index here
+_SRC = tuple(SOURCES)  # a term's source is stored as its index here
 _TOKENS = "list_filter(string_split_regex({x}, '[^a-z0-9]+'), lambda w: w <> '')"
-_BUILD = (                               # the vocabulary, step by step ({names}, ...: the parts whose tables exist)
-    ("devices", """CREATE OR REPLACE TABLE {V}dev AS
+_BUILD = (  # the vocabulary, step by step ({names}, ...: the parts whose tables exist)
+    (
+        "devices",
+        """CREATE OR REPLACE TABLE {V}dev AS
 SELECT code, brand, left(descr, {desc_chars}) AS descr FROM ({devices}) t(code, brand, descr)
-WHERE code IS NOT NULL"""),
-    ("terms", """CREATE OR REPLACE TABLE {V}raw AS
+WHERE code IS NOT NULL""",
+    ),
+    (
+        "terms",
+        """CREATE OR REPLACE TABLE {V}raw AS
 SELECT row_number() OVER () AS term_id, * FROM (
   SELECT DISTINCT list_position({src}, source) - 1 AS src, code, {norm} AS text FROM (
     {names} UNION ALL SELECT 'gmdn_term', code, gmdn FROM ({gmdn}) g(code, gmdn)
     UNION ALL SELECT DISTINCT 'brand_name', code, brand FROM {V}dev) t(source, code, text)
-  WHERE code IS NOT NULL AND nullif(trim(text), '') IS NOT NULL)"""),
-    ("descriptions", """CREATE OR REPLACE TABLE {V}desc AS
+  WHERE code IS NOT NULL AND nullif(trim(text), '') IS NOT NULL)""",
+    ),
+    (
+        "descriptions",
+        """CREATE OR REPLACE TABLE {V}desc AS
 WITH d AS (SELECT DISTINCT code, unnest({desc_tokens}) AS w
            FROM (SELECT DISTINCT code, descr FROM {V}dev WHERE descr IS DISTINCT FROM left(brand, {desc_chars}))),
 ids AS (SELECT code, (SELECT count(*) FROM {V}raw) + row_number() OVER () AS term_id FROM (SELECT DISTINCT code FROM d))
 SELECT ids.term_id, d.code, d.w FROM d JOIN ids USING (code)
-WHERE length(d.w) <= 4 OR NOT regexp_matches(d.w, '[0-9]')     -- model, lot and size codes say little"""),
-    ("tokens", """CREATE OR REPLACE TABLE {V}tok AS
-SELECT term_id, unnest({term_tokens}) AS w FROM {V}raw UNION ALL SELECT term_id, w FROM {V}desc"""),
-    ("stems", """CREATE OR REPLACE TABLE {V}stem AS
-SELECT w, {stem} AS stem FROM (SELECT DISTINCT w FROM {V}tok) WHERE w NOT IN {stop} AND length(w) <= 40"""),
-    ("words", """CREATE OR REPLACE TABLE {V}word AS
+WHERE length(d.w) <= 4 OR NOT regexp_matches(d.w, '[0-9]')     -- model, lot and size codes say little""",
+    ),
+    (
+        "tokens",
+        """CREATE OR REPLACE TABLE {V}tok AS
+SELECT term_id, unnest({term_tokens}) AS w FROM {V}raw UNION ALL SELECT term_id, w FROM {V}desc""",
+    ),
+    (
+        "stems",
+        """CREATE OR REPLACE TABLE {V}stem AS
+SELECT w, {stem} AS stem FROM (SELECT DISTINCT w FROM {V}tok) WHERE w NOT IN {stop} AND length(w) <= 40""",
+    ),
+    (
+        "words",
+        """CREATE OR REPLACE TABLE {V}word AS
 WITH x AS (SELECT DISTINCT s.stem, t.term_id FROM {V}tok t JOIN {V}stem s USING (w)),
 n AS (SELECT term_id, count(*) AS nw FROM x GROUP BY term_id),
 m AS (SELECT term_id, code, src FROM {V}raw UNION ALL SELECT DISTINCT term_id, code, {desc_src} FROM {V}desc)
 SELECT x.stem, x.term_id, c.cid, m.src::UTINYINT AS src, least(n.nw, 65535)::USMALLINT AS nw
 FROM x JOIN n USING (term_id) JOIN m USING (term_id) JOIN {V}code c ON c.product_code = m.code ORDER BY x.stem;
-CREATE INDEX _lookup_device_word_stem ON {V}word (stem)"""),
-    ("best", """CREATE OR REPLACE TABLE {V}best AS
-SELECT stem, cid, src, min(nw) AS nw FROM {V}word GROUP BY stem, cid, src ORDER BY stem"""),
-    ("lexicon", """CREATE OR REPLACE TABLE {V}lex AS
+CREATE INDEX _lookup_device_word_stem ON {V}word (stem)""",
+    ),
+    (
+        "best",
+        """CREATE OR REPLACE TABLE {V}best AS
+SELECT stem, cid, src, min(nw) AS nw FROM {V}word GROUP BY stem, cid, src ORDER BY stem""",
+    ),
+    (
+        "lexicon",
+        """CREATE OR REPLACE TABLE {V}lex AS
 SELECT d.stem, d.df, s.word, left(d.stem, 1) AS c1, substr(d.stem, 2, 3) AS c2, length(d.stem) AS len
 FROM (SELECT stem, count(DISTINCT cid) AS df FROM {V}word GROUP BY stem) d
-JOIN (SELECT stem, arg_min(w, length(w)) AS word FROM {V}stem GROUP BY stem) s USING (stem) ORDER BY d.stem"""),
+JOIN (SELECT stem, arg_min(w, length(w)) AS word FROM {V}stem GROUP BY stem) s USING (stem) ORDER BY d.stem""",
+    ),
     ("cleanup", "DROP TABLE {V}dev; DROP TABLE {V}raw; DROP TABLE {V}desc; DROP TABLE {V}tok; DROP TABLE {V}stem"),
 )
 
@@ -207,37 +293,63 @@ def _union(parts: tuple, have: set[str], width: int) -> str:
 def build_vocabulary(cur) -> dict[str, Any]:
     """(Re)build the vocabulary tables from the mirror's views on this cursor; returns counts and seconds."""
     started, have = time.monotonic(), _tables(cur)
-    fill = {"V": _V, "names": _union(_NAMES, have, 3), "devices": _union(_DEVICES, have, 3),
-            "gmdn": _union(_GMDN, have, 2), "stop": STOPWORDS, "stem": _STEM.format(w="w"),
-            "src": "[" + ", ".join(f"'{s}'" for s in _SRC) + "]", "desc_src": _SRC.index("device_description"),
-            "norm": _NORM.format(x="text"), "desc_tokens": _TOKENS.format(x=_NORM.format(x="descr")),
-            "term_tokens": _TOKENS.format(x="text"), "desc_chars": DESCRIPTION_CHARS}
+    fill = {
+        "V": _V,
+        "names": _union(_NAMES, have, 3),
+        "devices": _union(_DEVICES, have, 3),
+        "gmdn": _union(_GMDN, have, 2),
+        "stop": STOPWORDS,
+        "stem": _STEM.format(w="w"),
+        "src": "[" + ", ".join(f"'{s}'" for s in _SRC) + "]",
+        "desc_src": _SRC.index("device_description"),
+        "norm": _NORM.format(x="text"),
+        "desc_tokens": _TOKENS.format(x=_NORM.format(x="descr")),
+        "term_tokens": _TOKENS.format(x="text"),
+        "desc_chars": DESCRIPTION_CHARS,
+    }
     _build_codes(cur, have)
     steps = {}
     for name, sql in _BUILD:
         t = time.monotonic()
         cur.execute(sql.format(**fill))
         steps[name] = round(time.monotonic() - t, 3)
-    info = dict(zip(("terms", "words", "stems", "codes"), cur.execute(
-        f"SELECT (SELECT count(DISTINCT term_id) FROM {_V}word), (SELECT count(*) FROM {_V}word), "
-        f"(SELECT count(*) FROM {_V}lex), (SELECT count(*) FROM {_V}code)").fetchone()))
-    return {**info, "seconds": round(time.monotonic() - started, 3), "steps": steps, "tables": sorted(have),
-            "datasets": _datasets(have), "synonyms": _synonym_stems(cur)}
+    info = dict(
+        zip(
+            ("terms", "words", "stems", "codes"),
+            cur.execute(
+                f"SELECT (SELECT count(DISTINCT term_id) FROM {_V}word), (SELECT count(*) FROM {_V}word), "
+                f"(SELECT count(*) FROM {_V}lex), (SELECT count(*) FROM {_V}code)"
+            ).fetchone(),
+        )
+    )
+    return {
+        **info,
+        "seconds": round(time.monotonic() - started, 3),
+        "steps": steps,
+        "tables": sorted(have),
+        "datasets": _datasets(have),
+        "synonyms": _synonym_stems(cur),
+    }
 
 
 def _datasets(have: set[str]) -> list[str]:
     """The datasets the word search reads (classification, udi, gudid), as far as they are in the mirror."""
-    found = {"classification": "device_classification", "udi": "device_udi_product_code",
-             "gudid": "gudid_product_codes"}
+    found = {
+        "classification": "device_classification",
+        "udi": "device_udi_product_code",
+        "gudid": "gudid_product_codes",
+    }
     return [d for d, table in found.items() if table in have]
 
 
 def _synonym_stems(cur) -> dict[str, list]:
     """Every word of SYNONYMS -> [its stem, product codes its stem reaches] (0 when not in the vocabulary)."""
     ws = sorted({w for k, exps in SYNONYMS.items() for w in words(" ".join((k, *exps)))})
-    rows = cur.execute(f"SELECT q.w, q.s, coalesce(l.df, 0) FROM (SELECT w, {_STEM.format(w='w')} AS s FROM "
-                       f"(SELECT unnest(from_json($t, '[\"VARCHAR\"]')) AS w)) q LEFT JOIN {_V}lex l ON l.stem = q.s",
-                       {"t": json.dumps(ws)}).fetchall()
+    rows = cur.execute(
+        f"SELECT q.w, q.s, coalesce(l.df, 0) FROM (SELECT w, {_STEM.format(w='w')} AS s FROM "
+        f"(SELECT unnest(from_json($t, '[\"VARCHAR\"]')) AS w)) q LEFT JOIN {_V}lex l ON l.stem = q.s",
+        {"t": json.dumps(ws)},
+    ).fetchall()
     return {w: [st, df] for w, st, df in rows}
 
 
@@ -245,20 +357,34 @@ def _build_codes(cur, have: set[str]) -> None:
     """One row per product code: classification details (else GUDID's product-code names) and its GUDID devices:
     device records listing the code in openFDA udi (device_udi_product_code), else in AccessGUDID (distinct
     PrimaryDI of gudid_product_codes), so the count matches what a UDI search by that product code finds."""
-    rows = ["SELECT product_code AS code, device_name, device_class, nullif(regulation_number, ''), "
+    rows = (
+        [
+            "SELECT product_code AS code, device_name, device_class, nullif(regulation_number, ''), "
             "CASE WHEN nullif(review_panel, '') IS NOT NULL THEN review_panel || coalesce(' (' || (SELECT any_value("
             "medical_specialty_description) FROM device_classification m WHERE m.medical_specialty = c.review_panel) "
             "|| ')', '') ELSE nullif(nullif(medical_specialty_description, 'Unknown'), '') END AS panel, 1 AS rank "
-            "FROM device_classification c"] if "device_classification" in have else []
+            "FROM device_classification c"
+        ]
+        if "device_classification" in have
+        else []
+    )
     if "device_udi_product_code" in have:
-        rows.append("SELECT code, any_value(device_name), any_value(device_class), any_value(regulation_number), "
-                    "NULL, 2 FROM device_udi_product_code GROUP BY code")
+        rows.append(
+            "SELECT code, any_value(device_name), any_value(device_class), any_value(regulation_number), "
+            "NULL, 2 FROM device_udi_product_code GROUP BY code"
+        )
     if "gudid_product_codes" in have:
-        rows.append("SELECT productCode, any_value(productCodeName), NULL, NULL, NULL, 3 FROM gudid_product_codes "
-                    "GROUP BY productCode")
-    count = ("SELECT code, count(*) FROM device_udi_product_code GROUP BY code" if "device_udi_product_code" in have
-             else "SELECT productCode, count(DISTINCT PrimaryDI) FROM gudid_product_codes GROUP BY productCode"
-             if "gudid_product_codes" in have else "SELECT NULL::VARCHAR, 0 WHERE false")
+        rows.append(
+            "SELECT productCode, any_value(productCodeName), NULL, NULL, NULL, 3 FROM gudid_product_codes "
+            "GROUP BY productCode"
+        )
+    count = (
+        "SELECT code, count(*) FROM device_udi_product_code GROUP BY code"
+        if "device_udi_product_code" in have
+        else "SELECT productCode, count(DISTINCT PrimaryDI) FROM gudid_product_codes GROUP BY productCode"
+        if "gudid_product_codes" in have
+        else "SELECT NULL::VARCHAR, 0 WHERE false"
+    )
     union = " UNION ALL ".join(rows) or "SELECT " + "NULL::VARCHAR, " * 5 + "0 WHERE false"
     cur.execute(f"""
 CREATE OR REPLACE TABLE {_V}code AS
@@ -285,8 +411,6 @@ def vocabulary_info(src: Source) -> dict[str, Any]:
     return _ensure(src)
 
 
-
-
 # -- matching ------------------------------------------------------------------------------
 _stem_cache: dict[str, str] = {}
 
@@ -294,8 +418,16 @@ _stem_cache: dict[str, str] = {}
 def _stems(cur, ws: list[str]) -> list[str]:
     """The vocabulary's stem of each word (the build's SQL; remembered, as it never changes)."""
     todo = [w for w in dict.fromkeys(ws) if w not in _stem_cache]
-    got = dict(cur.execute(f"SELECT w, {_STEM.format(w='w')} FROM (SELECT unnest(from_json($t, '[\"VARCHAR\"]')) "
-                           f"AS w)", {"t": json.dumps(todo)}).fetchall()) if todo else {}
+    got = (
+        dict(
+            cur.execute(
+                f"SELECT w, {_STEM.format(w='w')} FROM (SELECT unnest(from_json($t, '[\"VARCHAR\"]')) AS w)",
+                {"t": json.dumps(todo)},
+            ).fetchall()
+        )
+        if todo
+        else {}
+    )
     if len(_stem_cache) < 50_000:
         _stem_cache.update(got)
     return [got[w] if w in got else _stem_cache[w] for w in ws]
@@ -310,14 +442,16 @@ def _in(values: list[str]) -> tuple[str, dict[str, str]]:
 def _exact_hits(cur, stems: list[str]) -> dict[str, tuple]:
     """Stem -> (surface word, product codes reached) for the stems in the lexicon."""
     sql, params = _in(stems)
-    return {r[0]: r[1:] for r in cur.execute(f"SELECT stem, word, df FROM {_V}lex WHERE stem IN ({sql})",
-                                             params).fetchall()}
+    return {
+        r[0]: r[1:] for r in cur.execute(f"SELECT stem, word, df FROM {_V}lex WHERE stem IN ({sql})", params).fetchall()
+    }
 
 
 def _near_hits(cur, stems: list[str]) -> list[tuple]:
     """(index in stems, lexicon stem, surface word, codes reached, edits) for stems one edit away (two for 8+
     letters), among stems of the same first letter or, for 6+ letters, of the same letters 2-4; none under 4."""
-    return cur.execute(f"""
+    return cur.execute(
+        f"""
 WITH q AS (SELECT generate_subscripts(l, 1) - 1 AS i, unnest(l) AS s, length(unnest(l)) AS n
            FROM (SELECT from_json($t, '["VARCHAR"]') AS l))
 SELECT q.i, l.stem, l.word, l.df, damerau_levenshtein(l.stem, q.s) AS d
@@ -326,7 +460,9 @@ WHERE q.n >= 4 AND l.stem <> q.s AND d <= CASE WHEN q.n >= 8 THEN 2 ELSE 1 END
 UNION ALL
 SELECT q.i, l.stem, l.word, l.df, damerau_levenshtein(l.stem, q.s) AS d
 FROM q JOIN {_V}lex l ON l.c2 = substr(q.s, 2, 3) AND l.len BETWEEN q.n - 1 AND q.n + 1
-WHERE q.n >= 6 AND l.c1 <> left(q.s, 1) AND d <= 1""", {"t": json.dumps(stems)}).fetchall()
+WHERE q.n >= 6 AND l.c1 <> left(q.s, 1) AND d <= 1""",
+        {"t": json.dumps(stems)},
+    ).fetchall()
 
 
 def _readings(cur, toks: list[str]) -> tuple[list[list[tuple]], list[list[str]], list[str]]:
@@ -376,7 +512,7 @@ def _alternatives(readings: list[list[tuple]], syn: dict[str, list]) -> tuple[li
         combos = sorted((c + [v] for c in combos for v in r), key=lambda c: -math.prod(v[1] for v in c))[:4]
     alts, used = [], []
     for combo in combos:
-        combo = list({v[0]: v for v in combo}.values())                 # one entry per stem
+        combo = list({v[0]: v for v in combo}.values())  # one entry per stem
         alts.append((combo, 1.0))
         have = {v[0] for v in combo}
         for key, expansions in SYNONYMS.items():
@@ -384,8 +520,7 @@ def _alternatives(readings: list[list[tuple]], syn: dict[str, list]) -> tuple[li
             if key_stems <= have:
                 rest = [v for v in combo if v[0] not in key_stems]
                 for exp in expansions:
-                    alts.append((rest + [(syn[w][0], 1.0, syn[w][1]) for w in words(exp) if syn[w][1]],
-                                 SYNONYM_WEIGHT))
+                    alts.append((rest + [(syn[w][0], 1.0, syn[w][1]) for w in words(exp) if syn[w][1]], SYNONYM_WEIGHT))
                     used.append([key, exp])
     return alts[:MAX_ALTERNATIVES], [list(u) for u in dict.fromkeys(map(tuple, used))]
 
@@ -410,8 +545,9 @@ FROM term GROUP BY cid"""
 # score depends only on the alternative and the term's source and word count): a one-word alternative reads the
 # fewest words per (stem, product code, source) from `best`; a longer one checks only the terms holding its
 # rarest word. Its cost does not grow with the number of terms (GUDID brand names) that hold common words.
-_A_SCHEMA = ('[{"a": "INTEGER", "r": "VARCHAR", "k": "INTEGER", "n": "INTEGER", "v": "DOUBLE", "t": "DOUBLE", '
-             '"f": "DOUBLE"}]')
+_A_SCHEMA = (
+    '[{"a": "INTEGER", "r": "VARCHAR", "k": "INTEGER", "n": "INTEGER", "v": "DOUBLE", "t": "DOUBLE", "f": "DOUBLE"}]'
+)
 _COMPLETE_SQL = f"""
 WITH q AS (SELECT unnest(from_json($q, '{_A_SCHEMA}'), recursive := true)),
 o AS (SELECT unnest(from_json($o, '[{{"a": "INTEGER", "s": "VARCHAR"}}]'), recursive := true)),
@@ -433,8 +569,10 @@ def _query_rows(codes: dict[str, Any], alts: list[tuple[list, float]]) -> list[d
     q = []
     for a, (combo, weight) in enumerate(alts):
         idf = [math.log(1 + len(codes["by_cid"]) / max(df, 1)) for _, _, df in combo]
-        q += [{"a": a, "s": s, "v": w * idf[i], "n": len(combo), "t": math.fsum(idf), "f": weight}
-              for i, (s, w, _) in enumerate(combo)]
+        q += [
+            {"a": a, "s": s, "v": w * idf[i], "n": len(combo), "t": math.fsum(idf), "f": weight}
+            for i, (s, w, _) in enumerate(combo)
+        ]
     return q
 
 
@@ -456,8 +594,17 @@ def _complete_sql(alts: list[tuple[list, float]], q: list[dict]) -> tuple[str, d
             continue
         stems = list(dict.fromkeys(r["s"] for r in mine))
         rare = min(stems, key=lambda st: (next(df for s, _, df in combo if s == st), st))
-        rows.append({"a": a, "r": rare, "k": len(stems), "n": mine[0]["n"], "v": math.fsum(r["v"] for r in mine),
-                     "t": mine[0]["t"], "f": mine[0]["f"]})
+        rows.append(
+            {
+                "a": a,
+                "r": rare,
+                "k": len(stems),
+                "n": mine[0]["n"],
+                "v": math.fsum(r["v"] for r in mine),
+                "t": mine[0]["t"],
+                "f": mine[0]["f"],
+            }
+        )
         others += [{"a": a, "s": st} for st in stems if st != rare]
     one, p1 = _postings("best", "stem, cid, src, nw", sorted({r["r"] for r in rows if r["k"] == 1}), "o")
     rare, p2 = _postings("word", "stem, term_id, cid, src, nw", sorted({r["r"] for r in rows if r["k"] > 1}), "r")
@@ -482,8 +629,9 @@ def _top(cur, sql: str, params: dict, limit: int, exclude: list[str]) -> tuple[i
     return (rows[0][5] if rows else 0), [r[:5] for r in rows]
 
 
-def _score(cur, codes: dict[str, Any], alts: list[tuple[list, float]], limit: int,
-           exclude: list[str]) -> tuple[int, bool, list[dict]]:
+def _score(
+    cur, codes: dict[str, Any], alts: list[tuple[list, float]], limit: int, exclude: list[str]
+) -> tuple[int, bool, list[dict]]:
     """Candidate product codes of the alternatives: (total, whether the matches are partial, the top rows).
 
     A term's score: its source's weight x (0.68 x the share of the query's rarity-weighted words it holds +
@@ -525,8 +673,10 @@ def _codes(cur, version: str) -> dict[str, Any]:
     global _code_cache
     codes = _code_cache.get(version)
     if codes is None:
-        rows = cur.execute(f"SELECT product_code, device_name, device_class, regulation_number, panel, gudid_devices "
-                           f"FROM {_V}code ORDER BY cid").fetchall()
+        rows = cur.execute(
+            f"SELECT product_code, device_name, device_class, regulation_number, panel, gudid_devices "
+            f"FROM {_V}code ORDER BY cid"
+        ).fetchall()
         codes = {"by_code": {r[0]: r for r in rows}, "by_cid": rows}
         _code_cache = {version: codes}
     return codes
@@ -542,8 +692,14 @@ def _by_words(cur, info: dict, codes: dict, toks: list[str], limit: int, exclude
     readings, corrections, unknown = _readings(cur, toks)
     alts, synonyms = _alternatives(readings, info["synonyms"])
     total, partial, rows = _score(cur, codes, alts, limit, exclude)
-    return {"total": total, "rows": rows, "partial": partial, "corrections": corrections, "unknown": unknown,
-            "synonyms": synonyms}
+    return {
+        "total": total,
+        "rows": rows,
+        "partial": partial,
+        "corrections": corrections,
+        "unknown": unknown,
+        "synonyms": synonyms,
+    }
 
 
 def _submission_codes(cur, sql: str, number: str, supplement: str | None) -> list[str]:
@@ -575,8 +731,17 @@ def resolve_devices(src: Source, query: str, limit: int = 10) -> dict[str, Any]:
     gmdn_term | brand_name | definition | device_description, prefixed `synonym:` when found through SYNONYMS).
     """
     q = parse_query(query)
-    out: dict[str, Any] = {**q, "total": 0, "rows": [], "partial": False, "corrections": [], "unknown": [],
-                           "synonyms": [], "unknown_codes": [], "supplement_missing": False}
+    out: dict[str, Any] = {
+        **q,
+        "total": 0,
+        "rows": [],
+        "partial": False,
+        "corrections": [],
+        "unknown": [],
+        "synonyms": [],
+        "unknown_codes": [],
+        "supplement_missing": False,
+    }
     reader, snap = pinned(src)
     info = out["vocabulary"] = _ensure(reader, snap=snap)
     with reader.cursor(snap=snap) as cur:

@@ -22,36 +22,115 @@ from ..store.reader import Snapshot
 from ..store.rows import one
 from .source import Source, pinned, reader_of
 
-__all__ = ["SOURCES", "FirmSource", "FirmVariant", "FirmCandidate", "FirmMatch", "firm_keys", "find_firm",
-           "ensure_firm_table", "MAX_QUERY"]
+__all__ = [
+    "SOURCES",
+    "FirmSource",
+    "FirmVariant",
+    "FirmCandidate",
+    "FirmMatch",
+    "firm_keys",
+    "find_firm",
+    "ensure_firm_table",
+    "MAX_QUERY",
+]
 
-MAX_QUERY = 300          # characters of a firm name the lookup reads
+MAX_QUERY = 300  # characters of a firm name the lookup reads
 _NAMES, _KEYS, _WORDS = (f"memory.main._lookup_firm_{t}" for t in ("names", "keys", "words"))  # per version
 
 # Legal forms dropped from the end of a name (after periods are removed: "L.L.C." is "llc", "S. A." is "s a").
-_LEGAL = ("sa de cv", "de cv", "sdn bhd", "private limited", "and co", "s p a", "s a", "s l", "a s", "b v", "n v",
-          "inc", "incorporated", "llc", "lc", "pllc", "llp", "lp", "ltd", "ltda", "limited", "corp", "corporation",
-          "co", "cos", "company", "coltd", "gmbh", "mbh", "ag", "kg", "kgaa", "ohg", "se", "sa", "sas", "sasu",
-          "sarl", "srl", "spa", "sl", "slu", "sau", "bv", "bvba", "nv", "plc", "pty", "pte", "pvt", "kk", "ab",
-          "as", "asa", "aps", "oy", "oyj", "sro", "bhd", "ulc", "pc")
+_LEGAL = (
+    "sa de cv",
+    "de cv",
+    "sdn bhd",
+    "private limited",
+    "and co",
+    "s p a",
+    "s a",
+    "s l",
+    "a s",
+    "b v",
+    "n v",
+    "inc",
+    "incorporated",
+    "llc",
+    "lc",
+    "pllc",
+    "llp",
+    "lp",
+    "ltd",
+    "ltda",
+    "limited",
+    "corp",
+    "corporation",
+    "co",
+    "cos",
+    "company",
+    "coltd",
+    "gmbh",
+    "mbh",
+    "ag",
+    "kg",
+    "kgaa",
+    "ohg",
+    "se",
+    "sa",
+    "sas",
+    "sasu",
+    "sarl",
+    "srl",
+    "spa",
+    "sl",
+    "slu",
+    "sau",
+    "bv",
+    "bvba",
+    "nv",
+    "plc",
+    "pty",
+    "pte",
+    "pvt",
+    "kk",
+    "ab",
+    "as",
+    "asa",
+    "aps",
+    "oy",
+    "oyj",
+    "sro",
+    "bhd",
+    "ulc",
+    "pc",
+)
 _STOP = ("the", "and", "of", "de")
 _LEGAL_RE = "|".join(_LEGAL)
-_FILLER_RE = "|".join(_LEGAL + _STOP) + "|[^ ]"           # ... or any one character
+_FILLER_RE = "|".join(_LEGAL + _STOP) + "|[^ ]"  # ... or any one character
 # Word breaks: ASCII and Latin-1 punctuation and symbols, general punctuation (dashes, quotes), letterlike symbols
 # (™), CJK and fullwidth punctuation; every other character is part of a word (ranges compile faster than \pL).
-_BREAKS = (r"[\x{00}-\x{2f}\x{3a}-\x{40}\x{5b}-\x{60}\x{7b}-\x{bf}\x{d7}\x{f7}\x{2000}-\x{206f}"
-           r"\x{2100}-\x{214f}\x{3000}-\x{303f}\x{ff00}-\x{ff0f}]+")
-_LETTERS = {"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i",
-            "&": " and "}   # beyond what strip_accents folds
+_BREAKS = (
+    r"[\x{00}-\x{2f}\x{3a}-\x{40}\x{5b}-\x{60}\x{7b}-\x{bf}\x{d7}\x{f7}\x{2000}-\x{206f}"
+    r"\x{2100}-\x{214f}\x{3000}-\x{303f}\x{ff00}-\x{ff0f}]+"
+)
+_LETTERS = {
+    "ß": "ss",
+    "æ": "ae",
+    "ø": "o",
+    "œ": "oe",
+    "ł": "l",
+    "đ": "d",
+    "ð": "d",
+    "þ": "th",
+    "ı": "i",
+    "&": " and ",
+}  # beyond what strip_accents folds
 
 
 @dataclass(frozen=True)
 class FirmSource:
-    dataset: str         # as in Reader.datasets(): udi, gudid, registrationlisting, ...
+    dataset: str  # as in Reader.datasets(): udi, gudid, registrationlisting, ...
     table: str
     field: str
-    records: str         # SQL aggregate: records naming the firm
-    ids: str             # SQL aggregate: list of "DUNS n" / "FEI n" / "REG n" / "OWNER n" (or NULL)
+    records: str  # SQL aggregate: records naming the firm
+    ids: str  # SQL aggregate: list of "DUNS n" / "FEI n" / "REG n" / "OWNER n" (or NULL)
 
 
 def _ids(*pairs: tuple[str, str]) -> str:
@@ -62,10 +141,20 @@ def _ids(*pairs: tuple[str, str]) -> str:
 SOURCES = (
     FirmSource("udi", "device_udi", "company_name", "count(*)", _ids(("DUNS", "labeler_duns_number"))),
     FirmSource("gudid", "gudid_device", "companyName", "count(*)", _ids(("DUNS", '"dunsNumber"'))),
-    FirmSource("registrationlisting", "device_registrationlisting", "owner_operator_firm_name", "count(*)",
-               _ids(("OWNER", "owner_operator_number"), ("REG", "registration_number"), ("FEI", "fei_number"))),
-    FirmSource("registrationlisting", "device_registrationlisting", "name", "count(*)",
-               _ids(("REG", "registration_number"), ("FEI", "fei_number"))),
+    FirmSource(
+        "registrationlisting",
+        "device_registrationlisting",
+        "owner_operator_firm_name",
+        "count(*)",
+        _ids(("OWNER", "owner_operator_number"), ("REG", "registration_number"), ("FEI", "fei_number")),
+    ),
+    FirmSource(
+        "registrationlisting",
+        "device_registrationlisting",
+        "name",
+        "count(*)",
+        _ids(("REG", "registration_number"), ("FEI", "fei_number")),
+    ),
     FirmSource("recall", "device_recall", "recalling_firm", "count(*)", _ids(("FEI", "firm_fei_number"))),
     FirmSource("enforcement", "device_enforcement", "recalling_firm", "count(*)", "NULL"),
     FirmSource("510k", "device_510k", "applicant", "count(*)", "NULL"),
@@ -88,29 +177,28 @@ class FirmVariant:
 
 @dataclass(frozen=True)
 class FirmCandidate:
-    name: str            # display name: a mixed-case variant if any, else the most used one
+    name: str  # display name: a mixed-case variant if any, else the most used one
     key: str
-    records: int         # records naming it, summed over datasets
+    records: int  # records naming it, summed over datasets
     variants: int
-    match: str           # exact | prefix | contains | typo | id
+    match: str  # exact | prefix | contains | typo | id
     score: float
 
 
 @dataclass
 class FirmMatch:
     query: str
-    key: str                                            # the query's normalised key
+    key: str  # the query's normalised key
     candidates: list[FirmCandidate] = field(default_factory=list)
-    variants: list[FirmVariant] = field(default_factory=list)   # of candidates[0]
+    variants: list[FirmVariant] = field(default_factory=list)  # of candidates[0]
     searched: list[FirmSource] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)    # datasets not in the mirror
-    build_seconds: float = 0.0                          # > 0 when this call built the name table
+    missing: list[str] = field(default_factory=list)  # datasets not in the mirror
+    build_seconds: float = 0.0  # > 0 when this call built the name table
 
 
 def _ok(col: str) -> str:
     """SQL: `col` keeps a real word once legal forms, stopwords and single characters are set aside."""
-    return (f"(trim(regexp_replace(' ' || replace({col}, ' ', '  ') || ' ', ' (?:{_FILLER_RE}) ', ' ', 'g')) "
-            f"<> '')")
+    return f"(trim(regexp_replace(' ' || replace({col}, ' ', '  ') || ' ', ' (?:{_FILLER_RE}) ', ' ', 'g')) <> '')"
 
 
 def _key_query(names_sql: str) -> str:
@@ -119,10 +207,12 @@ def _key_query(names_sql: str) -> str:
     for a, b in _LETTERS.items():
         folded = f"replace({folded}, '{a}', '{b}')"
     words = f"trim(regexp_replace(regexp_replace({folded}, '[.''’`´]', '', 'g'), '{_BREAKS}', ' ', 'g'))"
-    return (f"SELECT name, CASE WHEN starts_with(k, 'the ') AND {_ok('k[5:]')} THEN k[5:] ELSE k END AS key "
-            f"FROM (SELECT name, CASE WHEN core <> '' AND {_ok('core')} THEN core ELSE w END AS k "
-            f"FROM (SELECT name, w, regexp_extract(w, '^(.*?)(?: (?:{_LEGAL_RE}))+$', 1) AS core "
-            f"FROM (SELECT name, {words} AS w FROM ({names_sql}))))")
+    return (
+        f"SELECT name, CASE WHEN starts_with(k, 'the ') AND {_ok('k[5:]')} THEN k[5:] ELSE k END AS key "
+        f"FROM (SELECT name, CASE WHEN core <> '' AND {_ok('core')} THEN core ELSE w END AS k "
+        f"FROM (SELECT name, w, regexp_extract(w, '^(.*?)(?: (?:{_LEGAL_RE}))+$', 1) AS core "
+        f"FROM (SELECT name, {words} AS w FROM ({names_sql}))))"
+    )
 
 
 def firm_keys(src: Source, names: list[str]) -> list[str]:
@@ -136,9 +226,13 @@ def firm_keys(src: Source, names: list[str]) -> list[str]:
 
 
 def _present(cur) -> set[str]:
-    return {r[0] for r in cur.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE database_name = 'memory' UNION "
-        "SELECT view_name FROM duckdb_views() WHERE database_name = 'memory'").fetchall()}
+    return {
+        r[0]
+        for r in cur.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'memory' UNION "
+            "SELECT view_name FROM duckdb_views() WHERE database_name = 'memory'"
+        ).fetchall()
+    }
 
 
 def ensure_firm_table(src: Source, snap: Snapshot | None = None) -> tuple[float, frozenset[str]]:
@@ -160,30 +254,40 @@ def _build(cur) -> tuple[float, frozenset[str]]:
     """The name table: one row per (dataset, field, name) with its records, identifiers and key."""
     t0 = time.perf_counter()
     have = frozenset(_present(cur))
-    parts = [f"SELECT '{s.dataset}' AS dataset, '{s.table}' AS tbl, '{s.field}' AS field, \"{s.field}\" AS name, "
-             f"{s.records} AS records, {s.ids} AS ids FROM {s.table} WHERE trim(coalesce(\"{s.field}\", '')) <> '' "
-             f"GROUP BY \"{s.field}\"" for s in SOURCES if s.table in have]
+    parts = [
+        f"SELECT '{s.dataset}' AS dataset, '{s.table}' AS tbl, '{s.field}' AS field, \"{s.field}\" AS name, "
+        f"{s.records} AS records, {s.ids} AS ids FROM {s.table} WHERE trim(coalesce(\"{s.field}\", '')) <> '' "
+        f'GROUP BY "{s.field}"'
+        for s in SOURCES
+        if s.table in have
+    ]
     parts = parts or ["SELECT '' AS dataset, '' AS tbl, '' AS field, '' AS name, 0 AS records, NULL AS ids WHERE false"]
-    cur.execute(f"CREATE OR REPLACE TABLE {_NAMES} AS WITH raw AS MATERIALIZED ({' UNION ALL '.join(parts)}) "
-                "SELECT r.dataset, r.tbl, r.field, r.name, r.records::BIGINT AS records, "
-                "coalesce(r.ids, []::VARCHAR[]) AS ids, k.key, replace(k.key, ' ', '') AS compact FROM raw r "
-                f"JOIN ({_key_query('SELECT DISTINCT name FROM raw')}) k USING (name) WHERE k.key <> '' "
-                "ORDER BY compact")   # sorted: a firm's variants are read from a few row groups
+    cur.execute(
+        f"CREATE OR REPLACE TABLE {_NAMES} AS WITH raw AS MATERIALIZED ({' UNION ALL '.join(parts)}) "
+        "SELECT r.dataset, r.tbl, r.field, r.name, r.records::BIGINT AS records, "
+        "coalesce(r.ids, []::VARCHAR[]) AS ids, k.key, replace(k.key, ' ', '') AS compact FROM raw r "
+        f"JOIN ({_key_query('SELECT DISTINCT name FROM raw')}) k USING (name) WHERE k.key <> '' "
+        "ORDER BY compact"
+    )  # sorted: a firm's variants are read from a few row groups
     _build_keys(cur)
     return time.perf_counter() - t0, have
 
 
 def _build_keys(cur) -> None:
     """One row per firm (key without spaces) from the name table, and an index of the words of the keys."""
-    cur.execute(f"CREATE OR REPLACE TABLE {_KEYS} AS SELECT *, length(compact) AS klen, ' ' || key || ' ' AS padded, "
-                "compact[1] AS first_char, compact[-1] AS last_char FROM (SELECT compact, "
-                "first(key ORDER BY records DESC, key) AS key, "
-                "first(name ORDER BY name <> upper(name) DESC, records DESC, name) AS name, "
-                "sum(records)::BIGINT AS records, count(*) AS variants "
-                f"FROM (SELECT compact, key, name, sum(records) AS records FROM {_NAMES} GROUP BY ALL) "
-                "GROUP BY compact) ORDER BY compact")      # sorted: exact and prefix lookups read few row groups
-    cur.execute(f"CREATE OR REPLACE TABLE {_WORDS} AS SELECT DISTINCT unnest(string_split(key, ' ')) AS word, "
-                f"compact FROM {_KEYS} ORDER BY word")
+    cur.execute(
+        f"CREATE OR REPLACE TABLE {_KEYS} AS SELECT *, length(compact) AS klen, ' ' || key || ' ' AS padded, "
+        "compact[1] AS first_char, compact[-1] AS last_char FROM (SELECT compact, "
+        "first(key ORDER BY records DESC, key) AS key, "
+        "first(name ORDER BY name <> upper(name) DESC, records DESC, name) AS name, "
+        "sum(records)::BIGINT AS records, count(*) AS variants "
+        f"FROM (SELECT compact, key, name, sum(records) AS records FROM {_NAMES} GROUP BY ALL) "
+        "GROUP BY compact) ORDER BY compact"
+    )  # sorted: exact and prefix lookups read few row groups
+    cur.execute(
+        f"CREATE OR REPLACE TABLE {_WORDS} AS SELECT DISTINCT unnest(string_split(key, ' ')) AS word, "
+        f"compact FROM {_KEYS} ORDER BY word"
+    )
 
 
 _SCORE = """CASE match WHEN 'exact' THEN 1.0 WHEN 'id' THEN 0.95
@@ -228,8 +332,13 @@ def find_firm(src: Source, query: str, limit: int = 8) -> FirmMatch:
 def _find(src: Source, text: str, limit: int) -> FirmMatch:
     reader, snap = pinned(src)
     built, have = ensure_firm_table(reader, snap)
-    found = FirmMatch(text, "", searched=[s for s in SOURCES if s.table in have],
-                      missing=sorted({s.dataset for s in SOURCES if s.table not in have}), build_seconds=built)
+    found = FirmMatch(
+        text,
+        "",
+        searched=[s for s in SOURCES if s.table in have],
+        missing=sorted({s.dataset for s in SOURCES if s.table not in have}),
+        build_seconds=built,
+    )
     digits = text.replace(" ", "")
     with reader.cursor(snap=snap) as cur:
         found.key = one(cur.execute(f"SELECT key FROM ({_key_query('SELECT $n AS name')})", {"n": text}))[0]
@@ -248,7 +357,12 @@ def _find(src: Source, text: str, limit: int) -> FirmMatch:
                 rows += cur.execute(_TYPO, base).fetchall()
         found.candidates = _ranked(rows, limit)
         if found.candidates:
-            found.variants = [FirmVariant(r[0], r[1], r[2], r[3], int(r[4]), tuple(r[5])) for r in cur.execute(
-                f"SELECT name, dataset, tbl, field, records, ids FROM {_NAMES} WHERE compact = ? "
-                "ORDER BY records DESC, dataset, field, name", [found.candidates[0].key.replace(" ", "")]).fetchall()]
+            found.variants = [
+                FirmVariant(r[0], r[1], r[2], r[3], int(r[4]), tuple(r[5]))
+                for r in cur.execute(
+                    f"SELECT name, dataset, tbl, field, records, ids FROM {_NAMES} WHERE compact = ? "
+                    "ORDER BY records DESC, dataset, field, name",
+                    [found.candidates[0].key.replace(" ", "")],
+                ).fetchall()
+            ]
     return found

@@ -13,52 +13,91 @@ import duckdb
 from ..store.rows import one
 from .source import Source, reader_of
 
-_DEVICES = ("(SELECT x.*, (SELECT string_agg(g.gmdnPTName, ' ') FROM gudid_gmdn_terms g WHERE g.PrimaryDI = "
-            "x.PrimaryDI) AS _gmdn FROM gudid_device x) d")
+_DEVICES = (
+    "(SELECT x.*, (SELECT string_agg(g.gmdnPTName, ' ') FROM gudid_gmdn_terms g WHERE g.PrimaryDI = "
+    "x.PrimaryDI) AS _gmdn FROM gudid_device x) d"
+)
 
 __all__ = ["GudidQuery", "GudidResult", "search_gudid", "count_gudid", "GUDID_COUNTS", "GUDID_ROW"]
 
 # row key -> SQL over gudid_device d (one row per primary DI)
 GUDID_ROW = {
-    "primary_di": "d.PrimaryDI", "brand_name": "d.brandName", "version_or_model_number": "d.versionModelNumber",
-    "catalog_number": "d.catalogNumber", "company_name": "d.companyName", "publish_date": "d.devicePublishDate",
+    "primary_di": "d.PrimaryDI",
+    "brand_name": "d.brandName",
+    "version_or_model_number": "d.versionModelNumber",
+    "catalog_number": "d.catalogNumber",
+    "company_name": "d.companyName",
+    "publish_date": "d.devicePublishDate",
     "distribution_status": "d.deviceCommDistributionStatus",
     "device_description": "left(d.deviceDescription, 200)",
     "product_codes": "(SELECT list(DISTINCT p.productCode) FROM gudid_product_codes p WHERE p.PrimaryDI = d.PrimaryDI)",
     "gmdn_term": "(SELECT string_agg(DISTINCT g.gmdnPTName, '; ') FROM gudid_gmdn_terms g "
-                 "WHERE g.PrimaryDI = d.PrimaryDI)",
+    "WHERE g.PrimaryDI = d.PrimaryDI)",
     "premarket_submissions": "(SELECT list(DISTINCT s.submissionNumber || CASE WHEN coalesce(s.supplementNumber, '') "
-                             "NOT IN ('', '000') THEN '/S' || s.supplementNumber ELSE '' END) "
-                             "FROM gudid_premarket_submissions s WHERE s.PrimaryDI = d.PrimaryDI)",
-    "mri_safety": "d.MRISafetyStatus", "rx": "d.rx", "otc": "d.otc", "kit": "d.deviceKit",
+    "NOT IN ('', '000') THEN '/S' || s.supplementNumber ELSE '' END) "
+    "FROM gudid_premarket_submissions s WHERE s.PrimaryDI = d.PrimaryDI)",
+    "mri_safety": "d.MRISafetyStatus",
+    "rx": "d.rx",
+    "otc": "d.otc",
+    "kit": "d.deviceKit",
 }
 # count_gudid names -> SQL of the counted value (a list is unnested)
-GUDID_COUNTS = {"manufacturer": "d.companyName", "product_code": "pc.productCode", "gmdn_term": "gm.gmdnPTName",
-                "brand_name": "d.brandName", "year": "left(d.devicePublishDate, 4)",
-                "month": "left(d.devicePublishDate, 7)"}
-_FLAGS = {"is_rx": "d.rx", "is_otc": "d.otc", "is_kit": "d.deviceKit", "is_single_use": "d.singleUse",
-          "mri_safety": "d.MRISafetyStatus"}
-_LEGAL = {"inc", "llc", "ltd", "corp", "corporation", "co", "company", "gmbh", "ag", "sa", "srl", "bv", "nv", "plc",
-          "limited", "incorporated", "the", "lp", "spa"}
+GUDID_COUNTS = {
+    "manufacturer": "d.companyName",
+    "product_code": "pc.productCode",
+    "gmdn_term": "gm.gmdnPTName",
+    "brand_name": "d.brandName",
+    "year": "left(d.devicePublishDate, 4)",
+    "month": "left(d.devicePublishDate, 7)",
+}
+_FLAGS = {
+    "is_rx": "d.rx",
+    "is_otc": "d.otc",
+    "is_kit": "d.deviceKit",
+    "is_single_use": "d.singleUse",
+    "mri_safety": "d.MRISafetyStatus",
+}
+_LEGAL = {
+    "inc",
+    "llc",
+    "ltd",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "gmbh",
+    "ag",
+    "sa",
+    "srl",
+    "bv",
+    "nv",
+    "plc",
+    "limited",
+    "incorporated",
+    "the",
+    "lp",
+    "spa",
+}
 
 
 @dataclass
 class GudidQuery:
     """What to look for; every field optional (all of them: every device of the release)."""
-    di: list[str] = field(default_factory=list)            # primary or package DIs
-    company: list[str] = field(default_factory=list)       # names or variants (words of any one of them)
+
+    di: list[str] = field(default_factory=list)  # primary or package DIs
+    company: list[str] = field(default_factory=list)  # names or variants (words of any one of them)
     product_codes: list[str] = field(default_factory=list)
-    names: str = ""                                        # words in brand, description or GMDN term
-    date_from: date | None = None                          # devicePublishDate
+    names: str = ""  # words in brand, description or GMDN term
+    date_from: date | None = None  # devicePublishDate
     date_to: date | None = None
-    flags: dict[str, str] = field(default_factory=dict)    # is_rx, is_otc, is_kit, is_single_use, mri_safety
+    flags: dict[str, str] = field(default_factory=dict)  # is_rx, is_otc, is_kit, is_single_use, mri_safety
 
 
 @dataclass
 class GudidResult:
     total: int
     rows: list[dict]
-    where: str                                             # the conditions, in words (provenance)
+    where: str  # the conditions, in words (provenance)
 
 
 def _words(text: str) -> list[str]:
@@ -70,8 +109,10 @@ def _where(q: GudidQuery) -> tuple[str, dict, str]:
     params: dict[str, Any] = {}
     said: list[str] = []
     if q.di:
-        parts.append("(d.PrimaryDI = ANY($di) OR d.PrimaryDI IN (SELECT i.PrimaryDI FROM gudid_identifiers i "
-                     "WHERE i.deviceId = ANY($di)))")
+        parts.append(
+            "(d.PrimaryDI = ANY($di) OR d.PrimaryDI IN (SELECT i.PrimaryDI FROM gudid_identifiers i "
+            "WHERE i.deviceId = ANY($di)))"
+        )
         params["di"] = [str(x).strip() for x in q.di]
         said.append("DI " + ", ".join(params["di"]))
     if q.company:
@@ -80,8 +121,10 @@ def _where(q: GudidQuery) -> tuple[str, dict, str]:
             ws = _words(name) or re.findall(r"\w+", name.lower())[:8]
             if ws:
                 params[f"c{k}"] = ws
-                ors.append(f"list_bool_and(list_transform($c{k}, w -> regexp_matches(lower(d.companyName), "
-                           f"'\\b' || w || '\\b')))")
+                ors.append(
+                    f"list_bool_and(list_transform($c{k}, w -> regexp_matches(lower(d.companyName), "
+                    f"'\\b' || w || '\\b')))"
+                )
         if ors:
             parts.append("(" + " OR ".join(ors) + ")")
             said.append("company " + q.company[0])
@@ -93,8 +136,10 @@ def _where(q: GudidQuery) -> tuple[str, dict, str]:
         ws = [w for w in re.findall(r"\w+", q.names.lower()) if len(w) > 1][:6]
         if ws:
             params["nw"] = ws
-            text = ("lower(coalesce(d.brandName, '') || ' ' || coalesce(d.deviceDescription, '') || ' ' || "
-                    "coalesce(d._gmdn, ''))")
+            text = (
+                "lower(coalesce(d.brandName, '') || ' ' || coalesce(d.deviceDescription, '') || ' ' || "
+                "coalesce(d._gmdn, ''))"
+            )
             parts.append(f"list_bool_and(list_transform($nw, w -> regexp_matches({text}, '\\b' || w || 's?\\b')))")
             said.append("names holding " + " ".join(ws))
     if q.date_from:
@@ -120,8 +165,11 @@ def search_gudid(src: Source, q: GudidQuery, limit: int = 10) -> GudidResult:
     with reader_of(src).cursor("the AccessGUDID search", "name a DI, a company or a product code") as cur:
         try:
             total = one(cur.execute(f"SELECT count(*) FROM {_DEVICES} WHERE {where}", params))[0]
-            cur.execute(f"SELECT {cols} FROM {_DEVICES} WHERE {where} ORDER BY d.devicePublishDate DESC NULLS LAST, "
-                        f"d.PrimaryDI LIMIT {int(max(0, limit))}", params)
+            cur.execute(
+                f"SELECT {cols} FROM {_DEVICES} WHERE {where} ORDER BY d.devicePublishDate DESC NULLS LAST, "
+                f"d.PrimaryDI LIMIT {int(max(0, limit))}",
+                params,
+            )
             names = [c[0] for c in cur.description]
             rows = [_clean(dict(zip(names, r))) for r in cur.fetchall()]
         except duckdb.CatalogException:
@@ -134,16 +182,21 @@ def count_gudid(src: Source, q: GudidQuery, by: str, limit: int = 10) -> tuple[i
     if by not in GUDID_COUNTS:
         raise ValueError(f"AccessGUDID cannot be counted by {by!r}; choose one of: {', '.join(GUDID_COUNTS)}")
     where, params, _ = _where(q)
-    joins = {"product_code": "JOIN gudid_product_codes pc ON pc.PrimaryDI = d.PrimaryDI",
-             "gmdn_term": "JOIN gudid_gmdn_terms gm ON gm.PrimaryDI = d.PrimaryDI"}.get(by, "")
+    joins = {
+        "product_code": "JOIN gudid_product_codes pc ON pc.PrimaryDI = d.PrimaryDI",
+        "gmdn_term": "JOIN gudid_gmdn_terms gm ON gm.PrimaryDI = d.PrimaryDI",
+    }.get(by, "")
     value = GUDID_COUNTS[by]
     order = "1" if by in ("year", "month") else "2 DESC, 1"
     with reader_of(src).cursor("the AccessGUDID count", "name a DI, a company or a product code") as cur:
         try:
             total = one(cur.execute(f"SELECT count(*) FROM {_DEVICES} WHERE {where}", params))[0]
-            rows = cur.execute(f"SELECT {value} AS v, count(DISTINCT d.PrimaryDI) AS n FROM {_DEVICES} {joins} "
-                               f"WHERE {where} AND {value} IS NOT NULL GROUP BY 1 ORDER BY {order} "
-                               f"LIMIT {int(max(1, limit))}", params).fetchall()
+            rows = cur.execute(
+                f"SELECT {value} AS v, count(DISTINCT d.PrimaryDI) AS n FROM {_DEVICES} {joins} "
+                f"WHERE {where} AND {value} IS NOT NULL GROUP BY 1 ORDER BY {order} "
+                f"LIMIT {int(max(1, limit))}",
+                params,
+            ).fetchall()
         except duckdb.CatalogException:
             return 0, []
     return int(total), [{by: v, "count": int(n)} for v, n in rows]

@@ -20,19 +20,20 @@ __all__ = ["FirmHit", "firm_phrases", "device_word_reach", "product_code_details
 @dataclass(frozen=True)
 class FirmHit:
     """Firms whose normalised name is the phrase (exact) or starts with its words (leading)."""
-    phrase: str                       # the phrase as asked
-    key: str                          # its normalised key
-    exact: bool                       # a firm's key is the phrase itself
-    firms: int                        # firms matched
-    records: int                      # records naming them, all datasets
-    names: tuple[str, ...] = ()       # display names of the matched firms, most records first (at most 8)
-    variants: tuple[str, ...] = ()    # every spelling of their names in the data (at most 30)
-    by_dataset: dict[str, int] = field(default_factory=dict)   # records per dataset
+
+    phrase: str  # the phrase as asked
+    key: str  # its normalised key
+    exact: bool  # a firm's key is the phrase itself
+    firms: int  # firms matched
+    records: int  # records naming them, all datasets
+    names: tuple[str, ...] = ()  # display names of the matched firms, most records first (at most 8)
+    variants: tuple[str, ...] = ()  # every spelling of their names in the data (at most 30)
+    by_dataset: dict[str, int] = field(default_factory=dict)  # records per dataset
 
 
 _FIRM_SQL = f"""
 WITH q AS (SELECT unnest($phrases) AS phrase),
-k AS (SELECT phrase, key, replace(key, ' ', '') AS c FROM ({_key_query('SELECT phrase AS name FROM q')}) t(phrase, key)
+k AS (SELECT phrase, key, replace(key, ' ', '') AS c FROM ({_key_query("SELECT phrase AS name FROM q")}) t(phrase, key)
       WHERE key <> ''),
 hit AS (SELECT k.phrase, k.key AS qkey, f.compact, f.name, f.records, f.key = k.key OR f.compact = k.c AS exact
         FROM k JOIN {_KEYS} f ON f.compact >= k.c AND f.compact < k.c || chr(1114111)
@@ -55,15 +56,25 @@ def firm_phrases(src: Source, phrases: list[str]) -> dict[str, FirmHit]:
     ensure_firm_table(reader, snap)
     with reader.cursor(snap=snap) as cur:
         rows = cur.execute(_FIRM_SQL, {"phrases": phrases}).fetchall()
-    return {r[0]: FirmHit(phrase=r[0], key=r[1], exact=bool(r[2]), firms=int(r[3]), records=int(r[4] or 0),
-                          names=tuple(r[5] or ()), variants=tuple(sorted(r[7] or ())),
-                          by_dataset={k: int(v) for k, v in json.loads(r[6] or "{}").items()}) for r in rows}
+    return {
+        r[0]: FirmHit(
+            phrase=r[0],
+            key=r[1],
+            exact=bool(r[2]),
+            firms=int(r[3]),
+            records=int(r[4] or 0),
+            names=tuple(r[5] or ()),
+            variants=tuple(sorted(r[7] or ())),
+            by_dataset={k: int(v) for k, v in json.loads(r[6] or "{}").items()},
+        )
+        for r in rows
+    }
 
 
 def device_word_reach(src: Source, words: list[str]) -> dict[str, int]:
     """Each word -> how many product codes its stem reaches in the device vocabulary (0: not a device word)."""
     ws = [w.lower() for w in dict.fromkeys(words) if w]
-    parts = {w: [p for p in _dev.words(w) if len(p) > 1] or [w] for w in ws}     # "x-ray" -> ray
+    parts = {w: [p for p in _dev.words(w) if len(p) > 1] or [w] for w in ws}  # "x-ray" -> ray
     flat = list(dict.fromkeys(p for ps in parts.values() for p in ps))
     if not flat:
         return {}
@@ -96,6 +107,7 @@ def product_code_details(src: Source, codes: list[str]) -> dict[str, CodeDetails
     for c in codes:
         row = table.get(c.upper())
         if row and (row[1] or row[5]):
-            out[c.upper()] = CodeDetails(row[0], row[1] or "", str(row[2] or ""), row[3] or "", row[4] or "",
-                                         int(row[5] or 0))
+            out[c.upper()] = CodeDetails(
+                row[0], row[1] or "", str(row[2] or ""), row[3] or "", row[4] or "", int(row[5] or 0)
+            )
     return out

@@ -16,8 +16,21 @@ from typing import Any
 
 from .source import Source, reader_of
 
-__all__ = ["Place", "PlaceReading", "Establishments", "DeviceCodes", "COUNTRIES", "US_STATES", "REGIONS",
-           "read_place", "device_codes", "establishments", "openfda_search", "ROW_FIELDS", "MAX_TEXT"]
+__all__ = [
+    "Place",
+    "PlaceReading",
+    "Establishments",
+    "DeviceCodes",
+    "COUNTRIES",
+    "US_STATES",
+    "REGIONS",
+    "read_place",
+    "device_codes",
+    "establishments",
+    "openfda_search",
+    "ROW_FIELDS",
+    "MAX_TEXT",
+]
 
 MAX_TEXT = 200
 
@@ -88,19 +101,44 @@ TN Tennessee; TX Texas; UM United States Minor Outlying Islands; UT Utah; VA Vir
 VT Vermont; WA Washington; WI Wisconsin; WV West Virginia; WY Wyoming
 """
 _ALIASES = {
-    "US": "USA|U.S.|U.S.A.|America|United States of America", "DC": "Washington DC|Washington D.C.",
-    "GB": "UK|U.K.|Great Britain|Britain|England|Scotland|Wales|Northern Ireland", "KR": "Korea|Republic of Korea",
-    "VI": "US Virgin Islands|U.S. Virgin Islands", "VG": "British Virgin Islands", "RU": "Russia",
-    "CZ": "Czech Republic", "TR": "Turkey", "NL": "Holland|The Netherlands", "MK": "Macedonia", "SZ": "Swaziland",
-    "CD": "DR Congo|Democratic Republic of the Congo", "CG": "Republic of the Congo", "CI": "Ivory Coast",
-    "VA": "Vatican|Vatican City|Holy See", "PS": "Palestine", "FM": "Micronesia", "BN": "Brunei",
-    "CV": "Cape Verde", "MM": "Burma", "TL": "East Timor", "MO": "Macau", "AE": "UAE", "DE": "Deutschland",
-    "CH": "Schweiz|Suisse", "ES": "España", "IT": "Italia", "AT": "Österreich", "SE": "Sverige", "BR": "Brasil",
+    "US": "USA|U.S.|U.S.A.|America|United States of America",
+    "DC": "Washington DC|Washington D.C.",
+    "GB": "UK|U.K.|Great Britain|Britain|England|Scotland|Wales|Northern Ireland",
+    "KR": "Korea|Republic of Korea",
+    "VI": "US Virgin Islands|U.S. Virgin Islands",
+    "VG": "British Virgin Islands",
+    "RU": "Russia",
+    "CZ": "Czech Republic",
+    "TR": "Turkey",
+    "NL": "Holland|The Netherlands",
+    "MK": "Macedonia",
+    "SZ": "Swaziland",
+    "CD": "DR Congo|Democratic Republic of the Congo",
+    "CG": "Republic of the Congo",
+    "CI": "Ivory Coast",
+    "VA": "Vatican|Vatican City|Holy See",
+    "PS": "Palestine",
+    "FM": "Micronesia",
+    "BN": "Brunei",
+    "CV": "Cape Verde",
+    "MM": "Burma",
+    "TL": "East Timor",
+    "MO": "Macau",
+    "AE": "UAE",
+    "DE": "Deutschland",
+    "CH": "Schweiz|Suisse",
+    "ES": "España",
+    "IT": "Italia",
+    "AT": "Österreich",
+    "SE": "Sverige",
+    "BR": "Brasil",
 }
 _EU = "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split()
-REGIONS = {"EU": ("European Union", tuple(_EU), "EU|European Union"),
-           "EEA": ("European Economic Area", tuple(_EU + ["IS", "LI", "NO"]), "EEA|European Economic Area")}
-_TERRITORIES = ("AS", "GU", "MP", "PR", "UM", "VI")   # US territories that also have an ISO 3166-1 code
+REGIONS = {
+    "EU": ("European Union", tuple(_EU), "EU|European Union"),
+    "EEA": ("European Economic Area", tuple(_EU + ["IS", "LI", "NO"]), "EEA|European Economic Area"),
+}
+_TERRITORIES = ("AS", "GU", "MP", "PR", "UM", "VI")  # US territories that also have an ISO 3166-1 code
 _STATE_WORDS = ("state of", "us state", "u s state", "state")
 _COUNTRY_WORDS = ("country", "nation")
 _US_WORDS = ("united states of america", "united states", "usa", "us", "america")
@@ -108,11 +146,11 @@ _US_WORDS = ("united states of america", "united states", "usa", "us", "america"
 
 @dataclass(frozen=True)
 class Place:
-    kind: str                          # country | us_state | region
-    code: str                          # ISO 3166-1 alpha-2, USPS code, or EU / EEA
+    kind: str  # country | us_state | region
+    code: str  # ISO 3166-1 alpha-2, USPS code, or EU / EEA
     name: str
-    countries: tuple[str, ...] = ()    # registration.iso_country_code values that count as this place
-    state: str | None = None           # registration.state_code (with iso_country_code US) for a US state
+    countries: tuple[str, ...] = ()  # registration.iso_country_code values that count as this place
+    state: str | None = None  # registration.state_code (with iso_country_code US) for a US state
 
     def label(self) -> str:
         what = {"country": "country", "us_state": "US state", "region": "region"}[self.kind]
@@ -131,8 +169,11 @@ class Place:
     def openfda(self) -> str:
         """The place as an openFDA search on device/registrationlisting."""
         iso = " OR ".join(f'"{c}"' for c in self.countries)
-        by_iso = f"registration.iso_country_code:({iso})" if len(self.countries) > 1 else \
-            f"registration.iso_country_code:{iso}"
+        by_iso = (
+            f"registration.iso_country_code:({iso})"
+            if len(self.countries) > 1
+            else f"registration.iso_country_code:{iso}"
+        )
         if self.state is None:
             return by_iso
         by_state = f'registration.iso_country_code:"US" AND registration.state_code:"{self.state}"'
@@ -142,7 +183,7 @@ class Place:
 @dataclass
 class PlaceReading:
     text: str
-    places: list[Place]                # one: resolved; several: ambiguous; none: unknown
+    places: list[Place]  # one: resolved; several: ambiguous; none: unknown
     notes: list[str] = field(default_factory=list)
     suggestions: list[str] = field(default_factory=list)
 
@@ -172,7 +213,7 @@ def _index() -> tuple[dict, dict, dict, dict]:
         code, name = item.split(" ", 1)
         states[code] = name
     for a2, (a3, names) in countries.items():
-        if a2 in _TERRITORIES:                             # one place, both spellings of its code
+        if a2 in _TERRITORIES:  # one place, both spellings of its code
             place = Place("us_state", a2, states[a2], (a2,), a2)
         else:
             place = Place("country", a2, names[0], (a2,))
@@ -197,8 +238,8 @@ def _index() -> tuple[dict, dict, dict, dict]:
 
 
 _COUNTRY_TABLE, _STATE_TABLE, _BY_NAME, _BY_CODE = _index()
-COUNTRIES = {a2: (a3, names[0]) for a2, (a3, names) in _COUNTRY_TABLE.items()}   # alpha-2 -> (alpha-3, name)
-US_STATES = dict(_STATE_TABLE)                                                  # USPS code -> name
+COUNTRIES = {a2: (a3, names[0]) for a2, (a3, names) in _COUNTRY_TABLE.items()}  # alpha-2 -> (alpha-3, name)
+US_STATES = dict(_STATE_TABLE)  # USPS code -> name
 
 
 def _lookup(core: str) -> list[Place]:
@@ -226,9 +267,9 @@ def _part(words: list[str], several: bool) -> tuple[str, set[str]]:
     words, country = _strip(words, _COUNTRY_WORDS)
     hints = {h for h, on in (("state", state), ("country", country)) if on}
     core = " ".join(words)
-    if core in _STATE_WORDS + _COUNTRY_WORDS:                       # "IN (country)", "GA (state)"
+    if core in _STATE_WORDS + _COUNTRY_WORDS:  # "IN (country)", "GA (state)"
         return "", hints | {"state" if core in _STATE_WORDS else "country"}
-    if len(words) > 1 or several:                                   # "CA, USA", "CA USA": a US state
+    if len(words) > 1 or several:  # "CA, USA", "CA USA": a US state
         rest, us = _strip(words, _US_WORDS)
         if us or core in _US_WORDS:
             return " ".join(rest) if us else "", hints | {"state"}
@@ -240,13 +281,14 @@ def read_place(text: str) -> PlaceReading:
     raw = " ".join(str(text).split())
     if not raw or len(raw) > MAX_TEXT:
         raise ValueError("empty location" if not raw else f"location longer than {MAX_TEXT} characters")
-    m = re.fullmatch(r"([A-Za-z]{2})-([A-Za-z0-9]{1,3})", raw)        # ISO 3166-2: US-CA, DE-BY
+    m = re.fullmatch(r"([A-Za-z]{2})-([A-Za-z0-9]{1,3})", raw)  # ISO 3166-2: US-CA, DE-BY
     if m and m.group(1).upper() == "US" and m.group(2).upper() in US_STATES:
         return PlaceReading(raw, [p for p in _BY_CODE[m.group(2).upper()] if p.kind == "us_state"])
     if m and m.group(1).upper() in COUNTRIES:
         place = _BY_CODE[m.group(1).upper()][0]
-        return PlaceReading(raw, [place], [f"subdivision {raw} read as {place.label()}: only countries and US "
-                                           "states are filtered"])
+        return PlaceReading(
+            raw, [place], [f"subdivision {raw} read as {place.label()}: only countries and US states are filtered"]
+        )
     whole = _lookup(_norm(raw))
     if whole and len(whole) == 1:
         return PlaceReading(raw, whole)
@@ -258,10 +300,11 @@ def read_place(text: str) -> PlaceReading:
         found = _lookup(core) if core else []
         reading.places += [p for p in found if p not in reading.places]
         if core and not found:
-            reading.notes.append(f"ignored {core!r}: not a country, US state or region (cities and provinces "
-                                 "are not filtered)")
+            reading.notes.append(
+                f"ignored {core!r}: not a country, US state or region (cities and provinces are not filtered)"
+            )
     if not reading.places and "state" in hints and not whole:
-        reading.places = _BY_CODE["US"][:1]                          # "USA" with nothing else
+        reading.places = _BY_CODE["US"][:1]  # "USA" with nothing else
     reading.places = reading.places or whole
     return _settle(reading, hints)
 
@@ -277,8 +320,12 @@ def _settle(reading: PlaceReading, hints: set[str]) -> PlaceReading:
         names = list(_BY_NAME)
         close = difflib.get_close_matches(_norm(reading.text), names, n=3, cutoff=0.75)
         scores = [difflib.SequenceMatcher(None, _norm(reading.text), c).ratio() for c in close]
-        if close and scores[0] >= 0.88 and (len(scores) == 1 or scores[1] < scores[0] - 0.05) \
-                and len(_BY_NAME[close[0]]) == 1:
+        if (
+            close
+            and scores[0] >= 0.88
+            and (len(scores) == 1 or scores[1] < scores[0] - 0.05)
+            and len(_BY_NAME[close[0]]) == 1
+        ):
             reading.places = list(_BY_NAME[close[0]])
             reading.notes.append(f"read {reading.text!r} as {reading.places[0].label()} (closest name)")
         reading.suggestions = [p.label() for c in close for p in _BY_NAME[c]]
@@ -288,11 +335,12 @@ def _settle(reading: PlaceReading, hints: set[str]) -> PlaceReading:
 @dataclass
 class DeviceCodes:
     """Product codes a `device_type` stands for: given as codes ("DXY, LZG") or found by words in device names."""
+
     text: str
     codes: list[str] = field(default_factory=list)
-    names: dict[str, str] = field(default_factory=dict)     # product code -> device name
+    names: dict[str, str] = field(default_factory=dict)  # product code -> device name
     by_words: bool = False
-    unknown: list[str] = field(default_factory=list)         # codes given that no table knows
+    unknown: list[str] = field(default_factory=list)  # codes given that no table knows
 
 
 @dataclass
@@ -301,11 +349,18 @@ class Establishments:
     total: int = 0
     by_type: list[tuple[str, int]] = field(default_factory=list)
     rows: list[dict] = field(default_factory=list)
-    missing: bool = False                                    # the mirror has no registrationlisting data
+    missing: bool = False  # the mirror has no registrationlisting data
 
 
-ROW_FIELDS = ("registration_number", "fei_number", "name", "city", "state_code", "iso_country_code",
-              "establishment_type")
+ROW_FIELDS = (
+    "registration_number",
+    "fei_number",
+    "name",
+    "city",
+    "state_code",
+    "iso_country_code",
+    "establishment_type",
+)
 _STOPWORDS = {"a", "an", "and", "the", "of", "for", "with", "in", "device", "devices"}
 
 
@@ -315,8 +370,10 @@ def _device_names(src: Source) -> str:
     if "classification" in have:
         return "SELECT product_code, device_name FROM device_classification"
     if "registrationlisting" in have:
-        return ("SELECT product_code, min(device_name) AS device_name FROM device_registrationlisting_product "
-                "GROUP BY product_code")
+        return (
+            "SELECT product_code, min(device_name) AS device_name FROM device_registrationlisting_product "
+            "GROUP BY product_code"
+        )
     return "SELECT NULL::VARCHAR AS product_code, NULL::VARCHAR AS device_name WHERE false"
 
 
@@ -326,20 +383,30 @@ def device_codes(src: Source, text: str) -> DeviceCodes:
     out = DeviceCodes(" ".join(str(text).split())[:MAX_TEXT])
     tokens = [t for t in re.split(r"[\s,;/|+]+", out.text) if t]
     as_codes = bool(tokens) and all(re.fullmatch(r"[A-Za-z0-9]{3}", t) for t in tokens)
-    words = [re.sub(r"(?<=[a-z]{2}[a-rt-z])s$", "", w) for w in re.findall(r"[a-z0-9]+", out.text.lower())
-             if w not in _STOPWORDS and len(w) > 1]
+    words = [
+        re.sub(r"(?<=[a-z]{2}[a-rt-z])s$", "", w)
+        for w in re.findall(r"[a-z0-9]+", out.text.lower())
+        if w not in _STOPWORDS and len(w) > 1
+    ]
     names = _device_names(src)
     with reader_of(src).cursor() as cur:
         if words and not (as_codes and out.text == out.text.upper()):
             cond = " AND ".join(f"regexp_matches(lower(device_name), $w{i})" for i in range(len(words)))
-            found = cur.execute(f"SELECT product_code, min(device_name) FROM ({names}) WHERE {cond} GROUP BY 1 "
-                                "ORDER BY 1", {f"w{i}": rf"\b{w}" for i, w in enumerate(words)}).fetchall()
+            found = cur.execute(
+                f"SELECT product_code, min(device_name) FROM ({names}) WHERE {cond} GROUP BY 1 ORDER BY 1",
+                {f"w{i}": rf"\b{w}" for i, w in enumerate(words)},
+            ).fetchall()
             if found or not as_codes:
                 out.codes, out.names, out.by_words = [r[0] for r in found], dict(found), True
                 return out
         out.codes = list(dict.fromkeys(t.upper() for t in tokens))
-        out.names = dict(cur.execute(f"SELECT product_code, min(device_name) FROM ({names}) "
-                                     "WHERE list_contains($c, product_code) GROUP BY 1", {"c": out.codes}).fetchall())
+        out.names = dict(
+            cur.execute(
+                f"SELECT product_code, min(device_name) FROM ({names}) "
+                "WHERE list_contains($c, product_code) GROUP BY 1",
+                {"c": out.codes},
+            ).fetchall()
+        )
     out.unknown = [c for c in out.codes if c not in out.names]
     return out
 
@@ -350,20 +417,25 @@ def establishments(src: Source, place: Place, codes: list[str] | None = None, li
     out = Establishments(place)
     where, params = place.where()
     if codes is not None:
-        where += (" AND r.registration_number IN (SELECT registration_number FROM device_registrationlisting_product "
-                  "WHERE list_contains($codes, product_code))")
+        where += (
+            " AND r.registration_number IN (SELECT registration_number FROM device_registrationlisting_product "
+            "WHERE list_contains($codes, product_code))"
+        )
         params["codes"] = list(codes)
     reader = reader_of(src)
     if "registrationlisting" not in reader.datasets():
         out.missing = True
         return out
     with reader.cursor() as cur:
-        parts = cur.execute(f"""
-            WITH e AS (SELECT {', '.join(ROW_FIELDS)} FROM device_registrationlisting r WHERE {where})
+        parts = cur.execute(
+            f"""
+            WITH e AS (SELECT {", ".join(ROW_FIELDS)} FROM device_registrationlisting r WHERE {where})
             SELECT 0 AS part, NULL::VARCHAR AS type, count(*) AS n, NULL AS row FROM e
             UNION ALL SELECT 1, t, count(*), NULL FROM (SELECT unnest(establishment_type) AS t FROM e) GROUP BY t
             UNION ALL SELECT * FROM (SELECT 2, NULL, NULL, e FROM e ORDER BY name, registration_number LIMIT $limit)
-            """, {**params, "limit": limit}).fetchall()
+            """,
+            {**params, "limit": limit},
+        ).fetchall()
     out.total = next(n for part, _, n, _ in parts if part == 0)
     out.by_type = sorted(((t, n) for part, t, n, _ in parts if part == 1), key=lambda x: (-x[1], x[0]))
     out.rows = sorted((r for part, _, _, r in parts if part == 2), key=lambda r: (r["name"], r["registration_number"]))

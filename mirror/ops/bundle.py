@@ -70,8 +70,9 @@ def _fsync(path: Path) -> None:
 def _rows(store: Store, dataset: str) -> tuple[str, list[dict]]:
     st = dataset_state(store, store.current(dataset))
     if st is None or not st.complete:
-        raise MirrorMissingError(f"{store.current(dataset)}: dataset {dataset} is not mirrored; "
-                                 f"run `mirror sync --only {dataset}` first")
+        raise MirrorMissingError(
+            f"{store.current(dataset)}: dataset {dataset} is not mirrored; run `mirror sync --only {dataset}` first"
+        )
     return st.export_date, st.rows
 
 
@@ -94,20 +95,43 @@ def export(store: Store, dest: Path, only: list[str] | None = None) -> dict:
         for row in rows:
             src = _source_file(store, name, row)
             if not src.is_file():
-                raise BundleError(f"{src}: the downloaded file was not kept; run `mirror sync --only {name}` "
-                                  "with FDAX_KEEP_DOWNLOADS=true, then export again")
+                raise BundleError(
+                    f"{src}: the downloaded file was not kept; run `mirror sync --only {name}` "
+                    "with FDAX_KEEP_DOWNLOADS=true, then export again"
+                )
             _copy(src, contained(dest, row["partition"], f"{name} partition {row['partition']}", BundleError))
-            files.append({"path": row["partition"], "endpoint": name, "export_date": row["export_date"],
-                          "records": row["records"], "bytes": row["bytes"], "sha256": row["sha256"]})
+            files.append(
+                {
+                    "path": row["partition"],
+                    "endpoint": name,
+                    "export_date": row["export_date"],
+                    "records": row["records"],
+                    "bytes": row["bytes"],
+                    "sha256": row["sha256"],
+                }
+            )
         if name != "gudid":
-            device[name] = {"export_date": export_date, "total_records": sum(r["records"] for r in rows),
-                            "partitions": [{"display_name": r["partition"], "file": r["url"],
-                                            "size_mb": "%0.2f" % (r["bytes"] / 1048576), "records": r["records"]}
-                                           for r in rows]}
+            device[name] = {
+                "export_date": export_date,
+                "total_records": sum(r["records"] for r in rows),
+                "partitions": [
+                    {
+                        "display_name": r["partition"],
+                        "file": r["url"],
+                        "size_mb": "%0.2f" % (r["bytes"] / 1048576),
+                        "records": r["records"],
+                    }
+                    for r in rows
+                ],
+            }
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    manifest = {"meta": {"last_updated": max((d["export_date"] for d in device.values()), default=""),
-                         NOTE_KEY: f"FDA Explorer Offline bundle exported {now}"},
-                "results": {"device": device}}
+    manifest = {
+        "meta": {
+            "last_updated": max((d["export_date"] for d in device.values()), default=""),
+            NOTE_KEY: f"FDA Explorer Offline bundle exported {now}",
+        },
+        "results": {"device": device},
+    }
     _write(dest / "download.json", orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
     _write(dest / "NOTICE", NOTICE.encode())
     bundle = {"format": FORMAT, "exported_at": now, "files": files}

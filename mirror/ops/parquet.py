@@ -30,14 +30,19 @@ from ..sync.plan import ENDPOINTS
 __all__ = ["export_parquet", "FORMAT", "PARTITIONED"]
 
 FORMAT = "fda-explorer-parquet/1"
-PARTITIONED = {"event": ("date_received", "year")}   # dataset -> (date column, partition column)
+PARTITIONED = {"event": ("date_received", "year")}  # dataset -> (date column, partition column)
 
 
 def _tables(con: Connection, dataset: str) -> list[str]:
     """The tables of a dataset worth exporting: the main table and its child tables (GUDID: its release tables)."""
     if dataset == "gudid":
-        return [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'ds_gudid' "
-                                          "AND NOT starts_with(table_name, '_') ORDER BY table_name").fetchall()]
+        return [
+            t
+            for (t,) in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = 'ds_gudid' "
+                "AND NOT starts_with(table_name, '_') ORDER BY table_name"
+            ).fetchall()
+        ]
     ds = DATASETS[dataset]
     return [ds.table, *(f"{ds.table}_{ch.suffix}" for ch in ds.children)]
 
@@ -62,15 +67,21 @@ def _write_table(con: Connection, dataset: str, table: str, folder: Path) -> dic
     target = folder if part else folder / "data_0.parquet"
     con.execute(f"COPY ({query}) TO '{_q(str(target))}' ({options})")
     rows = one(con.execute(f"SELECT count(*) FROM {source}"))[0]
-    return {"path": f"{dataset}/{table}", "rows": rows, "partitioned_by": part,
-            "read": f"read_parquet('{dataset}/{table}/**/*.parquet'{', hive_partitioning = true' if part else ''})"}
+    return {
+        "path": f"{dataset}/{table}",
+        "rows": rows,
+        "partitioned_by": part,
+        "read": f"read_parquet('{dataset}/{table}/**/*.parquet'{', hive_partitioning = true' if part else ''})",
+    }
 
 
 def _dataset(store: Store, con: Connection, dataset: str, dest: Path) -> dict:
     state = dataset_state(store, store.current(dataset))
     if state is None or not state.complete:
-        raise MirrorError(f"{store.current(dataset)}: dataset {dataset} is not completely synced; run "
-                          f"`mirror sync --only {dataset}` first")
+        raise MirrorError(
+            f"{store.current(dataset)}: dataset {dataset} is not completely synced; run "
+            f"`mirror sync --only {dataset}` first"
+        )
     work = dest / f".{dataset}.part"
     shutil.rmtree(work, ignore_errors=True)
     tables = {t: _write_table(con, dataset, t, work / t) for t in _tables(con, dataset)}
@@ -78,8 +89,12 @@ def _dataset(store: Store, con: Connection, dataset: str, dest: Path) -> dict:
     shutil.rmtree(final, ignore_errors=True)
     os.replace(work, final)
     main = "gudid_device" if dataset == "gudid" else DATASETS[dataset].table
-    return {"export_date": state.export_date, "synced_at": state.meta.get("synced_at", ""),
-            "records": tables[main]["rows"] if main in tables else 0, "tables": tables}
+    return {
+        "export_date": state.export_date,
+        "synced_at": state.meta.get("synced_at", ""),
+        "records": tables[main]["rows"] if main in tables else 0,
+        "tables": tables,
+    }
 
 
 def export_parquet(store: Store, dest: Path, only: list[str] | None = None) -> dict:
@@ -88,18 +103,25 @@ def export_parquet(store: Store, dest: Path, only: list[str] | None = None) -> d
     names = [n for n in (only or [*ENDPOINTS, "gudid"]) if n in published]
     dest = Path(dest).expanduser()
     dest.mkdir(parents=True, exist_ok=True)
-    (dest / "manifest.json").unlink(missing_ok=True)   # present only when the export is complete
+    (dest / "manifest.json").unlink(missing_ok=True)  # present only when the export is complete
     con = store.connect()
     try:
         con.execute("SET preserve_insertion_order=true")
         datasets = {n: _dataset(store, con, n, dest) for n in names}
     finally:
         con.close()
-    manifest = {"format": FORMAT, "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                "source": "openFDA device endpoints and AccessGUDID, mirrored by FDA Explorer Offline",
-                "datasets": datasets}
+    manifest = {
+        "format": FORMAT,
+        "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "source": "openFDA device endpoints and AccessGUDID, mirrored by FDA Explorer Offline",
+        "datasets": datasets,
+    }
     tmp = dest / "manifest.json.tmp"
     tmp.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
     os.replace(tmp, dest / "manifest.json")
-    return {"dir": str(dest), "datasets": names, "records": sum(d["records"] for d in datasets.values()),
-            "bytes": sum(p.stat().st_size for p in dest.rglob("*.parquet"))}
+    return {
+        "dir": str(dest),
+        "datasets": names,
+        "records": sum(d["records"] for d in datasets.values()),
+        "bytes": sum(p.stat().st_size for p in dest.rglob("*.parquet")),
+    }

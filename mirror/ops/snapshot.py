@@ -34,7 +34,7 @@ class SnapshotError(MirrorError):
 
 
 def snapshot_kind(path: Path) -> str:
-    """"mirror", "bundle" or "source" for a snapshot folder; SnapshotError for anything else."""
+    """ "mirror", "bundle" or "source" for a snapshot folder; SnapshotError for anything else."""
     path = Path(path)
     if Store(path).published():
         return "mirror"
@@ -42,8 +42,10 @@ def snapshot_kind(path: Path) -> str:
         return "bundle"
     if (path / "download.json").is_file():
         return "source"
-    raise SnapshotError(f"{path}: not a mirror snapshot: expected a mirror's data folder (db/*.duckdb), "
-                        "a bundle written by `mirror export` (bundle.json) or a download-site copy (download.json)")
+    raise SnapshotError(
+        f"{path}: not a mirror snapshot: expected a mirror's data folder (db/*.duckdb), "
+        "a bundle written by `mirror export` (bundle.json) or a download-site copy (download.json)"
+    )
 
 
 def is_empty(data_dir: Path) -> bool:
@@ -69,15 +71,18 @@ def seed(settings: Settings, snapshot: Path) -> dict | None:
     mine = {"snapshot": str(snapshot), "kind": kind, "status": "seeding", "started_at": _now(), "pid": os.getpid()}
     _write_json(data_dir / NOTE, mine)
     try:
-        datasets = (_copy_mirror(Store(data_dir), snapshot, resume is not None) if kind == "mirror"
-                    else _sync(settings, snapshot))
+        datasets = (
+            _copy_mirror(Store(data_dir), snapshot, resume is not None)
+            if kind == "mirror"
+            else _sync(settings, snapshot)
+        )
     except LockedError:
         return None
     except BaseException:
-        if is_empty(data_dir):                  # nothing written (a bad bundle): the folder is as it was
+        if is_empty(data_dir):  # nothing written (a bad bundle): the folder is as it was
             (data_dir / NOTE).unlink(missing_ok=True)
         raise
-    if datasets is None:                        # another process filled the folder meanwhile: not ours to note
+    if datasets is None:  # another process filled the folder meanwhile: not ours to note
         if unfinished(data_dir) == mine:
             (data_dir / NOTE).unlink(missing_ok=True)
         return None
@@ -118,8 +123,10 @@ def _copy_mirror(store: Store, snapshot: Path, resume: bool = False) -> list[str
 def _sync(settings: Settings, snapshot: Path) -> list[str]:
     report = sync(settings, SyncOptions(source_dir=snapshot, quiet=True))
     if not report.ok:
-        raise SnapshotError(f"{snapshot}: the carried snapshot did not load: {'; '.join(map(str, report.errors))}; "
-                            f"run `mirror sync --from {snapshot}` to see why")
+        raise SnapshotError(
+            f"{snapshot}: the carried snapshot did not load: {'; '.join(map(str, report.errors))}; "
+            f"run `mirror sync --from {snapshot}` to see why"
+        )
     return sorted(report.datasets)
 
 

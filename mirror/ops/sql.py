@@ -40,8 +40,11 @@ def run_sql(store: Store, query: str) -> SqlResult:
         except duckdb.Error as e:
             raise SqlRefused(f"query failed: {first_line(e)}") from None
         if len(statements) != 1:
-            raise SqlRefused(f"{len(statements)} statements given; {READ_ONLY}: run them one call at a time"
-                             if statements else f"no statement given; {READ_ONLY}")
+            raise SqlRefused(
+                f"{len(statements)} statements given; {READ_ONLY}: run them one call at a time"
+                if statements
+                else f"no statement given; {READ_ONLY}"
+            )
         if statements[0].type != duckdb.StatementType.SELECT:
             verb = (statements[0].query.split(None, 1) or [statements[0].type.name])[0].upper()
             raise SqlRefused(f"{verb} refused: {READ_ONLY}")
@@ -49,8 +52,10 @@ def run_sql(store: Store, query: str) -> SqlResult:
             cur = con.execute(statements[0])
             return SqlResult([d[0] for d in cur.description], cur.fetchall())
         except duckdb.PermissionException as e:
-            raise SqlRefused(f"refused ({first_line(e)}): `mirror sql` reads only the mirror's tables, "
-                             "no other files, network or extensions") from None
+            raise SqlRefused(
+                f"refused ({first_line(e)}): `mirror sql` reads only the mirror's tables, "
+                "no other files, network or extensions"
+            ) from None
         except duckdb.Error as e:
             raise SqlRefused(f"query failed: {first_line(e)}") from None
     finally:

@@ -26,8 +26,12 @@ def _age_days(export_date: str, today: date) -> int | None:
 
 
 def _tables(con: duckdb.DuckDBPyConnection) -> list[str]:
-    return [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT starts_with(table_name, '_') "
-                                      "ORDER BY table_name").fetchall()]
+    return [
+        t
+        for (t,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE NOT starts_with(table_name, '_') ORDER BY table_name"
+        ).fetchall()
+    ]
 
 
 def _dataset_status(store: Store, name: str, path: Path, stale_days: int, today: date) -> dict:
@@ -40,11 +44,19 @@ def _dataset_status(store: Store, name: str, path: Path, stale_days: int, today:
         con.close()
     main = "gudid_device" if name == "gudid" else DATASETS[name].table if name in DATASETS else None
     age = _age_days(st.export_date, today)
-    out = {"records": tables.get(main, 0) if main else 0, "export_date": st.export_date,
-           "synced_at": st.meta.get("synced_at", ""),
-           "files": len(st.rows), "bytes_on_disk": path.stat().st_size, "file": str(path),
-           "storage_version": version, "storage_current": not older_storage(version),
-           "age_days": age, "stale": age is not None and age > stale_days, "tables": tables}
+    out = {
+        "records": tables.get(main, 0) if main else 0,
+        "export_date": st.export_date,
+        "synced_at": st.meta.get("synced_at", ""),
+        "files": len(st.rows),
+        "bytes_on_disk": path.stat().st_size,
+        "file": str(path),
+        "storage_version": version,
+        "storage_current": not older_storage(version),
+        "age_days": age,
+        "stale": age is not None and age > stale_days,
+        "tables": tables,
+    }
     if st.meta.get("status") != "complete":
         out["warning"] = "incomplete dataset file"
     return out
@@ -55,8 +67,14 @@ def status(store: Store, stale_days: int = 14, today: date | None = None) -> dic
     today = today or datetime.now(timezone.utc).date()
     files = store.require_published()
     endpoints = {n: _dataset_status(store, n, p, stale_days, today) for n, p in files.items() if n != "gudid"}
-    out = {"data_dir": str(store.data_dir), "database": str(store.db_dir), "open_sql": str(store.data_dir / "open.sql"),
-           "endpoints": endpoints, "stale_days": stale_days, "storage_version": STORAGE_VERSION}
+    out = {
+        "data_dir": str(store.data_dir),
+        "database": str(store.db_dir),
+        "open_sql": str(store.data_dir / "open.sql"),
+        "endpoints": endpoints,
+        "stale_days": stale_days,
+        "storage_version": STORAGE_VERSION,
+    }
     if "gudid" in files:
         out["gudid"] = _dataset_status(store, "gudid", files["gudid"], stale_days, today)
     out["bytes_on_disk"] = sum(p.stat().st_size for p in files.values())
@@ -115,7 +133,16 @@ def verify(store: Store) -> dict:
     files = store.require_published()
     notes: dict[str, list[str]] = {n: [] for n in files}
     results = {n: _verify_dataset(store, n, p, notes[n]) for n, p in files.items()}
-    return {"ok": not any(results.values()),
-            "datasets": {n: {"ok": not p, "problems": p, "notes": notes[n], "file": str(files[n]),
-                             "repair": "" if not p else f"delete {files[n]} and run `mirror sync --only {n}`"}
-                         for n, p in results.items()}}
+    return {
+        "ok": not any(results.values()),
+        "datasets": {
+            n: {
+                "ok": not p,
+                "problems": p,
+                "notes": notes[n],
+                "file": str(files[n]),
+                "repair": "" if not p else f"delete {files[n]} and run `mirror sync --only {n}`",
+            }
+            for n, p in results.items()
+        },
+    }

@@ -29,10 +29,11 @@ __all__ = ["RowIndex", "WordIndex", "Summary", "Indexes", "indexes", "INDEXES"]
 @dataclass(frozen=True)
 class RowIndex:
     """A listed column's row index: records holding one value, by `term`."""
-    table: str                   # device_event_product_code_list_rows
-    dataset: str                 # the endpoint: event
-    keys_on: str                 # the main table's listed column whose values are the terms: product_code_list
-    covers: tuple[str, ...]      # main-table columns copied beside each rowid
+
+    table: str  # device_event_product_code_list_rows
+    dataset: str  # the endpoint: event
+    keys_on: str  # the main table's listed column whose values are the terms: product_code_list
+    covers: tuple[str, ...]  # main-table columns copied beside each rowid
     term: str = "term"
 
     @property
@@ -44,11 +45,12 @@ class RowIndex:
 @dataclass(frozen=True)
 class WordIndex:
     """The word index of a child table's texts: records whose text holds a rare word or two-word phrase."""
-    table: str                   # device_event_text_terms
+
+    table: str  # device_event_text_terms
     dataset: str
-    child: str                   # the child table whose `text` is split: device_event_text
-    keys_on: str                 # the child column split into words: text
-    common: str                  # the common words, not indexed: device_event_text_common
+    child: str  # the child table whose `text` is split: device_event_text
+    keys_on: str  # the child column split into words: text
+    common: str  # the common words, not indexed: device_event_text_common
     covers: tuple[str, ...]
     term: str = "term"
 
@@ -60,16 +62,18 @@ class WordIndex:
 @dataclass(frozen=True)
 class Summary:
     """Records per value of a listed column (`day` None), or per value and day of a date column."""
-    table: str                   # device_event_product_code_list_counts / ..._days
+
+    table: str  # device_event_product_code_list_counts / ..._days
     dataset: str
-    keys_on: str                 # the listed column: product_code_list
-    day: str | None = None       # the main table's date column (date_received) of a per-day summary
+    keys_on: str  # the listed column: product_code_list
+    day: str | None = None  # the main table's date column (date_received) of a per-day summary
     term: str = "term"
 
 
 @dataclass(frozen=True)
 class Indexes:
     """All secondary indexes of one dataset."""
+
     dataset: str
     rows: tuple[RowIndex, ...] = ()
     words: WordIndex | None = None
@@ -83,8 +87,11 @@ class Indexes:
     @property
     def tables(self) -> tuple[str, ...]:
         """Every table of them (the word index's common words included)."""
-        return (((self.words.table, self.words.common) if self.words else ()) + tuple(s.table for s in self.summaries)
-                + tuple(i.table for i in self.rows))
+        return (
+            ((self.words.table, self.words.common) if self.words else ())
+            + tuple(s.table for s in self.summaries)
+            + tuple(i.table for i in self.rows)
+        )
 
 
 @cache
@@ -92,8 +99,18 @@ def indexes(ds: Dataset) -> Indexes:
     """The secondary indexes of a dataset, from its spec."""
     counted = [name for name in ds.listed if name in ds.counted]
     rows = tuple(RowIndex(f"{ds.table}_{name}_rows", ds.endpoint, name, ds.cover) for name in counted)
-    words = (WordIndex(f"{ds.table}_{ds.words}_terms", ds.endpoint, f"{ds.table}_{ds.words}", "text",
-                       f"{ds.table}_{ds.words}_common", ds.words_cover) if ds.words else None)
+    words = (
+        WordIndex(
+            f"{ds.table}_{ds.words}_terms",
+            ds.endpoint,
+            f"{ds.table}_{ds.words}",
+            "text",
+            f"{ds.table}_{ds.words}_common",
+            ds.words_cover,
+        )
+        if ds.words
+        else None
+    )
     summaries = tuple(Summary(f"{ds.table}_{name}_counts", ds.endpoint, name) for name in counted)
     if ds.day:
         summaries += tuple(Summary(f"{ds.table}_{name}_days", ds.endpoint, name, ds.day) for name in counted)

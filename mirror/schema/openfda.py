@@ -6,13 +6,25 @@ the benchmark and sample builders still hold copies (see docs/architecture.md).
 
 from __future__ import annotations
 
-__all__ = ["DISCLAIMER", "TERMS", "LICENSE", "MANIFEST_URL", "DOWNLOAD_SITE", "DATE_FORMATS", "DATE_FORMATS_SQL",
-           "DAY_FORMAT", "WORD", "WORD_SQL"]
+__all__ = [
+    "DISCLAIMER",
+    "TERMS",
+    "LICENSE",
+    "MANIFEST_URL",
+    "DOWNLOAD_SITE",
+    "DATE_FORMATS",
+    "DATE_FORMATS_SQL",
+    "DAY_FORMAT",
+    "WORD",
+    "WORD_SQL",
+]
 
 # The `meta` block of every openFDA answer.
-DISCLAIMER = ("Do not rely on openFDA to make decisions regarding medical care. While we make every effort to "
-              "ensure that data is accurate, you should assume all results are unvalidated. We may limit or "
-              "otherwise restrict your access to the API in line with our Terms of Service.")
+DISCLAIMER = (
+    "Do not rely on openFDA to make decisions regarding medical care. While we make every effort to "
+    "ensure that data is accurate, you should assume all results are unvalidated. We may limit or "
+    "otherwise restrict your access to the API in line with our Terms of Service."
+)
 TERMS = "https://open.fda.gov/terms/"
 LICENSE = "https://open.fda.gov/license/"
 
@@ -28,4 +40,4 @@ DAY_FORMAT = "%Y%m%d"
 
 # One word, as openFDA splits text (RE2 syntax): letters, digits and `_`, joined by single `.` or `'`.
 WORD = r"[\pL\pN_]+(?:[.'][\pL\pN_]+)*"
-WORD_SQL = WORD.replace("'", "''")      # the same, inside a SQL string literal
+WORD_SQL = WORD.replace("'", "''")  # the same, inside a SQL string literal

@@ -21,8 +21,15 @@ import duckdb
 from ..errors import DiskFullError, LockedError, MirrorError, MirrorMissingError, first_line
 from .rows import one
 
-__all__ = ["Store", "dataset_file_stem", "Connection", "db_error", "STORAGE_VERSION", "storage_version",
-           "older_storage"]
+__all__ = [
+    "Store",
+    "dataset_file_stem",
+    "Connection",
+    "db_error",
+    "STORAGE_VERSION",
+    "storage_version",
+    "older_storage",
+]
 
 Connection = duckdb.DuckDBPyConnection
 
@@ -42,8 +49,10 @@ ALTER TABLE _sync_state ADD COLUMN IF NOT EXISTS digest VARCHAR;
 def storage_version(con: Connection, database: str | None = None) -> str:
     """The storage version a database file was written at ("v1.2.0+"); `database`: an attached name, else the
     connection's own file."""
-    row = con.execute("SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = "
-                      "coalesce(?, current_database())", [database]).fetchone()
+    row = con.execute(
+        "SELECT tags['storage_version'] FROM duckdb_databases() WHERE database_name = coalesce(?, current_database())",
+        [database],
+    ).fetchone()
     return (row[0] if row else None) or ""
 
 
@@ -92,8 +101,10 @@ class Store:
         """The published dataset files; MirrorMissingError (saying how to make some) when there are none."""
         files = self.published()
         if not files:
-            raise MirrorMissingError(f"{self.data_dir}: no mirror here yet; run `mirror sync` "
-                                     "(or `mirror sync --sample` for the sample data)")
+            raise MirrorMissingError(
+                f"{self.data_dir}: no mirror here yet; run `mirror sync` "
+                "(or `mirror sync --sample` for the sample data)"
+            )
         return files
 
     # locking ---------------------------------------------------------------
@@ -135,7 +146,7 @@ class Store:
                 self._copy_tables(current, tmp)
             else:
                 shutil.copyfile(current, tmp)
-            os.replace(tmp, path)   # only a complete copy becomes the staging file
+            os.replace(tmp, path)  # only a complete copy becomes the staging file
         con = self._connect_new(path)
         con.execute(f"SET memory_limit='{self.memory_limit}'")
         con.execute(f"SET temp_directory='{_q(str(self.tmp_dir))}'")
@@ -192,8 +203,9 @@ class Store:
             alias = _alias(dataset)
             con.execute(f"ATTACH '{_q(str(path))}' AS {alias} (READ_ONLY)")
             for (table,) in con.execute(
-                    "SELECT table_name FROM duckdb_tables() WHERE database_name=? AND NOT starts_with(table_name, '_')",
-                    [alias]).fetchall():
+                "SELECT table_name FROM duckdb_tables() WHERE database_name=? AND NOT starts_with(table_name, '_')",
+                [alias],
+            ).fetchall():
                 con.execute(f'CREATE VIEW "{table}" AS SELECT * FROM {alias}.main."{table}"')
         return con
 
@@ -201,8 +213,12 @@ class Store:
         """`connect()`, then sealed: no file, network or extension access beyond the attached files, and the
         configuration locked, so that no statement can reattach a file writable or read another one."""
         con = self.connect()
-        for setting in ("enable_external_access=false", "autoinstall_known_extensions=false",
-                        "autoload_known_extensions=false", "lock_configuration=true"):
+        for setting in (
+            "enable_external_access=false",
+            "autoinstall_known_extensions=false",
+            "autoload_known_extensions=false",
+            "lock_configuration=true",
+        ):
             con.execute(f"SET {setting}")
         return con
 
@@ -227,14 +243,20 @@ def db_error(e: BaseException, where: Path) -> MirrorError | None:
     """A DuckDB or OS error met while writing `where`, as a MirrorError (None if it is neither)."""
     text = str(e)
     if "No space left" in text or getattr(e, "errno", None) == errno.ENOSPC:
-        return DiskFullError(f"{where}: disk full; free space in {where.parent} and rerun `mirror sync` "
-                             "(the previous mirror is untouched)")
+        return DiskFullError(
+            f"{where}: disk full; free space in {where.parent} and rerun `mirror sync` "
+            "(the previous mirror is untouched)"
+        )
     if isinstance(e, duckdb.OutOfMemoryException):
-        return MirrorError(f"{where}: DuckDB ran out of memory ({first_line(text, 160)}); raise "
-                           "FDAX_DUCKDB_MEMORY_LIMIT or lower FDAX_CHUNK_MB and rerun (downloads are kept)")
+        return MirrorError(
+            f"{where}: DuckDB ran out of memory ({first_line(text, 160)}); raise "
+            "FDAX_DUCKDB_MEMORY_LIMIT or lower FDAX_CHUNK_MB and rerun (downloads are kept)"
+        )
     if isinstance(e, duckdb.Error):
-        return MirrorError(f"{where}: database error ({first_line(text, 200)}); rerun `mirror sync`, "
-                           "and if it persists delete this file (the published mirror is untouched)")
+        return MirrorError(
+            f"{where}: database error ({first_line(text, 200)}); rerun `mirror sync`, "
+            "and if it persists delete this file (the published mirror is untouched)"
+        )
     return None
 
 
@@ -254,7 +276,7 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-if sys.platform == "win32":   # no fcntl: lock the first byte of the file (released when the handle closes)
+if sys.platform == "win32":  # no fcntl: lock the first byte of the file (released when the handle closes)
     import msvcrt
 
     def _try_lock(fh) -> bool:

@@ -39,9 +39,11 @@ def _why_not_relative(relative: object) -> str | None:
 def check_relative(relative: object, what: str, error: type[MirrorError] = ManifestError) -> str:
     """`relative` if it is a plain relative path (a/b/c.zip), else `error` naming `what`."""
     why = _why_not_relative(relative)
-    if why or not isinstance(relative, str):   # (_why_not_relative refuses what is not text)
-        raise error(f"{what}: {why}; refused, a path must stay inside its folder "
-                    "(use files from openFDA or a bundle made by `mirror export`)")
+    if why or not isinstance(relative, str):  # (_why_not_relative refuses what is not text)
+        raise error(
+            f"{what}: {why}; refused, a path must stay inside its folder "
+            "(use files from openFDA or a bundle made by `mirror export`)"
+        )
     return relative
 
 
@@ -49,8 +51,10 @@ def url_path(url: str, what: str, error: type[MirrorError] = ManifestError) -> s
     """The path of an http(s) URL without its leading slash, checked like `check_relative`."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise error(f"{what}: {url!r} is not an http(s) URL; refused: use the manifest from openFDA "
-                    "or a bundle made by `mirror export`")
+        raise error(
+            f"{what}: {url!r} is not an http(s) URL; refused: use the manifest from openFDA "
+            "or a bundle made by `mirror export`"
+        )
     if not parts.path.startswith("/"):
         raise error(f"{what}: {url!r} has no file path; refused")
     return check_relative(parts.path[1:], what, error)
@@ -60,7 +64,7 @@ def inside(root: Path, path: Path) -> bool:
     """True when `path`, symbolic links followed, lies inside `root` (symbolic links followed)."""
     try:
         return Path(path).resolve().is_relative_to(Path(root).resolve())
-    except (OSError, RuntimeError):   # a symlink loop
+    except (OSError, RuntimeError):  # a symlink loop
         return False
 
 
@@ -70,8 +74,10 @@ def contained(root: Path, relative: str, what: str = "", error: type[MirrorError
     rel = check_relative(relative, what, error)
     path = Path(root) / rel
     if not inside(root, path):
-        raise error(f"{what}: {path} leads outside {root} through a symbolic link; refused: "
-                    "replace the link with the file itself")
+        raise error(
+            f"{what}: {path} leads outside {root} through a symbolic link; refused: "
+            "replace the link with the file itself"
+        )
     return path
 
 

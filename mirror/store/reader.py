@@ -28,16 +28,17 @@ from .files import Store
 __all__ = ["Reader", "Snapshot"]
 
 T = TypeVar("T")
-RETIRE_AFTER = 60   # seconds an old connection stays open after a re-attach (requests in flight finish on it)
+RETIRE_AFTER = 60  # seconds an old connection stays open after a re-attach (requests in flight finish on it)
 
 
 @dataclass(frozen=True)
 class Snapshot:
     """One attach of the published files: the connection and each readable dataset file's sync facts."""
+
     con: duckdb.DuckDBPyConnection
-    version: tuple                                   # the files' (name, inode, mtime, size): changes on publish
-    meta: dict[str, dict[str, str]] = field(default_factory=dict)    # dataset -> its `_sync_meta`
-    state: dict[str, list[dict]] = field(default_factory=dict)       # dataset -> its `_sync_state` rows
+    version: tuple  # the files' (name, inode, mtime, size): changes on publish
+    meta: dict[str, dict[str, str]] = field(default_factory=dict)  # dataset -> its `_sync_meta`
+    state: dict[str, list[dict]] = field(default_factory=dict)  # dataset -> its `_sync_state` rows
 
     @property
     def as_of(self) -> dict[str, str]:
@@ -48,8 +49,9 @@ class Snapshot:
 class Reader:
     """Reads the published mirror (thread-safe): one connection per mirror version, bounded cursors, derived caches."""
 
-    def __init__(self, settings: Settings | None = None, *, store: Store | None = None,
-                 timeout: float | None = None) -> None:
+    def __init__(
+        self, settings: Settings | None = None, *, store: Store | None = None, timeout: float | None = None
+    ) -> None:
         self.settings = settings or Settings()
         self.store = store or Store(self.settings.data_dir, memory_limit=self.settings.duckdb_memory_limit)
         # seconds of DuckDB work per request or lookup (FDAX_QUERY_TIMEOUT)
@@ -83,7 +85,7 @@ class Reader:
                 return self._snap
             old = self._snap
             con = self.store.connect(required=False)
-            con.execute("SET enable_progress_bar=false")   # a long scan would draw a bar on the server's stdout
+            con.execute("SET enable_progress_bar=false")  # a long scan would draw a bar on the server's stdout
             meta, state = {}, {}
             for name in self.store.published():
                 try:
@@ -101,12 +103,14 @@ class Reader:
 
     # -- cursors -----------------------------------------------------------------
     @contextmanager
-    def cursor(self, what: str = "the lookup", narrow: str | None = None,
-               snap: Snapshot | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    def cursor(
+        self, what: str = "the lookup", narrow: str | None = None, snap: Snapshot | None = None
+    ) -> Iterator[duckdb.DuckDBPyConnection]:
         """A read-only cursor on the mirror (views for every table): its work is bounded by `timeout` and the
         memory limit (QueryTooBroad, saying `what` and how to `narrow`: by default, how to narrow a lookup).
         `snap`: on that attach (default: the current one)."""
         from ..api.limits import NARROW_LOOKUP, deadline  # here: mirror.api imports this module
+
         con = (snap or self.snapshot()).con.cursor()
         try:
             with deadline(con, self.timeout, what, narrow or NARROW_LOOKUP, self.store.memory_limit):
@@ -125,8 +129,9 @@ class Reader:
             con.close()
 
     # -- derived, once per version --------------------------------------------------
-    def derived(self, name: Hashable, build: Callable[[duckdb.DuckDBPyConnection], T],
-                snap: Snapshot | None = None) -> T:
+    def derived(
+        self, name: Hashable, build: Callable[[duckdb.DuckDBPyConnection], T], snap: Snapshot | None = None
+    ) -> T:
         """What `build(cursor)` returns for the mirror version, built once per version (the first caller builds,
         others wait) and kept until a sync publishes. `build` may create tables in the connection's in-memory
         database (`memory.main.<name>`): each version has its own connection, so they never outlive it.
@@ -144,7 +149,7 @@ class Reader:
             with self.unbounded_cursor(snap) as cur:
                 value = build(cur)
             with self._lock:
-                if self._snap is snap:   # not a version replaced meanwhile
+                if self._snap is snap:  # not a version replaced meanwhile
                     self._derived[key] = value
                     self._building.pop(key, None)
             return value

@@ -18,7 +18,7 @@ __all__ = ["DatasetState", "dataset_state", "read_state", "set_meta", "record_lo
 class DatasetState:
     path: Path
     meta: dict[str, str]
-    partitions: dict[str, int] = field(default_factory=dict)   # partition path -> records
+    partitions: dict[str, int] = field(default_factory=dict)  # partition path -> records
     rows: list[dict] = field(default_factory=list)
 
     @property
@@ -68,11 +68,20 @@ def rowid_stamp(con: Connection, table: str) -> str:
     return f"{n}:{top}"
 
 
-def record_loaded(con: Connection, partition: str, url: str, export_date: str, records: int, nbytes: int,
-                  sha256: str, digest: str | None = None) -> None:
+def record_loaded(
+    con: Connection,
+    partition: str,
+    url: str,
+    export_date: str,
+    records: int,
+    nbytes: int,
+    sha256: str,
+    digest: str | None = None,
+) -> None:
     """The `_sync_state` row of a loaded partition or release (inside the caller's transaction); `digest`: of its
     records (`chunks.records_digest`), which tells a re-export of the same records from a changed partition."""
-    con.execute("INSERT OR REPLACE INTO _sync_state (partition, url, export_date, records, bytes, sha256, loaded_at, "
-                "digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [partition, url, export_date, records, nbytes, sha256,
-                 datetime.now(timezone.utc).replace(tzinfo=None), digest])
+    con.execute(
+        "INSERT OR REPLACE INTO _sync_state (partition, url, export_date, records, bytes, sha256, loaded_at, "
+        "digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [partition, url, export_date, records, nbytes, sha256, datetime.now(timezone.utc).replace(tzinfo=None), digest],
+    )

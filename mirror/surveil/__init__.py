@@ -9,11 +9,23 @@ GUDID/UDI, recalls, enforcement, events), `asof` (data-as-of dates). Names load 
 from importlib import import_module
 
 _LAZY = {
-    "Scope": ".scope", "TwoByTwo": ".stats", "Measures": ".stats", "Thresholds": ".stats", "measures": ".stats",
-    "signals": ".signals", "SignalRow": ".signals", "SignalTable": ".signals",
-    "record_changes": ".changes", "ChangeDigest": ".changes", "SyncRecord": ".changes",
-    "changes_since": ".digest", "ChangeReport": ".digest", "DatasetChanges": ".digest",
-    "match_devices": ".inventory", "DeviceQuery": ".inventory", "DeviceMatch": ".inventory",
+    "Scope": ".scope",
+    "TwoByTwo": ".stats",
+    "Measures": ".stats",
+    "Thresholds": ".stats",
+    "measures": ".stats",
+    "signals": ".signals",
+    "SignalRow": ".signals",
+    "SignalTable": ".signals",
+    "record_changes": ".changes",
+    "ChangeDigest": ".changes",
+    "SyncRecord": ".changes",
+    "changes_since": ".digest",
+    "ChangeReport": ".digest",
+    "DatasetChanges": ".digest",
+    "match_devices": ".inventory",
+    "DeviceQuery": ".inventory",
+    "DeviceMatch": ".inventory",
     "as_of_dates": ".asof",
 }
 

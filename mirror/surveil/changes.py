@@ -55,8 +55,11 @@ def key_parts(dataset: str, t: str = "t") -> tuple[str, str, str]:
     that has one, SQL true when it has none, the digest key of such a record)."""
     cols = DATASETS[dataset].key
     quoted = [f'CAST({t}."{c}" AS VARCHAR)' for c in cols]
-    return (" || '|' || ".join(f"coalesce({c}, '')" for c in quoted), " AND ".join(f"{c} IS NULL" for c in quoted),
-            f"md5({t}.record::VARCHAR)")
+    return (
+        " || '|' || ".join(f"coalesce({c}, '')" for c in quoted),
+        " AND ".join(f"{c} IS NULL" for c in quoted),
+        f"md5({t}.record::VARCHAR)",
+    )
 
 
 def _table(dataset: str) -> str:
@@ -66,15 +69,17 @@ def _table(dataset: str) -> str:
 def _digest_sql(dataset: str, alias: str) -> str:
     src = f'{alias}.main."{_table(dataset)}"'
     digest = "md5(CAST(t AS VARCHAR))" if dataset == "gudid" else "md5(t.record::VARCHAR)"
-    return (f"SELECT key, CASE WHEN count(*) = 1 THEN any_value(d) ELSE md5(string_agg(d, ',' ORDER BY d)) END "
-            f"AS digest FROM (SELECT {key_sql(dataset)} AS key, {digest} AS d FROM {src} t) GROUP BY key")
+    return (
+        f"SELECT key, CASE WHEN count(*) = 1 THEN any_value(d) ELSE md5(string_agg(d, ',' ORDER BY d)) END "
+        f"AS digest FROM (SELECT {key_sql(dataset)} AS key, {digest} AS d FROM {src} t) GROUP BY key"
+    )
 
 
 @dataclass(frozen=True)
 class SyncRecord:
     dataset: str
     as_of: str
-    status: str          # baseline | diffed | unchanged
+    status: str  # baseline | diffed | unchanged
     added: int = 0
     changed: int = 0
     removed: int = 0
@@ -90,14 +95,15 @@ class ChangeDigest:
 def open_snapshot(store: Store, read_only: bool) -> Connection:
     path = snapshot_path(store)
     if read_only and not path.exists():
-        raise MirrorError(f"{path}: no change history yet; it starts with the next `mirror sync` "
-                          "(or run `fda-explorer changes --record` now)")
+        raise MirrorError(
+            f"{path}: no change history yet; it starts with the next `mirror sync` "
+            "(or run `fda-explorer changes --record` now)"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         con = store.open_file(path, read_only=read_only)
-    except Exception as e:     # DuckDB's lock error: another process is recording
-        raise MirrorError(f"{path}: busy ({first_line(e, 120)}); "
-                          "try again when the sync has finished") from None
+    except Exception as e:  # DuckDB's lock error: another process is recording
+        raise MirrorError(f"{path}: busy ({first_line(e, 120)}); try again when the sync has finished") from None
     if not read_only:
         con.execute(_DDL)
     return con
@@ -133,16 +139,22 @@ def record_changes(store: Store) -> ChangeDigest:
 def _warm_signal_totals(store: Store) -> None:
     """Count all devices' reports for signals now, once per sync, rather than at the first signal query."""
     from .signals import cache_totals
+
     try:
         cache_totals(store)
-    except (duckdb.Error, OSError):     # not needed for the changes: the first signal query builds it
+    except (duckdb.Error, OSError):  # not needed for the changes: the first signal query builds it
         pass
 
 
 def _record_one(con: Connection, sync_id: int, dataset: str, alias: str) -> SyncRecord:
     as_of = one(con.execute(f"SELECT max(value) FROM {alias}.main._sync_meta WHERE key = 'export_date'"))[0] or ""
-    fp = one(con.execute(f"SELECT ? || ':' || coalesce(string_agg(partition || '=' || coalesce(sha256, ''), ',' "
-                         f"ORDER BY partition), '') FROM {alias}.main._sync_state", [as_of]))[0]
+    fp = one(
+        con.execute(
+            f"SELECT ? || ':' || coalesce(string_agg(partition || '=' || coalesce(sha256, ''), ',' "
+            f"ORDER BY partition), '') FROM {alias}.main._sync_state",
+            [as_of],
+        )
+    )[0]
     prev = con.execute("SELECT fingerprint FROM fingerprints WHERE dataset = ?", [dataset]).fetchone()
     if prev and prev[0] == fp:
         rec = SyncRecord(dataset, as_of, "unchanged")
@@ -150,22 +162,31 @@ def _record_one(con: Connection, sync_id: int, dataset: str, alias: str) -> Sync
         con.execute(f"CREATE OR REPLACE TEMP TABLE cur AS {_digest_sql(dataset, alias)}")
         rec = _diff(con, sync_id, dataset, as_of, baseline=prev is None)
         con.execute("INSERT OR REPLACE INTO fingerprints VALUES (?, ?)", [dataset, fp])
-    con.execute("INSERT INTO sync_datasets VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [sync_id, dataset, rec.as_of, rec.status, rec.added, rec.changed, rec.removed])
+    con.execute(
+        "INSERT INTO sync_datasets VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [sync_id, dataset, rec.as_of, rec.status, rec.added, rec.changed, rec.removed],
+    )
     return rec
 
 
 def _diff(con: Connection, sync_id: int, dataset: str, as_of: str, baseline: bool) -> SyncRecord:
     counts = {"added": 0, "changed": 0, "removed": 0}
     if not baseline:
-        con.execute("""
+        con.execute(
+            """
             INSERT INTO changes
             SELECT ?, ?, coalesce(c.key, p.key),
                    CASE WHEN p.key IS NULL THEN 'added' WHEN c.key IS NULL THEN 'removed' ELSE 'changed' END
             FROM cur c FULL OUTER JOIN (SELECT key, digest FROM digests WHERE dataset = ?) p ON c.key = p.key
-            WHERE p.key IS NULL OR c.key IS NULL OR c.digest <> p.digest""", [sync_id, dataset, dataset])
-        counts |= dict(con.execute("SELECT change, count(*) FROM changes WHERE sync_id = ? AND dataset = ? "
-                                   "GROUP BY change", [sync_id, dataset]).fetchall())
+            WHERE p.key IS NULL OR c.key IS NULL OR c.digest <> p.digest""",
+            [sync_id, dataset, dataset],
+        )
+        counts |= dict(
+            con.execute(
+                "SELECT change, count(*) FROM changes WHERE sync_id = ? AND dataset = ? GROUP BY change",
+                [sync_id, dataset],
+            ).fetchall()
+        )
     con.execute("DELETE FROM digests WHERE dataset = ?", [dataset])
     con.execute("INSERT INTO digests SELECT ?, key, digest FROM cur", [dataset])
     return SyncRecord(dataset, as_of, "baseline" if baseline else "diffed", **counts)

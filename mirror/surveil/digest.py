@@ -19,20 +19,36 @@ __all__ = ["changes_since", "DatasetChanges", "ChangeReport", "DETAIL", "ORDER"]
 
 # dataset -> (columns shown, ORDER BY); the record's key is always shown first.
 DETAIL: dict[str, tuple[str, str]] = {
-    "recall": ("t.product_res_number AS recall, coalesce((SELECT any_value(e.classification) FROM device_enforcement e "
-               "WHERE e.event_id = t.res_event_number), '') AS recall_class, t.recalling_firm AS firm, "
-               "t.product_code, t.event_date_initiated AS initiated, t.recall_status AS status", "initiated DESC"),
-    "enforcement": ("t.recall_number AS recall, t.classification AS recall_class, t.recalling_firm AS firm, "
-                    "t.report_date, t.status", "report_date DESC"),
-    "510k": ("t.k_number, t.applicant, t.device_name, t.product_code, t.decision_date, t.decision_code",
-             "decision_date DESC"),
-    "pma": ("t.pma_number, t.supplement_number, t.applicant, t.trade_name, t.product_code, t.supplement_type, "
-            "t.decision_date", "decision_date DESC"),
-    "event": ("t.mdr_report_key AS report, t.event_type, t.date_received, t.manufacturer_name AS firm, "
-              "array_to_string(t.product_code_list, ',') AS product_codes",
-              "(event_type = 'Death') DESC, (event_type = 'Injury') DESC, date_received DESC"),
-    "udi": ("t.public_device_record_key AS record_key, t.brand_name, t.version_or_model_number AS model, "
-            "t.company_name AS firm, t.publish_date", "publish_date DESC"),
+    "recall": (
+        "t.product_res_number AS recall, coalesce((SELECT any_value(e.classification) FROM device_enforcement e "
+        "WHERE e.event_id = t.res_event_number), '') AS recall_class, t.recalling_firm AS firm, "
+        "t.product_code, t.event_date_initiated AS initiated, t.recall_status AS status",
+        "initiated DESC",
+    ),
+    "enforcement": (
+        "t.recall_number AS recall, t.classification AS recall_class, t.recalling_firm AS firm, "
+        "t.report_date, t.status",
+        "report_date DESC",
+    ),
+    "510k": (
+        "t.k_number, t.applicant, t.device_name, t.product_code, t.decision_date, t.decision_code",
+        "decision_date DESC",
+    ),
+    "pma": (
+        "t.pma_number, t.supplement_number, t.applicant, t.trade_name, t.product_code, t.supplement_type, "
+        "t.decision_date",
+        "decision_date DESC",
+    ),
+    "event": (
+        "t.mdr_report_key AS report, t.event_type, t.date_received, t.manufacturer_name AS firm, "
+        "array_to_string(t.product_code_list, ',') AS product_codes",
+        "(event_type = 'Death') DESC, (event_type = 'Injury') DESC, date_received DESC",
+    ),
+    "udi": (
+        "t.public_device_record_key AS record_key, t.brand_name, t.version_or_model_number AS model, "
+        "t.company_name AS firm, t.publish_date",
+        "publish_date DESC",
+    ),
 }
 ORDER = tuple(DETAIL)
 
@@ -41,41 +57,47 @@ ORDER = tuple(DETAIL)
 class DatasetChanges:
     dataset: str
     as_of: str
-    added: int                      # in the scope (all records without a scope)
+    added: int  # in the scope (all records without a scope)
     changed: int
-    removed: int                    # keys gone from the dataset (not scoped: the record is no longer there)
-    rows: list[dict] = field(default_factory=list)   # capped, ordered as in DETAIL; 'change' says added/changed
+    removed: int  # keys gone from the dataset (not scoped: the record is no longer there)
+    rows: list[dict] = field(default_factory=list)  # capped, ordered as in DETAIL; 'change' says added/changed
     query: str = ""
 
 
 @dataclass
 class ChangeReport:
-    syncs: list[tuple[int, str]]    # (sync id, recorded at) covered
+    syncs: list[tuple[int, str]]  # (sync id, recorded at) covered
     datasets: list[DatasetChanges]
 
 
-def changes_since(store: Store, scope: Scope | None = None, *, since: date | None = None,
-                  sync_id: int | None = None, limit: int = 50) -> ChangeReport:
+def changes_since(
+    store: Store, scope: Scope | None = None, *, since: date | None = None, sync_id: int | None = None, limit: int = 50
+) -> ChangeReport:
     """Changes of the syncs recorded on or after `since` (or the sync `sync_id`; default: the latest sync)."""
     snap = open_snapshot(store, read_only=True)
     try:
         syncs = _syncs(snap, since, sync_id)
-        as_of = dict(snap.execute("SELECT dataset, arg_max(as_of, sync_id) FROM sync_datasets GROUP BY dataset")
-                     .fetchall())
+        as_of = dict(
+            snap.execute("SELECT dataset, arg_max(as_of, sync_id) FROM sync_datasets GROUP BY dataset").fetchall()
+        )
     finally:
         snap.close()
     ids = [s for s, _ in syncs]
     con = store.connect()
     try:
         path = str(snapshot_path(store)).replace("'", "''")
-        try:        # the keys stay in DuckDB (a list of 20,000 keys passed through Python took seconds)
+        try:  # the keys stay in DuckDB (a list of 20,000 keys passed through Python took seconds)
             con.execute(f"ATTACH '{path}' AS snap (READ_ONLY)")
         except duckdb.Error as e:
-            raise MirrorError(f"{snapshot_path(store)}: busy ({str(e).splitlines()[0][:120]}); "
-                              "try again when the sync has finished") from None
+            raise MirrorError(
+                f"{snapshot_path(store)}: busy ({str(e).splitlines()[0][:120]}); try again when the sync has finished"
+            ) from None
         have = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
-        out = [_dataset(con, d, ids, scope, as_of.get(d, ""), limit, "device_enforcement" in have)
-               for d in ORDER if f"device_{d}" in have]
+        out = [
+            _dataset(con, d, ids, scope, as_of.get(d, ""), limit, "device_enforcement" in have)
+            for d in ORDER
+            if f"device_{d}" in have
+        ]
     finally:
         con.close()
     return ChangeReport([(s, str(t)) for s, t in syncs], out)
@@ -85,26 +107,33 @@ def _syncs(snap, since: date | None, sync_id: int | None) -> list[tuple[int, obj
     if sync_id is not None:
         return snap.execute("SELECT sync_id, recorded_at FROM syncs WHERE sync_id = ?", [sync_id]).fetchall()
     if since is not None:
-        return snap.execute("SELECT sync_id, recorded_at FROM syncs WHERE recorded_at >= ? ORDER BY 1",
-                            [since]).fetchall()
+        return snap.execute(
+            "SELECT sync_id, recorded_at FROM syncs WHERE recorded_at >= ? ORDER BY 1", [since]
+        ).fetchall()
     return snap.execute("SELECT sync_id, recorded_at FROM syncs ORDER BY 1 DESC LIMIT 1").fetchall()
 
 
-def _dataset(con, dataset: str, ids: list[int], scope: Scope | None, as_of: str,
-             limit: int, enforcement: bool) -> DatasetChanges:
-    con.execute("CREATE OR REPLACE TEMP TABLE ck AS SELECT key, arg_max(change, sync_id) AS change FROM snap.changes "
-                "WHERE dataset = ? AND sync_id IN (SELECT unnest(CAST(? AS INTEGER[]))) GROUP BY key", [dataset, ids])
+def _dataset(
+    con, dataset: str, ids: list[int], scope: Scope | None, as_of: str, limit: int, enforcement: bool
+) -> DatasetChanges:
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE ck AS SELECT key, arg_max(change, sync_id) AS change FROM snap.changes "
+        "WHERE dataset = ? AND sync_id IN (SELECT unnest(CAST(? AS INTEGER[]))) GROUP BY key",
+        [dataset, ids],
+    )
     removed = int(one(con.execute("SELECT count(*) FROM ck WHERE change = 'removed'"))[0])
     con.execute("DELETE FROM ck WHERE change = 'removed'")
     where = scope.where(dataset, "t") if scope is not None and not scope.empty else "TRUE"
     cols, order = DETAIL[dataset]
-    if dataset == "recall" and not enforcement:   # recall classes come from the same event's enforcement reports
-        cols = cols.replace(cols[cols.index("coalesce((SELECT"):cols.index(" AS recall_class")], "''")
+    if dataset == "recall" and not enforcement:  # recall classes come from the same event's enforcement reports
+        cols = cols.replace(cols[cols.index("coalesce((SELECT") : cols.index(" AS recall_class")], "''")
     # two joins on plain keys, each projecting only what is shown (a CASE over the key columns in one join, or the
     # whole rows through a UNION, made the event digest 10-100x slower)
     plain, missing, digest = key_parts(dataset, "t")
-    bases = [f"FROM device_{dataset} t JOIN ck ON ck.key = {plain} WHERE {where} AND NOT ({missing})",
-             f"FROM device_{dataset} t JOIN ck ON ck.key = {digest} WHERE {where} AND {missing}"]
+    bases = [
+        f"FROM device_{dataset} t JOIN ck ON ck.key = {plain} WHERE {where} AND NOT ({missing})",
+        f"FROM device_{dataset} t JOIN ck ON ck.key = {digest} WHERE {where} AND {missing}",
+    ]
     params = scope.params(bases[0]) if scope is not None else {}
     # the scope's changed records with what is shown, found once (one scan of the table), then counted and listed
     query = f"SELECT ck.change, {cols} {bases[0]} UNION ALL SELECT ck.change, {cols} {bases[1]}"

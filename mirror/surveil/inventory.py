@@ -33,14 +33,14 @@ class DeviceQuery:
 class DeviceMatch:
     row: int
     rule: str
-    udi_keys: list[str] = field(default_factory=list)      # DIs of the matched device records
+    udi_keys: list[str] = field(default_factory=list)  # DIs of the matched device records
     brands: list[str] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
     companies: list[str] = field(default_factory=list)
     codes: list[str] = field(default_factory=list)
-    recalls_device: list[str] = field(default_factory=list)     # recall numbers naming the device
-    recalls_code: int = 0                                       # recalls for its product codes
-    enforcement_device: list[str] = field(default_factory=list) # "Z-1234-2020 (Class II)"
+    recalls_device: list[str] = field(default_factory=list)  # recall numbers naming the device
+    recalls_code: int = 0  # recalls for its product codes
+    enforcement_device: list[str] = field(default_factory=list)  # "Z-1234-2020 (Class II)"
     events_device: int = 0
     deaths_device: int = 0
     events_code: int = 0
@@ -88,17 +88,20 @@ def match_devices(store: Store, queries: list[DeviceQuery]) -> list[DeviceMatch]
         params = _params(queries)
         for statement in _SETUP.strip().split(";")[:2]:
             con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
-        devices = " UNION ALL ".join(sql for table, sql in _DEVICES.items() if table in have) or \
-            "SELECT NULL::VARCHAR AS di, NULL::VARCHAR AS brand, NULL::VARCHAR AS model, NULL::VARCHAR AS catalog, " \
+        devices = (
+            " UNION ALL ".join(sql for table, sql in _DEVICES.items() if table in have)
+            or "SELECT NULL::VARCHAR AS di, NULL::VARCHAR AS brand, NULL::VARCHAR AS model, NULL::VARCHAR AS catalog, "
             "NULL::VARCHAR AS company, NULL::VARCHAR AS code WHERE false"
+        )
         for statement in _MATCHED.format(devices=devices).strip().split(";")[:2]:
             con.execute(statement)
         out = {q.row: DeviceMatch(q.row, "no match") for q in queries}
         for row, rule, dis, brands, models, companies, codes in con.execute(
-                "SELECT row, any_value(rule), list_sort(list_distinct(list(di))), "
-                "list_sort(list_distinct(list(brand))), "
-                "list_sort(list_distinct(list(coalesce(model, catalog)))), list_sort(list_distinct(list(company))), "
-                "list_sort(list_distinct(list(code))) FROM m GROUP BY row").fetchall():
+            "SELECT row, any_value(rule), list_sort(list_distinct(list(di))), "
+            "list_sort(list_distinct(list(brand))), "
+            "list_sort(list_distinct(list(coalesce(model, catalog)))), list_sort(list_distinct(list(company))), "
+            "list_sort(list_distinct(list(code))) FROM m GROUP BY row"
+        ).fetchall():
             out[row] = DeviceMatch(row, rule, dis, brands, models, companies, [c for c in codes if c])
         for q in queries:
             m = out[q.row]
@@ -115,17 +118,28 @@ def match_devices(store: Store, queries: list[DeviceQuery]) -> list[DeviceMatch]
 def _params(queries: list[DeviceQuery]) -> dict:
     up = lambda s: " ".join(s.split()).upper()  # noqa: E731
     pairs = [(q.row, d) for q in queries for d in q.dis if d]
-    return {"rows": [q.row for q in queries], "brands": [up(q.brand) for q in queries],
-            "models": [up(q.model) for q in queries], "codes": [up(q.code) for q in queries],
-            "di_rows": [r for r, _ in pairs], "di_vals": [d for _, d in pairs]}
+    return {
+        "rows": [q.row for q in queries],
+        "brands": [up(q.brand) for q in queries],
+        "models": [up(q.model) for q in queries],
+        "codes": [up(q.code) for q in queries],
+        "di_rows": [r for r, _ in pairs],
+        "di_vals": [d for _, d in pairs],
+    }
 
 
 def _linked(con, have: set[str], queries: list[DeviceQuery], out: dict[int, DeviceMatch]) -> None:
     """Recalls, enforcement reports and events naming each device or its product codes (see `linked`)."""
-    words = {q.row: sorted(x for x in {*(b.upper() for b in out[q.row].models), q.model.upper()} if len(x) >= 3)
-             for q in queries}
+    words = {
+        q.row: sorted(x for x in {*(b.upper() for b in out[q.row].models), q.model.upper()} if len(x) >= 3)
+        for q in queries
+    }
     dis = {q.row: sorted({*q.dis, *out[q.row].udi_keys}) for q in queries}
-    brand_models = {q.row: ((out[q.row].brands[0] if out[q.row].brands else q.brand).upper().strip(),
-                            sorted(x.upper().strip() for x in {*out[q.row].models, q.model} if x.strip()))
-                    for q in queries}
+    brand_models = {
+        q.row: (
+            (out[q.row].brands[0] if out[q.row].brands else q.brand).upper().strip(),
+            sorted(x.upper().strip() for x in {*out[q.row].models, q.model} if x.strip()),
+        )
+        for q in queries
+    }
     link_rows(con, have, [out[q.row] for q in queries], words, dis, brand_models)

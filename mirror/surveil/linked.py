@@ -12,6 +12,7 @@ __all__ = ["link_rows", "RowKeys"]
 
 class RowKeys(Protocol):
     """What linking reads of a row (DeviceMatch fields filled from the query and the match)."""
+
     row: int
     codes: list[str]
     recalls_device: list[str]
@@ -31,36 +32,53 @@ def _table(con, name: str, columns: str, rows: list[tuple]) -> None:
     cols = [c.strip() for c in columns.split(",")]
     data = {f"c{i}": [r[i] for r in rows] for i in range(len(cols))}
     select = ", ".join(f"unnest($c{i}) AS {c}" for i, c in enumerate(cols))
-    con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM (SELECT {select}) WHERE {cols[0]} IS NOT NULL",
-                data if rows else {k: [None] for k in data})
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM (SELECT {select}) WHERE {cols[0]} IS NOT NULL",
+        data if rows else {k: [None] for k in data},
+    )
 
 
-def link_rows(con, have: set[str], rows: list[RowKeys], words: dict[int, list[str]], dis: dict[int, list[str]],
-              brand_models: dict[int, tuple[str, list[str]]]) -> None:
+def link_rows(
+    con,
+    have: set[str],
+    rows: list[RowKeys],
+    words: dict[int, list[str]],
+    dis: dict[int, list[str]],
+    brand_models: dict[int, tuple[str, list[str]]],
+) -> None:
     """Fill each row's recall, enforcement and event fields. `words`: model/catalog numbers (upper case, 3+
     characters) searched in recall and enforcement text; `dis`: device identifiers; `brand_models`: (brand,
     models) compared with the event reports' devices."""
     by_row = {r.row: r for r in rows}
     _table(con, "l_codes", "row, code", [(r.row, c) for r in rows for c in r.codes])
-    _table(con, "l_words", "row, w", [(k, w) for k, ws in words.items() for w in ws]
-           + [(k, d.upper()) for k, ds in dis.items() for d in ds if len(d) >= 6])
+    _table(
+        con,
+        "l_words",
+        "row, w",
+        [(k, w) for k, ws in words.items() for w in ws]
+        + [(k, d.upper()) for k, ds in dis.items() for d in ds if len(d) >= 6],
+    )
     _table(con, "l_dis", "row, di", [(k, d) for k, ds in dis.items() for d in ds])
     _table(con, "l_bm", "row, brand, model", [(k, b, m) for k, (b, ms) in brand_models.items() if b for m in ms])
     if "device_recall" in have:
-        for row, n in con.execute("SELECT row, count(*) FROM l_codes JOIN device_recall t ON t.product_code = "
-                                  "l_codes.code GROUP BY row").fetchall():
+        for row, n in con.execute(
+            "SELECT row, count(*) FROM l_codes JOIN device_recall t ON t.product_code = l_codes.code GROUP BY row"
+        ).fetchall():
             by_row[row].recalls_code = int(n)
         # the text is read out of each record's JSON once (in the join it was read for every word and record)
-        for row, ids in con.execute(f"WITH t AS MATERIALIZED (SELECT t.product_res_number, {_TEXT} AS txt "
-                                    f"FROM device_recall t) SELECT row, list_sort(list(DISTINCT t.product_res_number)) "
-                                    f"FROM l_words JOIN t ON contains(t.txt, l_words.w) GROUP BY row").fetchall():
+        for row, ids in con.execute(
+            f"WITH t AS MATERIALIZED (SELECT t.product_res_number, {_TEXT} AS txt "
+            f"FROM device_recall t) SELECT row, list_sort(list(DISTINCT t.product_res_number)) "
+            f"FROM l_words JOIN t ON contains(t.txt, l_words.w) GROUP BY row"
+        ).fetchall():
             by_row[row].recalls_device = ids
     if "device_enforcement" in have:
         for row, ids in con.execute(
-                f"WITH t AS MATERIALIZED (SELECT coalesce(t.recall_number, t.event_id) || ' (' || "
-                f"coalesce(t.classification, 'class not given') || ')' AS label, {_TEXT} AS txt "
-                "FROM device_enforcement t) SELECT row, list_sort(list(DISTINCT t.label)) FROM l_words JOIN t "
-                "ON contains(t.txt, l_words.w) GROUP BY row").fetchall():
+            f"WITH t AS MATERIALIZED (SELECT coalesce(t.recall_number, t.event_id) || ' (' || "
+            f"coalesce(t.classification, 'class not given') || ')' AS label, {_TEXT} AS txt "
+            "FROM device_enforcement t) SELECT row, list_sort(list(DISTINCT t.label)) FROM l_words JOIN t "
+            "ON contains(t.txt, l_words.w) GROUP BY row"
+        ).fetchall():
             by_row[row].enforcement_device = ids
     if "device_event" in have:
         _events(con, by_row)
@@ -68,7 +86,7 @@ def link_rows(con, have: set[str], rows: list[RowKeys], words: dict[int, list[st
 
 def _events(con, by_row: dict[int, RowKeys]) -> None:
     index = code_rows_index(con)
-    if index:       # the sync's product-code row index: each report's rowid and event type by code, no table scan
+    if index:  # the sync's product-code row index: each report's rowid and event type by code, no table scan
         # (one row per report and distinct code: a row of one code takes its code's counts; a row of several
         # codes counts its reports once)
         by_code = con.execute(f"""

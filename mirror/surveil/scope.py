@@ -11,6 +11,7 @@ __all__ = ["Scope", "SCOPED"]
 class Scope:
     """What a watchlist covers. Firms are every name variant to match (compared case-insensitively), brands are
     compared case-insensitively and whole, DIs exactly. An empty scope matches nothing."""
+
     codes: tuple[str, ...] = ()
     firms: tuple[str, ...] = ()
     brands: tuple[str, ...] = ()
@@ -23,16 +24,24 @@ class Scope:
     def params(self, sql: str | None = None) -> dict[str, list[str]]:
         """The named parameters of `where()` (only those `sql` uses, when given: DuckDB refuses extra ones)."""
         up = lambda xs: sorted({x.strip().upper() for x in xs if x.strip()})  # noqa: E731
-        out = {"s_codes": up(self.codes), "s_firms": up(self.firms), "s_brands": up(self.brands),
-                "s_dis": sorted({x.strip() for x in self.dis if x.strip()})}
+        out = {
+            "s_codes": up(self.codes),
+            "s_firms": up(self.firms),
+            "s_brands": up(self.brands),
+            "s_dis": sorted({x.strip() for x in self.dis if x.strip()}),
+        }
         return {k: v for k, v in out.items() if sql is None or f"${k}" in sql}
 
     def where(self, dataset: str, alias: str = "t") -> str:
         """SQL true for the rows of `dataset` (its main table, aliased `alias`) in the scope; named parameters from
         `params()`. Datasets without a column for a part of the scope ignore that part."""
         filters = SCOPED.get(dataset, {})
-        parts = [f.format(t=alias) for part in ("codes", "firms", "brands", "dis") if getattr(self, part)
-                 for f in filters.get(part, ())]
+        parts = [
+            f.format(t=alias)
+            for part in ("codes", "firms", "brands", "dis")
+            if getattr(self, part)
+            for f in filters.get(part, ())
+        ]
         return "(" + " OR ".join(parts) + ")" if parts else "FALSE"
 
 
@@ -50,20 +59,35 @@ def _contains(col: str, param: str) -> str:
 
 # dataset -> part of the scope -> filter on the dataset's main table (alias {t}); parameters from Scope.params().
 SCOPED: dict[str, dict[str, tuple[str, ...]]] = {
-    "event": {"codes": ("list_has_any({t}.product_code_list, $s_codes)",),
-              "firms": (_in("{t}.manufacturer_name", "s_firms"), _device(_in("manufacturer_d_name", "s_firms"))),
-              "brands": (_device(_in("brand_name", "s_brands")),),
-              "dis": (_device("udi_di IN (SELECT unnest($s_dis))"),)},
+    "event": {
+        "codes": ("list_has_any({t}.product_code_list, $s_codes)",),
+        "firms": (_in("{t}.manufacturer_name", "s_firms"), _device(_in("manufacturer_d_name", "s_firms"))),
+        "brands": (_device(_in("brand_name", "s_brands")),),
+        "dis": (_device("udi_di IN (SELECT unnest($s_dis))"),),
+    },
     "recall": {"codes": (_in("{t}.product_code", "s_codes"),), "firms": (_in("{t}.recalling_firm", "s_firms"),)},
-    "enforcement": {"firms": (_in("{t}.recalling_firm", "s_firms"),),
-                    "brands": (_contains("{t}.record->>'product_description'", "s_brands"),),
-                    "dis": (_contains("{t}.record->>'code_info'", "s_dis"),)},
-    "510k": {"codes": (_in("{t}.product_code", "s_codes"),), "firms": (_in("{t}.applicant", "s_firms"),),
-             "brands": (_in("{t}.device_name", "s_brands"),)},
-    "pma": {"codes": (_in("{t}.product_code", "s_codes"),), "firms": (_in("{t}.applicant", "s_firms"),),
-            "brands": (_in("{t}.trade_name", "s_brands"),)},
-    "udi": {"codes": ("list_has_any({t}.product_code_list, $s_codes)",),
-            "firms": (_in("{t}.company_name", "s_firms"),), "brands": (_in("{t}.brand_name", "s_brands"),),
-            "dis": ("{t}.public_device_record_key IN (SELECT public_device_record_key FROM device_udi_identifier "
-                    "WHERE id IN (SELECT unnest($s_dis)))",)},
+    "enforcement": {
+        "firms": (_in("{t}.recalling_firm", "s_firms"),),
+        "brands": (_contains("{t}.record->>'product_description'", "s_brands"),),
+        "dis": (_contains("{t}.record->>'code_info'", "s_dis"),),
+    },
+    "510k": {
+        "codes": (_in("{t}.product_code", "s_codes"),),
+        "firms": (_in("{t}.applicant", "s_firms"),),
+        "brands": (_in("{t}.device_name", "s_brands"),),
+    },
+    "pma": {
+        "codes": (_in("{t}.product_code", "s_codes"),),
+        "firms": (_in("{t}.applicant", "s_firms"),),
+        "brands": (_in("{t}.trade_name", "s_brands"),),
+    },
+    "udi": {
+        "codes": ("list_has_any({t}.product_code_list, $s_codes)",),
+        "firms": (_in("{t}.company_name", "s_firms"),),
+        "brands": (_in("{t}.brand_name", "s_brands"),),
+        "dis": (
+            "{t}.public_device_record_key IN (SELECT public_device_record_key FROM device_udi_identifier "
+            "WHERE id IN (SELECT unnest($s_dis)))",
+        ),
+    },
 }

@@ -29,17 +29,16 @@ from ..store.state import rowid_stamp
 from .scope import Scope
 from .stats import Measures, Thresholds, TwoByTwo, measures
 
-__all__ = ["signals", "SignalRow", "SignalTable", "DIMENSIONS", "cache_totals", "totals_path",
-           "code_rows_index"]
+__all__ = ["signals", "SignalRow", "SignalTable", "DIMENSIONS", "cache_totals", "totals_path", "code_rows_index"]
 
 DIMENSIONS = ("event_type", "problem")
 
 
 @dataclass(frozen=True)
 class SignalRow:
-    dimension: str        # event_type | problem
+    dimension: str  # event_type | problem
     term: str
-    year: int | None      # None: all years
+    year: int | None  # None: all years
     table: TwoByTwo
     measures: Measures
 
@@ -49,9 +48,9 @@ class SignalTable:
     scope: Scope
     thresholds: Thresholds
     rows: list[SignalRow]
-    reports_in_scope: dict[int | None, int]      # year (None: all) -> reports
+    reports_in_scope: dict[int | None, int]  # year (None: all) -> reports
     reports_other: dict[int | None, int]
-    as_of: str                                   # device_event export date
+    as_of: str  # device_event export date
     queries: list[str] = field(default_factory=list)
 
     @property
@@ -69,7 +68,7 @@ WITH r AS MATERIALIZED (
 x AS (SELECT yr, coded, 'event_type' AS dim, et AS term FROM r
       UNION ALL SELECT yr, coded, 'problem', unnest(probs) FROM r)
 SELECT dim, term, yr, count(*) AS a, count(*) FILTER (WHERE coded) AS a_coded FROM x GROUP BY dim, term, yr"""
-_SCOPE = _SCOPE.replace("FROM device_event t", "FROM ds_event.main.device_event t")    # rowid: the table itself
+_SCOPE = _SCOPE.replace("FROM device_event t", "FROM ds_event.main.device_event t")  # rowid: the table itself
 
 _TOTALS = """
 WITH r AS MATERIALIZED (
@@ -116,17 +115,30 @@ def cache_totals(store: Store, con=None) -> Path:
     return path
 
 
-def signals(store: Store, scope: Scope, *, year_from: int | None = None, year_to: int | None = None,
-            thresholds: Thresholds = Thresholds()) -> SignalTable:
+def signals(
+    store: Store,
+    scope: Scope,
+    *,
+    year_from: int | None = None,
+    year_to: int | None = None,
+    thresholds: Thresholds = Thresholds(),
+) -> SignalTable:
     """PRR, ROR (95% CI) and chi-square for every event type and problem term the scope's reports carry, per year
     and for all years, rows flagged against `thresholds`. Raises MirrorError when there is no event dataset."""
     if "event" not in store.published():
-        raise MirrorError(f"{store.data_dir}: no adverse events (device/event) in the mirror; "
-                          "run `mirror sync` with the event dataset")
-    years = "".join([f" AND year(t.date_received) >= {int(year_from)}" if year_from else "",
-                     f" AND year(t.date_received) <= {int(year_to)}" if year_to else ""])
-    in_range = "".join([f" AND yr >= {int(year_from)}" if year_from else "",
-                        f" AND yr <= {int(year_to)}" if year_to else ""])
+        raise MirrorError(
+            f"{store.data_dir}: no adverse events (device/event) in the mirror; "
+            "run `mirror sync` with the event dataset"
+        )
+    years = "".join(
+        [
+            f" AND year(t.date_received) >= {int(year_from)}" if year_from else "",
+            f" AND year(t.date_received) <= {int(year_to)}" if year_to else "",
+        ]
+    )
+    in_range = "".join(
+        [f" AND yr >= {int(year_from)}" if year_from else "", f" AND yr <= {int(year_to)}" if year_to else ""]
+    )
     con = store.connect()
     try:
         cache = cache_totals(store, con)
@@ -151,7 +163,7 @@ def code_rows_index(con) -> str | None:
         if meta.get("rowid_stamp") != rowid_stamp(con, "ds_event.main.device_event"):
             return None
         con.execute(f"SELECT term, rowid, event_type FROM {_ROWS} LIMIT 0")
-    except duckdb.Error:          # no row index in this file (an older or hand-made mirror)
+    except duckdb.Error:  # no row index in this file (an older or hand-made mirror)
         return None
     return _ROWS
 
@@ -164,8 +176,9 @@ def _in_scope(con, scope: Scope) -> str:
     return scope.where("event", "t")
 
 
-def _table(scope: Scope, thresholds: Thresholds, scoped: list, totals: list, as_of: str,
-           queries: list[str]) -> SignalTable:
+def _table(
+    scope: Scope, thresholds: Thresholds, scoped: list, totals: list, as_of: str, queries: list[str]
+) -> SignalTable:
     """The 2x2 tables from the scope's counts (a, a_coded) and all devices' counts, per year and for all years."""
     a: dict[tuple, int] = {}
     a_coded: dict[tuple, int] = {}
@@ -177,7 +190,7 @@ def _table(scope: Scope, thresholds: Thresholds, scoped: list, totals: list, as_
     for dim, term, yr, n in totals:
         for y in (yr, None):
             total[(dim, term, y)] = total.get((dim, term, y), 0) + int(n)
-    n_in: dict[int | None, int] = {}       # every report has one event type: its rows sum to the totals
+    n_in: dict[int | None, int] = {}  # every report has one event type: its rows sum to the totals
     n_out: dict[int | None, int] = {}
     for (dim, _, y), n in a.items():
         if dim == "event_type":
@@ -190,13 +203,14 @@ def _table(scope: Scope, thresholds: Thresholds, scoped: list, totals: list, as_
         c = total.get((dim, term, y), 0) - a_coded[(dim, term, y)]
         t = TwoByTwo(n, n_in.get(y, 0) - n, c, n_out.get(y, 0) - c)
         rows.append(SignalRow(dim, term, y, t, measures(t, thresholds)))
-    rows.sort(key=lambda r: (r.dimension != "event_type", r.year is not None, r.year or 0,
-                             -(r.measures.prr or 0), r.term))
+    rows.sort(
+        key=lambda r: (r.dimension != "event_type", r.year is not None, r.year or 0, -(r.measures.prr or 0), r.term)
+    )
     return SignalTable(scope, thresholds, rows, n_in, n_out, as_of, queries)
 
 
 def _as_of(con) -> str:
     try:
         return con.execute("SELECT value FROM ds_event.main._sync_meta WHERE key = 'export_date'").fetchone()[0]
-    except Exception:          # an older file without the key: the date is unknown, not an error
+    except Exception:  # an older file without the key: the date is unknown, not an error
         return ""

@@ -36,10 +36,10 @@ Z95 = 1.959963984540054
 
 @dataclass(frozen=True)
 class TwoByTwo:
-    a: int   # the product, with the outcome
-    b: int   # the product, without
-    c: int   # all other devices, with
-    d: int   # all other devices, without
+    a: int  # the product, with the outcome
+    b: int  # the product, without
+    c: int  # all other devices, with
+    d: int  # all other devices, without
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class Measures:
     ror_low: float | None
     ror_high: float | None
     chi2: float | None
-    haldane: bool          # 0.5 was added to every cell for PRR/ROR (a zero cell)
+    haldane: bool  # 0.5 was added to every cell for PRR/ROR (a zero cell)
     flagged: bool
 
 
@@ -77,8 +77,13 @@ def measures(t: TwoByTwo, thresholds: Thresholds = Thresholds()) -> Measures:
         ror = (a * d) / (b * c)
         ror_ci = _ci(ror, math.sqrt(1 / a + 1 / b + 1 / c + 1 / d))
     chi2 = yates_chi2(t)
-    flagged = (t.a >= thresholds.n and prr is not None and prr >= thresholds.prr
-               and chi2 is not None and chi2 >= thresholds.chi2)
+    flagged = (
+        t.a >= thresholds.n
+        and prr is not None
+        and prr >= thresholds.prr
+        and chi2 is not None
+        and chi2 >= thresholds.chi2
+    )
     prr_low, prr_high = prr_ci or (None, None)
     ror_low, ror_high = ror_ci or (None, None)
     return Measures(prr, prr_low, prr_high, ror, ror_low, ror_high, chi2, haldane, flagged)

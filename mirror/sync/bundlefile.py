@@ -18,13 +18,13 @@ from ..store.paths import check_relative, contained
 __all__ = ["BundleEntry", "read_bundle", "FORMAT", "NOTE_KEY"]
 
 FORMAT = "fda-explorer-bundle/1"
-NOTE_KEY = "_bundle_note"          # in download.json's meta: this folder was written by `mirror export`
+NOTE_KEY = "_bundle_note"  # in download.json's meta: this folder was written by `mirror export`
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
 class BundleEntry:
-    path: str       # relative to the bundle folder, e.g. device/pma/device-pma-0001-of-0001.json.zip
+    path: str  # relative to the bundle folder, e.g. device/pma/device-pma-0001-of-0001.json.zip
     bytes: int
     sha256: str
 
@@ -35,9 +35,11 @@ def read_bundle(root: Path) -> dict[str, BundleEntry] | None:
     where = root / "bundle.json"
     if not where.exists() and not where.is_symlink():
         if _marked_as_export(root):
-            raise BundleError(f"{root}: an incomplete export (download.json is marked as written by `mirror export` "
-                              "but bundle.json is missing, so nothing can be checked); run `mirror export` again "
-                              "and copy the whole folder")
+            raise BundleError(
+                f"{root}: an incomplete export (download.json is marked as written by `mirror export` "
+                "but bundle.json is missing, so nothing can be checked); run `mirror export` again "
+                "and copy the whole folder"
+            )
         return None
     contained(root, "bundle.json", str(where), BundleError)
     try:
@@ -47,8 +49,10 @@ def read_bundle(root: Path) -> dict[str, BundleEntry] | None:
     except OSError as e:
         raise BundleError(f"{where}: cannot be read ({e.strerror}); copy the bundle again") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("files"), list):
-        raise BundleError(f"{where}: not a bundle list (expected an object with format {FORMAT!r} and a files "
-                          "list); the bundle is damaged, export it again")
+        raise BundleError(
+            f"{where}: not a bundle list (expected an object with format {FORMAT!r} and a files "
+            "list); the bundle is damaged, export it again"
+        )
     entries: dict[str, BundleEntry] = {}
     for i, f in enumerate(doc["files"]):
         entry = _entry(f, f"{where}: files[{i}]")

@@ -40,8 +40,9 @@ class ChunkStream:
     `after` (another stream) delays the start until that stream has produced everything, so the next
     partition is unzipped while the current one finishes its inserts and commit."""
 
-    def __init__(self, bulk: BulkFile, work: Path, chunk_bytes: int, ahead: int = 4,
-                 after: "ChunkStream | None" = None) -> None:
+    def __init__(
+        self, bulk: BulkFile, work: Path, chunk_bytes: int, ahead: int = 4, after: "ChunkStream | None" = None
+    ) -> None:
         self.bulk, self.work, self.chunk_bytes = bulk, Path(work), chunk_bytes
         self.produced = threading.Event()
         self._hash = hashlib.sha256()

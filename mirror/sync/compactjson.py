@@ -16,7 +16,7 @@ from ..errors import MirrorError
 
 __all__ = ["MAX_DEPTH", "Refused", "NotOpenFDA", "JSONError", "items"]
 
-MAX_DEPTH = 254           # nested levels of one record, itself included (orjson writes no deeper)
+MAX_DEPTH = 254  # nested levels of one record, itself included (orjson writes no deeper)
 JSONError = ijson.JSONError
 _BUF = 64 << 10
 
@@ -53,9 +53,9 @@ def items(f: IO[bytes], limit: int, label: str) -> Iterator[tuple[str, Any]]:
 
     Raises Refused (a record over `limit` bytes or MAX_DEPTH levels), NotOpenFDA, or JSONError."""
     reader = _Metered(f, limit, label)
-    stack: list[tuple[Any, Any]] = []     # (container being built, its key in its parent)
+    stack: list[tuple[Any, Any]] = []  # (container being built, its key in its parent)
     key: Any = None
-    seen = False                          # a top-level object with a "results" array was met
+    seen = False  # a top-level object with a "results" array was met
     for event, value in ijson.basic_parse(reader, buf_size=_BUF, use_float=True):
         if event == "map_key":
             key = value
@@ -64,17 +64,17 @@ def items(f: IO[bytes], limit: int, label: str) -> Iterator[tuple[str, Any]]:
             if len(stack) >= MAX_DEPTH + 2:
                 raise Refused(f"is nested deeper than {MAX_DEPTH} levels", reader.mark)
             stack.append(({} if event == "start_map" else [], key))
-            seen = seen or (len(stack) == 2 and key == "results" and event == "start_array"
-                            and isinstance(stack[0][0], dict))
+            seen = seen or (
+                len(stack) == 2 and key == "results" and event == "start_array" and isinstance(stack[0][0], dict)
+            )
             continue
         if event == "end_map" or event == "end_array":
             value, key = stack.pop()
         depth = len(stack)
-        if depth == 2 and stack[1][1] == "results" and isinstance(stack[1][0], list) \
-                and isinstance(stack[0][0], dict):
+        if depth == 2 and stack[1][1] == "results" and isinstance(stack[1][0], list) and isinstance(stack[0][0], dict):
             reader.mark = reader.pos
             yield "record", value
-        elif depth == 1:                  # a member of the top-level object: only meta is kept
+        elif depth == 1:  # a member of the top-level object: only meta is kept
             if key == "meta" and isinstance(stack[0][0], dict):
                 yield "meta", value
         elif depth:

@@ -21,19 +21,25 @@ from ..errors import DiskFullError, DownloadError, SourceError, SyncCancelled
 __all__ = ["RetryPolicy", "download", "fetch_bytes", "make_client", "is_loopback", "OfflineRefused"]
 
 RETRY_STATUS = {429, 500, 502, 503, 504}
-DNS_ATTEMPTS = 2   # a host name that does not resolve is tried twice, not `retries` times (offline: fail fast)
+DNS_ATTEMPTS = 2  # a host name that does not resolve is tried twice, not `retries` times (offline: fail fast)
 
 
 class RetryPolicy:
-    def __init__(self, retries: int = 6, backoff: float = 1.0, max_wait: float = 60.0,
-                 sleep: Callable[[float], None] = time.sleep, cancel: threading.Event | None = None) -> None:
+    def __init__(
+        self,
+        retries: int = 6,
+        backoff: float = 1.0,
+        max_wait: float = 60.0,
+        sleep: Callable[[float], None] = time.sleep,
+        cancel: threading.Event | None = None,
+    ) -> None:
         self.retries, self.backoff, self.max_wait, self.sleep = retries, backoff, max_wait, sleep
-        self.cancel = cancel    # set: the wait between attempts ends at once with SyncCancelled
+        self.cancel = cancel  # set: the wait between attempts ends at once with SyncCancelled
 
     def wait(self, attempt: int, retry_after: str | None = None) -> None:
         delay = _retry_after(retry_after)
         if delay is None:
-            delay = self.backoff * (2 ** attempt) * (0.5 + random.random())  # exponential with jitter
+            delay = self.backoff * (2**attempt) * (0.5 + random.random())  # exponential with jitter
         if self.cancel is None:
             self.sleep(min(delay, self.max_wait))
         elif self.cancel.wait(min(delay, self.max_wait)):
@@ -72,17 +78,22 @@ class _LoopbackOnly(httpx.HTTPTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if not is_loopback(request.url.host):
-            raise OfflineRefused(f"{request.url}: not fetched, FDAX_OFFLINE is set (no internet); use a local "
-                                 "folder (`mirror sync --from DIR`) or a server on this computer, or unset "
-                                 "FDAX_OFFLINE")
+            raise OfflineRefused(
+                f"{request.url}: not fetched, FDAX_OFFLINE is set (no internet); use a local "
+                "folder (`mirror sync --from DIR`) or a server on this computer, or unset "
+                "FDAX_OFFLINE"
+            )
         return super().handle_request(request)
 
 
 def make_client(timeout: float = 60.0, offline: bool = False) -> httpx.Client:
     """The one HTTP client of a sync; tests hand in their own. `offline`: only loopback addresses are fetched."""
-    return httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 15.0)), follow_redirects=True,
-                        headers={"User-Agent": "fda-explorer-offline-mirror"},
-                        transport=_LoopbackOnly() if offline else None)
+    return httpx.Client(
+        timeout=httpx.Timeout(timeout, connect=min(timeout, 15.0)),
+        follow_redirects=True,
+        headers={"User-Agent": "fda-explorer-offline-mirror"},
+        transport=_LoopbackOnly() if offline else None,
+    )
 
 
 def _hash_existing(part: Path) -> tuple[int, "hashlib._Hash"]:
@@ -126,22 +137,33 @@ def _transport_failure(e: httpx.TransportError, url: str, attempt: int, policy: 
     dns = _name_not_resolved(e)
     if dns is not None and attempt + 1 >= DNS_ATTEMPTS:
         host = httpx.URL(url).host
-        raise DownloadError(f"{url}: the host name {host} cannot be resolved ({dns.strerror or dns}); check the "
-                            "network connection and the URL, or sync offline with `mirror sync --from DIR`") from None
+        raise DownloadError(
+            f"{url}: the host name {host} cannot be resolved ({dns.strerror or dns}); check the "
+            "network connection and the URL, or sync offline with `mirror sync --from DIR`"
+        ) from None
     if isinstance(e, httpx.ConnectError) and _refused(e) and attempt + 1 >= DNS_ATTEMPTS:
-        raise DownloadError(f"{url}: unreachable, the connection was refused (no server answers there); check "
-                            "the URL and that the server runs, or sync offline with `mirror sync --from DIR`") from None
+        raise DownloadError(
+            f"{url}: unreachable, the connection was refused (no server answers there); check "
+            "the URL and that the server runs, or sync offline with `mirror sync --from DIR`"
+        ) from None
     policy.wait(attempt)
     return f"{type(e).__name__}: {e}"
 
 
 def _disk_full(dest: Path) -> DiskFullError:
-    return DiskFullError(f"{dest.parent}: disk full while downloading {dest.name}; free space and rerun `mirror sync` "
-                         "(the partial file is kept and resumed)")
+    return DiskFullError(
+        f"{dest.parent}: disk full while downloading {dest.name}; free space and rerun `mirror sync` "
+        "(the partial file is kept and resumed)"
+    )
 
 
-def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
-             progress: Callable[[int, int | None], None] = lambda n, total: None) -> tuple[int, str]:
+def download(
+    client: httpx.Client,
+    url: str,
+    dest: Path,
+    policy: RetryPolicy,
+    progress: Callable[[int, int | None], None] = lambda n, total: None,
+) -> tuple[int, str]:
     """Download `url` to `dest` (via dest.part, renamed when complete); returns (bytes, sha256).
 
     `progress(n, total)` is called with bytes added (n is negative after a restart) and the total size.
@@ -170,8 +192,10 @@ def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
                     policy.wait(attempt, r.headers.get("Retry-After"))
                     continue
                 if r.status_code not in (200, 206):
-                    raise DownloadError(f"{url}: HTTP {r.status_code}; check the URL or the manifest "
-                                        "(a stale manifest lists files that are gone: rerun `mirror sync`)")
+                    raise DownloadError(
+                        f"{url}: HTTP {r.status_code}; check the URL or the manifest "
+                        "(a stale manifest lists files that are gone: rerun `mirror sync`)"
+                    )
                 if size and r.status_code == 206 and _range_start(r) != size:  # not the range asked for
                     restart("Content-Range does not match the partial file")
                     continue
@@ -201,8 +225,10 @@ def download(client: httpx.Client, url: str, dest: Path, policy: RetryPolicy,
             if e.errno == errno.ENOSPC:
                 raise _disk_full(dest) from None
             raise
-    raise DownloadError(f"{url}: failed after {policy.retries + 1} attempts ({last}); "
-                        "check the network or use `mirror sync --from DIR` with a carried-in bundle")
+    raise DownloadError(
+        f"{url}: failed after {policy.retries + 1} attempts ({last}); "
+        "check the network or use `mirror sync --from DIR` with a carried-in bundle"
+    )
 
 
 def _range_start(r: httpx.Response) -> int | None:
@@ -240,5 +266,7 @@ def fetch_bytes(client: httpx.Client, url: str, policy: RetryPolicy) -> bytes:
         if r.status_code != 200:
             raise DownloadError(f"{url}: HTTP {r.status_code}; check the URL")
         return r.content
-    raise DownloadError(f"{url}: unreachable after {policy.retries + 1} attempts ({last}); "
-                        "check the network, or sync offline with `mirror sync --from DIR`")
+    raise DownloadError(
+        f"{url}: unreachable after {policy.retries + 1} attempts ({last}); "
+        "check the network, or sync offline with `mirror sync --from DIR`"
+    )

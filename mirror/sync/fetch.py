@@ -105,8 +105,10 @@ class FolderSource(Source):
         self.root = Path(os.path.abspath(Path(root).expanduser()))  # absolute: GUDID paths found in it stay right
         manifest = self.root / "download.json"
         if not manifest.is_file():
-            raise SourceError(f"{self.root}: no download.json here; give --from a folder made by "
-                              "`mirror export` or laid out like the openFDA download site")
+            raise SourceError(
+                f"{self.root}: no download.json here; give --from a folder made by "
+                "`mirror export` or laid out like the openFDA download site"
+            )
         self.manifest_location = str(contained(self.root, "download.json", f"{manifest}", SourceError))
         self.gudid_location = str(self.root / "gudid")
         self.bundle = read_bundle(self.root)
@@ -169,8 +171,9 @@ class FolderSource(Source):
                     progress(len(block), total)
         except OSError as e:
             if e.errno == errno.ENOSPC:
-                raise DiskFullError(f"{dest.parent}: disk full while copying {src.name}; "
-                                    "free space and rerun") from None
+                raise DiskFullError(
+                    f"{dest.parent}: disk full while copying {src.name}; free space and rerun"
+                ) from None
             raise
         os.replace(part, dest)
         return Fetched(dest, size, h.hexdigest())
@@ -184,11 +187,14 @@ class FolderSource(Source):
             src = self.local(url)
             rel = self._relative(src)
             if rel is not None and rel not in self.bundle:
-                raise BundleError(f"{src}: planned by the sync but not listed in bundle.json, so it cannot be "
-                                  "checked; export the bundle again")
+                raise BundleError(
+                    f"{src}: planned by the sync but not listed in bundle.json, so it cannot be "
+                    "checked; export the bundle again"
+                )
         for entry in self.bundle.values():
-            _check_file(contained(self.root, entry.path, f"{self.root / 'bundle.json'}: {entry.path}", BundleError),
-                        entry)
+            _check_file(
+                contained(self.root, entry.path, f"{self.root / 'bundle.json'}: {entry.path}", BundleError), entry
+            )
 
 
 def _check_file(path: Path, entry: BundleEntry) -> None:

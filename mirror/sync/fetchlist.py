@@ -14,10 +14,10 @@ __all__ = ["FetchItem", "PlanReport", "device_items", "gudid_item", "manifest_it
 
 @dataclass(frozen=True)
 class FetchItem:
-    dataset: str            # event, ..., gudid; "manifest" for download.json itself
+    dataset: str  # event, ..., gudid; "manifest" for download.json itself
     url: str
-    path: str               # where it goes under the folder given to `mirror sync --from DIR`
-    bytes: int | None       # from the manifest's size_mb (approximate); None when the source does not say
+    path: str  # where it goes under the folder given to `mirror sync --from DIR`
+    bytes: int | None  # from the manifest's size_mb (approximate); None when the source does not say
     records: int | None
     export_date: str = ""
 

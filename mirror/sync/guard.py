@@ -15,7 +15,7 @@ from .plan import EndpointEntry, keeps
 
 __all__ = ["SHRINK_LIMIT", "shrank", "previous_records", "check_entry"]
 
-SHRINK_LIMIT = 0.5   # a dataset may not drop below half the records it held without --allow-shrink
+SHRINK_LIMIT = 0.5  # a dataset may not drop below half the records it held without --allow-shrink
 
 
 def shrank(previous: int, now: int) -> bool:
@@ -33,10 +33,14 @@ def previous_records(cur: DatasetState | None, name: str, since: int | None) -> 
 def check_entry(where: str, entry: EndpointEntry, previous: int | None, planned: int, allow_shrink: bool) -> None:
     """ManifestError when total_records is not the partitions' sum (D16); ShrinkRefused for a refused shrink."""
     if entry.total_records != entry.listed_records:
-        raise ManifestError(f"{where}: device/{entry.name} total_records {entry.total_records:,} is not the sum of "
-                            f"its partitions' records ({entry.listed_records:,}); the manifest is inconsistent, so "
-                            f"{entry.name} keeps its previous data: fetch the manifest again later")
+        raise ManifestError(
+            f"{where}: device/{entry.name} total_records {entry.total_records:,} is not the sum of "
+            f"its partitions' records ({entry.listed_records:,}); the manifest is inconsistent, so "
+            f"{entry.name} keeps its previous data: fetch the manifest again later"
+        )
     if previous is not None and shrank(previous, planned) and not allow_shrink:
-        raise ShrinkRefused(f"{where}: device/{entry.name} lists {planned:,} records where the mirror holds "
-                            f"{previous:,}; a drop of more than half is refused and {entry.name} keeps its previous "
-                            "data. If the drop is real, rerun with --allow-shrink")
+        raise ShrinkRefused(
+            f"{where}: device/{entry.name} lists {planned:,} records where the mirror holds "
+            f"{previous:,}; a drop of more than half is refused and {entry.name} keeps its previous "
+            "data. If the drop is real, rerun with --allow-shrink"
+        )

@@ -46,17 +46,31 @@ __all__ = ["outdated", "copy_upgraded", "finish", "index_problems"]
 def outdated(store: Store, path: Path, ds: Dataset, indexes: bool = True) -> list[str]:
     """What the file at `path` lacks of the current layout: listed columns and (unless not asked: a build in
     progress has none yet) the key index, by name; [] when it has them all, or holds no table of the dataset."""
-    if not (ds.listed or ds.key_index or ds.words) or not path.exists():   # (summaries come with listed)
+    if not (ds.listed or ds.key_index or ds.words) or not path.exists():  # (summaries come with listed)
         return []
     con = store.open_file(path)
     try:
-        have = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE table_name = ?",
-                                          [ds.table]).fetchall()}
-        found = {i for (i,) in con.execute("SELECT index_name FROM duckdb_indexes() WHERE table_name = ? UNION "
-                                           "SELECT table_name FROM duckdb_tables()", [ds.table]).fetchall()}
-        for ix in layout(ds).by_rowid:   # an index of an older layout (fewer columns): rebuilt
-            cols = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE table_name = ?",
-                                              [ix.table]).fetchall()}
+        have = {
+            c
+            for (c,) in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE table_name = ?", [ds.table]
+            ).fetchall()
+        }
+        found = {
+            i
+            for (i,) in con.execute(
+                "SELECT index_name FROM duckdb_indexes() WHERE table_name = ? UNION "
+                "SELECT table_name FROM duckdb_tables()",
+                [ds.table],
+            ).fetchall()
+        }
+        for ix in layout(ds).by_rowid:  # an index of an older layout (fewer columns): rebuilt
+            cols = {
+                c
+                for (c,) in con.execute(
+                    "SELECT column_name FROM duckdb_columns() WHERE table_name = ?", [ix.table]
+                ).fetchall()
+            }
             if not ix.columns <= cols:
                 found.discard(ix.table)
     finally:
@@ -65,8 +79,9 @@ def outdated(store: Store, path: Path, ds: Dataset, indexes: bool = True) -> lis
         return []
     lacks = [name for name in ds.listed if name not in have]
     if indexes:
-        lacks += [name for name in ([_index_name(ds)] if ds.key_index else []) + list(layout(ds).tables)
-                  if name not in found]
+        lacks += [
+            name for name in ([_index_name(ds)] if ds.key_index else []) + list(layout(ds).tables) if name not in found
+        ]
     return lacks
 
 
@@ -80,8 +95,12 @@ def copy_upgraded(con: Connection, source: Path, ds: Dataset) -> None:
         con.execute("SET preserve_insertion_order=true")
         con.execute("BEGIN TRANSACTION")
         ensure_tables(con, ds)
-        have = {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE database_name = ? "
-                                          "AND table_name = ?", [src, ds.table]).fetchall()}
+        have = {
+            c
+            for (c,) in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND table_name = ?", [src, ds.table]
+            ).fetchall()
+        }
         listed = "".join(f', {listed_sql(ds, name, "record")} AS "{name}"' for name in ds.listed if name not in have)
         con.execute(f'INSERT INTO "{ds.table}" BY NAME SELECT *{listed} FROM {src}.main."{ds.table}"')
         for ch in ds.children:
@@ -101,8 +120,8 @@ def copy_upgraded(con: Connection, source: Path, ds: Dataset) -> None:
 def finish(con: Connection, ds: Dataset, only: set[str] | None = None) -> None:
     """The indexes and summaries of a complete build: the key index, the listed columns' summaries and the word
     index (read in rowid batches). `only`: just these of them (what an unchanged file lacks), else all."""
-    con.execute("SET enable_progress_bar=false")   # long statements: DuckDB would draw a bar on stdout
-    con.execute("CHECKPOINT")   # deleted rows (dropped partitions) are vacuumed now, before rowids are written down
+    con.execute("SET enable_progress_bar=false")  # long statements: DuckDB would draw a bar on stdout
+    con.execute("CHECKPOINT")  # deleted rows (dropped partitions) are vacuumed now, before rowids are written down
     for table in _LEGACY.get(ds.endpoint, ()):
         con.execute(f'DROP TABLE IF EXISTS "{table}"')
     ix = layout(ds)
@@ -139,24 +158,37 @@ def index_problems(con: Connection, ds: Dataset) -> list[str]:
         if table not in have:
             continue
         same = " AND ".join(f'r."{c}" IS NOT DISTINCT FROM m."{c}"' for c in row.covers) or "TRUE"
-        bad = one(con.execute(f'SELECT count(*) FROM "{table}" r LEFT JOIN "{ds.table}" m ON m.rowid = r.rowid '
-                              f'WHERE NOT coalesce(list_contains(m."{name}", r.term) AND {same}, FALSE)'))[0]
-        want = one(con.execute(f'SELECT coalesce(sum(len(list_distinct(list_filter("{name}", '
-                               f'lambda v: v IS NOT NULL)))), 0) FROM "{ds.table}"'))[0]
+        bad = one(
+            con.execute(
+                f'SELECT count(*) FROM "{table}" r LEFT JOIN "{ds.table}" m ON m.rowid = r.rowid '
+                f'WHERE NOT coalesce(list_contains(m."{name}", r.term) AND {same}, FALSE)'
+            )
+        )[0]
+        want = one(
+            con.execute(
+                f'SELECT coalesce(sum(len(list_distinct(list_filter("{name}", '
+                f'lambda v: v IS NOT NULL)))), 0) FROM "{ds.table}"'
+            )
+        )[0]
         n = one(con.execute(f'SELECT count(*) FROM "{table}"'))[0]
         if bad or n != want:
             out.append(f"{table}: {bad} rows point at a record without their value; {n} rows, {want} expected")
     if ix.words and ix.words.table in have:
         words, key = ix.words.table, ds.key[0]
         same = " OR ".join(f'w."{c}" IS DISTINCT FROM m."{c}"' for c in ix.words.covers) or "FALSE"
-        sample = f'(SELECT * FROM "{words}" USING SAMPLE reservoir(20000 ROWS) REPEATABLE (7))'   # it is large
-        bad = one(con.execute(f'SELECT count(*) FROM {sample} w LEFT JOIN "{ds.table}" m ON m.rowid = w.rowid WHERE '
-                              f'm."{key}" IS NULL OR {same} OR NOT EXISTS (SELECT 1 FROM "{ix.words.child}" c WHERE '
-                              f'c."{key}" = m."{key}" AND contains(lower(c."text"), split_part(w.term, \' \', 1)))'
-                              ))[0]
+        sample = f'(SELECT * FROM "{words}" USING SAMPLE reservoir(20000 ROWS) REPEATABLE (7))'  # it is large
+        bad = one(
+            con.execute(
+                f'SELECT count(*) FROM {sample} w LEFT JOIN "{ds.table}" m ON m.rowid = w.rowid WHERE '
+                f'm."{key}" IS NULL OR {same} OR NOT EXISTS (SELECT 1 FROM "{ix.words.child}" c WHERE '
+                f'c."{key}" = m."{key}" AND contains(lower(c."text"), split_part(w.term, \' \', 1)))'
+            )
+        )[0]
         if bad:
-            out.append(f"{words}: {bad} of 20,000 sampled terms point at a record whose text lacks them (or whose "
-                       "covered columns differ)")
+            out.append(
+                f"{words}: {bad} of 20,000 sampled terms point at a record whose text lacks them (or whose "
+                "covered columns differ)"
+            )
     return out
 
 

@@ -24,7 +24,7 @@ class Fetched:
     path: Path
     bytes: int
     sha256: str
-    digest: str | None = None    # of its records (`chunks.records_digest`), when taken before loading
+    digest: str | None = None  # of its records (`chunks.records_digest`), when taken before loading
 
 
 def ensure_tables(con: duckdb.DuckDBPyConnection, ds: Dataset) -> None:
@@ -51,8 +51,9 @@ def _insert_chunks(con, ds: Dataset, stream: ChunkStream, part: str) -> int:
     return rows
 
 
-def open_stream(part: Partition, fetched: Fetched, work: Path, chunk_bytes: int = 32 << 20,
-                after: ChunkStream | None = None) -> ChunkStream:
+def open_stream(
+    part: Partition, fetched: Fetched, work: Path, chunk_bytes: int = 32 << 20, after: ChunkStream | None = None
+) -> ChunkStream:
     """Start unzipping a partition (checks the zip first: CorruptFileError if it is not the expected zip;
     RecordCountError if it unzips to more than the manifest's records can take)."""
     ds = DATASETS.get(part.endpoint)
@@ -60,8 +61,15 @@ def open_stream(part: Partition, fetched: Fetched, work: Path, chunk_bytes: int 
     return ChunkStream(bulk, work, chunk_bytes, after=after)
 
 
-def load_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, part: Partition, fetched: Fetched,
-                   work: Path, chunk_bytes: int = 32 << 20, stream: ChunkStream | None = None) -> int:
+def load_partition(
+    con: duckdb.DuckDBPyConnection,
+    ds: Dataset,
+    part: Partition,
+    fetched: Fetched,
+    work: Path,
+    chunk_bytes: int = 32 << 20,
+    stream: ChunkStream | None = None,
+) -> int:
     """Replace partition `part` in the staging db from its zip; commit only if the count matches."""
     stream = stream or open_stream(part, fetched, work, chunk_bytes)
     con.execute("BEGIN TRANSACTION")
@@ -69,11 +77,14 @@ def load_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, part: Partition,
         drop_partition(con, ds, part.path)
         rows = _insert_chunks(con, ds, stream, part.path)
         if rows != part.records:
-            raise RecordCountError(f"{fetched.path}: holds {rows} records but the manifest says {part.records}; "
-                                   "the file or the manifest is out of date: run `mirror sync` again")
+            raise RecordCountError(
+                f"{fetched.path}: holds {rows} records but the manifest says {part.records}; "
+                "the file or the manifest is out of date: run `mirror sync` again"
+            )
         con.execute(f"DROP TABLE IF EXISTS {STAGE}")
-        record_loaded(con, part.path, part.file, part.export_date, rows, fetched.bytes, fetched.sha256,
-                      digest=stream.digest)
+        record_loaded(
+            con, part.path, part.file, part.export_date, rows, fetched.bytes, fetched.sha256, digest=stream.digest
+        )
         con.execute("COMMIT")
         return rows
     except duckdb.Error as e:
@@ -97,8 +108,16 @@ def keep_partition(con: duckdb.DuckDBPyConnection, part: Partition, fetched: Fet
     assert fetched.digest is not None, "only a partition whose records' digest was taken can be kept"
     con.execute("BEGIN TRANSACTION")
     try:
-        record_loaded(con, part.path, part.file, part.export_date, part.records, fetched.bytes, fetched.sha256,
-                      digest=fetched.digest)
+        record_loaded(
+            con,
+            part.path,
+            part.file,
+            part.export_date,
+            part.records,
+            fetched.bytes,
+            fetched.sha256,
+            digest=fetched.digest,
+        )
         con.execute("COMMIT")
     except BaseException:
         _rollback(con)
@@ -118,9 +137,10 @@ def _classify(e: duckdb.Error, path: Path, work: Path) -> MirrorError:
     if "No space left" in str(e):
         return DiskFullError(f"{work}: disk full while loading {path.name}; free space and rerun")
     if isinstance(e, duckdb.OutOfMemoryException):
-        return MirrorError(f"{path}: DuckDB ran out of memory while loading ({msg}); raise FDAX_DUCKDB_MEMORY_LIMIT "
-                           "or lower FDAX_CHUNK_MB and rerun (the download is kept)")
+        return MirrorError(
+            f"{path}: DuckDB ran out of memory while loading ({msg}); raise FDAX_DUCKDB_MEMORY_LIMIT "
+            "or lower FDAX_CHUNK_MB and rerun (the download is kept)"
+        )
     if isinstance(e, duckdb.InvalidInputException) and "JSON" in str(e):
-        return InvalidJSONError(f"{path}: invalid JSON ({msg}); remove it and run `mirror sync` again "
-                                "to fetch it anew")
+        return InvalidJSONError(f"{path}: invalid JSON ({msg}); remove it and run `mirror sync` again to fetch it anew")
     return MirrorError(f"{path}: cannot be loaded ({msg}); rerun `mirror sync` (the download is kept)")

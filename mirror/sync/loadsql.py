@@ -9,11 +9,24 @@ from ..schema.datasets import Child, Column, Dataset
 from ..schema.openfda import DATE_FORMATS, WORD, WORD_SQL
 from .unpack import MAX_RECORD_BYTES
 
-__all__ = ["ddl", "stage_sql", "main_sql", "child_sql", "listed_sql", "flat_values", "words_sql", "rows_sql",
-           "summary_sql", "WORD", "STAGE", "STAGE_DDL", "STAGE_CLEAR"]
+__all__ = [
+    "ddl",
+    "stage_sql",
+    "main_sql",
+    "child_sql",
+    "listed_sql",
+    "flat_values",
+    "words_sql",
+    "rows_sql",
+    "summary_sql",
+    "WORD",
+    "STAGE",
+    "STAGE_DDL",
+    "STAGE_CLEAR",
+]
 
 STAGE = "_chunk"
-COMMON = 0.01          # a word in more than this share of a word index's rows is common (not indexed)
+COMMON = 0.01  # a word in more than this share of a word index's rows is common (not indexed)
 _DATE_SQL = {kind: f"try_strptime({{v}}, '{fmt}')::DATE" for kind, fmt in zip(("ymd", "iso", "mdy"), DATE_FORMATS)}
 _TYPE = {"str": "VARCHAR", "date": "DATE", "list": "VARCHAR[]"}
 # The record JSON is stored ZSTD-compressed whatever DuckDB's own analysis would pick: left to itself, DuckDB 1.5
@@ -28,8 +41,15 @@ def _create(table: str, cols: list[tuple[str, str]]) -> str:
 
 def ddl(ds: Dataset) -> list[str]:
     parent = {c.name: c for c in ds.columns}
-    out = [_create(ds.table, [("_partition", "VARCHAR")] + [(c.name, _TYPE[c.kind]) for c in ds.columns]
-                   + [("record", RECORD_TYPE)] + [(name, "VARCHAR[]") for name in ds.listed])]
+    out = [
+        _create(
+            ds.table,
+            [("_partition", "VARCHAR")]
+            + [(c.name, _TYPE[c.kind]) for c in ds.columns]
+            + [("record", RECORD_TYPE)]
+            + [(name, "VARCHAR[]") for name in ds.listed],
+        )
+    ]
     for ch in ds.children:
         cols = [("_partition", "VARCHAR")] + [(k, _TYPE[parent[k].kind]) for k in ch.parent_keys]
         out.append(_create(f"{ds.table}_{ch.suffix}", cols + [(c.name, _TYPE[c.kind]) for c in ch.columns]))
@@ -46,8 +66,10 @@ def stage_sql(ds: Dataset, ndjson: Path) -> str:
     chunk's records were checked against MAX_RECORD_BYTES while unzipping; DuckDB's limit sits just above)."""
     paths = "[" + ", ".join(f"'{p}'" for p in _paths(ds)) + "]"
     path = str(ndjson).replace("'", "''")
-    return (f"INSERT INTO {STAGE} SELECT j, json_extract(j, {paths}) AS v FROM (SELECT json(json) AS j "
-            f"FROM read_ndjson_objects('{path}', maximum_object_size={MAX_RECORD_BYTES}))")   # the paths read from
+    return (
+        f"INSERT INTO {STAGE} SELECT j, json_extract(j, {paths}) AS v FROM (SELECT json(json) AS j "
+        f"FROM read_ndjson_objects('{path}', maximum_object_size={MAX_RECORD_BYTES}))"
+    )  # the paths read from
     # the minified record: the same fragments as from the pretty-printed text, 15-25% faster per chunk
 
 
@@ -119,8 +141,10 @@ def child_sql(ds: Dataset, ch: Child) -> str:
         ref = "e." + ".".join(f'"{p}"' for p in c.path.removeprefix("$.").split("."))
         cols.append((_DATE_SQL[ds.date_format].format(v=ref) if c.kind == "date" else ref) + f' AS "{c.name}"')
     keys = ", ".join(f'{_col(ds, key)} AS "{key}"' for key in ch.parent_keys)
-    return (f'INSERT INTO "{ds.table}_{ch.suffix}" BY NAME SELECT $part AS _partition, {keys}, {", ".join(cols)} '
-            f"FROM (SELECT v, unnest(from_json(v[{k}], '{_schema(ch.columns)}')) AS e FROM {STAGE})")
+    return (
+        f'INSERT INTO "{ds.table}_{ch.suffix}" BY NAME SELECT $part AS _partition, {keys}, {", ".join(cols)} '
+        f"FROM (SELECT v, unnest(from_json(v[{k}], '{_schema(ch.columns)}')) AS e FROM {STAGE})"
+    )
 
 
 def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int = 200_000) -> list[str]:
@@ -134,19 +158,32 @@ def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int =
     cover = "".join(f', m."{c}"' for c in ds.words_cover)
     child, word, key = f"{ds.table}_{ds.words}", WORD_SQL, ds.key[0]
     spans = [(lo, lo + batch - 1) for lo in range(0, max(rows, 1), batch)]
-    split = (f"SELECT \"{key}\" AS key, regexp_extract_all(lower(\"text\"), '{word}') AS ws FROM \"{child}\" "
-             "WHERE rowid BETWEEN {lo} AND {hi}")
-    return (["CREATE OR REPLACE TEMP TABLE _df (word VARCHAR, n BIGINT)",
-             "CREATE OR REPLACE TEMP TABLE _terms (term VARCHAR, key VARCHAR)"]
-            + [f"INSERT INTO _df SELECT w, count(DISTINCT key) FROM (SELECT key, unnest(ws) AS w FROM "
-               f"({split.format(lo=lo, hi=hi)})) GROUP BY w" for lo, hi in spans]
-            + [f'CREATE OR REPLACE TABLE "{common}" AS SELECT word FROM _df GROUP BY word '
-               f'HAVING sum(n) > {float(common_share)} * (SELECT count(DISTINCT "{key}") FROM "{child}")',
-               "DROP TABLE _df"]
-            + [_rare_terms_sql(child, key, common, lo, hi) for lo, hi in spans]
-            + [f'CREATE OR REPLACE TABLE "{words}" AS SELECT DISTINCT w.term, m.rowid AS rowid{cover} FROM _terms w '
-               f'JOIN "{ds.table}" m ON m."{key}" = w.key ORDER BY term, rowid',
-               "DROP TABLE _terms"])
+    split = (
+        f'SELECT "{key}" AS key, regexp_extract_all(lower("text"), \'{word}\') AS ws FROM "{child}" '
+        "WHERE rowid BETWEEN {lo} AND {hi}"
+    )
+    return (
+        [
+            "CREATE OR REPLACE TEMP TABLE _df (word VARCHAR, n BIGINT)",
+            "CREATE OR REPLACE TEMP TABLE _terms (term VARCHAR, key VARCHAR)",
+        ]
+        + [
+            f"INSERT INTO _df SELECT w, count(DISTINCT key) FROM (SELECT key, unnest(ws) AS w FROM "
+            f"({split.format(lo=lo, hi=hi)})) GROUP BY w"
+            for lo, hi in spans
+        ]
+        + [
+            f'CREATE OR REPLACE TABLE "{common}" AS SELECT word FROM _df GROUP BY word '
+            f'HAVING sum(n) > {float(common_share)} * (SELECT count(DISTINCT "{key}") FROM "{child}")',
+            "DROP TABLE _df",
+        ]
+        + [_rare_terms_sql(child, key, common, lo, hi) for lo, hi in spans]
+        + [
+            f'CREATE OR REPLACE TABLE "{words}" AS SELECT DISTINCT w.term, m.rowid AS rowid{cover} FROM _terms w '
+            f'JOIN "{ds.table}" m ON m."{key}" = w.key ORDER BY term, rowid',
+            "DROP TABLE _terms",
+        ]
+    )
 
 
 def _rare_terms_sql(child: str, key: str, common: str, lo: int, hi: int) -> str:
@@ -156,14 +193,18 @@ def _rare_terms_sql(child: str, key: str, common: str, lo: int, hi: int) -> str:
     each rare word by position), not by forming every two-word term and testing it: most words are common, so
     this forms a few terms per text instead of one per word (the same pairs)."""
     word = WORD_SQL
-    tokens = (f'SELECT rid, key, unnest(ws) AS w, unnest(range(1, len(ws) + 1)) AS i FROM (SELECT rowid AS rid, '
-              f'"{key}" AS key, regexp_extract_all(lower("text"), \'{word}\') AS ws FROM "{child}" '
-              f"WHERE rowid BETWEEN {lo} AND {hi})")
-    return (f"INSERT INTO _terms WITH t AS MATERIALIZED ({tokens}), "
-            f'r AS (SELECT rid, key, w, i FROM t WHERE w NOT IN (SELECT word FROM "{common}")) '
-            "SELECT DISTINCT term, key FROM (SELECT w AS term, key FROM r "
-            "UNION ALL SELECT t.w || ' ' || r.w, r.key FROM r JOIN t ON t.rid = r.rid AND t.i = r.i - 1 "
-            "UNION ALL SELECT r.w || ' ' || t.w, r.key FROM r JOIN t ON t.rid = r.rid AND t.i = r.i + 1)")
+    tokens = (
+        f"SELECT rid, key, unnest(ws) AS w, unnest(range(1, len(ws) + 1)) AS i FROM (SELECT rowid AS rid, "
+        f'"{key}" AS key, regexp_extract_all(lower("text"), \'{word}\') AS ws FROM "{child}" '
+        f"WHERE rowid BETWEEN {lo} AND {hi})"
+    )
+    return (
+        f"INSERT INTO _terms WITH t AS MATERIALIZED ({tokens}), "
+        f'r AS (SELECT rid, key, w, i FROM t WHERE w NOT IN (SELECT word FROM "{common}")) '
+        "SELECT DISTINCT term, key FROM (SELECT w AS term, key FROM r "
+        "UNION ALL SELECT t.w || ' ' || r.w, r.key FROM r JOIN t ON t.rid = r.rid AND t.i = r.i - 1 "
+        "UNION ALL SELECT r.w || ' ' || t.w, r.key FROM r JOIN t ON t.rid = r.rid AND t.i = r.i + 1)"
+    )
 
 
 def rows_sql(ds: Dataset) -> list[str]:
@@ -173,9 +214,11 @@ def rows_sql(ds: Dataset) -> list[str]:
     out = []
     cover = "".join(f', "{c}"' for c in ds.cover)
     for table, name in ds.rows_tables.items():
-        out.append(f'CREATE OR REPLACE TABLE "{table}" AS SELECT term, rid AS rowid{cover} FROM (SELECT '
-                   f'unnest(list_distinct("{name}")) AS term, rowid AS rid{cover} FROM "{ds.table}") '
-                   f"WHERE term IS NOT NULL ORDER BY term, rid")
+        out.append(
+            f'CREATE OR REPLACE TABLE "{table}" AS SELECT term, rid AS rowid{cover} FROM (SELECT '
+            f'unnest(list_distinct("{name}")) AS term, rowid AS rid{cover} FROM "{ds.table}") '
+            f"WHERE term IS NOT NULL ORDER BY term, rid"
+        )
     return out
 
 
@@ -186,10 +229,14 @@ def summary_sql(ds: Dataset) -> list[str]:
     for table, (name, day) in ds.summaries.items():
         terms = f'unnest(list_distinct("{name}")) AS term'
         if day is None:
-            out.append(f'CREATE OR REPLACE TABLE "{table}" AS SELECT term, count(*) AS n FROM (SELECT {terms} '
-                       f'FROM "{ds.table}") WHERE term IS NOT NULL GROUP BY term ORDER BY term')
+            out.append(
+                f'CREATE OR REPLACE TABLE "{table}" AS SELECT term, count(*) AS n FROM (SELECT {terms} '
+                f'FROM "{ds.table}") WHERE term IS NOT NULL GROUP BY term ORDER BY term'
+            )
         else:
-            out.append(f'CREATE OR REPLACE TABLE "{table}" AS SELECT term, day, count(*) AS n FROM (SELECT {terms}, '
-                       f'"{day}" AS day FROM "{ds.table}" WHERE "{day}" IS NOT NULL) WHERE term IS NOT NULL '
-                       f"GROUP BY term, day ORDER BY term, day")
+            out.append(
+                f'CREATE OR REPLACE TABLE "{table}" AS SELECT term, day, count(*) AS n FROM (SELECT {terms}, '
+                f'"{day}" AS day FROM "{ds.table}" WHERE "{day}" IS NOT NULL) WHERE term IS NOT NULL '
+                f"GROUP BY term, day ORDER BY term, day"
+            )
     return out

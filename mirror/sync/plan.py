@@ -15,8 +15,17 @@ from ..store.paths import url_path
 
 __all__ = ["ENDPOINTS", "Partition", "EndpointEntry", "Manifest", "parse_manifest", "plan", "keeps"]
 
-ENDPOINTS = ("event", "recall", "enforcement", "510k", "pma", "classification",
-             "udi", "registrationlisting", "covid19serology")
+ENDPOINTS = (
+    "event",
+    "recall",
+    "enforcement",
+    "510k",
+    "pma",
+    "classification",
+    "udi",
+    "registrationlisting",
+    "covid19serology",
+)
 
 _QUARTER = re.compile(r"/(\d{4})q([1-4])/")
 
@@ -24,7 +33,7 @@ _QUARTER = re.compile(r"/(\d{4})q([1-4])/")
 @dataclass(frozen=True)
 class Partition:
     endpoint: str
-    file: str           # the download URL as the manifest gives it
+    file: str  # the download URL as the manifest gives it
     records: int
     size_mb: float
     display_name: str
@@ -82,8 +91,9 @@ def _count(value: object, what: str, where: str) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _MAX_RECORDS:
-        raise ManifestError(f"{where}: {what} {_show(value)} is not a record count; check the manifest "
-                            "or download it again")
+        raise ManifestError(
+            f"{where}: {what} {_show(value)} is not a record count; check the manifest or download it again"
+        )
     return value
 
 
@@ -96,8 +106,9 @@ def _size_mb(value: object, what: str, where: str) -> float:
     except ValueError:
         size = None
     if size is None or not math.isfinite(size) or size < 0 or size > 1 << 30:
-        raise ManifestError(f"{where}: {what} size_mb {_show(value)} is not a size in MB; check the manifest "
-                            "or download it again")
+        raise ManifestError(
+            f"{where}: {what} size_mb {_show(value)} is not a size in MB; check the manifest or download it again"
+        )
     return size
 
 
@@ -109,13 +120,16 @@ def _show(value: object) -> str:
 def _export_date(entry: dict, name: str, where: str) -> str:
     value = entry.get("export_date")
     if not isinstance(value, str) or not _DATE.fullmatch(value):
-        raise ManifestError(f"{where}: device/{name} export_date {_show(value)} is not a date (YYYY-MM-DD); "
-                            "check the manifest or download it again")
+        raise ManifestError(
+            f"{where}: device/{name} export_date {_show(value)} is not a date (YYYY-MM-DD); "
+            "check the manifest or download it again"
+        )
     try:
         date.fromisoformat(value)
     except ValueError:
-        raise ManifestError(f"{where}: device/{name} export_date {value!r} is not a real date; check the "
-                            "manifest or download it again") from None
+        raise ManifestError(
+            f"{where}: device/{name} export_date {value!r} is not a real date; check the manifest or download it again"
+        ) from None
     return value
 
 
@@ -124,9 +138,14 @@ def _partition(endpoint: str, export_date: str, p: object, i: int, where: str) -
     if not isinstance(p, dict) or not isinstance(p.get("file"), str) or "records" not in p:
         raise ManifestError(f"{where}: {what} has no valid file/records; check the manifest or download it again")
     url_path(p["file"], f"{where}: {what} file {_show(p['file'])}")
-    return Partition(endpoint=endpoint, file=p["file"], records=_count(p["records"], f"{what} records", where),
-                     size_mb=_size_mb(p.get("size_mb"), what, where),
-                     display_name=str(p.get("display_name", "")), export_date=export_date)
+    return Partition(
+        endpoint=endpoint,
+        file=p["file"],
+        records=_count(p["records"], f"{what} records", where),
+        size_mb=_size_mb(p.get("size_mb"), what, where),
+        display_name=str(p.get("display_name", "")),
+        export_date=export_date,
+    )
 
 
 def _endpoint(name: str, entry: object, where: str) -> EndpointEntry:
@@ -151,13 +170,15 @@ def parse_manifest(data: bytes, where: str = "download.json") -> Manifest:
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as e:
-        raise ManifestError(f"{where}: not valid JSON ({e}); "
-                            "check --manifest points at openFDA's download.json") from None
+        raise ManifestError(
+            f"{where}: not valid JSON ({e}); check --manifest points at openFDA's download.json"
+        ) from None
     results = doc.get("results") if isinstance(doc, dict) else None
     device = results.get("device") if isinstance(results, dict) else None
     if not isinstance(device, dict) or not device:
-        raise ManifestError(f"{where}: has no device section (results.device); "
-                            "check --manifest points at openFDA's download.json")
+        raise ManifestError(
+            f"{where}: has no device section (results.device); check --manifest points at openFDA's download.json"
+        )
     meta = doc.get("meta") or {}
     if not isinstance(meta, dict):
         raise ManifestError(f"{where}: meta is not an object; check --manifest points at openFDA's download.json")

@@ -25,6 +25,7 @@ class ProgressEvent:
     kind: `file` (bytes of one file: `name`, `done` and `total` bytes of that file, `overall_done` bytes of the whole
     sync and `overall_total`, the manifest's estimate of them, so a bar should clamp at 100%), `loaded` (a partition's
     `records` are in the staging table), `note` (a line the terminal would show, in `name`)."""
+
     kind: str
     name: str
     done: int = 0
@@ -37,9 +38,15 @@ class ProgressEvent:
 
 
 class Progress:
-    def __init__(self, total_bytes: int, quiet: bool = False, stream=None,
-                 cancel: threading.Event | None = None, total_records: int = 0,
-                 on_event: Callable[[ProgressEvent], None] | None = None) -> None:
+    def __init__(
+        self,
+        total_bytes: int,
+        quiet: bool = False,
+        stream=None,
+        cancel: threading.Event | None = None,
+        total_records: int = 0,
+        on_event: Callable[[ProgressEvent], None] | None = None,
+    ) -> None:
         self.cancel = cancel or threading.Event()
         self.on_event = on_event
         self.total_bytes = total_bytes
@@ -51,12 +58,33 @@ class Progress:
         self.bars = not quiet and _isatty(self.stream)  # bars on a terminal; plain lines in logs
         self._lock = threading.Lock()
         self._slots: list[bool] = []
-        self.overall = None if not self.bars else tqdm(total=total_bytes or None, unit="B", unit_scale=True,
-                                               unit_divisor=1024, desc="download", position=0,
-                                               file=self.stream, dynamic_ncols=True)
-        self.records = None if not self.bars or not total_records else tqdm(
-            total=total_records, unit=" rec", unit_scale=True, desc="load", position=1, file=self.stream,
-            dynamic_ncols=True)
+        self.overall = (
+            None
+            if not self.bars
+            else tqdm(
+                total=total_bytes or None,
+                unit="B",
+                unit_scale=True,
+                unit_divisor=1024,
+                desc="download",
+                position=0,
+                file=self.stream,
+                dynamic_ncols=True,
+            )
+        )
+        self.records = (
+            None
+            if not self.bars or not total_records
+            else tqdm(
+                total=total_records,
+                unit=" rec",
+                unit_scale=True,
+                desc="load",
+                position=1,
+                file=self.stream,
+                dynamic_ncols=True,
+            )
+        )
 
     def file(self, name: str):
         """A callback `cb(n, total)` for one file's bytes, plus `close()`."""
@@ -99,9 +127,17 @@ class Progress:
     def loaded(self, records: int, name: str = "") -> None:
         with self._lock:
             self.records_done += records
-        self._emit(ProgressEvent("loaded", name, records=records, records_done=self.records_done,
-                                 records_total=self.total_records, overall_done=self.bytes_done,
-                                 overall_total=self.total_bytes))
+        self._emit(
+            ProgressEvent(
+                "loaded",
+                name,
+                records=records,
+                records_done=self.records_done,
+                records_total=self.total_records,
+                overall_done=self.bytes_done,
+                overall_total=self.total_bytes,
+            )
+        )
         if self.records is not None:
             self.records.update(records)
 
@@ -134,8 +170,17 @@ class _FileBar:
             return
         if self.bar is None:
             self.pos = self.p._slot()
-            self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc=self.name[-40:],
-                            position=self.pos, leave=False, file=self.p.stream, dynamic_ncols=True)
+            self.bar = tqdm(
+                total=total,
+                unit="B",
+                unit_scale=True,
+                unit_divisor=1024,
+                desc=self.name[-40:],
+                position=self.pos,
+                leave=False,
+                file=self.p.stream,
+                dynamic_ncols=True,
+            )
         self.bar.update(n)
         if self.p.overall is not None:
             self.p.overall.update(n)

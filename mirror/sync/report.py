@@ -16,12 +16,12 @@ __all__ = ["DatasetReport", "SyncReport"]
 @dataclass
 class DatasetReport:
     dataset: str
-    status: str = "planned"          # planned | up-to-date | updated | failed | skipped
+    status: str = "planned"  # planned | up-to-date | updated | failed | skipped
     export_date: str = ""
     records: int = 0
     files: int = 0
     files_to_fetch: int = 0
-    files_unchanged: int = 0         # re-exported files whose records were already loaded (kept, not loaded again)
+    files_unchanged: int = 0  # re-exported files whose records were already loaded (kept, not loaded again)
     bytes_planned: int = 0
     bytes_fetched: int = 0
     seconds: float = 0.0

@@ -46,11 +46,10 @@ class SyncOptions:
     source_dir: Path | None = None
     gudid: str | None = None
     dry_run: bool = False
-    allow_shrink: bool = False    # publish a dataset even when it drops below half its records (mirror/guard.py)
+    allow_shrink: bool = False  # publish a dataset even when it drops below half its records (mirror/guard.py)
     quiet: bool = False
-    cancel: threading.Event | None = None    # set it (from another thread) to stop the sync
+    cancel: threading.Event | None = None  # set it (from another thread) to stop the sync
     on_progress: Callable[[ProgressEvent], None] | None = None  # called from sync threads: bytes, loads, notes
-
 
 
 @dataclass
@@ -60,12 +59,12 @@ class _Work:
     planned: list[Partition]
     to_load: list[Partition]
     to_drop: list[str]
-    base: str                        # fresh | copy | resume | upgrade (copy, adding the listed columns)
-    lacks: tuple[str, ...] = ()      # what the published file lacks of the current layout (mirror/upgrade.py)
-    manifest_total: int = 0          # the endpoint's total_records in the manifest
+    base: str  # fresh | copy | resume | upgrade (copy, adding the listed columns)
+    lacks: tuple[str, ...] = ()  # what the published file lacks of the current layout (mirror/upgrade.py)
+    manifest_total: int = 0  # the endpoint's total_records in the manifest
     since: int | None = None
-    previous: int | None = None      # records the published dataset held in the same --since slice (None: none)
-    reuse: dict[str, str] = field(default_factory=dict)   # partition path -> digest of the records the file holds
+    previous: int | None = None  # records the published dataset held in the same --since slice (None: none)
+    reuse: dict[str, str] = field(default_factory=dict)  # partition path -> digest of the records the file holds
 
 
 def _source(settings: Settings, options: SyncOptions, client: httpx.Client | None) -> Source:
@@ -77,10 +76,11 @@ def _source(settings: Settings, options: SyncOptions, client: httpx.Client | Non
     if options.manifest:
         src.manifest_location = options.manifest
     if options.gudid:
-        src.gudid_location = " ".join(loc if is_url(loc) else os.path.abspath(os.path.expanduser(loc))
-                                      for loc in options.gudid.split())
+        src.gudid_location = " ".join(
+            loc if is_url(loc) else os.path.abspath(os.path.expanduser(loc)) for loc in options.gudid.split()
+        )
     elif options.manifest and src.gudid_location == DEFAULT_GUDID_URL:
-        src.gudid_location = ""   # a manifest of one's own (an internal mirror): no internet default for GUDID
+        src.gudid_location = ""  # a manifest of one's own (an internal mirror): no internet default for GUDID
     return src
 
 
@@ -88,12 +88,13 @@ def _policy(settings: Settings, options: SyncOptions) -> RetryPolicy:
     return RetryPolicy(settings.retries, settings.backoff, cancel=options.cancel)
 
 
-def _decide(store: Store, cur: DatasetState | None, dataset: str, export_date: str, planned: list[Partition],
-            dry_run: bool) -> _Work | None:
+def _decide(
+    store: Store, cur: DatasetState | None, dataset: str, export_date: str, planned: list[Partition], dry_run: bool
+) -> _Work | None:
     want = {(p.path, p.records) for p in planned}
     ds = DATASETS[dataset]
     lacks = outdated(store, store.current(dataset), ds) if cur else []
-    rewrite = bool(cur) and older_storage(store.file_storage(store.current(dataset)))   # storage migration
+    rewrite = bool(cur) and older_storage(store.file_storage(store.current(dataset)))  # storage migration
     if rewrite:
         lacks.append(f"storage {STORAGE_VERSION}")
     old = bool(lacks)
@@ -102,8 +103,12 @@ def _decide(store: Store, cur: DatasetState | None, dataset: str, export_date: s
     base, state = "fresh", None
     staging = store.staging(dataset)
     stg = None if dry_run else dataset_state(store, staging, writable=True)
-    if (stg and stg.export_date == export_date and not outdated(store, staging, ds, indexes=False)
-            and not older_storage(store.file_storage(staging))):
+    if (
+        stg
+        and stg.export_date == export_date
+        and not outdated(store, staging, ds, indexes=False)
+        and not older_storage(store.file_storage(staging))
+    ):
         base, state = "resume", stg
     else:
         if not dry_run:
@@ -111,7 +116,7 @@ def _decide(store: Store, cur: DatasetState | None, dataset: str, export_date: s
         if cur and cur.export_date == export_date:
             base, state = ("upgrade" if rewrite or set(lacks) & set(ds.listed) else "copy"), cur
         elif cur and cur.complete and not old:
-            base, state = "copy", cur    # a re-export: partitions whose records are unchanged are kept (_reusable)
+            base, state = "copy", cur  # a re-export: partitions whose records are unchanged are kept (_reusable)
     rows = {r["partition"]: r for r in state.rows} if state else {}
     loaded = {path: r["records"] for path, r in rows.items() if r["export_date"] == export_date}
     to_load = [p for p in planned if loaded.get(p.path) != p.records]
@@ -153,12 +158,15 @@ def _record_changes(store: Store, report: SyncReport) -> None:
     already published: a failure here is one line in the report, and the differences are recorded by the next sync
     that updates a dataset, or by `fda-explorer changes --record`."""
     from ..surveil.changes import record_changes
+
     try:
         record_changes(store)
     except FAILURES as e:
         first = first_line(e, 200)
-        report.errors.append(f"the data was updated, but the list of changed records was not ({first}); "
-                             "record it with `fda-explorer changes --record`")
+        report.errors.append(
+            f"the data was updated, but the list of changed records was not ({first}); "
+            "record it with `fda-explorer changes --record`"
+        )
 
 
 def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.Client | None) -> SyncReport:
@@ -168,24 +176,32 @@ def _run(settings: Settings, options: SyncOptions, store: Store, client: httpx.C
     selected = options.only or [*ENDPOINTS, "gudid"]
     try:
         manifest = parse_manifest(read_location(where, client, _policy(settings, options)), where)
-    except (ManifestError, SourceError) as e:   # openFDA's manifest unusable: its datasets fail, GUDID goes on
+    except (ManifestError, SourceError) as e:  # openFDA's manifest unusable: its datasets fail, GUDID goes on
         _fail_all(report, [n for n in selected if n != "gudid"], e)
         manifest = None
     works = _plan_device(store, manifest, options, report) if manifest is not None else []
     gwork = _plan_gudid(store, source, client, _policy(settings, options), report) if "gudid" in selected else None
     if isinstance(report, PlanReport):
-        report.fetch = (manifest_item(where) + [i for w in works for i in device_items(w.dataset, w.to_load)]
-                        + [gudid_item(rel.url, rel.name, rel.date) for rel in (gwork.releases if gwork else [])])
+        report.fetch = (
+            manifest_item(where)
+            + [i for w in works for i in device_items(w.dataset, w.to_load)]
+            + [gudid_item(rel.url, rel.name, rel.date) for rel in (gwork.releases if gwork else [])]
+        )
         return report
     source.verify([p.file for w in works for p in w.planned] + [rel.url for rel in (gwork.releases if gwork else [])])
     total = sum(p.bytes for w in works for p in w.to_load)
-    progress = Progress(total, quiet=options.quiet, cancel=options.cancel,
-                        total_records=sum(p.records for w in works for p in w.to_load),
-                        on_event=options.on_progress)
+    progress = Progress(
+        total,
+        quiet=options.quiet,
+        cancel=options.cancel,
+        total_records=sum(p.records for w in works for p in w.to_load),
+        on_event=options.on_progress,
+    )
     pool = ThreadPoolExecutor(settings.concurrency, thread_name_prefix="fetch")
     try:
-        futures = {p.path: pool.submit(_fetch, store, source, p, progress, p.path in w.reuse)
-                   for w in works for p in w.to_load}
+        futures = {
+            p.path: pool.submit(_fetch, store, source, p, progress, p.path in w.reuse) for w in works for p in w.to_load
+        }
         stop = False
         for w in works:
             progress.check()
@@ -229,9 +245,13 @@ def _plan_device(store: Store, manifest: Manifest, options: SyncOptions, report:
     works = []
     for name, parts in plan(manifest, options.only, options.since).items():
         entry = manifest.endpoints[name]
-        r = report.datasets[name] = DatasetReport(name, export_date=entry.export_date, files=len(parts),
-                                                  records=sum(p.records for p in parts),
-                                                  bytes_planned=sum(p.bytes for p in parts))
+        r = report.datasets[name] = DatasetReport(
+            name,
+            export_date=entry.export_date,
+            files=len(parts),
+            records=sum(p.records for p in parts),
+            bytes_planned=sum(p.bytes for p in parts),
+        )
         cur = dataset_state(store, store.current(name))
         previous = previous_records(cur, name, options.since)
         try:
@@ -276,8 +296,9 @@ def _unchanged(w: _Work, p: Partition, future: Future) -> bool:
     return future.result().digest == w.reuse[p.path]
 
 
-def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future], report: SyncReport,
-           progress: Progress) -> MirrorError | None:
+def _build(
+    store: Store, settings: Settings, w: _Work, futures: dict[str, Future], report: SyncReport, progress: Progress
+) -> MirrorError | None:
     r = report.datasets[w.dataset]
     started = time.monotonic()
     ds = DATASETS[w.dataset]
@@ -293,7 +314,7 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         loaded = 0
         try:
             for i, p in enumerate(w.to_load):
-                futures[p.path].result()    # waits for the download (and digest); raises its failure
+                futures[p.path].result()  # waits for the download (and digest); raises its failure
                 if _unchanged(w, p, futures[p.path]):
                     fetched = futures[p.path].result()
                     r.bytes_fetched += fetched.bytes
@@ -326,10 +347,16 @@ def _build(store: Store, settings: Settings, w: _Work, futures: dict[str, Future
         for path in w.to_drop:
             drop_partition(con, ds, path)
         planned = sum(p.records for p in w.planned)
-        set_meta(con, status="complete", synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                 manifest_total_records=w.manifest_total, since=w.since or "", planned_records=planned,
-                 previous_records="" if w.previous is None else w.previous,
-                 shrink_allowed=str(w.previous is not None and shrank(w.previous, planned)).lower())
+        set_meta(
+            con,
+            status="complete",
+            synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            manifest_total_records=w.manifest_total,
+            since=w.since or "",
+            planned_records=planned,
+            previous_records="" if w.previous is None else w.previous,
+            shrink_allowed=str(w.previous is not None and shrank(w.previous, planned)).lower(),
+        )
         con.execute("COMMIT")
         finish(con, ds, set(w.lacks) if w.base == "copy" and not (loaded or w.to_drop) else None)
         store.publish(w.dataset, con)
@@ -359,8 +386,15 @@ def _free_staging(store: Store, dataset: str, err: DiskFullError) -> DiskFullErr
     return DiskFullError(f"{err}; the unfinished {staging.name} and its .wal were deleted to give their space back")
 
 
-def _open(store: Store, settings: Settings, w: _Work, i: int, futures: dict[str, Future], streams: dict,
-          after: ChunkStream | None = None) -> None:
+def _open(
+    store: Store,
+    settings: Settings,
+    w: _Work,
+    i: int,
+    futures: dict[str, Future],
+    streams: dict,
+    after: ChunkStream | None = None,
+) -> None:
     """Start unzipping the i-th partition to load (once); a bad zip is kept as its error until its turn."""
     p = w.to_load[i]
     if p.path in streams:

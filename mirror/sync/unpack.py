@@ -29,12 +29,12 @@ from .compactjson import MAX_DEPTH, JSONError, NotOpenFDA, Refused, items
 
 __all__ = ["BulkFile", "MAX_RECORD_BYTES"]
 
-MAX_RECORD_BYTES = 16 << 20   # one record as the file holds it; DuckDB reads objects up to this (maximum_object_size)
-_READ = 1 << 20               # unzipped bytes read at a time
-_WRAPPER = 1 << 20            # room for the meta object and the wrapper around the records
+MAX_RECORD_BYTES = 16 << 20  # one record as the file holds it; DuckDB reads objects up to this (maximum_object_size)
+_READ = 1 << 20  # unzipped bytes read at a time
+_WRAPPER = 1 << 20  # room for the meta object and the wrapper around the records
 _START = b'\n  "results": ['
 _SEP = b"\n    },\n    {"
-_OPEN = _SEP[7:]              # "\n    {": a record's first line
+_OPEN = _SEP[7:]  # "\n    {": a record's first line
 _END = b"\n  ]"
 _RS = b"\x1e"  # a raw control character never occurs in valid JSON text
 
@@ -44,7 +44,7 @@ def _flatten(block: bytes | bytearray) -> bytes | bytearray:
     return block.replace(_SEP, b"}" + _RS + b"{").replace(b"\n", b"").replace(_RS, b"\n") + b"\n"
 
 
-_KINDS: dict[type, str] = {list: "an array", str: "a string"}   # what a record that is not an object is
+_KINDS: dict[type, str] = {list: "an array", str: "a string"}  # what a record that is not an object is
 
 
 def _size(n: int) -> str:
@@ -56,29 +56,39 @@ class BulkFile:
 
     `records`: the manifest's count (None: unknown), `key`: the field naming a record in messages."""
 
-    def __init__(self, zip_path: Path, member: str, records: int | None = None, key: str | None = None,
-                 max_record: int = MAX_RECORD_BYTES) -> None:
+    def __init__(
+        self,
+        zip_path: Path,
+        member: str,
+        records: int | None = None,
+        key: str | None = None,
+        max_record: int = MAX_RECORD_BYTES,
+    ) -> None:
         self.zip_path = Path(zip_path)
         self.member = member
         self.records, self.key, self.max_record = records, key, max_record
         self.meta: dict | None = None
-        self._declared = 0          # the member's unzipped size, as the zip declares it
+        self._declared = 0  # the member's unzipped size, as the zip declares it
         self._check()
 
     def _fail(self, why: str, cls: type = CorruptFileError) -> Exception:
         return cls(f"{self.zip_path}: {why}; the download is dropped: run `mirror sync` again to fetch it anew")
 
     def _too_many(self, seen: str) -> RecordCountError:
-        return RecordCountError(f"{self.zip_path}: holds {seen} records but the manifest says {self.records}; "
-                                "the file or the manifest is out of date: run `mirror sync` again")
+        return RecordCountError(
+            f"{self.zip_path}: holds {seen} records but the manifest says {self.records}; "
+            "the file or the manifest is out of date: run `mirror sync` again"
+        )
 
     def _unloadable(self, f, what: str) -> UnloadableFileError:
         """The error for a record this version cannot load, once the zip's CRC (checked at its end) held; a member
         declaring more bytes than the manifest's records can fill is not read on (it cannot load either way)."""
         if self.records is None or self._declared <= self._room():
             self._drain(f)
-        return UnloadableFileError(f"{self.zip_path}: {what}; this file cannot be loaded by this version; the "
-                                   "previous data is kept (and so is the download: fetching it again would not help)")
+        return UnloadableFileError(
+            f"{self.zip_path}: {what}; this file cannot be loaded by this version; the "
+            "previous data is kept (and so is the download: fetching it again would not help)"
+        )
 
     def _check(self) -> None:
         try:
@@ -100,9 +110,9 @@ class BulkFile:
             with zipfile.ZipFile(self.zip_path) as zf, zf.open(self.member) as f:
                 head = f.read(1 << 16)
                 i = head.find(_START)
-                rest = head[i + len(_START):] if i >= 0 else b""
+                rest = head[i + len(_START) :] if i >= 0 else b""
                 if i >= 0 and (rest.startswith(_OPEN) or rest.startswith(b"]")):
-                    yield from self._fast(f, head[:i + len(_START)], rest, chunk_bytes)
+                    yield from self._fast(f, head[: i + len(_START)], rest, chunk_bytes)
                     return
             yield from self._slow(chunk_bytes)
         except (zipfile.BadZipFile, zlib.error, EOFError) as e:
@@ -116,8 +126,8 @@ class BulkFile:
             self._drain(f)
             return
         buf = bytearray(rest)
-        base, rec, done, cut = len(head), len(_OPEN) - 1, 0, -1   # base: offset of buf[0] in the member
-        scan_sep = scan_end = 0     # where to look next for a separator / the end (earlier bytes were looked at)
+        base, rec, done, cut = len(head), len(_OPEN) - 1, 0, -1  # base: offset of buf[0] in the member
+        scan_sep = scan_end = 0  # where to look next for a separator / the end (earlier bytes were looked at)
         while True:
             end = buf.find(_END, scan_end)
             stop = end if end >= 0 else len(buf)
@@ -131,14 +141,14 @@ class BulkFile:
             if end >= 0:
                 self._bound(f, buf, rec, end, base, done)
                 yield _flatten(buf[:end])
-                self._set_meta(head + b"]" + buf[end + len(_END):] + self._tail(f))
+                self._set_meta(head + b"]" + buf[end + len(_END) :] + self._tail(f))
                 return
             if len(buf) - rec > self.max_record:
                 self._bound(f, buf, rec, len(buf), base, done)
             if cut > 0 and (cut > chunk_bytes // 2 or len(buf) > chunk_bytes):
-                yield _flatten(buf[:cut + len(_OPEN)])
+                yield _flatten(buf[: cut + len(_OPEN)])
                 drop = cut + len(_SEP) - len(_OPEN)
-                del buf[:drop]                 # CPython drops a bytearray's head without moving the rest
+                del buf[:drop]  # CPython drops a bytearray's head without moving the rest
                 base, rec, cut = base + drop, rec - drop, -1
             scan_sep, scan_end = max(0, len(buf) - len(_SEP) + 1), max(0, len(buf) - len(_END) + 1)
             more = f.read(_READ)
@@ -154,7 +164,7 @@ class BulkFile:
             rec = sep + len(_SEP) - 1
             if sep == last:
                 return rec, done + 1
-            if last - sep <= self.max_record:    # every record left ends before `last`: none can be over the limit
+            if last - sep <= self.max_record:  # every record left ends before `last`: none can be over the limit
                 return last + len(_SEP) - 1, done + 1 + buf.count(_SEP, sep + len(_SEP), last + len(_SEP))
             sep, done = buf.find(_SEP, sep + len(_SEP), last + len(_SEP)), done + 1
 
@@ -167,7 +177,7 @@ class BulkFile:
         if self.key:
             at = buf.find(b'\n      "' + self.key.encode() + b'": ', rec, rec + self.max_record)  # a top-level field
             if at >= 0:
-                line = bytes(buf[at:buf.find(b"\n", at + 1, at + 300)]).split(b": ", 1)[1].rstrip(b",")
+                line = bytes(buf[at : buf.find(b"\n", at + 1, at + 300)]).split(b": ", 1)[1].rstrip(b",")
                 try:
                     which = f"{self.key} {orjson.loads(line)} ({where})"
                 except orjson.JSONDecodeError:

@@ -66,8 +66,8 @@ class OllamaStandIn(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.models = list(models)
         self.replies: list[Reply] = []
-        self.requests: list[dict] = []        # {"method", "path", "body"} for every request, in order
-        self.problems: list[str] = []         # scripted replies the real server could not have sent
+        self.requests: list[dict] = []  # {"method", "path", "body"} for every request, in order
+        self.problems: list[str] = []  # scripted replies the real server could not have sent
         self.lock = threading.Lock()
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 
@@ -89,14 +89,19 @@ class OllamaStandIn(ThreadingHTTPServer):
             if self.replies:
                 return self.replies.pop(0)
         fmt = body.get("format")
-        return Reply(content=json.dumps(example(fmt)) if isinstance(fmt, dict) else
-                     "{}" if fmt == "json" else "Hello from the Ollama stand-in.")
+        return Reply(
+            content=json.dumps(example(fmt))
+            if isinstance(fmt, dict)
+            else "{}"
+            if fmt == "json"
+            else "Hello from the Ollama stand-in."
+        )
 
     def knows(self, name: str) -> bool:
         return any(name == m or f"{name}:latest" == m for m in self.models)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):   # a client that hung up is no server fault
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that hung up is no server fault
             super().handle_error(request, client_address)
 
     def __enter__(self) -> OllamaStandIn:
@@ -142,8 +147,11 @@ class _Handler(BaseHTTPRequestHandler):
         if not name:
             return self._json(400, {"error": "model is required"})
         if not self.server.knows(name):
-            missing = f"model '{name}' not found" if self.path == "/api/show" else \
-                f'model "{name}" not found, try pulling it first'
+            missing = (
+                f"model '{name}' not found"
+                if self.path == "/api/show"
+                else f'model "{name}" not found, try pulling it first'
+            )
             return self._json(404, {"error": missing})
         if self.path == "/api/show":
             return self._json(200, _show(name))
@@ -170,8 +178,13 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._chunk(None)
             self._chunk({**_head(body), "message": {"role": "assistant", "content": piece}, "done": False})
         if reply.tool_calls:
-            self._chunk({**_head(body), "message": {"role": "assistant", "content": "",
-                                                    "tool_calls": reply.tool_calls}, "done": False})
+            self._chunk(
+                {
+                    **_head(body),
+                    "message": {"role": "assistant", "content": "", "tool_calls": reply.tool_calls},
+                    "done": False,
+                }
+            )
         self._chunk(_final(body, Reply(done_reason=reply.done_reason), "", len(pieces)))
         self._chunk(None)
 
@@ -208,9 +221,18 @@ def _final(body: dict, reply: Reply, content: str, eval_count: int) -> dict:
     if reply.tool_calls:
         message["tool_calls"] = reply.tool_calls
     prompt = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
-    return {**_head(body), "message": message, "done_reason": reply.done_reason, "done": True,
-            "total_duration": 412_000_000, "load_duration": 11_000_000, "prompt_eval_count": prompt,
-            "prompt_eval_duration": 95_000_000, "eval_count": max(eval_count, 1), "eval_duration": 300_000_000}
+    return {
+        **_head(body),
+        "message": message,
+        "done_reason": reply.done_reason,
+        "done": True,
+        "total_duration": 412_000_000,
+        "load_duration": 11_000_000,
+        "prompt_eval_count": prompt,
+        "prompt_eval_duration": 95_000_000,
+        "eval_count": max(eval_count, 1),
+        "eval_duration": 300_000_000,
+    }
 
 
 def _pieces(content: str) -> list[str]:
@@ -220,23 +242,41 @@ def _pieces(content: str) -> list[str]:
 
 
 def _tag(name: str) -> dict:
-    return {"name": name, "model": name, "modified_at": "2025-06-01T10:00:00.000000000Z", "size": 397821319,
-            "digest": "a8b0c51577010a279d933d14c2a8ab4b268079d44c5c8830c0a93900f1827c67",
-            "details": {"parent_model": "", "format": "gguf", "family": "qwen2", "families": ["qwen2"],
-                        "parameter_size": "494.03M", "quantization_level": "Q4_K_M"}}
+    return {
+        "name": name,
+        "model": name,
+        "modified_at": "2025-06-01T10:00:00.000000000Z",
+        "size": 397821319,
+        "digest": "a8b0c51577010a279d933d14c2a8ab4b268079d44c5c8830c0a93900f1827c67",
+        "details": {
+            "parent_model": "",
+            "format": "gguf",
+            "family": "qwen2",
+            "families": ["qwen2"],
+            "parameter_size": "494.03M",
+            "quantization_level": "Q4_K_M",
+        },
+    }
 
 
 def _show(name: str) -> dict:
-    return {"license": "Apache License 2.0", "modelfile": f"# Modelfile generated by \"ollama show\"\nFROM {name}\n",
-            "parameters": ("stop                           \"<|im_start|>\"\n"
-                           "stop                           \"<|im_end|>\""),
-            "template": "{{- range .Messages }}<|im_start|>{{ .Role }}\n{{ .Content }}<|im_end|>\n{{ end }}"
-                        "<|im_start|>assistant\n",
-            "details": _tag(name)["details"],
-            "model_info": {"general.architecture": "qwen2", "general.parameter_count": 494032768,
-                           "qwen2.context_length": 32768, "qwen2.embedding_length": 896,
-                           "tokenizer.ggml.model": "gpt2"},
-            "capabilities": ["completion", "tools"], "modified_at": "2025-06-01T10:00:00.000000000Z"}
+    return {
+        "license": "Apache License 2.0",
+        "modelfile": f'# Modelfile generated by "ollama show"\nFROM {name}\n',
+        "parameters": ('stop                           "<|im_start|>"\nstop                           "<|im_end|>"'),
+        "template": "{{- range .Messages }}<|im_start|>{{ .Role }}\n{{ .Content }}<|im_end|>\n{{ end }}"
+        "<|im_start|>assistant\n",
+        "details": _tag(name)["details"],
+        "model_info": {
+            "general.architecture": "qwen2",
+            "general.parameter_count": 494032768,
+            "qwen2.context_length": 32768,
+            "qwen2.embedding_length": 896,
+            "tokenizer.ggml.model": "gpt2",
+        },
+        "capabilities": ["completion", "tools"],
+        "modified_at": "2025-06-01T10:00:00.000000000Z",
+    }
 
 
 def _format_problem(fmt: Any, reply: Reply) -> str | None:
@@ -254,8 +294,15 @@ def _format_problem(fmt: Any, reply: Reply) -> str | None:
 
 def conforms(value: Any, schema: dict) -> bool:
     """A small JSON-schema check (type, enum, properties, required, items), independent of the code under test."""
-    kinds = {"object": dict, "array": list, "string": str, "integer": int, "number": (int, float),
-             "boolean": bool, "null": type(None)}
+    kinds = {
+        "object": dict,
+        "array": list,
+        "string": str,
+        "integer": int,
+        "number": (int, float),
+        "boolean": bool,
+        "null": type(None),
+    }
     types = schema.get("type")
     types = [types] if isinstance(types, str) else types or []
     if types and not any(isinstance(value, kinds[t]) and (t == "boolean") == isinstance(value, bool) for t in types):
@@ -265,7 +312,8 @@ def conforms(value: Any, schema: dict) -> bool:
     if isinstance(value, dict):
         props = schema.get("properties", {})
         return all(k in value for k in schema.get("required", [])) and all(
-            conforms(v, props[k]) for k, v in value.items() if k in props)
+            conforms(v, props[k]) for k, v in value.items() if k in props
+        )
     if isinstance(value, list):
         return all(conforms(v, schema.get("items", {})) for v in value)
     return True

@@ -21,14 +21,16 @@ def data(sample_dir, tmp_path):
 
 def test_ask_json_returns_the_choices_and_choose_resumes(data):
     run = CliRunner()
-    first = run.invoke(ask_command, ["how many are there?", "--json", "--model", "none", "--session", "ca1",
-                                     "--data-dir", str(data)])
+    first = run.invoke(
+        ask_command, ["how many are there?", "--json", "--model", "none", "--session", "ca1", "--data-dir", str(data)]
+    )
     assert first.exit_code == CLARIFY_EXIT == 4, first.output
     out = orjson.loads(first.stdout)
     assert out["clarify"]["choices"][2] == "all the 510(k) clearances"
     assert out["tool_calls"] == []
-    picked = run.invoke(ask_command, ["--session", "ca1", "--choose", "3", "--json", "--model", "none",
-                                      "--data-dir", str(data)])
+    picked = run.invoke(
+        ask_command, ["--session", "ca1", "--choose", "3", "--json", "--model", "none", "--data-dir", str(data)]
+    )
     assert picked.exit_code == 0, picked.output
     answer = orjson.loads(picked.stdout)
     assert answer["clarify"] is None and answer["interpretation"]["datasets"] == ["510k"]
@@ -37,8 +39,9 @@ def test_ask_json_returns_the_choices_and_choose_resumes(data):
 
 
 def test_a_state_code_reads_the_us_state(data):
-    res = CliRunner().invoke(ask_command, ["510(k) clearances in CA", "--json", "--model", "none", "--data-dir",
-                                           str(data)])
+    res = CliRunner().invoke(
+        ask_command, ["510(k) clearances in CA", "--json", "--model", "none", "--data-dir", str(data)]
+    )
     assert res.exit_code == 0, res.output
     out = orjson.loads(res.stdout)
     assert out["interpretation"]["place"]["name"] == "California" and out["tool_calls"][0]["args"]["state"] == "CA"

@@ -34,7 +34,7 @@ def test_model_plans_are_valid_tool_calls(assistant):
         out = assistant.ask(question)
         planned = [c for c in out["tool_calls"]]
         for c in planned:
-            validate(c["tool"], c["args"])          # raises if the model's call were not valid
+            validate(c["tool"], c["args"])  # raises if the model's call were not valid
         assert out["model_calls"] >= 1 and out["answer"]
 
 

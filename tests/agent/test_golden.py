@@ -25,12 +25,24 @@ from mirror.store.files import Store
 
 GOLDEN = Path(__file__).resolve().parents[2] / "tests" / "golden"
 ROUTES = {"ask", "empty", "greeting", "help", "off_topic", "medical", "out_of_scope"}
-KEYS = {"id", "question", "tags", "session", "follows", "route", "expect_tools", "expect_args", "expect_figures",
-        "expect_ids", "xfail"}
+KEYS = {
+    "id",
+    "question",
+    "tags",
+    "session",
+    "follows",
+    "route",
+    "expect_tools",
+    "expect_args",
+    "expect_figures",
+    "expect_ids",
+    "xfail",
+}
 ASPECTS = ("route", "tools", "args", "figures", "ids", "citations")
 
 
 # -- the golden files ---------------------------------------------------------------------------------------
+
 
 def load_cases(path: Path = GOLDEN / "questions.yaml") -> list[dict]:
     """The cases in file order, checked for shape: unique ids, known keys, follow-ups after their question."""
@@ -89,6 +101,7 @@ class Mirror:
 
 # -- checking one answer ------------------------------------------------------------------------------------
 
+
 def figure_text(value: Any, fmt: str = "{}") -> str:
     """A figure as the answers write it: integers with thousands separators."""
     shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
@@ -132,7 +145,7 @@ def _args(case: dict, calls: list[dict]) -> list[str]:
         if not mine:
             problems.append(f"{tool} was not called")
             continue
-        call = ([c for c in mine if c.get("ok")] or mine)[-1]    # after a retry, the call that ran
+        call = ([c for c in mine if c.get("ok")] or mine)[-1]  # after a retry, the call that ran
         for key, value in want.items():
             if _norm(call["args"].get(key)) != _norm(value):
                 problems.append(f"{tool}.{key} = {call['args'].get(key)!r}, expected {value!r}")
@@ -187,7 +200,7 @@ class Answers:
                 for c in self.groups[group]:
                     try:
                         self.got[c["id"]] = a.ask(c["question"], session_id=f"golden-{group}" if group else None)
-                    except Exception as e:       # reported by that case's test
+                    except Exception as e:  # reported by that case's test
                         self.got[c["id"]] = e
             finally:
                 a.close()
@@ -233,10 +246,14 @@ def test_golden_case(case_id, answers, mirror):
 
 def test_golden_set_covers_what_the_issue_asks():
     passing = [c for c in CASES if not c.get("xfail")]
-    planned = {t for c in passing if c["expect_tools"] for t in
-               (c["expect_tools"]["any_order"] if isinstance(c["expect_tools"], dict) else c["expect_tools"])}
+    planned = {
+        t
+        for c in passing
+        if c["expect_tools"]
+        for t in (c["expect_tools"]["any_order"] if isinstance(c["expect_tools"], dict) else c["expect_tools"])
+    }
     assert len(CASES) >= 40
-    searchers = {n for n, t in TOOLS.items() if t.kind == "searcher"}   # resolvers serve the reading, surveillance
+    searchers = {n for n, t in TOOLS.items() if t.kind == "searcher"}  # resolvers serve the reading, surveillance
     #                                                                   tools are asked for by name: not planned
     assert searchers <= planned, f"no passing case plans {sorted(searchers - planned)}"
     assert {"empty", "greeting", "help", "off_topic", "medical"} <= {c.get("route") for c in passing}

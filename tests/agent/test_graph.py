@@ -35,13 +35,20 @@ def sql(data, q):
         con.close()
 
 
-@pytest.mark.parametrize("question,route", [
-    ("", "empty"), ("   ", "empty"), ("hello!", "greeting"), ("help", "help"),
-    ("What is the weather in Paris?", "off_topic"), ("Write me a poem about spring", "off_topic"),
-    ("Should I have my pacemaker replaced? I feel dizzy.", "medical"),
-])
+@pytest.mark.parametrize(
+    "question,route",
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("hello!", "greeting"),
+        ("help", "help"),
+        ("What is the weather in Paris?", "off_topic"),
+        ("Write me a poem about spring", "off_topic"),
+        ("Should I have my pacemaker replaced? I feel dizzy.", "medical"),
+    ],
+)
 def test_guardrail_answers_without_tools_or_model(data, question, route):
-    model = ScriptedModel([])          # any model call would fail: the script is empty
+    model = ScriptedModel([])  # any model call would fail: the script is empty
     a = make(data, model)
     try:
         out = a.ask(question)
@@ -59,8 +66,9 @@ def test_count_question_without_a_model_is_answered_from_the_data(data):
         out = a.ask("How many adverse events were reported for product code OZP?")
     finally:
         a.close()
-    total = sql(data, "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
-                      "WHERE device_report_product_code='OZP'")
+    total = sql(
+        data, "SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE device_report_product_code='OZP'"
+    )
     assert [c["tool"] for c in out["tool_calls"]] == ["search_events"]
     assert out["tool_calls"][0]["args"]["product_codes"] == ["OZP"]
     assert out["answer"].startswith("Interpreted as: adverse event reports (MAUDE); product code OZP")
@@ -119,21 +127,25 @@ def test_a_filter_a_dataset_lacks_is_dropped_with_a_note(data):
     assert "country does not apply to one of the datasets, so that search ran without it" in out["answer"]
 
 
-PROBE_ANSWERS = ["There were 12 adverse event reports for product code DXY in 2023; the newest is report 16081310.",
-                 "There were 3 recalled products from Arrow International Inc; the newest is recall Z-0053-2020."]
+PROBE_ANSWERS = [
+    "There were 12 adverse event reports for product code DXY in 2023; the newest is report 16081310.",
+    "There were 3 recalled products from Arrow International Inc; the newest is recall Z-0053-2020.",
+]
 
 
 def test_a_model_reads_what_the_rules_cannot_and_its_summary_is_grounded(data):
     """Words the rules cannot place: the model fills the reading's schema (only words of the question are kept, and
     the rules read them again); a model that passes the probe questions adds a grounded summary."""
-    model = ScriptedModel([
-        {"dataset": "510k", "device": "", "firm": "", "record": "K202114"},
-        *PROBE_ANSWERS,
-        "There is 1 clearance, K202114, decided 2020-10-06. Another 4,321 were refused in K999999.",
-    ])
+    model = ScriptedModel(
+        [
+            {"dataset": "510k", "device": "", "firm": "", "record": "K202114"},
+            *PROBE_ANSWERS,
+            "There is 1 clearance, K202114, decided 2020-10-06. Another 4,321 were refused in K999999.",
+        ]
+    )
     a = make(data, model)
     try:
-        out = a.ask("frobnicate wibble K202114 zorp")       # noise the rules cannot read around a K number
+        out = a.ask("frobnicate wibble K202114 zorp")  # noise the rules cannot read around a K number
     finally:
         a.close()
     assert [c["tool"] for c in out["tool_calls"]] == ["search_510k"]
@@ -141,7 +153,7 @@ def test_a_model_reads_what_the_rules_cannot_and_its_summary_is_grounded(data):
     assert out["answer"].startswith("Interpreted as: 510(k) clearances; K202114")
     assert "Summary: There is 1 clearance, K202114" in out["answer"]
     assert "4,321" not in out["answer"] and "K999999" not in out["answer"]
-    assert out["model_calls"] == 2 and model.calls == 4          # reading, two probes, summary
+    assert out["model_calls"] == 2 and model.calls == 4  # reading, two probes, summary
 
 
 def test_a_model_cannot_put_words_into_the_question_and_a_failing_model_does_not_fail_the_user(data):
@@ -185,7 +197,7 @@ def test_a_tie_is_asked_about_and_the_pick_resumes_the_graph(data):
         assert picked["clarify"] is None and picked["tool_calls"]
         assert picked["answer"].startswith("Interpreted as:")
         other = a.ask("recalls for Medlin stuff", session_id="tie2")
-        moved_on = a.ask("adverse events for product code OZP", session_id="tie2")   # not a choice: a new question
+        moved_on = a.ask("adverse events for product code OZP", session_id="tie2")  # not a choice: a new question
         assert other["clarify"] and moved_on["tool_calls"][0]["args"]["product_codes"] == ["OZP"]
     finally:
         a.close()
@@ -241,9 +253,13 @@ def test_the_graph_on_an_ollama_model_through_the_stand_in(data):
     from agent.settings import AgentSettings as AS
 
     from .ollama_standin import OllamaStandIn
+
     with OllamaStandIn(models=["qwen2.5:0.5b"]) as srv:
-        srv.reply(json.dumps({"dataset": "510k", "device": "", "firm": "", "record": "K202114"}), *PROBE_ANSWERS,
-                  "K202114 is the 1 clearance found. It was decided in 1999 for 12 devices.")
+        srv.reply(
+            json.dumps({"dataset": "510k", "device": "", "firm": "", "record": "K202114"}),
+            *PROBE_ANSWERS,
+            "K202114 is the 1 clearance found. It was decided in 1999 for 12 devices.",
+        )
         a = Assistant(Settings(data_dir=data), AS(model="ollama:qwen2.5:0.5b", ollama_url=srv.url))
         try:
             out = a.ask("frobnicate wibble K202114 zorp")
@@ -252,7 +268,7 @@ def test_the_graph_on_an_ollama_model_through_the_stand_in(data):
         chats = srv.chats()
     assert out["model"] == "ollama:qwen2.5:0.5b" and out["model_calls"] == 2
     assert out["tool_calls"][-1]["tool"] == "search_510k" and out["tool_calls"][-1]["ok"]
-    assert chats[0]["format"]["properties"]["dataset"]["enum"][0] == "event"     # the reading was constrained
+    assert chats[0]["format"]["properties"]["dataset"]["enum"][0] == "event"  # the reading was constrained
     assert "Summary: K202114 is the 1 clearance found." in out["answer"]
     assert "1999" not in out["answer"] and "12 devices" not in out["answer"]
     assert {"dataset": "device/510k", "id": "k_number=K202114"} in out["citations"]
@@ -261,6 +277,7 @@ def test_the_graph_on_an_ollama_model_through_the_stand_in(data):
 def test_a_cancelled_answer_stops_at_the_next_step_and_the_session_goes_on(data):
     """Cancel after the first tool call: no tool result, no answer, nothing audited; the session still answers."""
     import threading
+
     a = make(data)
     cancel = threading.Event()
     try:
@@ -282,18 +299,33 @@ def test_a_cancelled_answer_stops_at_the_next_step_and_the_session_goes_on(data)
 def test_grounding_does_not_let_a_record_id_or_a_date_pass_as_a_count():
     """A number written as a count must be a count of the evidence, not a record ID or a year in it."""
     from agent.answer import grounded
-    evidence = [{"tool": "search_events", "total": 7, "id_fields": ["mdr_report_key"],
-                 "rows": [{"mdr_report_key": "1312172", "date_received": "2023-03-01"},
-                          {"mdr_report_key": "1312173", "date_received": "2023-04-01"}]},
-                {"tool": "count_by", "total": 7, "rows": [{"year": "2023", "count": 5}, {"year": "2022", "count": 2}]}]
-    text = ("There were 1312172 adverse events. There were 7 adverse events, including report 1312172. "
-            "In 2023 there were 5 reports. There were 2023 serious injury reports. A total of 1312173 was seen. "
-            "2 reports are listed.")
+
+    evidence = [
+        {
+            "tool": "search_events",
+            "total": 7,
+            "id_fields": ["mdr_report_key"],
+            "rows": [
+                {"mdr_report_key": "1312172", "date_received": "2023-03-01"},
+                {"mdr_report_key": "1312173", "date_received": "2023-04-01"},
+            ],
+        },
+        {"tool": "count_by", "total": 7, "rows": [{"year": "2023", "count": 5}, {"year": "2022", "count": 2}]},
+    ]
+    text = (
+        "There were 1312172 adverse events. There were 7 adverse events, including report 1312172. "
+        "In 2023 there were 5 reports. There were 2023 serious injury reports. A total of 1312173 was seen. "
+        "2 reports are listed."
+    )
     kept, removed = grounded(text, evidence)
-    assert removed == ["There were 1312172 adverse events.", "There were 2023 serious injury reports.",
-                       "A total of 1312173 was seen."]
-    assert kept == ("There were 7 adverse events, including report 1312172. In 2023 there were 5 reports. "
-                    "2 reports are listed.")
+    assert removed == [
+        "There were 1312172 adverse events.",
+        "There were 2023 serious injury reports.",
+        "A total of 1312173 was seen.",
+    ]
+    assert kept == (
+        "There were 7 adverse events, including report 1312172. In 2023 there were 5 reports. 2 reports are listed."
+    )
 
 
 def test_a_stream_left_unread_stops_its_run_before_the_next_question(data):
@@ -304,7 +336,7 @@ def test_a_stream_left_unread_stops_its_run_before_the_next_question(data):
         events = a.stream("adverse events for product code OZP in 2023", "left")
         first = next(events)
         assert first["type"] == "step"
-        events.close()                                   # the reader goes away
+        events.close()  # the reader goes away
         kinds = [e["type"] for e in a.stream("recalls for product code FOZ", "left")]
         assert kinds[0] == "step" and kinds[-1] == "answer" and kinds.count("answer") == 1
         assert [m["role"] for m in a.history("left")][-2:] == ["user", "assistant"]

@@ -30,22 +30,43 @@ __all__: list[str] = []
 # imported, which agent.models does only when a model is loaded (after collection).
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-TOOL_SCHEMA = {"type": "object",
-               "properties": {"tool": {"enum": ["search_events", "count_by"]},
-                              "args": {"type": "object",
-                                       "properties": {"product_codes": {"type": "array", "items": {"type": "string"}}},
-                                       "required": ["product_codes"]}},
-               "required": ["tool", "args"]}
-BOUNDED = {**TOOL_SCHEMA, "properties": {**TOOL_SCHEMA["properties"], "args": {
-    "type": "object", "required": ["product_codes"], "properties": {"product_codes": {
-        "type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 5}}}}}}
-SYSTEM = {"role": "system", "content": "Pick the tool for the question and copy the product codes it names. Answer "
-                                       'with JSON only, like {"tool": "count_by", "args": {"product_codes": ["ABC"]}}.'}
-QUESTIONS = ["How many adverse events were reported for product code OZP?",
-             "Show me adverse events for product codes FRN and LZG.",
-             "Count reports by product code for DQA.",
-             "Find events about infusion pumps (product code FRN).",
-             "Which product codes have the most reports among OZP, FRN and DQA?"]
+TOOL_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "tool": {"enum": ["search_events", "count_by"]},
+        "args": {
+            "type": "object",
+            "properties": {"product_codes": {"type": "array", "items": {"type": "string"}}},
+            "required": ["product_codes"],
+        },
+    },
+    "required": ["tool", "args"],
+}
+BOUNDED = {
+    **TOOL_SCHEMA,
+    "properties": {
+        **TOOL_SCHEMA["properties"],
+        "args": {
+            "type": "object",
+            "required": ["product_codes"],
+            "properties": {
+                "product_codes": {"type": "array", "maxItems": 3, "items": {"type": "string", "maxLength": 5}}
+            },
+        },
+    },
+}
+SYSTEM = {
+    "role": "system",
+    "content": "Pick the tool for the question and copy the product codes it names. Answer "
+    'with JSON only, like {"tool": "count_by", "args": {"product_codes": ["ABC"]}}.',
+}
+QUESTIONS = [
+    "How many adverse events were reported for product code OZP?",
+    "Show me adverse events for product codes FRN and LZG.",
+    "Count reports by product code for DQA.",
+    "Find events about infusion pumps (product code FRN).",
+    "Which product codes have the most reports among OZP, FRN and DQA?",
+]
 PLAN = [SYSTEM, {"role": "user", "content": QUESTIONS[0]}]
 SAY = [{"role": "user", "content": "Say hello to the user in one short sentence."}]
 
@@ -55,6 +76,7 @@ def settings(**kw) -> AgentSettings:
 
 
 # -- specs ---------------------------------------------------------------------------------------------------
+
 
 def test_none_means_no_model():
     assert load_chat_model(settings(model="none")) is None
@@ -69,19 +91,28 @@ def test_unknown_spec_names_the_valid_forms(spec):
     assert all(form in msg for form in ("none", "embedded", "llamacpp:/path/to/model.gguf", "ollama:NAME"))
 
 
-@pytest.mark.parametrize(("text", "kind", "arg"), [
-    ("none", "none", ""), (" NONE ", "none", ""), ("Embedded", "embedded", ""),
-    ("llamacpp:/Models/Qwen.gguf", "llamacpp", "/Models/Qwen.gguf"), ("LlamaCpp: ~/m.gguf ", "llamacpp", "~/m.gguf"),
-    ("ollama:qwen2.5:7b", "ollama", "qwen2.5:7b"), ("OLLAMA:Llama3", "ollama", "Llama3")])
+@pytest.mark.parametrize(
+    ("text", "kind", "arg"),
+    [
+        ("none", "none", ""),
+        (" NONE ", "none", ""),
+        ("Embedded", "embedded", ""),
+        ("llamacpp:/Models/Qwen.gguf", "llamacpp", "/Models/Qwen.gguf"),
+        ("LlamaCpp: ~/m.gguf ", "llamacpp", "~/m.gguf"),
+        ("ollama:qwen2.5:7b", "ollama", "qwen2.5:7b"),
+        ("OLLAMA:Llama3", "ollama", "Llama3"),
+    ],
+)
 def test_one_spec_grammar_kind_in_any_case_argument_as_typed(text, kind, arg):
     spec = ModelSpec.parse(text)
     assert (spec.kind, spec.arg) == (kind, arg)
-    assert ModelSpec.parse(str(spec)) == spec        # the canonical spelling reads back the same
+    assert ModelSpec.parse(str(spec)) == spec  # the canonical spelling reads back the same
 
 
 def test_the_settings_and_the_app_read_specs_the_one_way():
     from agent.assistant import resolve_model
     from app.config import AppConfig, model_kind
+
     assert AgentSettings(model=" None ").model == "none" and AgentSettings(model="OLLAMA:qwen").model == "ollama:qwen"
     assert resolve_model(AgentSettings(model="NONE")) == (None, "")
     assert model_kind("LLAMACPP:/m/x.gguf") == ("gguf", "/m/x.gguf") and model_kind("None") == ("none", "")
@@ -90,8 +121,7 @@ def test_the_settings_and_the_app_read_specs_the_one_way():
 
 
 def test_a_spec_that_names_no_model_is_a_note_not_a_crash():
-    model, note = __import__("agent.assistant", fromlist=["resolve_model"]).resolve_model(
-        AgentSettings(model="gpt4"))
+    model, note = __import__("agent.assistant", fromlist=["resolve_model"]).resolve_model(AgentSettings(model="gpt4"))
     assert model is None and "'gpt4'" in note and "answering without a model" in note and "FDAX" not in note
 
 
@@ -102,6 +132,7 @@ def test_model_messages_name_no_environment_variable():
 
     import agent.models
     import agent.modelspec
+
     for module in (agent.models, agent.modelspec):
         source = inspect.getsource(module)
         assert "FDAX_" not in source, module.__name__
@@ -138,6 +169,7 @@ def test_a_directory_is_not_a_model(tmp_path):
 
 
 # -- the embedded SmolLM2 through llama-cpp-python --------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def smol():
@@ -192,7 +224,7 @@ def test_loading_again_reuses_the_loaded_model(smol):
     again = load_chat_model(settings(model="embedded"))
     reload_seconds = time.perf_counter() - started
     assert again.llama is smol.llama
-    assert reload_seconds < 0.05, reload_seconds     # the cached Llama, not a second load of the file
+    assert reload_seconds < 0.05, reload_seconds  # the cached Llama, not a second load of the file
     assert again.calls == 0
 
 
@@ -202,6 +234,7 @@ def test_roles_other_than_system_user_assistant_are_refused(smol):
 
 
 # -- Ollama through the stand-in server -------------------------------------------------------------------------
+
 
 @pytest.fixture
 def ollama():
@@ -248,7 +281,7 @@ def test_ollama_name_without_tag_matches_latest(ollama):
     assert ollama_model(ollama, "llama3.2").name == "ollama:llama3.2"
 
 
-@pytest.mark.parametrize("name", ["gpt-oss:20b", "qwen2.5"])   # "qwen2.5" means qwen2.5:latest, not :0.5b
+@pytest.mark.parametrize("name", ["gpt-oss:20b", "qwen2.5"])  # "qwen2.5" means qwen2.5:latest, not :0.5b
 def test_unknown_ollama_model_lists_what_the_server_has(ollama, name):
     with pytest.raises(ModelUnavailable) as e:
         ollama_model(ollama, name)
@@ -258,11 +291,13 @@ def test_unknown_ollama_model_lists_what_the_server_has(ollama, name):
 
 
 def test_ollama_server_down():
-    with socket.socket() as s:             # a port nothing listens on
+    with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{s.getsockname()[1]}"
-    for call in (lambda: load_chat_model(settings(model="ollama:qwen2.5:0.5b", ollama_url=url)),
-                 lambda: list_ollama_models(url)):
+    for call in (
+        lambda: load_chat_model(settings(model="ollama:qwen2.5:0.5b", ollama_url=url)),
+        lambda: list_ollama_models(url),
+    ):
         with pytest.raises(ModelUnavailable) as e:
             call()
         assert str(e.value) == f"Ollama is not reachable at {url}: start Ollama or choose another model"
@@ -325,6 +360,7 @@ def test_ollama_timeout_is_a_model_error(ollama):
 
 # -- the stand-in itself speaks Ollama to the official client ------------------------------------------------
 
+
 def test_standin_speaks_to_the_ollama_client(ollama):
     import ollama as ollama_client
 
@@ -333,8 +369,11 @@ def test_standin_speaks_to_the_ollama_client(ollama):
     shown = client.show("qwen2.5:0.5b")
     assert shown.modelinfo["general.architecture"] == "qwen2" and "tools" in shown.capabilities
     ollama.reply(tool_call("count_by", product_codes=["OZP"]), "plain answer")
-    reply = client.chat("qwen2.5:0.5b", messages=[{"role": "user", "content": "hi"}], tools=[{
-        "type": "function", "function": {"name": "count_by", "parameters": {"type": "object"}}}])
+    reply = client.chat(
+        "qwen2.5:0.5b",
+        messages=[{"role": "user", "content": "hi"}],
+        tools=[{"type": "function", "function": {"name": "count_by", "parameters": {"type": "object"}}}],
+    )
     assert reply.message.tool_calls[0].function.arguments == {"product_codes": ["OZP"]} and reply.done
     parts = list(client.chat("qwen2.5:0.5b", messages=[{"role": "user", "content": "hi"}], stream=True))
     assert "".join(p.message.content for p in parts) == "plain answer" and parts[-1].done_reason == "stop"
@@ -345,15 +384,22 @@ def test_standin_speaks_to_the_ollama_client(ollama):
 
 # -- the scripted fake ------------------------------------------------------------------------------------------
 
+
 def test_scripted_model_answers_in_order_and_records():
-    fake = ScriptedModel([{"tool": "count_by", "args": {"product_codes": ["OZP"]}}, "Found 12 reports.",
-                          ModelError("boom"), {"tool": "not_in_the_schema"}])
+    fake = ScriptedModel(
+        [
+            {"tool": "count_by", "args": {"product_codes": ["OZP"]}},
+            "Found 12 reports.",
+            ModelError("boom"),
+            {"tool": "not_in_the_schema"},
+        ]
+    )
     assert isinstance(fake, ChatModel) and fake.name == "fake"
     assert fake.json(PLAN, TOOL_SCHEMA)["tool"] == "count_by"
     assert "".join(fake.text(SAY)) == "Found 12 reports."
     with pytest.raises(ModelError, match="boom"):
         fake.json(PLAN, TOOL_SCHEMA)
-    assert fake.json(PLAN, TOOL_SCHEMA) == {"tool": "not_in_the_schema"}   # dicts come back as scripted
+    assert fake.json(PLAN, TOOL_SCHEMA) == {"tool": "not_in_the_schema"}  # dicts come back as scripted
     assert fake.calls == 4 and fake.received == [PLAN, SAY, PLAN, PLAN]
     assert fake.schemas == [TOOL_SCHEMA, None, TOOL_SCHEMA, TOOL_SCHEMA]
     with pytest.raises(AssertionError, match="no response left for call 5"):
@@ -370,8 +416,14 @@ def test_scripted_text_streams_in_word_chunks():
 
 
 def test_scripted_raw_json_is_checked_like_a_real_model():
-    fake = ScriptedModel(['{"tool": "count_by"}', '{"tool": "count_by", "args": {"product_codes": [1]}}',
-                          "Sure! here it is", '{"tool": "count_by", "args": {"product_codes": ["OZP"]}}'])
+    fake = ScriptedModel(
+        [
+            '{"tool": "count_by"}',
+            '{"tool": "count_by", "args": {"product_codes": [1]}}',
+            "Sure! here it is",
+            '{"tool": "count_by", "args": {"product_codes": ["OZP"]}}',
+        ]
+    )
     with pytest.raises(ModelError, match=r"\$ lacks args"):
         fake.json(PLAN, TOOL_SCHEMA)
     with pytest.raises(ModelError, match=r"\$.args.product_codes\[0\] should be string"):
@@ -385,10 +437,17 @@ def test_tracing_is_off_whatever_the_environment_says():
     """A user's LANGSMITH_TRACING=true must not make the assistant send its runs to LangSmith's servers."""
     import subprocess
     import sys
-    code = ("import agent.assistant, langsmith.utils as u, os; "
-            "print(u.tracing_is_enabled(), os.environ['LANGSMITH_TRACING'], os.environ['LANGCHAIN_TRACING_V2'])")
-    env = {"PATH": "/usr/bin:/bin", "LANGSMITH_TRACING": "true", "LANGCHAIN_TRACING_V2": "true",
-           "LANGSMITH_API_KEY": "lsv2-not-a-key"}
+
+    code = (
+        "import agent.assistant, langsmith.utils as u, os; "
+        "print(u.tracing_is_enabled(), os.environ['LANGSMITH_TRACING'], os.environ['LANGCHAIN_TRACING_V2'])"
+    )
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "LANGSMITH_TRACING": "true",
+        "LANGCHAIN_TRACING_V2": "true",
+        "LANGSMITH_API_KEY": "lsv2-not-a-key",
+    }
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False", "false", "false"]

@@ -18,16 +18,24 @@ from mirror.lookup import devices
 from mirror.lookup.devices import MAX_QUERY_CHARS, SYNONYMS, parse_query, vocabulary_info
 from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 
-ROW_KEYS = ["product_code", "device_name", "device_class", "regulation_number", "panel", "gudid_devices", "score",
-            "match"]
+ROW_KEYS = [
+    "product_code",
+    "device_name",
+    "device_class",
+    "regulation_number",
+    "panel",
+    "gudid_devices",
+    "score",
+    "match",
+]
 
 # (query, product code expected first, match type of that row, a note that must be present) over the real sample.
 TOP = [
     ("pacemaker", "DXY", "synonym:device_name", "lay synonym: also searched 'pacemaker'"),
-    ("Pacemakers", "DXY", "synonym:device_name", None),                              # plural, capitals
+    ("Pacemakers", "DXY", "synonym:device_name", None),  # plural, capitals
     ("pacemeker", "DXY", "synonym:device_name", "read 'pacemeker' as 'pacemaker'"),  # typo
     ("insulin pump", "LZG", "device_name", None),
-    ("pump insulin", "LZG", "device_name", None),                                    # word order
+    ("pump insulin", "LZG", "device_name", None),  # word order
     ("insullin pump", "LZG", "synonym:device_name", "read 'insullin' as 'insulin'"),
     ("insulin pumps", "LZG", "device_name", None),
     ("surgical mask", "FXX", "device_name", "lay synonym: also searched 'surgical mask'"),
@@ -35,19 +43,19 @@ TOP = [
     ("mask surgical", "FXX", "device_name", None),
     ("surgicl mask", "FXX", "device_name", "read 'surgicl' as 'surgical'"),
     ("implantable pacemaker pulse generator", "DXY", "device_name", None),
-    ("pacemaker électrode permanent", "DTB", "device_name", None),                   # accents folded
-    ("V1-MPC", "DSA", "brand_name", None),                                           # GUDID brand name
-    ("Transcutaneous Pacemaker Analyzer", "DRL", "brand_name", None),                # GUDID brand name
-    ("EXPMT 2000", "DTC", "device_description", None),                               # GUDID description
+    ("pacemaker électrode permanent", "DTB", "device_name", None),  # accents folded
+    ("V1-MPC", "DSA", "brand_name", None),  # GUDID brand name
+    ("Transcutaneous Pacemaker Analyzer", "DRL", "brand_name", None),  # GUDID brand name
+    ("EXPMT 2000", "DTC", "device_description", None),  # GUDID description
     ("delta 3300", "DRL", "device_description", None),
-    ("electrical catheter connection cable", "DSA", "gmdn_term", None),               # GMDN preferred term
+    ("electrical catheter connection cable", "DSA", "gmdn_term", None),  # GMDN preferred term
     ("external pacemaker analyser", "DTC", "gmdn_term", None),
     ("DXY", "DXY", "product_code", None),
     ("dxy", "DXY", "product_code", None),
-    ("cap", "CAP", "product_code", None),                                            # a code that is also a word
-    ("K192028", "DCK", "k_number", None),                                            # device/510k
+    ("cap", "CAP", "product_code", None),  # a code that is also a word
+    ("K192028", "DCK", "k_number", None),  # device/510k
     ("k192028", "DCK", "k_number", None),
-    ("K961582", "DTC", "k_number", None),                                            # GUDID premarket submission
+    ("K961582", "DTC", "k_number", None),  # GUDID premarket submission
     ("P150012/S099", "LWP", "pma_number", None),
     ("P970004", "EZW", "pma_number", None),
     ("P150012S001", "LWP", "pma_number", "P150012 has no supplement S001 in the mirror"),
@@ -72,8 +80,11 @@ def resolve(ctx: ToolContext, query: str, limit: int = 10):
 
 def classification_row(ctx: ToolContext, code: str) -> tuple | None:
     with ctx.api.cursor() as cur:
-        return cur.execute("SELECT device_name, device_class, coalesce(nullif(regulation_number, ''), '') "
-                           "FROM device_classification WHERE product_code = ?", [code]).fetchone()
+        return cur.execute(
+            "SELECT device_name, device_class, coalesce(nullif(regulation_number, ''), '') "
+            "FROM device_classification WHERE product_code = ?",
+            [code],
+        ).fetchone()
 
 
 def udi_devices(ctx: ToolContext, code: str) -> int:
@@ -111,7 +122,7 @@ def test_best_match(ctx, query, code, match, note):
     assert result.rows[0]["match"] == match
     if note:
         assert any(n.startswith(note) for n in result.notes), result.notes
-    assert code in result.render()                       # the ID survives the text a model sees
+    assert code in result.render()  # the ID survives the text a model sees
 
 
 @pytest.mark.parametrize("query,note", EMPTY, ids=["ZZZ", "DEN", "K", "P", "unknown", "5000 chars"])
@@ -155,8 +166,16 @@ def codes_with_word(ctx: ToolContext, word: str) -> set[str]:
         return {r[0] for r in cur.execute(sql, {"rx": rx}).fetchall()}
 
 
-@pytest.mark.parametrize("query,word", [("catheters", "catheter"), ("catheter", "catheter"), ("masks", "mask"),
-                                        ("analyzer", "analyzer"), ("defibrillators", "defibrillator")])
+@pytest.mark.parametrize(
+    "query,word",
+    [
+        ("catheters", "catheter"),
+        ("catheter", "catheter"),
+        ("masks", "mask"),
+        ("analyzer", "analyzer"),
+        ("defibrillators", "defibrillator"),
+    ],
+)
 def test_total_is_every_code_holding_the_word(ctx, query, word):
     expected = codes_with_word(ctx, word)
     result = resolve(ctx, query, limit=50)
@@ -164,7 +183,7 @@ def test_total_is_every_code_holding_the_word(ctx, query, word):
     assert result.total == len(expected) > 0
     assert {r["product_code"] for r in result.rows} <= expected
     if word == "catheter":
-        assert "DSA" in expected            # only through the GMDN term of two real UDI records
+        assert "DSA" in expected  # only through the GMDN term of two real UDI records
 
 
 def test_hip_implant_reads_as_hip_prosthesis(ctx):
@@ -199,9 +218,9 @@ def test_several_product_codes(ctx):
 
 def test_confident_matches_replace_the_device_context(ctx):
     ctx.resolved.devices = [ResolvedDevice(product_code="FXX")]
-    resolve(ctx, "hip")                                   # dozens of equally good codes: not an answer
+    resolve(ctx, "hip")  # dozens of equally good codes: not an answer
     assert ctx.resolved.product_codes() == ["FXX"]
-    resolve(ctx, "'; DROP TABLE x; --")                  # only partial matches
+    resolve(ctx, "'; DROP TABLE x; --")  # only partial matches
     assert ctx.resolved.product_codes() == ["FXX"]
     result = resolve(ctx, "K192028")
     assert ctx.resolved.product_codes() == ["DCK"] and "device context set to DCK" in result.notes
@@ -215,8 +234,8 @@ def test_parse_query():
     p = parse_query("P123456 s012")
     assert (p["kind"], p["number"], p["supplement"]) == ("pma_number", "P123456", "S012")
     assert parse_query("den123456")["number"] == "DEN123456"
-    assert parse_query("K12345")["kind"] == "words"                   # six digits or it is words
-    assert parse_query("dxy, lwp")["kind"] == "words"                 # several codes only in capitals
+    assert parse_query("K12345")["kind"] == "words"  # six digits or it is words
+    assert parse_query("dxy, lwp")["kind"] == "words"  # several codes only in capitals
     assert parse_query("DXY, LWP")["codes"] == ["DXY", "LWP"]
     assert parse_query("hip implant")["words"] == ["hip", "implant"]
     assert parse_query("the pump of a pump")["words"] == ["pump"]
@@ -237,11 +256,11 @@ def test_vocabulary_is_built_once_per_mirror_version(tmp_path):
     try:
         first = vocabulary_info(c.api)
         assert first["datasets"] == ["classification"] and first["codes"] == 6530
-        assert vocabulary_info(c.api) == first                            # cached: not rebuilt
+        assert vocabulary_info(c.api) == first  # cached: not rebuilt
         path = tmp_path / "db" / "device_classification.duckdb"
-        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))   # as a sync publishing
+        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))  # as a sync publishing
         again = vocabulary_info(c.api)
-        assert again["version"] != first["version"] and again["codes"] == 6530      # rebuilt for the new version
+        assert again["version"] != first["version"] and again["codes"] == 6530  # rebuilt for the new version
         result = resolve(c, "insulin pump")
         assert result.rows[0]["product_code"] == "LZG" and result.rows[0]["gudid_devices"] == 0
         assert any("no GUDID data (udi or gudid)" in n for n in result.notes)
@@ -283,13 +302,21 @@ def every_term_scored(cur, codes, alts, limit, exclude):
     """The ranking as defined: every term holding any query word scored (`_SCORE_SQL`), ranked in Python."""
     q = devices._query_rows(codes, alts)
     post = f"SELECT stem, term_id, cid, src, nw FROM {devices._V}word WHERE stem IN (SELECT s FROM q)"
-    found = [(codes["by_cid"][r[0]][0], *r[1:]) for r in cur.execute(
-        devices._SCORE_SQL.replace("<postings>", post), {"q": json.dumps(q)}).fetchall()]
+    found = [
+        (codes["by_cid"][r[0]][0], *r[1:])
+        for r in cur.execute(devices._SCORE_SQL.replace("<postings>", post), {"q": json.dumps(q)}).fetchall()
+    ]
     found = [r for r in found if r[0] not in exclude]
     complete = [r for r in found if r[1]]
-    ranked = sorted((-round(min(1.0, s + 0.04 * min(1.0, math.log10(1 + codes["by_code"][c][5]) / 4)), 3),
-                     -codes["by_code"][c][5], c, ("synonym:" if alts[a][1] < 1 else "") + devices._SRC[src])
-                    for c, _, s, src, a in complete or found)
+    ranked = sorted(
+        (
+            -round(min(1.0, s + 0.04 * min(1.0, math.log10(1 + codes["by_code"][c][5]) / 4)), 3),
+            -codes["by_code"][c][5],
+            c,
+            ("synonym:" if alts[a][1] < 1 else "") + devices._SRC[src],
+        )
+        for c, _, s, src, a in complete or found
+    )
     return len(ranked), not complete and bool(found), [(c, -f, m) for f, _, c, m in ranked[:limit]]
 
 
@@ -298,8 +325,18 @@ def test_scoring_only_complete_terms_ranks_as_scoring_every_term(ctx, limit):
     """`_score` reads only terms holding every word of an alternative (and all terms only when none does): its
     total, partial flag and rows equal scoring every term holding any query word, with and without exclusions."""
     queries = [q for q, _, m, _ in TOP if m not in ("product_code", "k_number", "pma_number")] + [
-        "catheter", "hip implant", "blood pressure monitor", "glucose meter", "pacemaker qqqqxz", "catheter pump valve",
-        "implantable pulse", "surgical mask pacemaker", "electrode", "lead", "analyzer defibrillator tester"]
+        "catheter",
+        "hip implant",
+        "blood pressure monitor",
+        "glucose meter",
+        "pacemaker qqqqxz",
+        "catheter pump valve",
+        "implantable pulse",
+        "surgical mask pacemaker",
+        "electrode",
+        "lead",
+        "analyzer defibrillator tester",
+    ]
     partial = 0
     with ctx.api.cursor() as cur:
         info = devices._ensure(ctx.api, cur)

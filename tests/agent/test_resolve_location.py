@@ -22,8 +22,11 @@ DL = "https://download.open.fda.gov"
 
 # SYNTHETIC establishments: copies of the two real sample registrations with a new number, name, place, types and
 # product. (registration number, name, iso_country_code, state_code, establishment types, product code)
-MAKER, STERILIZER, RELABEL = ("Manufacture Medical Device", "Sterilize Medical Device for Another Party "
-                              "(Contract Sterilizer)", "Repack or Relabel Medical Device")
+MAKER, STERILIZER, RELABEL = (
+    "Manufacture Medical Device",
+    "Sterilize Medical Device for Another Party (Contract Sterilizer)",
+    "Repack or Relabel Medical Device",
+)
 SYNTHETIC_REGISTRATIONS = [
     ("8000001", "Drägerwerk AG & Co. KGaA", "DE", "", [MAKER], "CBK"),
     ("8000002", "B. Braun Melsungen AG", "DE", "", [MAKER, STERILIZER], "FRN"),
@@ -46,9 +49,13 @@ SYNTHETIC_REGISTRATIONS = [
     ("8000019", "AB Medical AB", "SE", "", [MAKER], "GCJ"),
     ("8000020", "3M Company", "US", "MN", [MAKER, RELABEL], "FRN"),
 ]
-DEVICE_NAMES = {"CBK": "Ventilator, Continuous, Facility Use", "FRN": "Pump, Infusion", "GCJ": "Laparoscope, "
-                "General & Plastic Surgery", "DXY": "Implantable Pacemaker Pulse-Generator",
-                "LZG": "Pump, Infusion, Insulin"}
+DEVICE_NAMES = {
+    "CBK": "Ventilator, Continuous, Facility Use",
+    "FRN": "Pump, Infusion",
+    "GCJ": "Laparoscope, General & Plastic Surgery",
+    "DXY": "Implantable Pacemaker Pulse-Generator",
+    "LZG": "Pump, Infusion, Insulin",
+}
 
 
 def real_registrations() -> list[dict]:
@@ -58,16 +65,22 @@ def real_registrations() -> list[dict]:
         return orjson.loads(zf.read(zf.namelist()[0]))["results"]
 
 
-def synthetic_record(base: dict, number: str, name: str, country: str, state: str, types: list[str],
-                     code: str) -> dict:
+def synthetic_record(base: dict, number: str, name: str, country: str, state: str, types: list[str], code: str) -> dict:
     r = copy.deepcopy(base)
     reg = r["registration"]
-    reg.update(registration_number=number, fei_number="30" + number, name=name, iso_country_code=country,
-               state_code=state)
+    reg.update(
+        registration_number=number, fei_number="30" + number, name=name, iso_country_code=country, state_code=state
+    )
     reg["owner_operator"].update(firm_name=name, owner_operator_number="9" + number)
     r["establishment_type"] = types
-    r["products"] = [{**r["products"][0], "product_code": code, "owner_operator_number": "9" + number,
-                      "openfda": {**r["products"][0]["openfda"], "device_name": DEVICE_NAMES[code]}}]
+    r["products"] = [
+        {
+            **r["products"][0],
+            "product_code": code,
+            "owner_operator_number": "9" + number,
+            "openfda": {**r["products"][0]["openfda"], "device_name": DEVICE_NAMES[code]},
+        }
+    ]
     return r
 
 
@@ -78,15 +91,30 @@ def write_registration_site(root: Path, rows=SYNTHETIC_REGISTRATIONS, export_dat
     name = "device-registrationlisting-0001-of-0001.json"
     path = root / "device" / "registrationlisting" / (name + ".zip")
     path.parent.mkdir(parents=True, exist_ok=True)
-    doc = {"meta": {"last_updated": export_date, "_synthetic": "test copies of real records",
-                    "results": {"skip": 0, "limit": len(recs), "total": len(recs)}}, "results": recs}
+    doc = {
+        "meta": {
+            "last_updated": export_date,
+            "_synthetic": "test copies of real records",
+            "results": {"skip": 0, "limit": len(recs), "total": len(recs)},
+        },
+        "results": recs,
+    }
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(name, json.dumps(doc, indent=2) + "\n")
-    part = {"display_name": "All", "file": f"{DL}/device/registrationlisting/{name}.zip", "records": len(recs),
-            "size_mb": "%0.2f" % (path.stat().st_size / 1048576)}
-    manifest = {"meta": {"last_updated": export_date, "_synthetic": "test manifest"},
-                "results": {"device": {"registrationlisting": {"export_date": export_date, "total_records": len(recs),
-                                                               "partitions": [part]}}}}
+    part = {
+        "display_name": "All",
+        "file": f"{DL}/device/registrationlisting/{name}.zip",
+        "records": len(recs),
+        "size_mb": "%0.2f" % (path.stat().st_size / 1048576),
+    }
+    manifest = {
+        "meta": {"last_updated": export_date, "_synthetic": "test manifest"},
+        "results": {
+            "device": {
+                "registrationlisting": {"export_date": export_date, "total_records": len(recs), "partitions": [part]}
+            }
+        },
+    }
     (root / "download.json").write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
 
 
@@ -114,8 +142,10 @@ def direct_count(data_dir: Path, where: str, codes: list[str] | None = None) -> 
         sql = f"SELECT count(*) FROM device_registrationlisting WHERE {where}"
         if codes:
             listed = ", ".join(f"'{c}'" for c in codes)
-            sql += (" AND registration_number IN (SELECT registration_number FROM device_registrationlisting_product "
-                    f"WHERE product_code IN ({listed}))")
+            sql += (
+                " AND registration_number IN (SELECT registration_number FROM device_registrationlisting_product "
+                f"WHERE product_code IN ({listed}))"
+            )
         return con.execute(sql).fetchone()[0]
     finally:
         con.close()
@@ -128,27 +158,65 @@ def replayed_total(ctx: ToolContext, query: str) -> int:
 
 
 READINGS = [  # (text, expected readings as "kind:code") -- pure reading, no mirror
-    ("Germany", ["country:DE"]), ("DE", ["country:DE", "us_state:DE"]), ("DEU", ["country:DE"]),
-    ("de", ["country:DE", "us_state:DE"]), ("Delaware", ["us_state:DE"]), ("US-DE", ["us_state:DE"]),
-    ("country DE", ["country:DE"]), ("DE-BY", ["country:DE"]), ("Delaware, US", ["us_state:DE"]),
-    ("United Kingdom", ["country:GB"]), ("UK", ["country:GB"]), ("GB", ["country:GB"]), ("GBR", ["country:GB"]),
-    ("Great Britain", ["country:GB"]), ("Ireland", ["country:IE"]), ("IRL", ["country:IE"]),
-    ("California", ["us_state:CA"]), ("CA", ["country:CA", "us_state:CA"]), ("CA, USA", ["us_state:CA"]),
-    ("CA USA", ["us_state:CA"]), ("state of CA", ["us_state:CA"]), ("Canada", ["country:CA"]),
-    ("CAN", ["country:CA"]), ("CA (country)", ["country:CA"]),
-    ("IN", ["country:IN", "us_state:IN"]), ("Indiana", ["us_state:IN"]), ("state of IN", ["us_state:IN"]),
-    ("IN (country)", ["country:IN"]), ("India", ["country:IN"]), ("IND", ["country:IN"]),
-    ("ID", ["country:ID", "us_state:ID"]), ("Idaho", ["us_state:ID"]), ("Indonesia", ["country:ID"]),
-    ("PA", ["country:PA", "us_state:PA"]), ("GA", ["country:GA", "us_state:GA"]),
-    ("AL", ["country:AL", "us_state:AL"]), ("Georgia", ["country:GE", "us_state:GA"]),
-    ("Georgia, USA", ["us_state:GA"]), ("Texas", ["us_state:TX"]), ("TX", ["us_state:TX"]),
-    ("New York State", ["us_state:NY"]), ("Washington DC", ["us_state:DC"]), ("US", ["country:US"]),
-    ("USA", ["country:US"]), ("U.S.A.", ["country:US"]), ("United States", ["country:US"]),
-    ("Puerto Rico", ["us_state:PR"]), ("PR", ["us_state:PR"]), ("EU", ["region:EU"]),
-    ("European Union", ["region:EU"]), ("EEA", ["region:EEA"]), ("Korea, Republic of", ["country:KR"]),
-    ("Côte d'Ivoire", ["country:CI"]), ("Cote d'Ivoire", ["country:CI"]), ("Paris, France", ["country:FR"]),
-    ("Texas, Canada", ["us_state:TX", "country:CA"]), ("Germny", ["country:DE"]),
-    ("Atlantis", []), ("'; DROP TABLE x; --", []),
+    ("Germany", ["country:DE"]),
+    ("DE", ["country:DE", "us_state:DE"]),
+    ("DEU", ["country:DE"]),
+    ("de", ["country:DE", "us_state:DE"]),
+    ("Delaware", ["us_state:DE"]),
+    ("US-DE", ["us_state:DE"]),
+    ("country DE", ["country:DE"]),
+    ("DE-BY", ["country:DE"]),
+    ("Delaware, US", ["us_state:DE"]),
+    ("United Kingdom", ["country:GB"]),
+    ("UK", ["country:GB"]),
+    ("GB", ["country:GB"]),
+    ("GBR", ["country:GB"]),
+    ("Great Britain", ["country:GB"]),
+    ("Ireland", ["country:IE"]),
+    ("IRL", ["country:IE"]),
+    ("California", ["us_state:CA"]),
+    ("CA", ["country:CA", "us_state:CA"]),
+    ("CA, USA", ["us_state:CA"]),
+    ("CA USA", ["us_state:CA"]),
+    ("state of CA", ["us_state:CA"]),
+    ("Canada", ["country:CA"]),
+    ("CAN", ["country:CA"]),
+    ("CA (country)", ["country:CA"]),
+    ("IN", ["country:IN", "us_state:IN"]),
+    ("Indiana", ["us_state:IN"]),
+    ("state of IN", ["us_state:IN"]),
+    ("IN (country)", ["country:IN"]),
+    ("India", ["country:IN"]),
+    ("IND", ["country:IN"]),
+    ("ID", ["country:ID", "us_state:ID"]),
+    ("Idaho", ["us_state:ID"]),
+    ("Indonesia", ["country:ID"]),
+    ("PA", ["country:PA", "us_state:PA"]),
+    ("GA", ["country:GA", "us_state:GA"]),
+    ("AL", ["country:AL", "us_state:AL"]),
+    ("Georgia", ["country:GE", "us_state:GA"]),
+    ("Georgia, USA", ["us_state:GA"]),
+    ("Texas", ["us_state:TX"]),
+    ("TX", ["us_state:TX"]),
+    ("New York State", ["us_state:NY"]),
+    ("Washington DC", ["us_state:DC"]),
+    ("US", ["country:US"]),
+    ("USA", ["country:US"]),
+    ("U.S.A.", ["country:US"]),
+    ("United States", ["country:US"]),
+    ("Puerto Rico", ["us_state:PR"]),
+    ("PR", ["us_state:PR"]),
+    ("EU", ["region:EU"]),
+    ("European Union", ["region:EU"]),
+    ("EEA", ["region:EEA"]),
+    ("Korea, Republic of", ["country:KR"]),
+    ("Côte d'Ivoire", ["country:CI"]),
+    ("Cote d'Ivoire", ["country:CI"]),
+    ("Paris, France", ["country:FR"]),
+    ("Texas, Canada", ["us_state:TX", "country:CA"]),
+    ("Germny", ["country:DE"]),
+    ("Atlantis", []),
+    ("'; DROP TABLE x; --", []),
 ]
 
 
@@ -158,7 +226,7 @@ def test_read_place(text, expected):
 
 
 def test_place_table_is_complete():
-    assert len(COUNTRIES) == 249 and len(US_STATES) == 57          # ISO 3166-1; 50 states, DC, 6 territories
+    assert len(COUNTRIES) == 249 and len(US_STATES) == 57  # ISO 3166-1; 50 states, DC, 6 territories
     assert COUNTRIES["DE"] == ("DEU", "Germany") and US_STATES["IN"] == "Indiana"
     assert len(REGIONS["EU"][1]) == 27 and "GB" not in REGIONS["EU"][1]
     for a2, (a3, name) in COUNTRIES.items():
@@ -195,29 +263,38 @@ SYNTHETIC_CASES = [
 ]
 
 
-@pytest.mark.parametrize("location,device_type,where,codes", SYNTHETIC_CASES,
-                         ids=[f"{a}|{b}" for a, b, _, _ in SYNTHETIC_CASES])
+@pytest.mark.parametrize(
+    "location,device_type,where,codes", SYNTHETIC_CASES, ids=[f"{a}|{b}" for a, b, _, _ in SYNTHETIC_CASES]
+)
 def test_synthetic_totals_equal_direct_sql_and_replay(synthetic, synthetic_dir, location, device_type, where, codes):
     r = run_tool(synthetic, "resolve_location", {"location": location, "device_type": device_type})
     expected = direct_count(synthetic_dir, where, codes)
     assert r.total == expected
     assert len(r.rows) == min(expected, synthetic.row_cap) and r.truncated == (expected > synthetic.row_cap)
     assert r.id_fields == ["registration_number", "fei_number"]
-    assert all(set(row) == {"registration_number", "fei_number", "name", "city", "state_code", "iso_country_code",
-                            "establishment_type"} for row in r.rows)
+    assert all(
+        set(row)
+        == {"registration_number", "fei_number", "name", "city", "state_code", "iso_country_code", "establishment_type"}
+        for row in r.rows
+    )
     [prov] = r.provenance
     assert prov.dataset == "device/registrationlisting" and prov.as_of == "2025-01-01"
     assert replayed_total(synthetic, prov.query) == expected
-    assert synthetic.resolved.location is not None and synthetic.resolved.location.kind in ("country", "us_state",
-                                                                                              "region")
+    assert synthetic.resolved.location is not None and synthetic.resolved.location.kind in (
+        "country",
+        "us_state",
+        "region",
+    )
 
 
 def test_counts_by_establishment_type(synthetic, synthetic_dir):
     r = run_tool(synthetic, "resolve_location", {"location": "Germany"})
     assert r.total == 2 and {row["name"] for row in r.rows} == {"Drägerwerk AG & Co. KGaA", "B. Braun Melsungen AG"}
     con = Store(synthetic_dir).connect()
-    by_type = con.execute("SELECT t, count(*) FROM (SELECT unnest(establishment_type) AS t FROM "
-                          "device_registrationlisting WHERE iso_country_code = 'DE') GROUP BY t").fetchall()
+    by_type = con.execute(
+        "SELECT t, count(*) FROM (SELECT unnest(establishment_type) AS t FROM "
+        "device_registrationlisting WHERE iso_country_code = 'DE') GROUP BY t"
+    ).fetchall()
     con.close()
     assert by_type and all(f"{t} {n}" in r.notes[0] for t, n in by_type)
 
@@ -235,16 +312,28 @@ def test_ambiguous_codes_give_both_readings_with_counts(synthetic, synthetic_dir
     synthetic.resolved.location = ResolvedLocation(kind="country", code="FR", name="France")
     r = run_tool(synthetic, "resolve_location", {"location": code})
     assert [(row["kind"], row["code"]) for row in r.rows] == [("country", code), ("us_state", code)]
-    assert [row["establishments"] for row in r.rows] == [direct_count(synthetic_dir, country),
-                                                         direct_count(synthetic_dir, state)]
+    assert [row["establishments"] for row in r.rows] == [
+        direct_count(synthetic_dir, country),
+        direct_count(synthetic_dir, state),
+    ]
     assert r.notes[0].startswith("AMBIGUOUS") and COUNTRIES[code][1] in r.notes[0] and US_STATES[code] in r.notes[0]
-    assert synthetic.resolved.location.code == "FR"          # nothing chosen
+    assert synthetic.resolved.location.code == "FR"  # nothing chosen
     assert [replayed_total(synthetic, p.query) for p in r.provenance] == [row["establishments"] for row in r.rows]
 
 
-@pytest.mark.parametrize("text,kind", [("CA, USA", "us_state"), ("state of IN", "us_state"), ("US-DE", "us_state"),
-                                       ("Idaho", "us_state"), ("CA (country)", "country"), ("India", "country"),
-                                       ("Germany", "country"), ("Indonesia", "country")])
+@pytest.mark.parametrize(
+    "text,kind",
+    [
+        ("CA, USA", "us_state"),
+        ("state of IN", "us_state"),
+        ("US-DE", "us_state"),
+        ("Idaho", "us_state"),
+        ("CA (country)", "country"),
+        ("India", "country"),
+        ("Germany", "country"),
+        ("Indonesia", "country"),
+    ],
+)
 def test_context_settles_the_reading_and_is_remembered(synthetic, text, kind):
     r = run_tool(synthetic, "resolve_location", {"location": text})
     assert not r.notes[0].startswith("AMBIGUOUS")
@@ -274,7 +363,7 @@ BAD = [  # arguments, what the error must say
     ({"location": "   "}, "empty location; give " + VALID),
     ({"location": "x" * 5000}, "location: String should have at most 200 characters"),
     ({"location": "Atlantis"}, "unknown location 'Atlantis'; give " + VALID),
-    ({"location": "'; DROP TABLE x; --"}, "unknown location \"'; DROP TABLE x; --\"; give " + VALID),
+    ({"location": "'; DROP TABLE x; --"}, 'unknown location "\'; DROP TABLE x; --"; give ' + VALID),
     ({"location": "US", "device_type": "x" * 5000}, "device_type: String should have at most 200 characters"),
     ({"location": "US", "bogus": 1}, "bogus: unknown argument"),
 ]

@@ -12,42 +12,78 @@ from agent.tools import TOOLS, ToolError, run_tool
 from mirror.store.files import Store
 
 CASES = [  # (tool, arguments, SQL giving the expected total over the sample mirror)
-    ("search_events", {"product_codes": ["OZP", "FRN"]},
-     "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
-     "WHERE device_report_product_code IN ('OZP','FRN')"),
+    (
+        "search_events",
+        {"product_codes": ["OZP", "FRN"]},
+        "SELECT count(DISTINCT mdr_report_key) FROM device_event_device "
+        "WHERE device_report_product_code IN ('OZP','FRN')",
+    ),
     ("search_events", {"product_codes": ["ZZZ"]}, "SELECT 0"),
-    ("search_events", {"date_from": "2023-01-01", "date_to": "2023-12-31"},
-     "SELECT count(*) FROM device_event WHERE date_received BETWEEN '2023-01-01' AND '2023-12-31'"),
-    ("search_events", {"filters": {"event_type": "Malfunction"}, "product_codes": ["JAA"]},
-     "SELECT count(*) FROM device_event WHERE event_type = 'Malfunction' AND mdr_report_key IN "
-     "(SELECT mdr_report_key FROM device_event_device WHERE device_report_product_code = 'JAA')"),
-    ("search_events", {"text": "power supply"},
-     "SELECT count(DISTINCT mdr_report_key) FROM device_event_text WHERE regexp_matches(lower(text), '\\bpower\\b') "
-     "AND regexp_matches(lower(text), '\\bsupply\\b')"),
-    ("search_events", {"manufacturer": "Medtronic"},
-     "SELECT count(*) FROM device_event WHERE regexp_matches(lower(manufacturer_name), '\\bmedtronic\\b') OR "
-     "mdr_report_key IN (SELECT mdr_report_key FROM device_event_device "
-     "WHERE regexp_matches(lower(manufacturer_d_name), '\\bmedtronic\\b'))"),
+    (
+        "search_events",
+        {"date_from": "2023-01-01", "date_to": "2023-12-31"},
+        "SELECT count(*) FROM device_event WHERE date_received BETWEEN '2023-01-01' AND '2023-12-31'",
+    ),
+    (
+        "search_events",
+        {"filters": {"event_type": "Malfunction"}, "product_codes": ["JAA"]},
+        "SELECT count(*) FROM device_event WHERE event_type = 'Malfunction' AND mdr_report_key IN "
+        "(SELECT mdr_report_key FROM device_event_device WHERE device_report_product_code = 'JAA')",
+    ),
+    (
+        "search_events",
+        {"text": "power supply"},
+        "SELECT count(DISTINCT mdr_report_key) FROM device_event_text WHERE regexp_matches(lower(text), '\\bpower\\b') "
+        "AND regexp_matches(lower(text), '\\bsupply\\b')",
+    ),
+    (
+        "search_events",
+        {"manufacturer": "Medtronic"},
+        "SELECT count(*) FROM device_event WHERE regexp_matches(lower(manufacturer_name), '\\bmedtronic\\b') OR "
+        "mdr_report_key IN (SELECT mdr_report_key FROM device_event_device "
+        "WHERE regexp_matches(lower(manufacturer_d_name), '\\bmedtronic\\b'))",
+    ),
     ("search_recalls", {"product_codes": ["FOZ"]}, "SELECT count(*) FROM device_recall WHERE product_code = 'FOZ'"),
     ("search_recalls", {}, "SELECT count(*) FROM device_recall"),
-    ("search_510k", {"product_codes": ["GEI", "DCK"], "date_from": "2020-01-01"},
-     "SELECT count(*) FROM device_510k WHERE product_code IN ('GEI','DCK') AND decision_date >= '2020-01-01'"),
+    (
+        "search_510k",
+        {"product_codes": ["GEI", "DCK"], "date_from": "2020-01-01"},
+        "SELECT count(*) FROM device_510k WHERE product_code IN ('GEI','DCK') AND decision_date >= '2020-01-01'",
+    ),
     ("search_510k", {"country": "US"}, "SELECT count(*) FROM device_510k WHERE country_code = 'US'"),
-    ("search_pma", {"date_from": "2020-01-01", "date_to": "2020-12-31"},
-     "SELECT count(*) FROM device_pma WHERE decision_date BETWEEN '2020-01-01' AND '2020-12-31'"),
-    ("search_classifications", {"filters": {"device_class": "3"}},
-     "SELECT count(*) FROM device_classification WHERE device_class = '3'"),
-    ("search_classifications", {"text": "insulin pump"},
-     "SELECT count(*) FROM device_classification WHERE (regexp_matches(lower(device_name), '\\binsulin\\b') AND "
-     "regexp_matches(lower(device_name), '\\bpump\\b')) OR (regexp_matches(lower(definition), '\\binsulin\\b') AND "
-     "regexp_matches(lower(definition), '\\bpump\\b'))"),
-    ("search_udi", {"product_codes": ["DSA"]},
-     "SELECT count(DISTINCT public_device_record_key) FROM device_udi_product_code WHERE code = 'DSA'"),
-    ("search_registrations", {"country": "US"},
-     "SELECT count(*) FROM device_registrationlisting WHERE iso_country_code = 'US'"),
-    ("search_registrations", {"product_codes": ["GCJ"]},
-     "SELECT count(*) FROM device_registrationlisting "
-     "WHERE list_contains(json_extract_string(record, '$.products[*].product_code'), 'GCJ')"),
+    (
+        "search_pma",
+        {"date_from": "2020-01-01", "date_to": "2020-12-31"},
+        "SELECT count(*) FROM device_pma WHERE decision_date BETWEEN '2020-01-01' AND '2020-12-31'",
+    ),
+    (
+        "search_classifications",
+        {"filters": {"device_class": "3"}},
+        "SELECT count(*) FROM device_classification WHERE device_class = '3'",
+    ),
+    (
+        "search_classifications",
+        {"text": "insulin pump"},
+        "SELECT count(*) FROM device_classification WHERE (regexp_matches(lower(device_name), '\\binsulin\\b') AND "
+        "regexp_matches(lower(device_name), '\\bpump\\b')) OR (regexp_matches(lower(definition), '\\binsulin\\b') AND "
+        "regexp_matches(lower(definition), '\\bpump\\b'))",
+    ),
+    (
+        "search_udi",
+        {"product_codes": ["DSA"]},
+        "SELECT count(DISTINCT public_device_record_key) FROM device_udi_product_code WHERE code = 'DSA'",
+    ),
+    (
+        "search_registrations",
+        {"country": "US"},
+        "SELECT count(*) FROM device_registrationlisting WHERE iso_country_code = 'US'",
+    ),
+    (
+        "search_registrations",
+        {"product_codes": ["GCJ"]},
+        "SELECT count(*) FROM device_registrationlisting "
+        "WHERE list_contains(json_extract_string(record, '$.products[*].product_code'), 'GCJ')",
+    ),
 ]
 
 
@@ -67,9 +103,20 @@ def test_totals_equal_a_direct_sql_count(ctx, sql, name, args, query):
     p = r.provenance[0]
     assert p.as_of == ctx.api.as_of(p.dataset.split("/")[1]) and p.as_of
     # the provenance query replays to the same total with `mirror query`
-    out = subprocess.run([sys.executable, "-m", "mirror", "query", p.dataset, p.query.replace("limit=25", "limit=0")
-                          .replace("limit=200", "limit=0"), "--data-dir", str(ctx.api.store.data_dir)],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mirror",
+            "query",
+            p.dataset,
+            p.query.replace("limit=25", "limit=0").replace("limit=200", "limit=0"),
+            "--data-dir",
+            str(ctx.api.store.data_dir),
+        ],
+        capture_output=True,
+        text=True,
+    )
     replay = json.loads(out.stdout)
     assert (replay["meta"]["results"]["total"] if out.returncode == 0 else 0) == r.total
 
@@ -80,20 +127,33 @@ def test_the_cases_discriminate(sql):
 
 
 COUNTS = [
-    ({"dataset": "events", "field": "year"},
-     "SELECT count(*) FROM device_event WHERE year(date_received) = {k}", "year"),
-    ({"dataset": "events", "field": "product_code"},
-     "SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE device_report_product_code = '{k}'",
-     "product_code"),
-    ({"dataset": "classification", "field": "review_panel"},
-     "SELECT count(*) FROM device_classification WHERE lower(review_panel) = '{k}'", "review_panel"),
-    ({"dataset": "510k", "field": "month", "date_from": "2020-01-01"},
-     "SELECT count(*) FROM device_510k WHERE strftime(decision_date, '%Y-%m') = '{k}' "
-     "AND decision_date >= '2020-01-01'", "month"),
-    ({"dataset": "udi", "field": "product_code"},
-     "SELECT count(*) FROM device_udi "
-     "WHERE list_contains(json_extract_string(record, '$.product_codes[*].code'), '{k}')",
-     "product_code"),
+    (
+        {"dataset": "events", "field": "year"},
+        "SELECT count(*) FROM device_event WHERE year(date_received) = {k}",
+        "year",
+    ),
+    (
+        {"dataset": "events", "field": "product_code"},
+        "SELECT count(DISTINCT mdr_report_key) FROM device_event_device WHERE device_report_product_code = '{k}'",
+        "product_code",
+    ),
+    (
+        {"dataset": "classification", "field": "review_panel"},
+        "SELECT count(*) FROM device_classification WHERE lower(review_panel) = '{k}'",
+        "review_panel",
+    ),
+    (
+        {"dataset": "510k", "field": "month", "date_from": "2020-01-01"},
+        "SELECT count(*) FROM device_510k WHERE strftime(decision_date, '%Y-%m') = '{k}' "
+        "AND decision_date >= '2020-01-01'",
+        "month",
+    ),
+    (
+        {"dataset": "udi", "field": "product_code"},
+        "SELECT count(*) FROM device_udi "
+        "WHERE list_contains(json_extract_string(record, '$.product_codes[*].code'), '{k}')",
+        "product_code",
+    ),
 ]
 
 
@@ -131,8 +191,9 @@ def test_bad_arguments_are_clear_errors(ctx, name, args, message):
         run_tool(ctx, name, args)
 
 
-@pytest.mark.parametrize("value", ["'; DROP TABLE device_event; --", "x" * 5000, "\"unbalanced ( [",
-                                   "Ünïcödé 医療機器 &&& ||"])
+@pytest.mark.parametrize(
+    "value", ["'; DROP TABLE device_event; --", "x" * 5000, '"unbalanced ( [', "Ünïcödé 医療機器 &&& ||"]
+)
 def test_hostile_text_and_names_are_values(ctx, sql, value):
     for name in ("search_events", "search_510k", "search_recalls"):
         r = run_tool(ctx, name, {"text": value, "manufacturer": value})
@@ -146,7 +207,7 @@ def test_render_keeps_record_ids_within_budget(ctx):
     text = r.render(900)
     assert len(text) <= 900 and "as of 2019-07-04" in text
     shown = [line for line in text.splitlines() if line.startswith("- product_code=")]
-    assert len(shown) >= 10   # rows over budget keep their IDs, dropping the other fields
+    assert len(shown) >= 10  # rows over budget keep their IDs, dropping the other fields
     assert all(line.split(";")[0].split("=")[1] in {row["product_code"] for row in r.rows} for line in shown)
 
 
@@ -158,17 +219,37 @@ def test_search_recalls_reports_enforcement_and_class(ctx):
 
 
 def test_every_tool_is_registered_with_a_description():
-    assert {"search_events", "search_recalls", "search_510k", "search_pma", "search_classifications", "search_udi",
-            "search_registrations", "count_by"} <= set(TOOLS)
+    assert {
+        "search_events",
+        "search_recalls",
+        "search_510k",
+        "search_pma",
+        "search_classifications",
+        "search_udi",
+        "search_registrations",
+        "count_by",
+    } <= set(TOOLS)
     assert all(t.description and t.params() for t in TOOLS.values())
 
 
 def test_cli_lists_and_runs_tools(sample_dir):
-    out = subprocess.run([sys.executable, "-c", "from app.cli import main; main()", "tools", "--json"],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", "from app.cli import main; main()", "tools", "--json"], capture_output=True, text=True
+    )
     assert out.returncode == 0 and "search_events" in {t["name"] for t in json.loads(out.stdout)}
-    run = lambda *a: subprocess.run([sys.executable, "-c", "from app.cli import main; main()", "tool", *a,  # noqa: E731
-                                     "--data-dir", str(sample_dir)], capture_output=True, text=True)
+    run = lambda *a: subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from app.cli import main; main()",
+            "tool",
+            *a,  # noqa: E731
+            "--data-dir",
+            str(sample_dir),
+        ],
+        capture_output=True,
+        text=True,
+    )
     out = run("search_510k", "--args", '{"product_codes":["GEI"]}', "--json")
     assert out.returncode == 0 and json.loads(out.stdout)["rows"][0]["k_number"] == "K202114"
     out = run("search_510k", "--args", '{"product_codes":["GEI"]}')
@@ -183,9 +264,12 @@ def test_event_text_of_several_words_ranks_the_phrase_first(ctx, sql):
     import re
 
     from mirror.api.sql import tokens
+
     con_rows = ctx.api.get("/device/event.json", "limit=1000").json()["results"]
-    texts = {r["mdr_report_key"]: (" ".join(t.get("text", "") for t in r.get("mdr_text", [])), r["date_received"])
-             for r in con_rows}
+    texts = {
+        r["mdr_report_key"]: (" ".join(t.get("text", "") for t in r.get("mdr_text", [])), r["date_received"])
+        for r in con_rows
+    }
     words = {k: tokens(t) for k, (t, _) in texts.items()}
     pairs = sorted({(a, b) for ws in words.values() for a, b in zip(ws, ws[1:]) if re.fullmatch(r"[a-z]{4,}", a + b)})
     for a, b in pairs:
@@ -195,9 +279,9 @@ def test_event_text_of_several_words_ranks_the_phrase_first(ctx, sql):
             break
     else:
         pytest.fail("no word pair in the sample narratives is both a phrase and apart")
-    newest = lambda keys: sorted(keys, key=lambda k: (texts[k][1], -int(k)), reverse=True)   # noqa: E731
+    newest = lambda keys: sorted(keys, key=lambda k: (texts[k][1], -int(k)), reverse=True)  # noqa: E731
     r = run_tool(ctx, "search_events", {"text": f"{a} {b}"})
     assert r.total == len(both)
-    assert [row["mdr_report_key"] for row in r.rows][:len(phrase)] == newest(phrase)
+    assert [row["mdr_report_key"] for row in r.rows][: len(phrase)] == newest(phrase)
     assert {row["mdr_report_key"] for row in r.rows} == set(both)
     assert len(r.provenance) == 2 and f'"{a}+{b}"' in r.provenance[1].query and "phrase first" in " ".join(r.notes)

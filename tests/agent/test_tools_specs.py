@@ -96,8 +96,15 @@ def test_count_by_describes_every_count_name():
 
 @pytest.mark.parametrize("spec", DATASETS, ids=KEYS)
 def test_count_by_takes_every_count_name_and_the_tool_names_its_dataset(ctx, spec: Spec):
-    r = run_tool(ctx, "count_by", {"dataset": spec.count_name, "field": "manufacturer" if spec.firm or not
-                                   spec.openfda else "device_class", "limit": 3})
+    r = run_tool(
+        ctx,
+        "count_by",
+        {
+            "dataset": spec.count_name,
+            "field": "manufacturer" if spec.firm or not spec.openfda else "device_class",
+            "limit": 3,
+        },
+    )
     assert r.tool == "count_by" and r.total > 0 and r.rows, f"{spec.count_name}: nothing counted"
     if spec.openfda:
         assert r.provenance[0].dataset == spec.source

@@ -30,7 +30,7 @@ def test_lay_word_endings_become_the_endings_device_names_use():
     assert "fluoroscopic systems" in _word_forms("fluoroscopy systems")
     assert "fluoroscopic x-ray" in _word_forms("fluoroscopic xray")
     assert "image intensified" in _word_forms("image intensifiers")
-    assert _word_forms("pump") == []                  # nothing to change: no alternative
+    assert _word_forms("pump") == []  # nothing to change: no alternative
 
 
 def test_registration_and_fei_numbers_are_establishment_numbers_not_report_keys():
@@ -59,8 +59,9 @@ def test_advice_for_a_relative_and_agency_heads_are_not_searched():
 
 
 def test_a_firm_in_several_datasets_without_one_named_is_asked_about():
-    firm = FirmFilter(words="Boston Scientific", name="BOSTON SCIENTIFIC CORPORATION",
-                      by_dataset={"event": 1, "pma": 1, "recall": 0})
+    firm = FirmFilter(
+        words="Boston Scientific", name="BOSTON SCIENTIFIC CORPORATION", by_dataset={"event": 1, "pma": 1, "recall": 0}
+    )
     clar = ask_firm_dataset(Interpretation(datasets=["event"], firm=firm))
     assert clar is not None and len(clar.choices) == 2
     assert {tuple(c.patch["datasets"]) for c in clar.choices} == {("event",), ("pma",)}
@@ -79,6 +80,7 @@ def test_a_bare_class_asks_device_class_or_recall_class():
 
 def test_this_and_last_quarter_are_anchored_on_the_as_of_date():
     from agent.understand.dates import read_dates
+
     anchor = date(2025, 9, 23)
     got = read_dates(tokenize("adverse events this quarter"), anchor)
     assert got is not None and (got.start, got.end) == (date(2025, 7, 1), anchor)

@@ -14,31 +14,35 @@ from agent.understand.tokens import tokenize
 AS_OF = date(2025, 9, 23)
 
 
-@pytest.mark.parametrize("text,start,end", [
-    ("received in January 2023", date(2023, 1, 1), date(2023, 1, 31)),
-    ("in Dec 2020", date(2020, 12, 1), date(2020, 12, 31)),
-    ("Q3 2022", date(2022, 7, 1), date(2022, 9, 30)),
-    ("in the fourth quarter of 2020", date(2020, 10, 1), date(2020, 12, 31)),
-    ("2019 Q2", date(2019, 4, 1), date(2019, 6, 30)),
-    ("between April and June 2020", date(2020, 4, 1), date(2020, 6, 30)),
-    ("from 2019 to 2021", date(2019, 1, 1), date(2021, 12, 31)),
-    ("recalls 2019-2021", date(2019, 1, 1), date(2021, 12, 31)),
-    ("since 2019", date(2019, 1, 1), None),
-    ("after 2019", date(2020, 1, 1), None),
-    ("before 2000", None, date(1999, 12, 31)),
-    ("last 2 years", date(2023, 9, 23), AS_OF),
-    ("this year", date(2025, 1, 1), AS_OF),
-    ("last year", date(2024, 1, 1), date(2024, 12, 31)),
-    ("in 2023-01", date(2023, 1, 1), date(2023, 1, 31)),
-    ("during 1/2023", date(2023, 1, 1), date(2023, 1, 31)),
-])
+@pytest.mark.parametrize(
+    "text,start,end",
+    [
+        ("received in January 2023", date(2023, 1, 1), date(2023, 1, 31)),
+        ("in Dec 2020", date(2020, 12, 1), date(2020, 12, 31)),
+        ("Q3 2022", date(2022, 7, 1), date(2022, 9, 30)),
+        ("in the fourth quarter of 2020", date(2020, 10, 1), date(2020, 12, 31)),
+        ("2019 Q2", date(2019, 4, 1), date(2019, 6, 30)),
+        ("between April and June 2020", date(2020, 4, 1), date(2020, 6, 30)),
+        ("from 2019 to 2021", date(2019, 1, 1), date(2021, 12, 31)),
+        ("recalls 2019-2021", date(2019, 1, 1), date(2021, 12, 31)),
+        ("since 2019", date(2019, 1, 1), None),
+        ("after 2019", date(2020, 1, 1), None),
+        ("before 2000", None, date(1999, 12, 31)),
+        ("last 2 years", date(2023, 9, 23), AS_OF),
+        ("this year", date(2025, 1, 1), AS_OF),
+        ("last year", date(2024, 1, 1), date(2024, 12, 31)),
+        ("in 2023-01", date(2023, 1, 1), date(2023, 1, 31)),
+        ("during 1/2023", date(2023, 1, 1), date(2023, 1, 31)),
+    ],
+)
 def test_date_grammar(text, start, end):
     got = read_dates(tokenize(text), AS_OF)
     assert got is not None and (got.start, got.end) == (start, end)
 
 
-@pytest.mark.parametrize("text", ["what did Medline get in may", "Class III recalls", "MODEL 7200AE VENTILATOR",
-                                  "march of the recalls"])
+@pytest.mark.parametrize(
+    "text", ["what did Medline get in may", "Class III recalls", "MODEL 7200AE VENTILATOR", "march of the recalls"]
+)
 def test_words_that_only_look_like_dates_are_not_dates(text):
     assert read_dates(tokenize(text), AS_OF) is None
 
@@ -69,8 +73,11 @@ def test_a_word_that_matches_nothing_is_not_corrected_into_a_device(ctx):
 
 
 def test_unreadable_filters_are_never_dropped(ctx):
-    for q in ['events for firm " OR 1=1 --', "Wie viele Rückrufe gab es 2020 für Herzschrittmacher?",
-              "recalls for product code QQQ"]:
+    for q in [
+        'events for firm " OR 1=1 --',
+        "Wie viele Rückrufe gab es 2020 für Herzschrittmacher?",
+        "recalls for product code QQQ",
+    ]:
         it, _ = interpret(ctx, q)
         assert not it.understood, q
 

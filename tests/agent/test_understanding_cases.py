@@ -49,8 +49,9 @@ def has_figure(text: str, value: str, noun: str) -> bool:
     """`value noun` in the text, the noun's last word in singular or plural, not inside a longer number."""
     words = noun.split()
     last = re.escape(words[-1]) + r"s?"
-    pattern = (r"(?<![\d,.])" + re.escape(value) + r"\s+" + r"\s+".join(list(map(re.escape, words[:-1])) + [last])
-               + r"\b")
+    pattern = (
+        r"(?<![\d,.])" + re.escape(value) + r"\s+" + r"\s+".join(list(map(re.escape, words[:-1])) + [last]) + r"\b"
+    )
     return re.search(pattern, text, re.I) is not None
 
 
@@ -58,20 +59,28 @@ def check(case: dict, out: dict, con) -> list[str]:
     problems = []
     text, interp = out.get("answer", ""), out.get("interpretation") or {}
     if case.get("clarify") or case.get("refuse"):
-        refused = bool(out.get("clarify")) or "did not understand" in text.lower() or "not understand" in text.lower() \
+        refused = (
+            bool(out.get("clarify"))
+            or "did not understand" in text.lower()
+            or "not understand" in text.lower()
             or out.get("route") in ("medical", "off_topic", "out_of_scope")
+        )
         if not refused:
             problems.append("expected a clarifying question or 'I did not understand'")
-        if re.search(r"\b\d[\d,]* (adverse event reports?|recalled products?|510\(k\) clearances?|product codes?)\b"
-                     r" match", text):
+        if re.search(
+            r"\b\d[\d,]* (adverse event reports?|recalled products?|510\(k\) clearances?|product codes?)\b"
+            r" match",
+            text,
+        ):
             problems.append("a figure was given for a question that was not understood")
         if out.get("clarify"):
             c = out["clarify"]
             if not c.get("question") or not isinstance(c.get("choices"), list):
                 problems.append(f"clarify payload incomplete: {c}")
         asked = (text + " " + str(out.get("clarify") or "")).lower()
-        problems += [f"{p!r} not in the answer or its choices" for p in case.get("contains", [])
-                     if p.lower() not in asked]
+        problems += [
+            f"{p!r} not in the answer or its choices" for p in case.get("contains", []) if p.lower() not in asked
+        ]
         return problems
     if out.get("clarify"):
         return [f"asked to clarify: {out['clarify']}"]

@@ -45,6 +45,7 @@ def mirror_copy(tmp_path: Path) -> Callable[[Path], Path]:
         dest = tmp_path / "data"
         shutil.copytree(src, dest, ignore=shutil.ignore_patterns("*.lock", "agent"))
         return dest
+
     return copy
 
 
@@ -79,13 +80,15 @@ def stop(proc: subprocess.Popen, timeout: float = 10) -> int:
 
 def xdotool(display: str, *args: str) -> str:
     """Run xdotool on `display`; its output, stripped."""
-    return subprocess.run(["xdotool", *args], env={**os.environ, "DISPLAY": display}, capture_output=True,
-                          text=True, timeout=10).stdout.strip()
+    return subprocess.run(
+        ["xdotool", *args], env={**os.environ, "DISPLAY": display}, capture_output=True, text=True, timeout=10
+    ).stdout.strip()
 
 
 def settled_screenshot(display: str, path: Path, unlike=None, timeout: float = 20, interval: float = 0.2):
     """Grab the screen once two grabs `interval` apart are the same (and differ from `unlike`), save it to `path`."""
     from PIL import ImageGrab
+
     last = [None]
 
     def steady():
@@ -103,11 +106,15 @@ def settled_screenshot(display: str, path: Path, unlike=None, timeout: float = 2
 def start_xvfb() -> tuple[subprocess.Popen, str]:
     """A private Xvfb server (1280x800) in its own session: (process, DISPLAY value)."""
     read, write = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), start_new_session=True, stderr=subprocess.DEVNULL)
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        start_new_session=True,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as f:
-        number = f.readline().strip()      # Xvfb writes the display number once it accepts connections
+        number = f.readline().strip()  # Xvfb writes the display number once it accepts connections
     if not number:
         stop(xvfb)
         raise AssertionError("Xvfb did not start")
@@ -118,5 +125,7 @@ def require(*tools: str) -> None:
     """GUI tests need Debian packages; fail (not skip) naming them, so CI cannot pass without them."""
     missing = [t for t in tools if shutil.which(t) is None]
     if missing:
-        pytest.fail(f"missing {', '.join(missing)}: apt-get install -y xvfb xdotool chromium libmpv2 "
-                    "libgstreamer-plugins-base1.0-0")
+        pytest.fail(
+            f"missing {', '.join(missing)}: apt-get install -y xvfb xdotool chromium libmpv2 "
+            "libgstreamer-plugins-base1.0-0"
+        )

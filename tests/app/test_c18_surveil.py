@@ -40,12 +40,12 @@ def test_watchlists_made_in_the_app_are_the_clis(sample_mirror, mirror_copy, tmp
         shown = CliRunner().invoke(surveil_cli, ["watch", "show", "pumps", "--data-dir", str(data)])
         assert shown.exit_code == 0 and "product codes: OZP, FOZ" in shown.output
 
-        c.surveil.save("pumps", "OZP, JAA", "", "GE OEC 9800", "", editing="pumps")      # edit: the form's items
+        c.surveil.save("pumps", "OZP, JAA", "", "GE OEC 9800", "", editing="pumps")  # edit: the form's items
         assert c.jobs.wait(30) and c.surveil.error == ""
         stored = Watchlists(data).get("pumps")
         assert stored.codes == ["OZP", "JAA"] and stored.brands == ["GE OEC 9800"]
 
-        c.surveil.save("bad name!", "OZP", "", "", "")                   # refused: one line, the form stays open
+        c.surveil.save("bad name!", "OZP", "", "", "")  # refused: one line, the form stays open
         assert c.jobs.wait(30) and c.surveil.last_saved == ""
         assert "is not allowed" in c.surveil.error and "\n" not in c.surveil.error
         assert c.banner.level == "error" and c.banner.message == c.surveil.error
@@ -80,7 +80,7 @@ def test_signals_for_a_code_and_a_watchlist_equal_the_librarys(sample_mirror, mi
         assert c.jobs.wait(30) and c.surveil.signals.label == "watchlist pumps"
         assert c.surveil.signals.reports_in == 4
 
-        c.surveil.show_signals(watch="gone")                   # a watchlist deleted meanwhile: said in one line
+        c.surveil.show_signals(watch="gone")  # a watchlist deleted meanwhile: said in one line
         assert c.jobs.wait(30) and c.surveil.signals is None and "no watchlist named 'gone'" in c.surveil.error
     finally:
         c.shutdown()
@@ -90,8 +90,14 @@ def test_the_home_shows_what_a_sync_changed_for_each_watchlist(tmp_path):
     """Two real syncs from a folder through the Data screen's model: 1-6, then 1-4 (4 now a death) and 10, 11."""
     site, data = tmp_path / "site", tmp_path / "data"
     write_site(site, records(list(range(1, 7))), "2025-01-01")
-    codes = sorted({d["device_report_product_code"] for r in real_event_records() for d in r.get("device", [])
-                    if d.get("device_report_product_code")})
+    codes = sorted(
+        {
+            d["device_report_product_code"]
+            for r in real_event_records()
+            for d in r.get("device", [])
+            if d.get("device_report_product_code")
+        }
+    )
     c = make(data, tmp_path)
     try:
         c.start()
@@ -103,7 +109,7 @@ def test_the_home_shows_what_a_sync_changed_for_each_watchlist(tmp_path):
         assert c.jobs.wait(120) and c.data.run.phase == "done", c.data.run.message
         assert c.jobs.wait(30)
         assert [d.name for d in c.surveil.digest] == ["all-codes", "nothing"]
-        assert all(d.quiet for d in c.surveil.digest)            # the first sync is a baseline: nothing listed
+        assert all(d.quiet for d in c.surveil.digest)  # the first sync is a baseline: nothing listed
 
         write_site(site, records([1, 2, 3, 4, 10, 11], death={4}), "2025-02-01")
         c.data.sync_now(str(site))
@@ -111,8 +117,9 @@ def test_the_home_shows_what_a_sync_changed_for_each_watchlist(tmp_path):
         assert c.jobs.wait(30)
         watched, nothing = c.surveil.digest
         # deaths first, then the newest; the removed reports 5 and 6 are not in the digest (only in `changes`)
-        assert watched.lines == ["2 new and 1 changed adverse event reports: 4 (Death), 11 (Malfunction), "
-                                 "10 (Malfunction)"]
+        assert watched.lines == [
+            "2 new and 1 changed adverse event reports: 4 (Death), 11 (Malfunction), 10 (Malfunction)"
+        ]
         assert nothing.quiet and c.surveil.digest_syncs.startswith("#2 at ")
     finally:
         c.shutdown()

@@ -54,7 +54,7 @@ def data_dir(tmp_path) -> Path:
     write_site(site, records([1, 2, 3, 4, 10, 11], death={4}), "2025-02-01")
     assert sync(settings, SyncOptions(source_dir=site, only=["event"], quiet=True)).ok
     base = real_event_records()
-    watched = sorted(set(_codes(base[3 % len(base)]) + _codes(base[4 % len(base)])))   # reports 4, 10 and 11
+    watched = sorted(set(_codes(base[3 % len(base)]) + _codes(base[4 % len(base)])))  # reports 4, 10 and 11
     Watchlists(data).create("watched", codes=watched)
     return data
 
@@ -63,8 +63,12 @@ def test_surveillance_screen_and_home_digest(browser_page):
     view: Page
     view, data, trace, _ = browser_page
     # The home, after the sync: what it changed for each watchlist, deaths first.
-    view.wait_text("What the last sync changed for your watchlists", "watched",
-                   "2 new and 1 changed adverse event reports: 4 (Death)", timeout=60)
+    view.wait_text(
+        "What the last sync changed for your watchlists",
+        "watched",
+        "2 new and 1 changed adverse event reports: 4 (Death)",
+        timeout=60,
+    )
     view.shot("web-home-digest.png")
     # The Surveillance screen: the stored watchlist, and a new one made with the form.
     view.click("button", "Surveillance")
@@ -75,11 +79,11 @@ def test_surveillance_screen_and_home_digest(browser_page):
     type_into(view, "Product codes", "ozp, jaa")
     view.click("button", "Save watchlist")
     view.wait_text("Watchlist pumps created.", "codes OZP, JAA", timeout=60)
-    saved = json.loads((data / "watchlists" / "pumps.json").read_text())   # stored as `fda-explorer watch` stores it
+    saved = json.loads((data / "watchlists" / "pumps.json").read_text())  # stored as `fda-explorer watch` stores it
     assert saved["codes"] == ["OZP", "JAA"] and Watchlists(data).get("pumps").codes == ["OZP", "JAA"]
     # A refused name: one line on the screen, the form still open with what was typed.
     view.click("button", "New watchlist")
-    view.wait_text("Save watchlist")                     # the form is drawn (emptied) before it is typed in
+    view.wait_text("Save watchlist")  # the form is drawn (emptied) before it is typed in
     type_into(view, "Name", "no good!")
     type_into(view, "Product codes", "DXY")
     view.click("button", "Save watchlist")
@@ -89,10 +93,17 @@ def test_surveillance_screen_and_home_digest(browser_page):
     wait_for(lambda: "Save watchlist" not in view.text(), 15, "the form to close")
     # Signals of a watchlist: table, chart, thresholds and the caveats.
     view.click("button", "Signals of watched")
-    text = view.wait_text("Signals for watchlist watched", "Chart: PRR by outcome, all years", "Caveats",
-                          "MAUDE counts are reports, not incidence.", "There is no denominator of devices in use.",
-                          "Summary reports (alternative summary reporting) distort the counts.",
-                          "PRR >= 2, chi-square >= 4, n (a) >= 3", "PRR 95% CI", timeout=60)
+    text = view.wait_text(
+        "Signals for watchlist watched",
+        "Chart: PRR by outcome, all years",
+        "Caveats",
+        "MAUDE counts are reports, not incidence.",
+        "There is no denominator of devices in use.",
+        "Summary reports (alternative summary reporting) distort the counts.",
+        "PRR >= 2, chi-square >= 4, n (a) >= 3",
+        "PRR 95% CI",
+        timeout=60,
+    )
     assert "event_type" in text and "Death" in text
     view.shot("web-surveillance.png")
     # Signals of a product code typed in.

@@ -43,8 +43,13 @@ def test_the_app_help_and_a_bad_option():
 
 def test_a_broken_settings_file_is_one_line_and_exit_1(tmp_path):
     (tmp_path / "app.json").write_text("[")
-    result = subprocess.run([*FDA_EXPLORER, "--config", str(tmp_path / "app.json"), "--web", "--port", "0"],
-                            capture_output=True, text=True, timeout=60, cwd=ROOT)
+    result = subprocess.run(
+        [*FDA_EXPLORER, "--config", str(tmp_path / "app.json"), "--web", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert result.returncode == 1 and result.stderr.startswith("Error: cannot read the settings file")
 
 
@@ -71,37 +76,61 @@ def test_the_views_hold_no_mirror_or_agent_code_and_the_app_reaches_them_through
     importers = set()
     for path in (ROOT / "app").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module]
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+                else []
+            )
             if any(n.split(".")[0] in ("agent", "mirror") for n in names):
                 importers.add(path.relative_to(ROOT / "app").as_posix())
             assert not any(n.split(".")[0] == "duckdb" for n in names), path
-    assert importers == {"backend.py", "banners.py", "launch.py", "cli.py", "config.py", "watch.py",
-                         "errors.py"}
+    assert importers == {"backend.py", "banners.py", "launch.py", "cli.py", "config.py", "watch.py", "errors.py"}
 
 
 def test_the_public_surface_is_declared_and_cheap_to_import():
     import app
+
     for name in app.__all__:
         assert getattr(app, name) is not None, name
-    out = subprocess.run([sys.executable, "-c", "import sys, app.cli; print(sorted(m for m in sys.modules "
-                          "if m.split('.')[0] in ('flet', 'duckdb', 'agent', 'langgraph')))"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert out.stdout.strip() == "[]", out.stdout          # `fda-explorer mirror ...` pays for none of them
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, app.cli; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('flet', 'duckdb', 'agent', 'langgraph')))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert out.stdout.strip() == "[]", out.stdout  # `fda-explorer mirror ...` pays for none of them
 
 
 def test_the_model_option_is_described_by_the_one_grammar():
     from agent.modelspec import MODEL_HELP
     from app.cli import MODEL_HELP as APP_HELP
+
     assert APP_HELP == f"Model for this run: {MODEL_HELP}."
 
 
-@pytest.mark.parametrize("args,variable", [(["--web", "--port", "0"], "FDAX_APP_PORT"), ([], "FDAX_APP_PORT"),
-                                           (["ask", "adverse events", "--model", "none"], "FDAX_ROW_CAP")])
+@pytest.mark.parametrize(
+    "args,variable",
+    [
+        (["--web", "--port", "0"], "FDAX_APP_PORT"),
+        ([], "FDAX_APP_PORT"),
+        (["ask", "adverse events", "--model", "none"], "FDAX_ROW_CAP"),
+    ],
+)
 def test_a_bad_environment_variable_is_one_line_and_exit_1(args, variable, tmp_path):
     import os
+
     env = {**os.environ, variable: "abc", "DISPLAY": ""}
     out = subprocess.run([*FDA_EXPLORER, *args], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and "Traceback" not in out.stderr
-    assert out.stderr.strip().splitlines() == [f"Error: setting {variable}: Input should be a valid integer, "
-                                               "unable to parse string as an integer; fix the environment variable"]
+    assert out.stderr.strip().splitlines() == [
+        f"Error: setting {variable}: Input should be a valid integer, "
+        "unable to parse string as an integer; fix the environment variable"
+    ]

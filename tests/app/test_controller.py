@@ -25,8 +25,9 @@ class Recorder:
 
 
 def controller(data: Path, tmp_path: Path, backend_class=Backend, **config) -> tuple[Controller, Recorder]:
-    c = Controller(backend_class(AppConfig(model=config.pop("model", "none"), data_dir=data, **config)),
-                   tmp_path / "app.json")
+    c = Controller(
+        backend_class(AppConfig(model=config.pop("model", "none"), data_dir=data, **config)), tmp_path / "app.json"
+    )
     seen = Recorder()
     c.subscribe(seen)
     return c, seen
@@ -53,8 +54,10 @@ def test_an_answer_with_timeline_citations_table_and_record(app):
     turn = ask(c, "adverse event reports for product code JAA")
     assert turn.status == "done" and c.ask.session_id == turn.payload["session"]
     assert [e.kind for e in turn.entries] == ["step", "step", "tool", "result", "step"]
-    assert ("query", 'search=device.device_report_product_code.exact:"JAA"&limit=10&sort=date_received:desc') in \
-        turn.entries[3].details
+    assert (
+        "query",
+        'search=device.device_report_product_code.exact:"JAA"&limit=10&sort=date_received:desc',
+    ) in turn.entries[3].details
     assert [x["id"] for x in turn.citations] == ["mdr_report_key=1312172", "mdr_report_key=1000006"]
     [table] = turn.tables
     assert table.total == 2 and table.rows[0]["report_number"] == "1720753-2008-26826" and turn.chart is None
@@ -67,7 +70,9 @@ def test_an_answer_with_timeline_citations_table_and_record(app):
     record = json.loads(c.ask.record.text)
     assert record["mdr_report_key"] == "1312172" and record["device"][0]["brand_name"] == "GE OEC 9800"
     groups = {g.title: {f.label: f.value for f in g.fields} for g in c.ask.record.groups}
-    assert groups["Key facts"]["Report number"] == "1720753-2008-26826" and groups["Key facts"]["Received"] == "2009-02-17"
+    assert (
+        groups["Key facts"]["Report number"] == "1720753-2008-26826" and groups["Key facts"]["Received"] == "2009-02-17"
+    )
     assert groups["Device"]["Brand"] == "GE OEC 9800"
     narratives = [f for g in c.ask.record.groups for f in g.fields if f.narrative]
     assert narratives and all("\\r\\n" not in f.value and "\r" not in f.value for f in narratives)
@@ -97,19 +102,19 @@ def test_sessions_are_listed_searched_resumed_and_deleted(app):
     c.go("sessions")
     assert c.jobs.wait(10)
     assert [s.title for s in c.sessions.items] == ["recalls for product code FOZ", "adverse events by year"]
-    c.sessions.search("2023: 5")                         # words of an answer find its session
+    c.sessions.search("2023: 5")  # words of an answer find its session
     assert [s.session for s in c.sessions.visible] == [first]
     c.resume(first)
     assert c.jobs.wait(10)
     assert c.screen == "ask" and c.ask.session_id == first
     assert [t.question for t in c.ask.turns] == ["adverse events by year"] and "2023: 5" in c.ask.turns[0].answer
-    ask(c, "and by month?")                              # the resumed conversation goes on
+    ask(c, "and by month?")  # the resumed conversation goes on
     assert c.ask.session_id == first and len(c.ask.turns) == 2
     c.sessions.request_delete(first)
     assert c.sessions.confirming == first
     c.sessions.delete(first)
     assert c.jobs.wait(10)
-    assert c.ask.session_id is None and c.ask.turns == []   # the deleted conversation left the Ask screen too
+    assert c.ask.session_id is None and c.ask.turns == []  # the deleted conversation left the Ask screen too
     assert [s.title for s in c.sessions.items] == ["recalls for product code FOZ"] and c.sessions.confirming is None
 
 
@@ -122,7 +127,7 @@ def test_a_cancelled_answer_frees_the_question_box_at_once(sample_mirror, mirror
             for i, ev in enumerate(super().stream(question, session_id, cancel)):
                 if i == 1 and question == "slow":
                     seen_cancel.append(cancel is not None and cancel.wait(30))
-                    release.wait(30)                     # the agent is busy (a long model call)
+                    release.wait(30)  # the agent is busy (a long model call)
                 yield ev
 
     c, _ = controller(mirror_copy(sample_mirror), tmp_path, Slow)
@@ -131,13 +136,13 @@ def test_a_cancelled_answer_frees_the_question_box_at_once(sample_mirror, mirror
         wait_for(lambda: c.ask.turns[0].entries, 30, "the first step")
         c.key("Escape")
         assert c.ask.turns[0].status == "cancelled" and not c.ask.busy
-        assert c.ask.take_draft() == "slow"              # nothing is lost: the question goes back in the box
+        assert c.ask.take_draft() == "slow"  # nothing is lost: the question goes back in the box
         assert c.ask.send("adverse events by year")
         assert c.ask.turns[1].entries[0].title == "Waiting for the cancelled answer to stop…"
         release.set()
         assert c.jobs.wait(30)
         assert c.ask.turns[0].status == "cancelled" and c.ask.turns[0].answer == ""
-        assert seen_cancel == [True]                     # the assistant was told to stop, not left to finish
+        assert seen_cancel == [True]  # the assistant was told to stop, not left to finish
         assert c.ask.turns[1].status == "done" and "2023: 5" in c.ask.turns[1].answer
     finally:
         release.set()
@@ -176,16 +181,30 @@ def test_sync_from_the_sample_changes_the_counts_and_can_be_cancelled(partial_mi
         assert c.data.run is None and "Type or paste the bundle's folder" in c.banner.message
         c.data.set_source("sample")
         c.data.sync_now()
-        c.data.cancel_sync()                              # before its first file: nothing changes
+        c.data.cancel_sync()  # before its first file: nothing changes
         assert c.jobs.wait(60)
         assert c.data.run.phase == "cancelled" and "510k" not in {r.name for r in c.data.rows}
         c.data.sync_now()
         assert c.jobs.wait(60)
         run = c.data.run
         assert run.phase == "done" and {p["dataset"]: p["status"] for p in run.plan}["510k"] == "to update"
-        assert {r["dataset"]: r["status"] for r in run.results} == {**{d: "up-to-date" for d in (
-            "event", "recall", "enforcement", "classification", "udi", "registrationlisting", "covid19serology",
-            "gudid")}, "510k": "updated", "pma": "updated"}
+        assert {r["dataset"]: r["status"] for r in run.results} == {
+            **{
+                d: "up-to-date"
+                for d in (
+                    "event",
+                    "recall",
+                    "enforcement",
+                    "classification",
+                    "udi",
+                    "registrationlisting",
+                    "covid19serology",
+                    "gudid",
+                )
+            },
+            "510k": "updated",
+            "pma": "updated",
+        }
         assert {r.name: r.records for r in c.data.rows}["510k"] == 7
         # per-file progress reached the screen's model: both files fetched in full and loaded
         assert {n.split("/")[1] for n in run.files} == {"510k", "pma"} and all(f[2] for f in run.files.values())
@@ -200,7 +219,7 @@ def test_a_bundle_folder_that_is_not_one_is_a_banner(sample_mirror, mirror_copy,
     try:
         c.data.set_source("folder")
         (tmp_path / "nowhere").mkdir()
-        (tmp_path / "nowhere" / "download.json").write_text("not json")     # looks like a bundle, is not one
+        (tmp_path / "nowhere" / "download.json").write_text("not json")  # looks like a bundle, is not one
         c.data.sync_now(str(tmp_path / "nowhere"))
         assert c.jobs.wait(30)
         assert c.data.run.phase == "failed" and c.banner.level == "error" and "mirror keeps" in c.banner.message
@@ -225,15 +244,18 @@ def test_settings_are_checked_saved_applied_and_an_unreachable_model_is_a_banner
         form.set("theme", "dark")
         themes: list[str] = []
         c.subscribe(lambda topic: topic == "theme" and themes.append(c.config.theme))
-        assert form.save() is True and themes == ["dark"]   # drawn at once, not after the backend switches
+        assert form.save() is True and themes == ["dark"]  # drawn at once, not after the backend switches
         c.go("settings")
-        assert form.values["theme"] == "dark"                # and the form shows what was saved
+        assert form.values["theme"] == "dark"  # and the form shows what was saved
         saved = load_config(tmp_path / "app.json", c.backend.config)
         assert (saved.model, saved.ollama_url, saved.theme) == ("ollama:llama3.2", dead, "dark")
         assert c.jobs.wait(30) and c.backend.config.model == "ollama:llama3.2"
-        turn = ask(c, "adverse events by year")          # answered without the model, and told so
+        turn = ask(c, "adverse events by year")  # answered without the model, and told so
         assert turn.status == "done"
-        assert (c.banner.target, c.banner.action) == ("settings", "Open Settings") and "not available" in c.banner.message
+        assert (c.banner.target, c.banner.action) == (
+            "settings",
+            "Open Settings",
+        ) and "not available" in c.banner.message
         assert "Ollama" in c.banner.details
     finally:
         c.shutdown()
@@ -241,7 +263,7 @@ def test_settings_are_checked_saved_applied_and_an_unreachable_model_is_a_banner
 
 def test_an_ollama_server_on_another_computer_is_saved_only_once_confirmed(sample_mirror, mirror_copy, tmp_path):
     c, _ = controller(mirror_copy(sample_mirror), tmp_path)
-    path, url = tmp_path / "app.json", f"http://0.0.0.0:{free_port()}"    # not loopback; refused at once, no DNS
+    path, url = tmp_path / "app.json", f"http://0.0.0.0:{free_port()}"  # not loopback; refused at once, no DNS
     try:
         form = c.settings
         form.set("model_kind", "ollama")
@@ -249,8 +271,10 @@ def test_an_ollama_server_on_another_computer_is_saved_only_once_confirmed(sampl
         form.set("ollama_model", "llama3.2")
         assert form.save() is False and form.remote == "0.0.0.0" and not path.exists()
         question = form.remote_question()
-        assert f"every question you ask, and the FDA records the assistant reads to answer it, are sent to the " \
-               f"Ollama server at {url}. That is another computer (0.0.0.0)" in question
+        assert (
+            f"every question you ask, and the FDA records the assistant reads to answer it, are sent to the "
+            f"Ollama server at {url}. That is another computer (0.0.0.0)" in question
+        )
         form.cancel_remote()
         assert form.remote == "" and not path.exists() and "Settings not saved" in c.banner.message
         assert c.config.model == "none"
@@ -260,13 +284,14 @@ def test_an_ollama_server_on_another_computer_is_saved_only_once_confirmed(sampl
         assert (saved["model"], saved["ollama_url"], saved["ollama_remote_confirmed"]) == ("ollama:llama3.2", url, url)
         assert c.config.ollama_remote_confirmed == url and form.remote == ""
         c.go("settings")
-        assert form.save() is True                           # confirmed once: saving again does not ask
+        assert form.save() is True  # confirmed once: saving again does not ask
     finally:
         c.shutdown()
 
 
 def test_the_ollama_test_lists_the_models(sample_mirror, mirror_copy, tmp_path):
     from tests.agent.ollama_standin import OllamaStandIn
+
     c, _ = controller(mirror_copy(sample_mirror), tmp_path)
     try:
         with OllamaStandIn(models=["qwen2.5:0.5b", "llama3.2:1b"]) as srv:
@@ -302,7 +327,7 @@ def test_a_reopened_conversation_is_whole_after_a_restart(sample_mirror, mirror_
         session, before = c.ask.session_id, [(t.answer, t.citations, len(t.entries)) for t in c.ask.turns]
     finally:
         c.shutdown()
-    c, _ = controller(data, tmp_path)                    # a new app on the same data folder
+    c, _ = controller(data, tmp_path)  # a new app on the same data folder
     try:
         c.start()
         c.resume(session)
@@ -312,12 +337,12 @@ def test_a_reopened_conversation_is_whole_after_a_restart(sample_mirror, mirror_
         assert c.ask.title == "adverse event reports for product code JAA"
         assert turns[0].interpretation["datasets"] == ["event"] and turns[0].tables[0].total == 2
         assert turns[0].as_of == {"device/event": "2025-09-23"} and turns[0].entries[-1].title.startswith("Checked")
-        assert turns[1].chart.kind == "line" and len(turns[1].chart.points) == 12    # zero-filled over 2023
+        assert turns[1].chart.kind == "line" and len(turns[1].chart.points) == 12  # zero-filled over 2023
         c.ask.open_citation(0, 1)
         c.ask.export(1, "xlsx")
         assert c.jobs.wait(20)
         assert c.ask.record.groups and Path(turns[1].exports[0]).exists()
-        ask(c, "and by year?")                           # the conversation goes on in the same session
+        ask(c, "and by year?")  # the conversation goes on in the same session
         assert c.ask.session_id == session and len(c.ask.turns) == 3
     finally:
         c.shutdown()
@@ -327,10 +352,11 @@ def test_a_conversation_asked_outside_the_app_is_rebuilt_from_its_audit_log(samp
     from agent.assistant import Assistant
     from agent.settings import AgentSettings
     from mirror.settings import Settings
+
     data = mirror_copy(sample_mirror)
     a = Assistant(Settings(data_dir=data), AgentSettings(model="none"))
     try:
-        final = a.ask("recalls by Arrow International since 2019")        # as `fda-explorer ask` would
+        final = a.ask("recalls by Arrow International since 2019")  # as `fda-explorer ask` would
     finally:
         a.close()
     c, _ = controller(data, tmp_path)
@@ -339,7 +365,7 @@ def test_a_conversation_asked_outside_the_app_is_rebuilt_from_its_audit_log(samp
         assert c.jobs.wait(30)
         [turn] = c.ask.turns
         assert turn.answer == final["answer"] and turn.citations == final["citations"]
-        assert [r["product_res_number"] for r in turn.tables[0].rows] == ["Z-0053-2020"]   # fetched again
+        assert [r["product_res_number"] for r in turn.tables[0].rows] == ["Z-0053-2020"]  # fetched again
         assert "fetched again from the same data" in turn.note and turn.as_of == {"device/recall": "2017-12-02"}
         assert [e.kind for e in turn.entries] == ["step", "result"] and turn.entries[1].details[-1][0] == "query"
     finally:
@@ -350,7 +376,7 @@ def test_a_clarifying_question_is_answered_by_a_choice_and_a_table_shows_all_its
     c, _ = app
     turn = ask(c, "pacemakers")
     assert turn.clarify and turn.clarify["question"].startswith('"pacemakers" names')
-    assert c.ask.choose(0, len(turn.clarify["choices"]) - 1)          # all the product codes
+    assert c.ask.choose(0, len(turn.clarify["choices"]) - 1)  # all the product codes
     assert c.jobs.wait(30)
     answer = c.ask.turns[-1]
     assert answer.question == turn.clarify["choices"][-1] and answer.status == "done" and not answer.clarify
@@ -360,13 +386,14 @@ def test_a_clarifying_question_is_answered_by_a_choice_and_a_table_shows_all_its
     c.ask.show_all(1, 0)
     assert c.jobs.wait(30)
     assert len(table.rows) == table.total and not table.capped and table.pages == -(-table.total // 10)
-    assert c.ask.choose(0, 0) is False                   # an earlier question's choices are spent
+    assert c.ask.choose(0, 0) is False  # an earlier question's choices are spent
 
 
 def test_a_typed_folder_is_kept_as_typed_and_checked_on_sync(sample_mirror, mirror_copy, tmp_path):
     import shutil
 
     from app.folders import check_folder
+
     c, _ = controller(mirror_copy(sample_mirror), tmp_path)
     bundle = tmp_path / "usb" / "FDA bundle 2025"
     shutil.copytree(Path(__file__).resolve().parents[2] / "mirror" / "sample", bundle)
@@ -374,7 +401,7 @@ def test_a_typed_folder_is_kept_as_typed_and_checked_on_sync(sample_mirror, mirr
         assert check_folder("")[0].startswith("Type or paste")
         assert "There is no folder" in check_folder(str(tmp_path / "nowhere"))[0]
         assert "not a data bundle" in check_folder(str(tmp_path / "usb"))[0]
-        assert check_folder(f"  {bundle}  ") == ("", str(bundle))           # the space inside is kept
+        assert check_folder(f"  {bundle}  ") == ("", str(bundle))  # the space inside is kept
         c.data.set_source("folder")
         c.data.sync_now(str(tmp_path / "usb"))
         assert c.data.run is None and "not a data bundle" in c.banner.message and "download.json" in c.banner.message
@@ -389,6 +416,7 @@ def test_a_typed_folder_is_kept_as_typed_and_checked_on_sync(sample_mirror, mirr
 def test_offline_a_folder_is_the_first_choice_and_a_failed_download_offers_it(sample_mirror, mirror_copy, tmp_path):
     from app.data import DataModel
     from app.jobs import Jobs
+
     c, _ = controller(mirror_copy(sample_mirror), tmp_path)
     try:
         offline = DataModel(c.backend, c.jobs, c.changed, c.report, online=lambda: False)
@@ -397,6 +425,7 @@ def test_offline_a_folder_is_the_first_choice_and_a_failed_download_offers_it(sa
         assert online.sources()[0] == "online" and online.source.kind == "online"
         from app.banners import IMPORT_FOLDER, banner_for
         from mirror.errors import DownloadError
+
         b = banner_for(DownloadError("https://x: unreachable; sync offline with `mirror sync --from DIR`"), "syncing")
         assert (b.action, b.target) == ("Import a folder", IMPORT_FOLDER) and "mirror" not in b.message
         assert "--from" in b.details

@@ -35,17 +35,36 @@ def _events(trace: Path) -> dict[str, dict]:
 
 def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_copy, tmp_path):
     from app.ui.early_client import client_path
+
     data, trace = mirror_copy(sample_mirror), tmp_path / "trace.jsonl"
-    unpacked = client_path() is not None        # Flet unpacks its client at the first window ever
-    proc = subprocess.Popen([*FDA_EXPLORER, "--model", "none", "--data-dir", str(data), "--config",
-                             str(tmp_path / "app.json"), "--trace", str(trace)], cwd=ROOT, start_new_session=True,
-                            env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    unpacked = client_path() is not None  # Flet unpacks its client at the first window ever
+    proc = subprocess.Popen(
+        [
+            *FDA_EXPLORER,
+            "--model",
+            "none",
+            "--data-dir",
+            str(data),
+            "--config",
+            str(tmp_path / "app.json"),
+            "--trace",
+            str(trace),
+        ],
+        cwd=ROOT,
+        start_new_session=True,
+        env={**os.environ, "DISPLAY": display},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
-        window = wait_for(lambda: xdotool(display, "search", "--onlyvisible", "--name", TITLE)
-                          or proc.poll() is not None, 60, "the window")
+        window = wait_for(
+            lambda: xdotool(display, "search", "--onlyvisible", "--name", TITLE) or proc.poll() is not None,
+            60,
+            "the window",
+        )
         assert proc.poll() is None, proc.stdout.read().decode()
         wait_for(lambda: {"ready", "assistant_ready"} <= set(_events(trace)), 60, "the window to be usable")
-        assert _events(trace)["launch"]["early_client"] is unpacked   # the client was started before Flet's import
+        assert _events(trace)["launch"]["early_client"] is unpacked  # the client was started before Flet's import
         start = settled_screenshot(display, SCREENSHOTS / "desktop-start.png")
         assert len(start.getcolors(1 << 16) or ()) > 20, "the window looks blank"
         # Click into the question box at the bottom of the window, type, press Enter.
@@ -54,7 +73,7 @@ def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_
         xdotool(display, "key", "Return")
         wait_for(lambda: "answer_shown" in _events(trace), 30, "the answer")
         events = _events(trace)
-        assert 0 <= events["first_step_shown"]["ms"] < 30_000   # shown while answering (speed: bench/app_startup.py)
+        assert 0 <= events["first_step_shown"]["ms"] < 30_000  # shown while answering (speed: bench/app_startup.py)
         settled_screenshot(display, SCREENSHOTS / "desktop-answer.png", unlike=start)
         xdotool(display, "key", "ctrl+q")
         code = proc.wait(30)
@@ -71,17 +90,19 @@ def test_the_early_client_is_started_on_a_bound_loopback_socket(tmp_path, monkey
     import asyncio
 
     from app.ui import early_client
+
     fake = tmp_path / "view"
     fake.mkdir()
     log = tmp_path / "args.log"
-    (fake / "flet").write_text(f"#!/bin/sh\necho \"$@\" >> {log}\n")   # exits at once, never connects
+    (fake / "flet").write_text(f'#!/bin/sh\necho "$@" >> {log}\n')  # exits at once, never connects
     (fake / "flet").chmod(0o755)
     monkeypatch.setenv("FLET_VIEW_PATH", str(fake))
     monkeypatch.setenv("DISPLAY", ":99")
     import flet.messaging.flet_socket_server as server_module
     import flet_desktop
-    monkeypatch.setattr(flet_desktop, "open_flet_view_async", flet_desktop.open_flet_view_async)   # restored
-    monkeypatch.setattr(server_module, "asyncio", server_module.asyncio)                            # after
+
+    monkeypatch.setattr(flet_desktop, "open_flet_view_async", flet_desktop.open_flet_view_async)  # restored
+    monkeypatch.setattr(server_module, "asyncio", server_module.asyncio)  # after
     early = early_client.spawn()
     try:
         assert early is not None and early.sock.getsockname()[0] == "127.0.0.1"
@@ -98,9 +119,24 @@ def test_the_early_client_is_started_on_a_bound_loopback_socket(tmp_path, monkey
 
 
 def _launch(display: str, data: Path, tmp_path: Path, trace: Path) -> subprocess.Popen:
-    return subprocess.Popen([*FDA_EXPLORER, "--model", "none", "--data-dir", str(data), "--config",
-                             str(tmp_path / "app.json"), "--trace", str(trace)], cwd=ROOT, start_new_session=True,
-                            env={**os.environ, "DISPLAY": display}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return subprocess.Popen(
+        [
+            *FDA_EXPLORER,
+            "--model",
+            "none",
+            "--data-dir",
+            str(data),
+            "--config",
+            str(tmp_path / "app.json"),
+            "--trace",
+            str(trace),
+        ],
+        cwd=ROOT,
+        start_new_session=True,
+        env={**os.environ, "DISPLAY": display},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
 
 
 def _lines(trace: Path) -> list[dict]:
@@ -127,19 +163,23 @@ def test_a_conversation_comes_back_whole_in_a_second_window(display, sample_mirr
     proc = _launch(display, data, tmp_path, second)
     try:
         wait_for(lambda: {"ready", "assistant_ready"} <= set(_events(second)), 60, "the second window")
-        xdotool(display, "mousemove", "52", "110", "click", "1")              # Sessions
+        xdotool(display, "mousemove", "52", "110", "click", "1")  # Sessions
         clicked = [0.0]
 
         def whole():
-            drawn = [(e["turns"], e["tables"], e["charts"], e["exports"]) for e in _lines(second)
-                     if e["event"] == "conversation_shown"]
+            drawn = [
+                (e["turns"], e["tables"], e["charts"], e["exports"])
+                for e in _lines(second)
+                if e["event"] == "conversation_shown"
+            ]
             if (2, 2, 1, 2) in drawn:
                 return True
-            if not drawn and time.monotonic() - clicked[0] > 5:     # the list may not be drawn yet under load
-                xdotool(display, "mousemove", "400", "212", "click", "1")     # the conversation
+            if not drawn and time.monotonic() - clicked[0] > 5:  # the list may not be drawn yet under load
+                xdotool(display, "mousemove", "400", "212", "click", "1")  # the conversation
                 clicked[0] = time.monotonic()
             return False
-        time.sleep(1.5)                                                       # (the first click's chance)
+
+        time.sleep(1.5)  # (the first click's chance)
         wait_for(whole, 60, "the conversation drawn with its 2 tables, chart and Export buttons", interval=0.2)
         settled_screenshot(display, SCREENSHOTS / "desktop-resumed.png")
         xdotool(display, "key", "ctrl+q")

@@ -32,7 +32,7 @@ def _listening(trace: Path) -> str:
     try:
         urllib.request.urlopen(urls[-1].split("?")[0], timeout=2)
     except urllib.error.HTTPError as e:
-        return urls[-1] if e.code == 403 else ""      # up: a page without the token is refused
+        return urls[-1] if e.code == 403 else ""  # up: a page without the token is refused
     except OSError:
         return ""
     return ""
@@ -49,10 +49,27 @@ def web_app(data_dir, tmp_path):
     """`fda-explorer --web` on a free port over `data_dir`; yields (the printed url with its token, data dir, trace)."""
     require("chromium")
     data, port, trace = data_dir, free_port(), tmp_path / "trace.jsonl"
-    proc = subprocess.Popen([*FDA_EXPLORER, "--web", "--port", str(port), "--model", "none", "--data-dir", str(data),
-                             "--config", str(tmp_path / "app.json"), "--trace", str(trace)],
-                            cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            env={**os.environ, "FDAX_DATA_DIR": str(data)})
+    proc = subprocess.Popen(
+        [
+            *FDA_EXPLORER,
+            "--web",
+            "--port",
+            str(port),
+            "--model",
+            "none",
+            "--data-dir",
+            str(data),
+            "--config",
+            str(tmp_path / "app.json"),
+            "--trace",
+            str(trace),
+        ],
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "FDAX_DATA_DIR": str(data)},
+    )
     try:
         url = wait_for(lambda: _listening(trace) or proc.poll() is not None, 60, "the web server")
         assert proc.poll() is None, proc.stdout.read().decode()
@@ -78,6 +95,7 @@ class Page:
         def found() -> str:
             text = self.text()
             return text if all(n in text for n in needles) else ""
+
         return wait_for(found, timeout, f"{needles} on the page")
 
     def click(self, role: str, name: str, exact: bool = False) -> None:
@@ -86,6 +104,7 @@ class Page:
     def still(self, what: str = "the page to settle") -> bytes:
         """A screenshot once the canvas shows something and holds still (it can lag the semantics tree)."""
         from PIL import Image
+
         last: list[bytes] = [b""]
 
         def steady() -> bytes:
@@ -105,28 +124,35 @@ class Page:
 @pytest.fixture
 def browser_page(web_app):
     from playwright.sync_api import sync_playwright
+
     url, data, trace = web_app
     outside: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 860})
         base = url.split("?")[0]
-        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) or
-                   r.request.url.startswith("blob:") else (outside.append(r.request.url), r.abort()))
-        page.goto(url)                   # the token becomes a cookie and leaves the address
+        page.route(
+            "**/*",
+            lambda r: (
+                r.continue_()
+                if r.request.url.startswith(base) or r.request.url.startswith("blob:")
+                else (outside.append(r.request.url), r.abort())
+            ),
+        )
+        page.goto(url)  # the token becomes a cookie and leaves the address
         assert page.url == base, page.url
         page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=90_000)
         page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
         view = Page(page)
         view.wait_text("New conversation", timeout=60)
         yield view, data, trace, outside
-        view.still("the page to hold still before the browser closes")   # the app has nothing left to send
+        view.still("the page to hold still before the browser closes")  # the app has nothing left to send
         browser.close()
     assert outside == [], f"the page asked for something beyond 127.0.0.1: {outside}"
 
 
 def _ask(view: Page, *lines: str) -> None:
-    box = view.page.get_by_role("textbox", disabled=False).last     # the question box (selectable texts are read-only)
+    box = view.page.get_by_role("textbox", disabled=False).last  # the question box (selectable texts are read-only)
     box.click()
     for i, line in enumerate(lines):
         if i:
@@ -140,15 +166,26 @@ def _ask(view: Page, *lines: str) -> None:
 
 def test_ask_answer_record_table_chart_export_sync(browser_page):
     view, data, trace, _ = browser_page
-    view.wait_text("Try one of these", "How many adverse events for product code", "MAUDE adverse events",
-                   "No model: answers are written from the data alone: ready")
+    view.wait_text(
+        "Try one of these",
+        "How many adverse events for product code",
+        "MAUDE adverse events",
+        "No model: answers are written from the data alone: ready",
+    )
     view.shot("web-home.png")
     # Ask (Shift+Enter makes a new line, Enter sends): the reading, the timeline, the answer, sources and a table.
     _ask(view, "adverse event reports", "for product code JAA")
-    text = view.wait_text("Interpreted as:", "MAUDE adverse events", "How this was answered: 5 steps", "Sources:",
-                          "Table: MAUDE adverse events", "1720753-2008-26826", "Report number",
-                          "2 rows of 2 matching records. Data as of 2025-09-23.")
-    assert not {"mdr_report_key", "date_received"} & {ln.strip() for ln in text.splitlines()}   # labels as headers
+    text = view.wait_text(
+        "Interpreted as:",
+        "MAUDE adverse events",
+        "How this was answered: 5 steps",
+        "Sources:",
+        "Table: MAUDE adverse events",
+        "1720753-2008-26826",
+        "Report number",
+        "2 rows of 2 matching records. Data as of 2025-09-23.",
+    )
+    assert not {"mdr_report_key", "date_received"} & {ln.strip() for ln in text.splitlines()}  # labels as headers
     assert "20090217" not in text and "2009-02-17" in text
     view.shot("web-answer.png")
     # The timeline (drawn live, folded once answered) expands to its steps, and a step to its query.
@@ -214,8 +251,13 @@ class TestFirstRun:
 
     def test_an_empty_folder_offers_the_sample_and_then_answers(self, browser_page):
         view, data, _, _ = browser_page
-        view.wait_text("Welcome to FDA Explorer Offline", "There is no FDA data in", "Load the sample mirror",
-                       "Import a folder", "air-gap bundle")
+        view.wait_text(
+            "Welcome to FDA Explorer Offline",
+            "There is no FDA data in",
+            "Load the sample mirror",
+            "Import a folder",
+            "air-gap bundle",
+        )
         view.shot("web-first-run.png")
         _ask(view, "adverse events by year")
         view.wait_text("There is no data yet", "Open Data", "Not answered:")
@@ -223,18 +265,18 @@ class TestFirstRun:
         wait_for(lambda: "Welcome to FDA Explorer Offline" not in view.text(), 90, "the sample to load")
         view.click("button", "Retry")
         view.wait_text("Chart: MAUDE adverse events by year (data as of 2025-09-23)")
-        assert "Not answered:" not in view.text()              # the failed card gave its place to the answer
+        assert "Not answered:" not in view.text()  # the failed card gave its place to the answer
         assert (data / "db").is_dir()
-
 
 
 def test_an_ollama_server_on_another_computer_is_saved_only_after_a_confirmation(browser_page):
     """The attack of review D2 through the Settings screen (Test connection, pick the model, Save) now asks first."""
     from tests.agent.ollama_standin import OllamaStandIn
+
     view, _, trace, _ = browser_page
     config = trace.parent / "app.json"
     with OllamaStandIn(models=["llama3.2:1b"]) as srv:
-        url = srv.url.replace("127.0.0.1", "0.0.0.0")     # not a loopback name, yet served here (no DNS)
+        url = srv.url.replace("127.0.0.1", "0.0.0.0")  # not a loopback name, yet served here (no DNS)
         view.click("button", "Settings")
         view.wait_text("An Ollama server")
         view.click("radio", "An Ollama server")
@@ -247,13 +289,20 @@ def test_an_ollama_server_on_another_computer_is_saved_only_after_a_confirmation
             box.fill(url)
             time.sleep(1)
             view.click("button", "Test connection")
-            return bool(wait_for(lambda: "Connected to" in view.text() or "not reachable" in view.text(), 15,
-                                 "the connection test") and f"Connected to {url}: 1 model" in view.text())
+            return bool(
+                wait_for(
+                    lambda: "Connected to" in view.text() or "not reachable" in view.text(), 15, "the connection test"
+                )
+                and f"Connected to {url}: 1 model" in view.text()
+            )
 
         wait_for(connected, 45, f"Test connection to list the model of {url}", interval=0.5)
         view.click("button", "Save")
-        view.wait_text("Send your questions to another computer?", f"are sent to the Ollama server at {url}",
-                       "That is another computer (0.0.0.0), not this one")
+        view.wait_text(
+            "Send your questions to another computer?",
+            f"are sent to the Ollama server at {url}",
+            "That is another computer (0.0.0.0), not this one",
+        )
         view.shot("web-settings-remote.png")
         assert not config.exists()
         view.click("button", "Cancel", exact=True)

@@ -24,11 +24,29 @@ def web_app(data: Path, tmp_path: Path, home: Path | None = None):
     require("chromium")
     port, trace = free_port(), tmp_path / f"trace-{free_port()}.jsonl"
     env = {**os.environ, "FDAX_DATA_DIR": str(data)}
-    if home is not None:       # the bundles are looked for under HOME; Flet's offline web files stay in the cache
+    if home is not None:  # the bundles are looked for under HOME; Flet's offline web files stay in the cache
         env.update(HOME=str(home), XDG_CACHE_HOME=str(Path(platformdirs.user_cache_dir()).expanduser()))
-    proc = subprocess.Popen([*FDA_EXPLORER, "--web", "--port", str(port), "--model", "none", "--data-dir", str(data),
-                             "--config", str(tmp_path / "app.json"), "--trace", str(trace)],
-                            cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    proc = subprocess.Popen(
+        [
+            *FDA_EXPLORER,
+            "--web",
+            "--port",
+            str(port),
+            "--model",
+            "none",
+            "--data-dir",
+            str(data),
+            "--config",
+            str(tmp_path / "app.json"),
+            "--trace",
+            str(trace),
+        ],
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
     try:
         url = wait_for(lambda: _listening(trace) or proc.poll() is not None, 60, "the web server")
         assert proc.poll() is None, proc.stdout.read().decode()
@@ -42,6 +60,7 @@ def web_app(data: Path, tmp_path: Path, home: Path | None = None):
 @contextmanager
 def browser(url: str):
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = b.new_page(viewport={"width": 1280, "height": 860})
@@ -51,7 +70,7 @@ def browser(url: str):
         view = Page(page)
         view.wait_text("New conversation", timeout=60)
         yield view
-        view.still("the page to hold still before the browser closes")   # the app has nothing left to send
+        view.still("the page to hold still before the browser closes")  # the app has nothing left to send
         b.close()
 
 
@@ -78,6 +97,7 @@ def held_still(view: Page, text: str, timeout: float = 30) -> float:
         seen.append(top_of(view, text))
         view.page.wait_for_timeout(250)
         return len(seen) >= 5 and len(set(seen[-5:])) == 1 and seen[-1] > -1000
+
     wait_for(still, timeout, f"{text!r} to hold still")
     return seen[-1]
 
@@ -87,18 +107,27 @@ def test_a_conversation_reopened_after_a_restart_is_whole(sample_mirror, mirror_
     with web_app(data, tmp_path) as url, browser(url) as view:
         ask(view, "adverse event reports for product code JAA", "Table: MAUDE adverse events", "Export CSV")
         ask(view, "adverse events by month in 2023", "Chart: MAUDE adverse events by month")
-    with web_app(data, tmp_path) as url, browser(url) as view:           # a second launch
+    with web_app(data, tmp_path) as url, browser(url) as view:  # a second launch
         view.click("button", "Sessions")
         view.wait_text("adverse event reports for product code JAA", "2 questions")
         view.click("button", "adverse event reports for product code JAA")
-        view.wait_text("You: adverse event reports for product code JAA", "Interpreted as:",
-                       "How this was answered: 5 steps", "Table: MAUDE adverse events", "1720753-2008-26826",
-                       "MAUDE adverse events 1312172")
+        view.wait_text(
+            "You: adverse event reports for product code JAA",
+            "Interpreted as:",
+            "How this was answered: 5 steps",
+            "Table: MAUDE adverse events",
+            "1720753-2008-26826",
+            "MAUDE adverse events 1312172",
+        )
         view.shot("web-resumed.png")
         view.page.mouse.move(640, 400)
         view.page.mouse.wheel(0, 3000)
-        view.wait_text("Chart: MAUDE adverse events by month", "2023-12: 0",            # zero-filled months
-                       "Data as of MAUDE adverse events 2025-09-23", "Export CSV")
+        view.wait_text(
+            "Chart: MAUDE adverse events by month",
+            "2023-12: 0",  # zero-filled months
+            "Data as of MAUDE adverse events 2025-09-23",
+            "Export CSV",
+        )
         view.shot("web-resumed-bottom.png")
         view.page.mouse.wheel(0, -3000)
         view.click("checkbox", "MAUDE adverse events 1312172")
@@ -111,28 +140,28 @@ def test_a_conversation_reopened_after_a_restart_is_whole(sample_mirror, mirror_
 
 def test_the_bundle_folder_is_held_as_typed_and_found_bundles_are_offered(sample_mirror, mirror_copy, tmp_path):
     data, home = mirror_copy(sample_mirror), tmp_path / "home"
-    typed = home / "media" / "usb" / "FDA bundle 2025"                       # a space, typed fast
+    typed = home / "media" / "usb" / "FDA bundle 2025"  # a space, typed fast
     found = home / "Downloads" / "fda export"
     for folder in (typed, found):
         shutil.copytree(ROOT / "mirror" / "sample", folder)
     with web_app(data, tmp_path, home) as url, browser(url) as view:
         view.click("button", "Data")
         view.wait_text("Sync from", "A folder: a data bundle")
-        view.click("radio", "A folder: a data bundle")                  # the first choice only when offline
+        view.click("radio", "A folder: a data bundle")  # the first choice only when offline
         view.wait_text("Bundles found on this computer:", str(found))
         box = view.page.locator('input[aria-label="Bundle folder (type or paste its path)"]')
         box.click()
-        view.page.wait_for_timeout(300)                                  # the field has the focus (Flutter web)
+        view.page.wait_for_timeout(300)  # the field has the focus (Flutter web)
         view.page.keyboard.type(str(typed), delay=60)
         wait_for(lambda: box.input_value() == str(typed), 10, "the typed path to hold")
-        view.page.wait_for_timeout(1500)                                 # redraws (a data refresh) come and go
+        view.page.wait_for_timeout(1500)  # redraws (a data refresh) come and go
         assert box.input_value() == str(typed)
         view.shot("web-bundle-typed.png")
         view.click("button", "Sync now")
         view.wait_text("Done.", "Sync finished", timeout=90)
         assert box.input_value() == str(typed)
-        view.click("button", str(found))                                 # a bundle found is one click away
-        box.click()                                        # (the page's input holds the value when it has focus)
+        view.click("button", str(found))  # a bundle found is one click away
+        box.click()  # (the page's input holds the value when it has focus)
         wait_for(lambda: box.input_value() == str(found), 10, "the found bundle in the box")
         view.shot("web-bundle-found.png")
 
@@ -143,16 +172,17 @@ def test_an_export_and_another_screen_keep_the_reading_position(sample_mirror, m
         ask(view, "adverse event reports for product code JAA", "Table: MAUDE adverse events")
         ask(view, "adverse events by year", "Table: MAUDE adverse events by year")
         ask(view, "recalls by Arrow International since 2019", "Table: Recalls")
-        held_still(view, "Table: Recalls")          # the answer drawn whole, and shown from its question
+        held_still(view, "Table: Recalls")  # the answer drawn whole, and shown from its question
         view.page.mouse.move(640, 400)
 
-        def scrolled_to_second() -> bool:          # back up to the second answer, as a reader would: wheel until seen
+        def scrolled_to_second() -> bool:  # back up to the second answer, as a reader would: wheel until seen
             top = top_of(view, "Table: MAUDE adverse events by year")
             if 80 < top < 700:
                 return True
             view.page.mouse.wheel(0, -400 if top <= -1000 else top - 300)
             view.page.wait_for_timeout(500)
             return False
+
         wait_for(scrolled_to_second, 20, "the second answer's table on the screen", interval=0.2)
         view.page.wait_for_timeout(600)
         before = top_of(view, "Table: MAUDE adverse events by year")
@@ -165,5 +195,8 @@ def test_an_export_and_another_screen_keep_the_reading_position(sample_mirror, m
         view.click("button", "Data")
         view.wait_text("Sync from")
         view.click("button", "Ask")
-        wait_for(lambda: abs(top_of(view, "Table: MAUDE adverse events by year") - before) < 40, 10,
-                 "the Ask screen to come back where it was")
+        wait_for(
+            lambda: abs(top_of(view, "Table: MAUDE adverse events by year") - before) < 40,
+            10,
+            "the Ask screen to come back where it was",
+        )

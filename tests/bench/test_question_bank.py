@@ -44,15 +44,37 @@ def test_the_sample_bank_has_300_questions_in_families_of_at_least_5(sample_bank
 
 def test_the_bank_covers_every_filter_and_date_kind(sample_bank):
     features = {x for f in sample_bank.families for x in f.features}
-    wanted = {"product_code", "device_name", "firm", "brand", "place", "event_type", "recall_class", "decision_code",
-              "month", "quarter", "since", "relative", "year_range", "lay_term", "typo", "plural", "field_lookup",
-              "follow_up", "compare", "firm_vs_device", "medical", "other_agency", "ambiguity"}
+    wanted = {
+        "product_code",
+        "device_name",
+        "firm",
+        "brand",
+        "place",
+        "event_type",
+        "recall_class",
+        "decision_code",
+        "month",
+        "quarter",
+        "since",
+        "relative",
+        "year_range",
+        "lay_term",
+        "typo",
+        "plural",
+        "field_lookup",
+        "follow_up",
+        "compare",
+        "firm_vs_device",
+        "medical",
+        "other_agency",
+        "ambiguity",
+    }
     assert wanted <= features, wanted - features
 
 
 def test_every_expected_sql_runs_on_the_sample_mirror_and_returns_a_value(sample_bank, con):
     as_of = qbank.as_of_dates(con)
-    assert as_of["event"] == date(2025, 9, 23)          # the sample's event export date anchors relative periods
+    assert as_of["event"] == date(2025, 9, 23)  # the sample's event export date anchors relative periods
     for fam in sample_bank.families:
         if fam.kind == "refuse":
             assert fam.expect is None, f"{fam.id}: a refusal has no expected SQL"
@@ -108,23 +130,32 @@ def test_templates_generate_a_well_formed_synthetic_bank(sample_dir, con, tmp_pa
 
 # -- the scorer (bench/questions/score.py), on payloads written here ---------------------------------------------
 
+
 def _family(sample_bank, fid):
     return next(f for f in sample_bank.families if f.id == fid)
 
 
 def test_the_headline_figure_skips_dates_codes_classes_and_ids():
-    text = ('- "January" matches product codes KXB (Hip, class 3) [device/classification as of 2019-07-04].\n'
-            "- 0 adverse event reports match KXB; dates 2023-01-01 to 2023-12-31 (K202114, Z-0053-2020).\n"
-            "Notes:\n- 12 other things")
+    text = (
+        '- "January" matches product codes KXB (Hip, class 3) [device/classification as of 2019-07-04].\n'
+        "- 0 adverse event reports match KXB; dates 2023-01-01 to 2023-12-31 (K202114, Z-0053-2020).\n"
+        "Notes:\n- 12 other things"
+    )
     assert score.headline(text) == [0]
     assert score.headline("In January 2023 there were five MDRs (16081310 and others).") == [5]
-    assert score.headline("I found no product code for \"December\".") == []
+    assert score.headline('I found no product code for "December".') == []
 
 
 def test_a_payload_clarification_or_refusal_is_read_from_its_fields(sample_bank):
-    clar = score.read_payload({"answer": "Which did you mean?", "clarify": {"question": "Which did you mean?",
-                                                                              "choices": ["Medline Industries, Inc.",
-                                                                                          "Midline Catheter (PND)"]}})
+    clar = score.read_payload(
+        {
+            "answer": "Which did you mean?",
+            "clarify": {
+                "question": "Which did you mean?",
+                "choices": ["Medline Industries, Inc.", "Midline Catheter (PND)"],
+            },
+        }
+    )
     s = score.judge(_family(sample_bank, "clar_medline_events"), clar, None)
     assert (s.outcome, s.clarified) == ("right", True)
     refused = score.read_payload({"answer": "I can't help with that here.", "route": "medical"})
@@ -135,8 +166,12 @@ def test_a_payload_clarification_or_refusal_is_read_from_its_fields(sample_bank)
 def test_a_zero_for_a_misread_question_is_a_confident_wrong_figure(sample_bank, con):
     fam = _family(sample_bank, "ev_month_dec2020_zero")
     exp = qbank.expected(fam, con, qbank.as_of_dates(con))
-    misread = score.read_payload({"answer": '- "December" matches product codes ABC.\n- 0 adverse event reports match '
-                                            "ABC; dates 2020-01-01 to 2020-12-31."})
+    misread = score.read_payload(
+        {
+            "answer": '- "December" matches product codes ABC.\n- 0 adverse event reports match '
+            "ABC; dates 2020-01-01 to 2020-12-31."
+        }
+    )
     understood = score.read_payload({"answer": "There were no adverse event reports received in December 2020."})
     bad, good = score.judge(fam, misread, exp), score.judge(fam, understood, exp)
     assert (bad.outcome, bad.wrong_figure) == ("wrong", True)

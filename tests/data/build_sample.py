@@ -20,8 +20,17 @@ ZIP_ATTR = 0o644 << 16
 MIB = 1048576  # openFDA's exporter: os.path.getsize(f)/1024/1024.0
 GUDID_ZIP = "AccessGUDID_Delimited_Full_Release_20251001.zip"
 NOTE = "FDA Explorer Offline sample source: real openFDA records from shared fixtures; see SOURCES.md"
-ENDPOINTS = ["enforcement", "event", "classification", "510k", "pma", "recall", "registrationlisting", "udi",
-             "covid19serology"]  # order of the real 2023 manifest
+ENDPOINTS = [
+    "enforcement",
+    "event",
+    "classification",
+    "510k",
+    "pma",
+    "recall",
+    "registrationlisting",
+    "udi",
+    "covid19serology",
+]  # order of the real 2023 manifest
 PARTS = {"udi": 2}  # endpoints split into several files to exercise multi-part partitions
 THIN = {"recall", "enforcement", "registrationlisting"}
 KEYS = {
@@ -33,11 +42,26 @@ KEYS = {
     "enforcement": lambda r: r.get("recall_number"),
 }
 SPECIALTY = {  # FDA/openfda openfda/device_common.py MED_SPECIALTY_ADVISORY_COMMITTEE
-    "AN": "Anesthesiology", "CV": "Cardiovascular", "CH": "Clinical Chemistry", "DE": "Dental",
-    "EN": "Ear, Nose, Throat", "GU": "Gastroenterology, Urology", "HO": "General Hospital", "HE": "Hematology",
-    "IM": "Immunology", "MG": "Medical Genetics", "MI": "Microbiology", "NE": "Neurology",
-    "OB": "Obstetrics/Gynecology", "OP": "Ophthalmic", "OR": "Orthopedic", "PA": "Pathology",
-    "PM": "Physical Medicine", "RA": "Radiology", "SU": "General, Plastic Surgery", "TX": "Clinical Toxicology",
+    "AN": "Anesthesiology",
+    "CV": "Cardiovascular",
+    "CH": "Clinical Chemistry",
+    "DE": "Dental",
+    "EN": "Ear, Nose, Throat",
+    "GU": "Gastroenterology, Urology",
+    "HO": "General Hospital",
+    "HE": "Hematology",
+    "IM": "Immunology",
+    "MG": "Medical Genetics",
+    "MI": "Microbiology",
+    "NE": "Neurology",
+    "OB": "Obstetrics/Gynecology",
+    "OP": "Ophthalmic",
+    "OR": "Orthopedic",
+    "PA": "Pathology",
+    "PM": "Physical Medicine",
+    "RA": "Radiology",
+    "SU": "General, Plastic Surgery",
+    "TX": "Clinical Toxicology",
     "": "Unknown",
 }
 
@@ -47,49 +71,87 @@ def pairs(text: str) -> list[tuple[str, str]]:
     return [tuple(item.split("=")) for item in text.split()]
 
 
-FOI_COLUMNS = dict(pairs(  # foiclass.txt header -> openFDA classification field
-    "REVIEW_PANEL=review_panel MEDICALSPECIALTY=medical_specialty PRODUCTCODE=product_code DEVICENAME=device_name "
-    "DEVICECLASS=device_class UNCLASSIFIED_REASON=unclassified_reason GMPEXEMPTFLAG=gmp_exempt_flag "
-    "THIRDPARTYFLAG=third_party_flag REVIEWCODE=review_code REGULATIONNUMBER=regulation_number "
-    "SUBMISSION_TYPE_ID=submission_type_id DEFINITION=definition PHYSICALSTATE=physical_state "
-    "TECHNICALMETHOD=technical_method TARGETAREA=target_area Implant_Flag=implant_flag "
-    "Life_Sustain_support_flag=life_sustain_support_flag SummaryMalfunctionReporting=summary_malfunction_reporting"))
+FOI_COLUMNS = dict(
+    pairs(  # foiclass.txt header -> openFDA classification field
+        "REVIEW_PANEL=review_panel MEDICALSPECIALTY=medical_specialty PRODUCTCODE=product_code DEVICENAME=device_name "
+        "DEVICECLASS=device_class UNCLASSIFIED_REASON=unclassified_reason GMPEXEMPTFLAG=gmp_exempt_flag "
+        "THIRDPARTYFLAG=third_party_flag REVIEWCODE=review_code REGULATIONNUMBER=regulation_number "
+        "SUBMISSION_TYPE_ID=submission_type_id DEFINITION=definition PHYSICALSTATE=physical_state "
+        "TECHNICALMETHOD=technical_method TARGETAREA=target_area Implant_Flag=implant_flag "
+        "Life_Sustain_support_flag=life_sustain_support_flag SummaryMalfunctionReporting=summary_malfunction_reporting"
+    )
+)
 CLASS_ORDER = [  # key order of the real 2025 API records (minus openfda), then the three extra foiclass columns
-    "third_party_flag", "life_sustain_support_flag", "gmp_exempt_flag", "summary_malfunction_reporting",
-    "product_code", "review_panel", "medical_specialty", "device_name", "review_code", "unclassified_reason",
-    "medical_specialty_description", "device_class", "definition", "regulation_number", "implant_flag",
-    "submission_type_id", "physical_state", "technical_method", "target_area"]
+    "third_party_flag",
+    "life_sustain_support_flag",
+    "gmp_exempt_flag",
+    "summary_malfunction_reporting",
+    "product_code",
+    "review_panel",
+    "medical_specialty",
+    "device_name",
+    "review_code",
+    "unclassified_reason",
+    "medical_specialty_description",
+    "device_class",
+    "definition",
+    "regulation_number",
+    "implant_flag",
+    "submission_type_id",
+    "physical_state",
+    "technical_method",
+    "target_area",
+]
 GUDID_FILES = {  # file: (openFDA field holding the rows, [(GUDID header, openFDA sub-field)]); PrimaryDI first
-    "device.txt": ("", pairs(
-        "publicDeviceRecordKey=public_device_record_key publicVersionStatus=public_version_status "
-        "deviceRecordStatus=record_status publicVersionNumber=public_version_number "
-        "publicVersionDate=public_version_date devicePublishDate=publish_date "
-        "deviceCommDistributionEndDate=commercial_distribution_end_date "
-        "deviceCommDistributionStatus=commercial_distribution_status brandName=brand_name "
-        "versionModelNumber=version_or_model_number catalogNumber=catalog_number dunsNumber=labeler_duns_number "
-        "companyName=company_name deviceCount=device_count_in_base_package deviceDescription=device_description "
-        "DMExempt=is_direct_marking_exempt premarketExempt=is_pm_exempt deviceHCTP=is_hct_p deviceKit=is_kit "
-        "deviceCombinationProduct=is_combination_product singleUse=is_single_use lotBatch=has_lot_or_batch_number "
-        "serialNumber=has_serial_number manufacturingDate=has_manufacturing_date expirationDate=has_expiration_date "
-        "donationIdNumber=has_donation_id_number labeledContainsNRL=is_labeled_as_nrl "
-        "labeledNoNRL=is_labeled_as_no_nrl MRISafetyStatus=mri_safety rx=is_rx otc=is_otc "
-        "deviceSterile=sterilization.is_sterile sterilizationPriorToUse=sterilization.is_sterilization_prior_use")),
-    "identifiers.txt": ("identifiers", pairs(
-        "deviceId=id deviceIdType=type deviceIdIssuingAgency=issuing_agency containsDINumber=unit_of_use_id "
-        "pkgQuantity=quantity_per_package pkgDiscontinueDate=package_discontinue_date pkgStatus=package_status "
-        "pkgType=package_type")),
+    "device.txt": (
+        "",
+        pairs(
+            "publicDeviceRecordKey=public_device_record_key publicVersionStatus=public_version_status "
+            "deviceRecordStatus=record_status publicVersionNumber=public_version_number "
+            "publicVersionDate=public_version_date devicePublishDate=publish_date "
+            "deviceCommDistributionEndDate=commercial_distribution_end_date "
+            "deviceCommDistributionStatus=commercial_distribution_status brandName=brand_name "
+            "versionModelNumber=version_or_model_number catalogNumber=catalog_number dunsNumber=labeler_duns_number "
+            "companyName=company_name deviceCount=device_count_in_base_package deviceDescription=device_description "
+            "DMExempt=is_direct_marking_exempt premarketExempt=is_pm_exempt deviceHCTP=is_hct_p deviceKit=is_kit "
+            "deviceCombinationProduct=is_combination_product singleUse=is_single_use lotBatch=has_lot_or_batch_number "
+            "serialNumber=has_serial_number manufacturingDate=has_manufacturing_date "
+            "expirationDate=has_expiration_date "
+            "donationIdNumber=has_donation_id_number labeledContainsNRL=is_labeled_as_nrl "
+            "labeledNoNRL=is_labeled_as_no_nrl MRISafetyStatus=mri_safety rx=is_rx otc=is_otc "
+            "deviceSterile=sterilization.is_sterile sterilizationPriorToUse=sterilization.is_sterilization_prior_use"
+        ),
+    ),
+    "identifiers.txt": (
+        "identifiers",
+        pairs(
+            "deviceId=id deviceIdType=type deviceIdIssuingAgency=issuing_agency containsDINumber=unit_of_use_id "
+            "pkgQuantity=quantity_per_package pkgDiscontinueDate=package_discontinue_date pkgStatus=package_status "
+            "pkgType=package_type"
+        ),
+    ),
     "productCodes.txt": ("product_codes", pairs("productCode=code productCodeName=name")),
-    "gmdnTerms.txt": ("gmdn_terms", pairs(
-        "gmdnPTName=name gmdnPTDefinition=definition gmdnCode=code gmdnCodeStatus=code_status "
-        "implantable=implantable")),
+    "gmdnTerms.txt": (
+        "gmdn_terms",
+        pairs(
+            "gmdnPTName=name gmdnPTDefinition=definition gmdnCode=code gmdnCodeStatus=code_status "
+            "implantable=implantable"
+        ),
+    ),
     "contacts.txt": ("customer_contacts", pairs("phone=phone phoneExtension=ext email=email")),
     "deviceSizes.txt": ("device_sizes", pairs("sizeType=type sizeUnit=unit sizeValue=value sizeText=text")),
-    "environmentalConditions.txt": ("storage", pairs(
-        "storageHandlingType=type storageHandlingHighUnit=high.unit storageHandlingHighValue=high.value "
-        "storageHandlingLowUnit=low.unit storageHandlingLowValue=low.value "
-        "storageHandlingSpecialConditionText=special_conditions")),
-    "premarketSubmissions.txt": ("premarket_submissions", pairs(
-        "submissionNumber=submission_number supplementNumber=supplement_number")),
+    "environmentalConditions.txt": (
+        "storage",
+        pairs(
+            "storageHandlingType=type storageHandlingHighUnit=high.unit storageHandlingHighValue=high.value "
+            "storageHandlingLowUnit=low.unit storageHandlingLowValue=low.value "
+            "storageHandlingSpecialConditionText=special_conditions"
+        ),
+    ),
+    "premarketSubmissions.txt": (
+        "premarket_submissions",
+        pairs("submissionNumber=submission_number supplementNumber=supplement_number"),
+    ),
     "sterilizationMethodTypes.txt": ("sterilization.sterilization_methods", [("sterilizationMethod", "")]),
 }
 
@@ -125,8 +187,12 @@ def collect(fix: Path, ep: str) -> dict:
             dates += [updated] if updated and re.fullmatch(r"\d{4}-\d{2}-\d{2}", updated) else []
     manifest = json.loads((fix / "openfda" / "download.json").read_text(encoding="utf-8"))
     fallback = manifest["results"]["device"][ep]["export_date"]
-    return {"records": recs, "sources": sources, "export_date": max(dates) if dates else fallback,
-            "date_note": "" if dates else "fixture meta is undated; taken from the real 2023 manifest"}
+    return {
+        "records": recs,
+        "sources": sources,
+        "export_date": max(dates) if dates else fallback,
+        "date_note": "" if dates else "fixture meta is undated; taken from the real 2023 manifest",
+    }
 
 
 def classification(fix: Path) -> dict:
@@ -141,8 +207,12 @@ def classification(fix: Path) -> dict:
         row["medical_specialty_description"] = SPECIALTY[row["medical_specialty"]]
         recs.append({k: row[k] for k in CLASS_ORDER})
     assert len(recs) == len({r["product_code"] for r in recs}) == 6530
-    return {"records": recs, "sources": {"classification/foiclass-2019.txt": (len(recs), len(recs))},
-            "export_date": "2019-07-04", "date_note": "date of the foiclass.txt snapshot"}
+    return {
+        "records": recs,
+        "sources": {"classification/foiclass-2019.txt": (len(recs), len(recs))},
+        "export_date": "2019-07-04",
+        "date_note": "date of the foiclass.txt snapshot",
+    }
 
 
 def zip_bytes(members: list[tuple[str, bytes]]) -> bytes:
@@ -171,17 +241,28 @@ def write_partition(out: Path, ep: str, part: str, recs: list, nparts: int, expo
     size = -(-len(recs) // nparts)
     rows = []
     for i in range(1, nparts + 1):
-        chunk = recs[(i - 1) * size:i * size]
+        chunk = recs[(i - 1) * size : i * size]
         name = f"device-{ep}-{i:04d}-of-{nparts:04d}.json"
         rel = "/".join(filter(None, ["device", ep, part, name + ".zip"]))
-        meta = {"disclaimer": DISCLAIMER, "terms": TERMS,
-                "license": LICENSE, "last_updated": export_date,
-                "results": {"skip": (i - 1) * size, "limit": size if i < nparts else len(chunk), "total": len(recs)}}
+        meta = {
+            "disclaimer": DISCLAIMER,
+            "terms": TERMS,
+            "license": LICENSE,
+            "last_updated": export_date,
+            "results": {"skip": (i - 1) * size, "limit": size if i < nparts else len(chunk), "total": len(recs)},
+        }
         data = zip_bytes([(name, (json.dumps({"meta": meta, "results": chunk}, indent=2) + "\n").encode())])
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         (out / rel).write_bytes(data)
-        rows.append({"display_name": display_name(ep, part, i, nparts), "file": f"{DL}/{rel}",
-                     "size_mb": "%0.2f" % (len(data) / MIB), "records": len(chunk), "_bytes": len(data)})
+        rows.append(
+            {
+                "display_name": display_name(ep, part, i, nparts),
+                "file": f"{DL}/{rel}",
+                "size_mb": "%0.2f" % (len(data) / MIB),
+                "records": len(chunk),
+                "_bytes": len(data),
+            }
+        )
     return rows
 
 
@@ -195,8 +276,11 @@ def write_endpoint(out: Path, ep: str, info: dict) -> dict:
         plan = [("", info["records"], PARTS.get(ep, 1))]
     parts = [p for part, recs, n in plan for p in write_partition(out, ep, part, recs, n, info["export_date"])]
     info["partitions"] = parts
-    return {"export_date": info["export_date"], "partitions": [{k: v for k, v in p.items() if k != "_bytes"}
-            for p in parts], "total_records": sum(p["records"] for p in parts)}
+    return {
+        "export_date": info["export_date"],
+        "partitions": [{k: v for k, v in p.items() if k != "_bytes"} for p in parts],
+        "total_records": sum(p["records"] for p in parts),
+    }
 
 
 def field(obj, path: str):
@@ -228,8 +312,10 @@ def gudid_tables(udi: list[dict], stats: dict) -> dict[str, list[list[str]]]:
         for name, (src, cols) in GUDID_FILES.items():
             items = field(rec, src) or []
             for item in [items] if isinstance(items, (str, dict)) else items:
-                tables[name].append([clean(di, stats, f"{name} {di} PrimaryDI")] + [
-                    clean(field(item, p), stats, f"{name} {di} {h}") for h, p in cols])
+                tables[name].append(
+                    [clean(di, stats, f"{name} {di} PrimaryDI")]
+                    + [clean(field(item, p), stats, f"{name} {di} {h}") for h, p in cols]
+                )
     return tables
 
 
@@ -240,26 +326,42 @@ def write_gudid(out: Path, udi: list[dict]) -> dict:
     (out / "gudid").mkdir(parents=True, exist_ok=True)
     (out / "gudid" / GUDID_ZIP).write_bytes(zip_bytes(members))
     (out / "gudid" / "index.html").write_text(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>AccessGUDID delimited releases (sample)"
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>AccessGUDID delimited releases (sample)'
         f"</title></head>\n<body><h1>AccessGUDID delimited full releases (offline sample)</h1>\n<ul>\n<li><a href="
-        f"\"{GUDID_ZIP}\">{GUDID_ZIP}</a></li>\n</ul></body></html>\n", encoding="utf-8", newline="\n")
-    return {"rows": {n: len(rows) - 1 for n, rows in tables.items()}, **stats,
-            "bytes": (out / "gudid" / GUDID_ZIP).stat().st_size}
+        f'"{GUDID_ZIP}">{GUDID_ZIP}</a></li>\n</ul></body></html>\n',
+        encoding="utf-8",
+        newline="\n",
+    )
+    return {
+        "rows": {n: len(rows) - 1 for n, rows in tables.items()},
+        **stats,
+        "bytes": (out / "gudid" / GUDID_ZIP).stat().st_size,
+    }
 
 
 def sources_md(infos: dict, gudid: dict) -> str:
     rows = []
     for ep, info in infos.items():
         src = "<br>".join(f"`{p}` ({k} of {n})" for p, (k, n) in info["sources"].items())
-        files = "<br>".join(f"`{p['file'][len(DL) + 1:]}` ({p['records']} records, {p['_bytes']} bytes)"
-                            for p in info["partitions"])
+        files = "<br>".join(
+            f"`{p['file'][len(DL) + 1 :]}` ({p['records']} records, {p['_bytes']} bytes)" for p in info["partitions"]
+        )
         note = f"{info['export_date']}" + (f" ({info['date_note']})" if info["date_note"] else "")
         name = f"{ep} **(thin)**" if ep in THIN else ep
         rows.append(f"| {name} | {len(info['records'])} | {files} | {src} | {note} |")
     g_rows = ", ".join(f"`{n}` {k}" for n, k in gudid["rows"].items())
-    return (PROSE_HEAD + "\n".join(rows) + "\n" + PROSE_GUDID.format(
-        zip=GUDID_ZIP, rows=g_rows, bytes=gudid["bytes"], replaced="; ".join(gudid["replaced"]) or "none",
-        skipped=", ".join(gudid["skipped"]) or "none"))
+    return (
+        PROSE_HEAD
+        + "\n".join(rows)
+        + "\n"
+        + PROSE_GUDID.format(
+            zip=GUDID_ZIP,
+            rows=g_rows,
+            bytes=gudid["bytes"],
+            replaced="; ".join(gudid["replaced"]) or "none",
+            skipped=", ".join(gudid["skipped"]) or "none",
+        )
+    )
 
 
 PROSE_HEAD = """# Sample source provenance
@@ -329,11 +431,16 @@ def build(fix: Path, out: Path) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     infos = {ep: classification(fix) if ep == "classification" else collect(fix, ep) for ep in ENDPOINTS}
     device = {ep: write_endpoint(out, ep, info) for ep, info in infos.items()}
-    meta = {"disclaimer": DISCLAIMER, "terms": TERMS,
-            "license": LICENSE,
-            "last_updated": max(d["export_date"] for d in device.values()), "_sample_note": NOTE}
-    (out / "download.json").write_text(json.dumps({"meta": meta, "results": {"device": device}}, indent=2) + "\n",
-                                       encoding="utf-8", newline="\n")
+    meta = {
+        "disclaimer": DISCLAIMER,
+        "terms": TERMS,
+        "license": LICENSE,
+        "last_updated": max(d["export_date"] for d in device.values()),
+        "_sample_note": NOTE,
+    }
+    (out / "download.json").write_text(
+        json.dumps({"meta": meta, "results": {"device": device}}, indent=2) + "\n", encoding="utf-8", newline="\n"
+    )
     gudid = write_gudid(out, infos["udi"]["records"])
     (out / "SOURCES.md").write_text(sources_md(infos, gudid), encoding="utf-8", newline="\n")
     (out / "NOTICE").write_text(NOTICE, encoding="utf-8", newline="\n")

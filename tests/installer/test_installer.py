@@ -46,8 +46,12 @@ def _require() -> None:
 def sample_bundle(tmp_path_factory, sample_dir) -> Path:
     """The session's sample mirror exported as an air-gap bundle: the snapshot the installer carries."""
     bundle = tmp_path_factory.mktemp("bundle") / "fda"
-    subprocess.run([sys.executable, "-m", "mirror", "export", str(bundle), "--data-dir", str(sample_dir)],
-                   check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "mirror", "export", str(bundle), "--data-dir", str(sample_dir)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     return bundle
 
 
@@ -56,9 +60,23 @@ def built(tmp_path_factory, sample_bundle) -> dict:
     """One build per session (tmp dist and work folders), then a copy of the app in a fresh folder."""
     _require()
     out = tmp_path_factory.mktemp("installer")
-    proc = subprocess.run([sys.executable, str(ROOT / "build" / "build.py"), "--with-mirror", str(sample_bundle),
-                           "--dist", str(out / "dist"), "--work", str(out / "work"), "--quiet"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "build" / "build.py"),
+            "--with-mirror",
+            str(sample_bundle),
+            "--dist",
+            str(out / "dist"),
+            "--work",
+            str(out / "work"),
+            "--quiet",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     print(proc.stdout[-3000:], proc.stderr[-3000:], sep="\n")
     assert proc.returncode == 0, proc.stderr[-5000:]
     copy = out / "copy" / "fda-explorer"
@@ -77,7 +95,7 @@ class Airgap:
 
     @staticmethod
     def _netns() -> list[str]:
-        for unshare in (["unshare", "-n"], ["unshare", "-rn"]):       # root, else a user namespace
+        for unshare in (["unshare", "-n"], ["unshare", "-rn"]):  # root, else a user namespace
             if subprocess.run([*unshare, "true"], capture_output=True).returncode == 0:
                 return [*unshare, "sh", "-c", 'ip link set lo up 2>/dev/null || true; exec "$@"', "sh"]
         pytest.fail("cannot make a network namespace (unshare -n / -rn); run as root or allow user namespaces")
@@ -85,8 +103,19 @@ class Airgap:
     def command(self, args: list[str], netns: bool = True) -> list[str]:
         log = self.home / f"strace-{len(self.logs)}.log"
         self.logs.append(log)
-        return [*(self.netns if netns else []), "strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg",
-                "-e", "signal=none", "-o", str(log), *args]
+        return [
+            *(self.netns if netns else []),
+            "strace",
+            "-f",
+            "-qq",
+            "-e",
+            "trace=connect,sendto,sendmsg",
+            "-e",
+            "signal=none",
+            "-o",
+            str(log),
+            *args,
+        ]
 
     def run(self, args: list[str], timeout: float = 300) -> subprocess.CompletedProcess:
         return subprocess.run(self.command(args), env=self.env, capture_output=True, text=True, timeout=timeout)
@@ -98,7 +127,7 @@ class Airgap:
             text = log.read_text(errors="replace") if log.exists() else ""
             found |= set(re.findall(r'sin_addr=inet_addr\("([\d.]+)"\)', text))
             found |= set(re.findall(r'inet_pton\(AF_INET6, "([0-9a-fA-F:.]+)"', text))
-            if re.search(r"sin6?_port=htons\(53\)", text):   # a DNS query, even to a resolver on loopback
+            if re.search(r"sin6?_port=htons\(53\)", text):  # a DNS query, even to a resolver on loopback
                 found.add("DNS query (port 53)")
         return {a for a in found if not (a.startswith("127.") or a in ("::1", "0.0.0.0", "::"))}
 
@@ -111,9 +140,9 @@ def airgap(tmp_path_factory) -> Airgap:
 def test_build_prints_size_and_startup_figures(built):
     out = built["stdout"]
     size = int(re.search(r": ([\d,]+) MB \(goal", out).group(1).replace(",", ""))
-    assert size < 450, out   # 400 MB until the MCP SDK and the PDF report library joined the bundle (412 MB)
+    assert size < 450, out  # 400 MB until the MCP SDK and the PDF report library joined the bundle (412 MB)
     assert re.search(r"first run [\d.]+ s .*next run [\d.]+ s", out), out
-    tarball, = built["dist"].glob("fda-explorer-*-linux-x86_64.tar.gz")
+    (tarball,) = built["dist"].glob("fda-explorer-*-linux-x86_64.tar.gz")
     assert tarball.stat().st_size > 50e6
 
 
@@ -149,12 +178,19 @@ def test_ask_with_the_embedded_model(built, airgap):
 def test_window_starts_under_xvfb(built, airgap, tmp_path):
     xvfb, display = start_xvfb()
     trace = tmp_path / "trace.jsonl"
-    proc = subprocess.Popen(airgap.command([str(built["exe"]), "--model", "none", "--trace", str(trace)]),
-                            env={**airgap.env, "DISPLAY": display}, start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        airgap.command([str(built["exe"]), "--model", "none", "--trace", str(trace)]),
+        env={**airgap.env, "DISPLAY": display},
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
-        wait_for(lambda: xdotool(display, "search", "--onlyvisible", "--name", TITLE) or proc.poll() is not None,
-                 120, "the window")
+        wait_for(
+            lambda: xdotool(display, "search", "--onlyvisible", "--name", TITLE) or proc.poll() is not None,
+            120,
+            "the window",
+        )
         assert proc.poll() is None, proc.stdout.read().decode()
         wait_for(lambda: trace.exists() and '"assistant_ready"' in trace.read_text(), 60, "the window to be usable")
         image = settled_screenshot(display, ARTIFACTS / "installer-window.png", timeout=90, interval=0.5)
@@ -168,18 +204,31 @@ def test_window_starts_under_xvfb(built, airgap, tmp_path):
 
 def test_web_mode_serves_the_offline_client(built, airgap):
     """In the host's network namespace (the test's client must reach it), still recorded by strace."""
-    proc = subprocess.Popen(airgap.command([str(built["exe"]), "--web", "--port", "0", "--model", "none"], netns=False),
-                            env=airgap.env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+    proc = subprocess.Popen(
+        airgap.command([str(built["exe"]), "--web", "--port", "0", "--model", "none"], netns=False),
+        env=airgap.env,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
-        url = wait_for(lambda: re.search(r"(http://127\.0\.0\.1:\d+/)\?token=[\w-]+", proc.stdout.readline())
-                       or proc.poll() is not None, 120, "the web server's address (with this launch's token)")
+        url = wait_for(
+            lambda: (
+                re.search(r"(http://127\.0\.0\.1:\d+/)\?token=[\w-]+", proc.stdout.readline())
+                or proc.poll() is not None
+            ),
+            120,
+            "the web server's address (with this launch's token)",
+        )
         assert isinstance(url, re.Match), proc.stdout.read()
-        base, direct = url.group(1), urllib.request.ProxyHandler({})             # straight to 127.0.0.1
-        assert wait_for(lambda: _get_status(urllib.request.build_opener(direct), base), 60,
-                        "the web server to listen") == 403                          # no token, no app
+        base, direct = url.group(1), urllib.request.ProxyHandler({})  # straight to 127.0.0.1
+        assert (
+            wait_for(lambda: _get_status(urllib.request.build_opener(direct), base), 60, "the web server to listen")
+            == 403
+        )  # no token, no app
         browser = urllib.request.build_opener(direct, urllib.request.HTTPCookieProcessor())
-        assert _get_status(browser, url.group(0)) == 200                            # the token becomes a cookie
+        assert _get_status(browser, url.group(0)) == 200  # the token becomes a cookie
         with browser.open(base + "main.dart.js", timeout=60) as r:
             script = r.read()
         assert len(script) > 1e6 and b"cdn.jsdelivr.net" not in script
@@ -212,5 +261,3 @@ def _get_status(opener, url: str) -> int | None:
         return e.code
     except urllib.error.URLError:
         return None
-
-

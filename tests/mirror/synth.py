@@ -23,8 +23,15 @@ def real_event_records() -> list[dict]:
     return out
 
 
-def write_event_site(root: Path, quarters: list[str], per_file: int, export_date: str = "2025-01-01",
-                     extra: dict | None = None, revised: bool = True, changed: tuple[str, ...] = ()) -> dict:
+def write_event_site(
+    root: Path,
+    quarters: list[str],
+    per_file: int,
+    export_date: str = "2025-01-01",
+    extra: dict | None = None,
+    revised: bool = True,
+    changed: tuple[str, ...] = (),
+) -> dict:
     """A download site with one synthetic event file per quarter; returns the manifest written.
 
     `revised`: every record's `report_date` is the export date, so two exports differ in every record (a sync of
@@ -48,15 +55,35 @@ def write_event_site(root: Path, quarters: list[str], per_file: int, export_date
         name = "device-event-0001-of-0001.json"
         path = root / "device" / "event" / q / (name + ".zip")
         path.parent.mkdir(parents=True, exist_ok=True)
-        doc = {"meta": {"last_updated": export_date, "_synthetic": "test copies of real records",
-                        "results": {"skip": 0, "limit": len(recs), "total": len(recs)}}, "results": recs}
+        doc = {
+            "meta": {
+                "last_updated": export_date,
+                "_synthetic": "test copies of real records",
+                "results": {"skip": 0, "limit": len(recs), "total": len(recs)},
+            },
+            "results": recs,
+        }
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
             zf.writestr(name, json.dumps(doc, indent=2) + "\n")
-        parts.append({"display_name": f"{q} (all)", "file": f"{DL}/device/event/{q}/{name}.zip",
-                      "size_mb": "%0.2f" % (path.stat().st_size / 1048576), "records": len(recs)})
-    manifest = {"meta": {"last_updated": export_date, "_synthetic": "test manifest"},
-                "results": {"device": {"event": {"export_date": export_date,
-                                                 "total_records": sum(p["records"] for p in parts),
-                                                 "partitions": parts}}}}
+        parts.append(
+            {
+                "display_name": f"{q} (all)",
+                "file": f"{DL}/device/event/{q}/{name}.zip",
+                "size_mb": "%0.2f" % (path.stat().st_size / 1048576),
+                "records": len(recs),
+            }
+        )
+    manifest = {
+        "meta": {"last_updated": export_date, "_synthetic": "test manifest"},
+        "results": {
+            "device": {
+                "event": {
+                    "export_date": export_date,
+                    "total_records": sum(p["records"] for p in parts),
+                    "partitions": parts,
+                }
+            }
+        },
+    }
     (root / "download.json").write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
     return manifest

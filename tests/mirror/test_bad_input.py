@@ -25,8 +25,9 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def baseline(source: Path, data: Path) -> dict:
-    code, out, err = run("sync", "--from", str(source), "--only", "event,pma,recall", "--data-dir", str(data),
-                         "--quiet")
+    code, out, err = run(
+        "sync", "--from", str(source), "--only", "event,pma,recall", "--data-dir", str(data), "--quiet"
+    )
     assert code == 0, err
     return status(Store(data))
 
@@ -55,9 +56,10 @@ def member_of(path: Path) -> tuple[str, bytes]:
 
 
 def assert_failed_cleanly(source: Path, data: Path, before: dict, names: str, endpoint: str = "event") -> str:
-    code, out, err = run("sync", "--from", str(source), "--only", "event,pma,recall", "--data-dir", str(data),
-                         "--quiet")
-    assert code == 3   # partial: the other datasets updated
+    code, out, err = run(
+        "sync", "--from", str(source), "--only", "event,pma,recall", "--data-dir", str(data), "--quiet"
+    )
+    assert code == 3  # partial: the other datasets updated
     lines = [ln for ln in err.splitlines() if ln.startswith("Error:")]
     assert lines, err
     assert names in lines[0]
@@ -123,7 +125,7 @@ def test_record_count_mismatch(sample_copy, tmp_path):
     ev = doc["results"]["device"]["event"]
     ev["export_date"] = "2026-01-01"
     ev["partitions"][-1]["records"] += 1
-    ev["total_records"] += 1        # consistent totals: the file itself holds one record fewer
+    ev["total_records"] += 1  # consistent totals: the file itself holds one record fewer
     path.write_bytes(orjson.dumps(doc))
     line = assert_failed_cleanly(sample_copy, data, before, "device-event-0001-of-0001.json.zip")
     assert "records" in line and "manifest" in line
@@ -159,6 +161,7 @@ def test_unreachable_url(tmp_path, sample_copy):
     data = tmp_path / "data"
     before = baseline(sample_copy, data)
     import socket
+
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
@@ -208,31 +211,49 @@ def test_disk_full_keeps_previous_data(tmp_path, sample_copy):
 
 def test_out_of_memory_keeps_the_download(sample_copy, tmp_path):
     data = tmp_path / "data"
-    r = CliRunner().invoke(cli, ["sync", "--from", str(sample_copy), "--only", "classification", "--data-dir",
-                                 str(data), "--quiet"], env={"FDAX_DUCKDB_MEMORY_LIMIT": "3MB"})
+    r = CliRunner().invoke(
+        cli,
+        ["sync", "--from", str(sample_copy), "--only", "classification", "--data-dir", str(data), "--quiet"],
+        env={"FDAX_DUCKDB_MEMORY_LIMIT": "3MB"},
+    )
     assert r.exit_code == 1
     assert "out of memory" in r.stderr and "FDAX_DUCKDB_MEMORY_LIMIT" in r.stderr
     kept = list((data / "downloads").rglob("device-classification-0001-of-0001.json.zip"))
     assert kept, "a good download must not be deleted for a memory problem"
-    r = CliRunner().invoke(cli, ["sync", "--from", str(sample_copy), "--only", "classification", "--data-dir",
-                                 str(data), "--quiet"])
+    r = CliRunner().invoke(
+        cli, ["sync", "--from", str(sample_copy), "--only", "classification", "--data-dir", str(data), "--quiet"]
+    )
     assert r.exit_code == 0 and status(Store(data))["endpoints"]["classification"]["records"] == 6530
 
 
 def test_a_second_sync_while_one_runs_is_refused_in_one_line(tmp_path):
     """The sync lock is held across processes: a second `mirror sync` on the same folder exits 1, naming it."""
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; from mirror.store.files import Store; s = Store(__import__('pathlib').Path(sys.argv[1]))\n"
-        "with s.sync_lock():\n    print('locked', flush=True); time.sleep(30)"), str(tmp_path)],
-        stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, time; from mirror.store.files import Store; "
+                "s = Store(__import__('pathlib').Path(sys.argv[1]))\n"
+                "with s.sync_lock():\n    print('locked', flush=True); time.sleep(30)"
+            ),
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "locked"
-        out = subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(tmp_path)],
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert out.returncode == 1 and "another `mirror sync` is running" in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1
     finally:
         holder.kill()
         holder.wait()
-    with Store(tmp_path).sync_lock():        # released with its holder
+    with Store(tmp_path).sync_lock():  # released with its holder
         pass

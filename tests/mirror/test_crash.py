@@ -47,9 +47,13 @@ def server():
 
 def start_sync(manifest: str, data: Path) -> subprocess.Popen:
     env = dict(os.environ, FDAX_RETRIES="2", FDAX_BACKOFF="0.01", FDAX_CONCURRENCY="2")
-    return subprocess.Popen([sys.executable, "-m", "mirror", "sync", "--manifest", manifest, "--only", "event",
-                             "--data-dir", str(data)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mirror", "sync", "--manifest", manifest, "--only", "event", "--data-dir", str(data)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
 def run_sync(manifest: str, data: Path) -> subprocess.CompletedProcess:
@@ -169,10 +173,15 @@ def test_readers_keep_reading_while_a_sync_runs(sites, server, tmp_path):
             break
     # during the sync: a query in this process, `mirror status` in another, a plain duckdb read-only open
     assert reader.execute("SELECT count(*) FROM device_event").fetchone()[0] == PER_FILE * len(QUARTERS)
-    st = subprocess.run([sys.executable, "-m", "mirror", "status", "--json", "--data-dir", str(data)],
-                        capture_output=True, text=True, timeout=60)
+    st = subprocess.run(
+        [sys.executable, "-m", "mirror", "status", "--json", "--data-dir", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert st.returncode == 0 and '"2025-01-01"' in st.stdout
     import duckdb
+
     with duckdb.connect(str(data / "db" / "device_event.duckdb"), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM device_event").fetchone()[0] == PER_FILE * len(QUARTERS)
     srv.throttle.clear()

@@ -15,10 +15,12 @@ def _definition(common: str) -> str:
     """The (term, key) pairs by the definition: form every word and two-word term, keep those holding a rare word."""
     w = WORD.replace("'", "''")
     bigrams = "list_filter(list_transform(ws, lambda x, i: x || ' ' || ws[i + 1]), lambda x: x IS NOT NULL)"
-    rare = lambda part: f"split_part(term, ' ', {part}) NOT IN (SELECT word FROM {common})"   # noqa: E731
-    return (f"SELECT DISTINCT term, key FROM (SELECT key, unnest(list_concat(ws, {bigrams})) AS term FROM "
-            f"(SELECT mdr_report_key AS key, regexp_extract_all(lower(text), '{w}') AS ws FROM device_event_text)) "
-            f"WHERE {rare(1)} OR (contains(term, ' ') AND {rare(2)})")
+    rare = lambda part: f"split_part(term, ' ', {part}) NOT IN (SELECT word FROM {common})"  # noqa: E731
+    return (
+        f"SELECT DISTINCT term, key FROM (SELECT key, unnest(list_concat(ws, {bigrams})) AS term FROM "
+        f"(SELECT mdr_report_key AS key, regexp_extract_all(lower(text), '{w}') AS ws FROM device_event_text)) "
+        f"WHERE {rare(1)} OR (contains(term, ' ') AND {rare(2)})"
+    )
 
 
 def test_rare_terms_equal_the_definition(tmp_path, settings):
@@ -30,11 +32,13 @@ def test_rare_terms_equal_the_definition(tmp_path, settings):
     words, common = ds.words_tables
     with duckdb.connect(str(path)) as con:
         # rare words: a few made-up tokens per text, at its start, middle and end, some shared by two texts
-        con.execute("UPDATE device_event_text SET text = 'zq' || (rowid % 97) || ' ' || text || ' Lot-X' || "
-                    "(rowid // 2) || ' end. qv' || (rowid % 13) WHERE rowid % 3 <> 0")
+        con.execute(
+            "UPDATE device_event_text SET text = 'zq' || (rowid % 97) || ' ' || text || ' Lot-X' || "
+            "(rowid // 2) || ' end. qv' || (rowid % 13) WHERE rowid % 3 <> 0"
+        )
         con.execute("CHECKPOINT")
         rows = con.execute("SELECT max(rowid) + 1 FROM device_event_text").fetchone()[0]
-        for sql in words_sql(ds, rows, batch=250):     # several batches
+        for sql in words_sql(ds, rows, batch=250):  # several batches
             if sql == "DROP TABLE _terms":
                 got = set(con.execute("SELECT term, key FROM _terms").fetchall())
             con.execute(sql)

@@ -134,8 +134,10 @@ def test_downloads_run_concurrently(http_source, settings):
 
     type(srv).next_fault = tracking
     try:
-        report = sync(settings.model_copy(update={"concurrency": 3}),
-                      SyncOptions(manifest=manifest, only=["event", "udi", "pma"], quiet=True))
+        report = sync(
+            settings.model_copy(update={"concurrency": 3}),
+            SyncOptions(manifest=manifest, only=["event", "udi", "pma"], quiet=True),
+        )
     finally:
         type(srv).next_fault = orig
     assert report.ok
@@ -144,6 +146,7 @@ def test_downloads_run_concurrently(http_source, settings):
 
 def test_cancel_stops_a_running_sync_and_the_next_resumes(http_source, settings):
     from mirror.errors import SyncCancelled
+
     srv, manifest = http_source
     srv.throttle[CLS] = 0.2
     cancel = threading.Event()
@@ -187,7 +190,7 @@ def test_progress_callback_reports_every_byte_and_record(http_source, settings):
     last = {}
     for e in files:
         last[e.name] = e
-    assert all(e.done == e.total for e in last.values())          # each file reported up to its full size
+    assert all(e.done == e.total for e in last.values())  # each file reported up to its full size
     assert max(e.overall_done for e in files) == sum(e.total for e in last.values())
     # the overall total is the manifest's size_mb estimate (rounded), known before any byte arrives
     assert abs(files[0].overall_total - sum(e.total for e in last.values())) < 0.05 * files[0].overall_total
@@ -197,14 +200,17 @@ def test_progress_callback_reports_every_byte_and_record(http_source, settings):
 def test_cancel_ends_the_wait_between_retries_of_an_unreachable_manifest(settings):
     """Offline with the default (online) source, the manifest's retries back off for a minute: a cancel ends it."""
     from mirror.errors import SyncCancelled
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]                     # closed: every attempt is refused
+        port = s.getsockname()[1]  # closed: every attempt is refused
     slow = settings.model_copy(update={"retries": 6, "backoff": 30.0})
     cancel = threading.Event()
     threading.Timer(0.5, cancel.set).start()
     t = time.monotonic()
     with pytest.raises(SyncCancelled):
-        sync(slow, SyncOptions(manifest=f"http://127.0.0.1:{port}/download.json", quiet=True, dry_run=True,
-                               cancel=cancel))
+        sync(
+            slow,
+            SyncOptions(manifest=f"http://127.0.0.1:{port}/download.json", quiet=True, dry_run=True, cancel=cancel),
+        )
     assert time.monotonic() - t < 5

@@ -31,8 +31,14 @@ def test_a_dry_run_lists_every_file_and_the_folder_they_are_saved_into_syncs(htt
     assert code == 0, err
     plan = json.loads(out)
     files = plan["fetch"]
-    assert files[0] == {"dataset": "manifest", "url": manifest, "path": "download.json", "bytes": None,
-                        "records": None, "export_date": ""}
+    assert files[0] == {
+        "dataset": "manifest",
+        "url": manifest,
+        "path": "download.json",
+        "bytes": None,
+        "records": None,
+        "export_date": "",
+    }
     device = [f for f in files if f["dataset"] not in ("manifest", "gudid")]
     assert len(device) == sum(d["files"] for n, d in plan["datasets"].items() if n != "gudid") == 12
     for name, d in plan["datasets"].items():
@@ -42,8 +48,14 @@ def test_a_dry_run_lists_every_file_and_the_folder_they_are_saved_into_syncs(htt
             assert sum(f["bytes"] for f in mine) == d["bytes_planned"]
     for f in device:
         assert f["url"] == f"{srv.url}/{f['path']}" and f["path"].startswith(f"device/{f['dataset']}/")
-    assert files[-1] == {"dataset": "gudid", "url": gudid, "path": f"gudid/{release}", "bytes": None,
-                         "records": None, "export_date": "2025-10-01"}
+    assert files[-1] == {
+        "dataset": "gudid",
+        "url": gudid,
+        "path": f"gudid/{release}",
+        "bytes": None,
+        "records": None,
+        "export_date": "2025-10-01",
+    }
     assert not data.exists() or not list(data.rglob("*.zip")), "a dry run downloads nothing"
 
     code, out, err = _sync(*args, "--dry-run", "--urls")

@@ -20,14 +20,18 @@ UDI = json.loads((FIXTURES / "openfda/udi/udi.api-2025-10-02.brand_pacemaker.jso
 XML_FIXTURE = FIXTURES / "gudid/xml/gudid-xml-structure.openfda-test-fixture.EDITED-NOT-REAL.xml"
 DL = "https://accessgudid.nlm.nih.gov/release_files/download/"
 
-DEVICE_HEADER = ("PrimaryDI|publicDeviceRecordKey|publicVersionStatus|deviceRecordStatus|publicVersionNumber|"
-                 "publicVersionDate|devicePublishDate|deviceCommDistributionEndDate|deviceCommDistributionStatus|"
-                 "brandName|versionModelNumber|catalogNumber|dunsNumber|companyName|deviceCount|deviceDescription|"
-                 "DMExempt|premarketExempt|deviceHCTP|deviceKit|deviceCombinationProduct|singleUse|lotBatch|"
-                 "serialNumber|manufacturingDate|expirationDate|donationIdNumber|labeledContainsNRL|labeledNoNRL|"
-                 "MRISafetyStatus|rx|otc|deviceSterile|sterilizationPriorToUse").split("|")
-IDENTIFIERS_HEADER = ("PrimaryDI|deviceId|deviceIdType|deviceIdIssuingAgency|containsDINumber|pkgQuantity|"
-                      "pkgDiscontinueDate|pkgStatus|pkgType").split("|")
+DEVICE_HEADER = (
+    "PrimaryDI|publicDeviceRecordKey|publicVersionStatus|deviceRecordStatus|publicVersionNumber|"
+    "publicVersionDate|devicePublishDate|deviceCommDistributionEndDate|deviceCommDistributionStatus|"
+    "brandName|versionModelNumber|catalogNumber|dunsNumber|companyName|deviceCount|deviceDescription|"
+    "DMExempt|premarketExempt|deviceHCTP|deviceKit|deviceCombinationProduct|singleUse|lotBatch|"
+    "serialNumber|manufacturingDate|expirationDate|donationIdNumber|labeledContainsNRL|labeledNoNRL|"
+    "MRISafetyStatus|rx|otc|deviceSterile|sterilizationPriorToUse"
+).split("|")
+IDENTIFIERS_HEADER = (
+    "PrimaryDI|deviceId|deviceIdType|deviceIdIssuingAgency|containsDINumber|pkgQuantity|"
+    "pkgDiscontinueDate|pkgStatus|pkgType"
+).split("|")
 GMDN_HEADER = "PrimaryDI|gmdnPTName|gmdnPTDefinition|gmdnCode|gmdnCodeStatus|implantable".split("|")
 # Columns deliberately out of the documented order, plus a column the loader has never heard of.
 PRODUCT_CODES_HEADER = "productCodeName|PrimaryDI|vendorNote|productCode".split("|")
@@ -50,23 +54,40 @@ def device_values(rec: dict) -> dict[str, str | None]:
     # breaks is unverified, so the synthetic file flattens them (see test_irregular_lines_are_reported).
     description = " ".join(rec["device_description"].split("\n"))
     return {
-        "PrimaryDI": primary_di(rec), "publicDeviceRecordKey": rec["public_device_record_key"],
-        "publicVersionStatus": rec["public_version_status"], "deviceRecordStatus": rec["record_status"],
-        "publicVersionNumber": rec["public_version_number"], "publicVersionDate": rec["public_version_date"],
-        "devicePublishDate": rec["publish_date"], "deviceCommDistributionStatus": rec["commercial_distribution_status"],
-        "brandName": rec["brand_name"], "versionModelNumber": rec["version_or_model_number"],
-        "catalogNumber": rec.get("catalog_number"), "dunsNumber": rec["labeler_duns_number"],
-        "companyName": rec["company_name"], "deviceCount": rec["device_count_in_base_package"],
+        "PrimaryDI": primary_di(rec),
+        "publicDeviceRecordKey": rec["public_device_record_key"],
+        "publicVersionStatus": rec["public_version_status"],
+        "deviceRecordStatus": rec["record_status"],
+        "publicVersionNumber": rec["public_version_number"],
+        "publicVersionDate": rec["public_version_date"],
+        "devicePublishDate": rec["publish_date"],
+        "deviceCommDistributionStatus": rec["commercial_distribution_status"],
+        "brandName": rec["brand_name"],
+        "versionModelNumber": rec["version_or_model_number"],
+        "catalogNumber": rec.get("catalog_number"),
+        "dunsNumber": rec["labeler_duns_number"],
+        "companyName": rec["company_name"],
+        "deviceCount": rec["device_count_in_base_package"],
         "deviceDescription": {E["public_device_record_key"]: QUOTED, D["public_device_record_key"]: LONG}.get(
-            rec["public_device_record_key"], description),
-        "DMExempt": rec["is_direct_marking_exempt"], "premarketExempt": rec["is_pm_exempt"],
-        "deviceHCTP": rec["is_hct_p"], "deviceKit": rec["is_kit"],
-        "deviceCombinationProduct": rec["is_combination_product"], "singleUse": rec["is_single_use"],
-        "lotBatch": rec["has_lot_or_batch_number"], "serialNumber": rec["has_serial_number"],
-        "manufacturingDate": rec["has_manufacturing_date"], "expirationDate": rec["has_expiration_date"],
-        "donationIdNumber": rec["has_donation_id_number"], "labeledContainsNRL": rec["is_labeled_as_nrl"],
-        "labeledNoNRL": rec["is_labeled_as_no_nrl"], "MRISafetyStatus": rec["mri_safety"], "rx": rec["is_rx"],
-        "otc": rec["is_otc"], "deviceSterile": s.get("is_sterile"),
+            rec["public_device_record_key"], description
+        ),
+        "DMExempt": rec["is_direct_marking_exempt"],
+        "premarketExempt": rec["is_pm_exempt"],
+        "deviceHCTP": rec["is_hct_p"],
+        "deviceKit": rec["is_kit"],
+        "deviceCombinationProduct": rec["is_combination_product"],
+        "singleUse": rec["is_single_use"],
+        "lotBatch": rec["has_lot_or_batch_number"],
+        "serialNumber": rec["has_serial_number"],
+        "manufacturingDate": rec["has_manufacturing_date"],
+        "expirationDate": rec["has_expiration_date"],
+        "donationIdNumber": rec["has_donation_id_number"],
+        "labeledContainsNRL": rec["is_labeled_as_nrl"],
+        "labeledNoNRL": rec["is_labeled_as_no_nrl"],
+        "MRISafetyStatus": rec["mri_safety"],
+        "rx": rec["is_rx"],
+        "otc": rec["is_otc"],
+        "deviceSterile": s.get("is_sterile"),
         "sterilizationPriorToUse": s.get("is_sterilization_prior_use"),
     }
 
@@ -89,21 +110,44 @@ def write_zip(path: Path, members: dict[str, bytes | str]) -> Path:
 
 def full_release(tmp_path: Path) -> Path:
     """Synthetic AccessGUDID delimited full release built from the real openFDA UDI records."""
-    idents = [{"PrimaryDI": primary_di(r), "deviceId": i["id"], "deviceIdType": i["type"],
-               "deviceIdIssuingAgency": i["issuing_agency"]} for r in UDI for i in r["identifiers"]]
-    codes = [{"PrimaryDI": primary_di(r), "productCode": p["code"], "productCodeName": p["name"], "vendorNote": "x"}
-             for r in UDI for p in r.get("product_codes", [])]
-    gmdn = [{"PrimaryDI": primary_di(r), "gmdnPTName": g["name"], "gmdnPTDefinition": g["definition"],
-             "gmdnCode": g["code"], "gmdnCodeStatus": g["code_status"], "implantable": g["implantable"]}
-            for r in UDI for g in r.get("gmdn_terms", [])]
-    return write_zip(tmp_path / "AccessGUDID_Delimited_Full_Release_20251001.zip", {
-        "device.txt": delimited(DEVICE_HEADER, [device_values(r) for r in UDI], eol="\r\n", bom=True) + b"\r\n",
-        "identifiers.txt": delimited(IDENTIFIERS_HEADER, idents),
-        "productCodes.txt": delimited(PRODUCT_CODES_HEADER, codes),
-        "gmdnTerms.txt": delimited(GMDN_HEADER, gmdn),
-        "contacts.txt": "PrimaryDI|phone|phoneExtension|email\n",
-        "AccessGUDID_ReadMe.pdf": b"%PDF-1.4 not loaded",
-    })
+    idents = [
+        {
+            "PrimaryDI": primary_di(r),
+            "deviceId": i["id"],
+            "deviceIdType": i["type"],
+            "deviceIdIssuingAgency": i["issuing_agency"],
+        }
+        for r in UDI
+        for i in r["identifiers"]
+    ]
+    codes = [
+        {"PrimaryDI": primary_di(r), "productCode": p["code"], "productCodeName": p["name"], "vendorNote": "x"}
+        for r in UDI
+        for p in r.get("product_codes", [])
+    ]
+    gmdn = [
+        {
+            "PrimaryDI": primary_di(r),
+            "gmdnPTName": g["name"],
+            "gmdnPTDefinition": g["definition"],
+            "gmdnCode": g["code"],
+            "gmdnCodeStatus": g["code_status"],
+            "implantable": g["implantable"],
+        }
+        for r in UDI
+        for g in r.get("gmdn_terms", [])
+    ]
+    return write_zip(
+        tmp_path / "AccessGUDID_Delimited_Full_Release_20251001.zip",
+        {
+            "device.txt": delimited(DEVICE_HEADER, [device_values(r) for r in UDI], eol="\r\n", bom=True) + b"\r\n",
+            "identifiers.txt": delimited(IDENTIFIERS_HEADER, idents),
+            "productCodes.txt": delimited(PRODUCT_CODES_HEADER, codes),
+            "gmdnTerms.txt": delimited(GMDN_HEADER, gmdn),
+            "contacts.txt": "PrimaryDI|phone|phoneExtension|email\n",
+            "AccessGUDID_ReadMe.pdf": b"%PDF-1.4 not loaded",
+        },
+    )
 
 
 @pytest.fixture
@@ -132,9 +176,11 @@ def rows(con, sql: str, *params) -> list[tuple]:
 
 # --- release names and discovery -------------------------------------------------------------
 
+
 def test_parse_release_name():
     assert parse_release_name("AccessGUDID_Delimited_Full_Release_20251001.zip", DL + "x") == GudidRelease(
-        "AccessGUDID_Delimited_Full_Release_20251001.zip", DL + "x", "full", "2025-10-01")
+        "AccessGUDID_Delimited_Full_Release_20251001.zip", DL + "x", "full", "2025-10-01"
+    )
     assert parse_release_name("gudid_weekly_update_20251005.zip", "/data/w.zip").kind == "delta"
     assert parse_release_name("gudid_monthly_update_20251101.zip", "u").date == "2025-11-01"
     assert parse_release_name("gudid_full_release_20251001.zip", "u") is None  # XML full release
@@ -207,7 +253,10 @@ https://accessgudid.nlm.nih.gov/release_files/download/gudid_daily_update_202510
 def test_discover_rss_feed():
     plan = discover(RSS_FEED, "https://accessgudid.nlm.nih.gov/download/rss")
     assert [(r.kind, r.date) for r in plan] == [
-        ("full", "2025-10-01"), ("delta", "2025-10-02"), ("delta", "2025-10-04")]
+        ("full", "2025-10-01"),
+        ("delta", "2025-10-02"),
+        ("delta", "2025-10-04"),
+    ]
     assert plan[0].url == DL + "AccessGUDID_Delimited_Full_Release_20251001.zip"
     assert plan[1].url == DL + "gudid_daily_update_20251002.zip"
     assert [r.date for r in discover(RSS_FEED, "x", applied_through="2025-10-02")] == ["2025-10-04"]
@@ -215,22 +264,30 @@ def test_discover_rss_feed():
 
 
 def test_discover_local_folder_and_missing_full_release():
-    plan = discover("AccessGUDID_Delimited_Full_Release_20251001.zip\ngudid_daily_update_20251002.zip\n",
-                    "/srv/gudid/")
-    assert [r.url for r in plan] == ["/srv/gudid/AccessGUDID_Delimited_Full_Release_20251001.zip",
-                                     "/srv/gudid/gudid_daily_update_20251002.zip"]
+    plan = discover("AccessGUDID_Delimited_Full_Release_20251001.zip\ngudid_daily_update_20251002.zip\n", "/srv/gudid/")
+    assert [r.url for r in plan] == [
+        "/srv/gudid/AccessGUDID_Delimited_Full_Release_20251001.zip",
+        "/srv/gudid/gudid_daily_update_20251002.zip",
+    ]
     only_deltas = "<a href='gudid_daily_update_20251002.zip'>x</a> <a href='gudid_full_release_20251001.zip'>y</a>"
     with pytest.raises(SourceError, match="https://example.org/gudid/"):
         discover(only_deltas, "https://example.org/gudid/")
     assert [r.name for r in discover(only_deltas, "https://example.org/gudid/", "2025-10-01")] == [
-        "gudid_daily_update_20251002.zip"]
+        "gudid_daily_update_20251002.zip"
+    ]
 
 
 # --- delimited full release --------------------------------------------------------------------
 
+
 def test_load_full_release(con, loaded, tmp_path):
-    assert loaded == {"gudid_device": 5, "gudid_identifiers": 5, "gudid_product_codes": 4,
-                      "gudid_gmdn_terms": 5, "gudid_contacts": 0}
+    assert loaded == {
+        "gudid_device": 5,
+        "gudid_identifiers": 5,
+        "gudid_product_codes": 4,
+        "gudid_gmdn_terms": 5,
+        "gudid_contacts": 0,
+    }
     assert list((tmp_path / "work").iterdir()) == []  # extracted members are deleted
     cols = [r[0] for r in rows(con, "DESCRIBE gudid_device")]
     assert cols == DEVICE_HEADER  # header from the file, BOM stripped, names kept exactly
@@ -241,17 +298,24 @@ def test_load_full_release(con, loaded, tmp_path):
     assert a["catalogNumber"] is None and a["deviceCommDistributionEndDate"] is None  # empty field -> NULL
     assert one(con, 'SELECT "deviceDescription" FROM gudid_device WHERE "PrimaryDI" = ?', primary_di(E)) == (QUOTED,)
     assert one(con, 'SELECT "deviceDescription" FROM gudid_device WHERE "PrimaryDI" = ?', primary_di(D)) == (LONG,)
-    assert one(con, 'SELECT "catalogNumber", "versionModelNumber" FROM gudid_device WHERE "PrimaryDI" = ?',
-               "B3359500") == ("950", C["version_or_model_number"])
-    g = one(con, 'SELECT "gmdnCode", "gmdnCodeStatus", "implantable" FROM gudid_gmdn_terms WHERE "PrimaryDI" = ?',
-            primary_di(A))
+    assert one(
+        con, 'SELECT "catalogNumber", "versionModelNumber" FROM gudid_device WHERE "PrimaryDI" = ?', "B3359500"
+    ) == ("950", C["version_or_model_number"])
+    g = one(
+        con,
+        'SELECT "gmdnCode", "gmdnCodeStatus", "implantable" FROM gudid_gmdn_terms WHERE "PrimaryDI" = ?',
+        primary_di(A),
+    )
     assert g == ("66727", "Active", "false")
 
 
 def test_headers_are_read_from_the_file(con, loaded):
     assert [r[0] for r in rows(con, "DESCRIBE gudid_product_codes")] == PRODUCT_CODES_HEADER
-    got = rows(con, 'SELECT "PrimaryDI", "productCode", "productCodeName", "vendorNote" FROM gudid_product_codes'
-                    ' ORDER BY "PrimaryDI"')
+    got = rows(
+        con,
+        'SELECT "PrimaryDI", "productCode", "productCodeName", "vendorNote" FROM gudid_product_codes'
+        ' ORDER BY "PrimaryDI"',
+    )
     want = sorted((primary_di(r), p["code"], p["name"], "x") for r in UDI for p in r.get("product_codes", []))
     assert got == want
 
@@ -267,8 +331,10 @@ def test_unreadable_members(con, tmp_path):
 
 
 def test_full_release_without_device_txt(con, tmp_path):
-    z = write_zip(tmp_path / "AccessGUDID_Delimited_Full_Release_20251001.zip",
-                  {"identifiers.txt": "|".join(IDENTIFIERS_HEADER) + "\n"})
+    z = write_zip(
+        tmp_path / "AccessGUDID_Delimited_Full_Release_20251001.zip",
+        {"identifiers.txt": "|".join(IDENTIFIERS_HEADER) + "\n"},
+    )
     with pytest.raises(CorruptFileError, match=re.escape(str(z)) + ".*device.txt.*mirror sync"):
         load_full_release(con, z, tmp_path / "work")
 
@@ -276,8 +342,9 @@ def test_full_release_without_device_txt(con, tmp_path):
 def test_corrupt_zips(con, tmp_path):
     junk = tmp_path / "AccessGUDID_Delimited_Full_Release_20251001.zip"
     junk.write_bytes(b"<html>503 Service Unavailable</html>")
-    with pytest.raises(CorruptFileError,
-                       match=re.escape(str(junk)) + ".*the download is dropped: run `mirror sync` again"):
+    with pytest.raises(
+        CorruptFileError, match=re.escape(str(junk)) + ".*the download is dropped: run `mirror sync` again"
+    ):
         load_full_release(con, junk, tmp_path / "work")
     with pytest.raises(CorruptFileError, match=re.escape(str(junk))):
         apply_delta(con, junk)
@@ -313,8 +380,11 @@ def test_line_counting_across_chunks(tmp_path, monkeypatch):
 
 def test_irregular_lines_are_reported(con, tmp_path, caplog):
     # synthetic: a raw line break inside a description (as in the real openFDA record C) and a '|' in a brand
-    body = delimited(DEVICE_HEADER, [device_values(r) for r in (A, B)]).replace(
-        A["brand_name"].encode(), b"Cable|V1").replace(b"Kit, Pacemaker Drape", b"Kit,\nPacemaker Drape", 1)
+    body = (
+        delimited(DEVICE_HEADER, [device_values(r) for r in (A, B)])
+        .replace(A["brand_name"].encode(), b"Cable|V1")
+        .replace(b"Kit, Pacemaker Drape", b"Kit,\nPacemaker Drape", 1)
+    )
     z = write_zip(tmp_path / "AccessGUDID_Delimited_Full_Release_20251001.zip", {"device.txt": body})
     assert load_full_release(con, z, tmp_path / "work") == {"gudid_device": 3}  # loaded as DuckDB reads it
     assert "device.txt has lines with more or fewer '|' than its header" in caplog.text
@@ -326,7 +396,7 @@ def test_irregular_lines_are_reported(con, tmp_path, caplog):
 # --- XML deltas ----------------------------------------------------------------------------------
 
 FIXTURE_XML = XML_FIXTURE.read_text("utf-8")
-TEMPLATE = FIXTURE_XML[FIXTURE_XML.index("<device "):FIXTURE_XML.index("</device>") + len("</device>")]
+TEMPLATE = FIXTURE_XML[FIXTURE_XML.index("<device ") : FIXTURE_XML.index("</device>") + len("</device>")]
 NEW_KEY = "0b7a3c1e-5d2f-4e8a-9c61-3f0d2b7e9a11"  # synthetic
 NEW_DI_FOR_A = "00811331099994"  # synthetic: A's Primary DI changes in the update
 
@@ -341,8 +411,11 @@ def device_xml(key: str, status: str, version: int, di: str, brand: str, extra: 
 
 
 def delta_zip(path: Path, *devices: str) -> Path:
-    body = ('<?xml version="1.0" encoding="utf-8"?>\n<gudid xmlns="http://www.fda.gov/cdrh/gudid">\n'
-            + "\n".join(devices) + "\n</gudid>\n")
+    body = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<gudid xmlns="http://www.fda.gov/cdrh/gudid">\n'
+        + "\n".join(devices)
+        + "\n</gudid>\n"
+    )
     return write_zip(path, {path.stem + ".xml": body, "readme.txt": "ignored"})
 
 
@@ -350,8 +423,14 @@ def daily(tmp_path: Path) -> Path:
     """Synthetic daily update: one New, one Update with a new Primary DI, one Delete, one stale Update."""
     return delta_zip(
         tmp_path / "gudid_daily_update_20251002.zip",
-        device_xml(NEW_KEY, "New", 1, "00844588018923", "CS2 Acet. Cup Sys. - VitalitE",
-                   extra="<newGudidField>synthetic value</newGudidField>"),
+        device_xml(
+            NEW_KEY,
+            "New",
+            1,
+            "00844588018923",
+            "CS2 Acet. Cup Sys. - VitalitE",
+            extra="<newGudidField>synthetic value</newGudidField>",
+        ),
         device_xml(A["public_device_record_key"], "Update", 2, NEW_DI_FOR_A, "Cable, V1-MPC (updated)"),
         device_xml(B["public_device_record_key"], "delete", 2, primary_di(B), B["brand_name"]),
         device_xml(C["public_device_record_key"], "Update", 3, "B3359500", "stale brand"),  # stored version is 4
@@ -373,14 +452,19 @@ def test_apply_delta_new_update_delete(con, loaded, tmp_path, monkeypatch, batch
     try:
         keys = {r[0] for r in rows(con, 'SELECT "publicDeviceRecordKey" FROM gudid_device')}
         assert keys == {NEW_KEY} | {r["public_device_record_key"] for r in (A, C, D, E)}
-        a = one(con, 'SELECT "PrimaryDI", "brandName", "publicVersionNumber", "publicVersionStatus", "deviceSterile",'
-                     ' "sterilizationPriorToUse", "newGudidField" FROM gudid_device WHERE "publicDeviceRecordKey" = ?',
-                A["public_device_record_key"])
+        a = one(
+            con,
+            'SELECT "PrimaryDI", "brandName", "publicVersionNumber", "publicVersionStatus", "deviceSterile",'
+            ' "sterilizationPriorToUse", "newGudidField" FROM gudid_device WHERE "publicDeviceRecordKey" = ?',
+            A["public_device_record_key"],
+        )
         assert a == (NEW_DI_FOR_A, "Cable, V1-MPC (updated)", "2", "Update", "false", "true", None)
-        assert one(con, 'SELECT "brandName", "publicVersionNumber" FROM gudid_device WHERE "PrimaryDI" = ?',
-                   "B3359500") == (C["brand_name"], "4")  # older version skipped
-        assert one(con, 'SELECT "newGudidField" FROM gudid_device WHERE "publicDeviceRecordKey" = ?',
-                   NEW_KEY) == ("synthetic value",)  # unknown element -> new column
+        assert one(
+            con, 'SELECT "brandName", "publicVersionNumber" FROM gudid_device WHERE "PrimaryDI" = ?', "B3359500"
+        ) == (C["brand_name"], "4")  # older version skipped
+        assert one(con, 'SELECT "newGudidField" FROM gudid_device WHERE "publicDeviceRecordKey" = ?', NEW_KEY) == (
+            "synthetic value",
+        )  # unknown element -> new column
         assert "deviceId" not in {r[0] for r in rows(con, "DESCRIBE gudid_device")}
         old_a, old_b = primary_di(A), primary_di(B)
         for table in ("gudid_identifiers", "gudid_product_codes", "gudid_gmdn_terms"):
@@ -391,28 +475,48 @@ def test_apply_delta_new_update_delete(con, loaded, tmp_path, monkeypatch, batch
         codes = 'SELECT "productCode" FROM gudid_product_codes WHERE "PrimaryDI" = ?'
         assert rows(con, codes, primary_di(E)) == [("DSA",)]
         for di in (NEW_DI_FOR_A, "00844588018923"):
-            assert rows(con, 'SELECT "deviceId", "deviceIdType", "containsDINumber", "pkgQuantity", "pkgType"'
-                             ' FROM gudid_identifiers WHERE "PrimaryDI" = ? ORDER BY "deviceIdType" DESC', di) == [
-                (di, "Primary", None, None, None), ("00844868017264", "Package", "00844868017288", "25", "case")]
+            assert rows(
+                con,
+                'SELECT "deviceId", "deviceIdType", "containsDINumber", "pkgQuantity", "pkgType"'
+                ' FROM gudid_identifiers WHERE "PrimaryDI" = ? ORDER BY "deviceIdType" DESC',
+                di,
+            ) == [(di, "Primary", None, None, None), ("00844868017264", "Package", "00844868017288", "25", "case")]
             assert {r[0] for r in rows(con, codes, di)} == {"OQG", "MAX"}
-            assert rows(con, 'SELECT "gmdnCode", "implantable", "gmdnCodeStatus" FROM gudid_gmdn_terms'
-                             ' WHERE "PrimaryDI" = ? ORDER BY 1', di) == [
-                ("43691", "true", "Active"), ("43692", "false", "Obsolete")]
-            assert rows(con, 'SELECT "sizeType", "sizeUnit", "sizeValue", "sizeText" FROM gudid_device_sizes'
-                             ' WHERE "PrimaryDI" = ? ORDER BY 1', di) == [
+            assert rows(
+                con,
+                'SELECT "gmdnCode", "implantable", "gmdnCodeStatus" FROM gudid_gmdn_terms'
+                ' WHERE "PrimaryDI" = ? ORDER BY 1',
+                di,
+            ) == [("43691", "true", "Active"), ("43692", "false", "Obsolete")]
+            assert rows(
+                con,
+                'SELECT "sizeType", "sizeUnit", "sizeValue", "sizeText" FROM gudid_device_sizes'
+                ' WHERE "PrimaryDI" = ? ORDER BY 1',
+                di,
+            ) == [
                 ("Device Size Text, specify", None, None, "SPACER LAT PEEK 8° 40L X 18W X 10H"),
-                ("Outer Diameter", "Millimeter", "32/6", "Size test here")]
-            assert one(con, 'SELECT "storageHandlingHighUnit", "storageHandlingHighValue", "storageHandlingLowValue"'
-                            ' FROM gudid_environmental_conditions WHERE "PrimaryDI" = ?'
-                            ' AND "storageHandlingType" = ?', di, "Storage Environment Temperature") == (
-                "Degrees Celsius", "8", "-30")
-            assert rows(con, 'SELECT "sterilizationMethod" FROM gudid_sterilization_method_types'
-                             ' WHERE "PrimaryDI" = ?', di) == [("Moist Heat or Steam Sterilization",)]
-            assert rows(con, 'SELECT "submissionNumber", "supplementNumber", "submissionType"'
-                             ' FROM gudid_premarket_submissions WHERE "PrimaryDI" = ? ORDER BY 1', di) == [
-                ("K094035", "000", "PMN"), ("P950002", "001", "PMA")]
-            assert rows(con, 'SELECT "phone", "phoneExtension" FROM gudid_contacts WHERE "PrimaryDI" = ? ORDER BY 1',
-                        di) == [("+1 (555) 555-5555", None), ("+1(916)355-7100", "ext555")]
+                ("Outer Diameter", "Millimeter", "32/6", "Size test here"),
+            ]
+            assert one(
+                con,
+                'SELECT "storageHandlingHighUnit", "storageHandlingHighValue", "storageHandlingLowValue"'
+                ' FROM gudid_environmental_conditions WHERE "PrimaryDI" = ?'
+                ' AND "storageHandlingType" = ?',
+                di,
+                "Storage Environment Temperature",
+            ) == ("Degrees Celsius", "8", "-30")
+            assert rows(
+                con, 'SELECT "sterilizationMethod" FROM gudid_sterilization_method_types WHERE "PrimaryDI" = ?', di
+            ) == [("Moist Heat or Steam Sterilization",)]
+            assert rows(
+                con,
+                'SELECT "submissionNumber", "supplementNumber", "submissionType"'
+                ' FROM gudid_premarket_submissions WHERE "PrimaryDI" = ? ORDER BY 1',
+                di,
+            ) == [("K094035", "000", "PMN"), ("P950002", "001", "PMA")]
+            assert rows(
+                con, 'SELECT "phone", "phoneExtension" FROM gudid_contacts WHERE "PrimaryDI" = ? ORDER BY 1', di
+            ) == [("+1 (555) 555-5555", None), ("+1(916)355-7100", "ext555")]
             assert count(con, "gudid_feis", di) == 2
         # product codes loaded from the file keep their extra column; delta rows leave it NULL
         assert one(con, 'SELECT count(*) FROM gudid_product_codes WHERE "vendorNote" IS NULL') == (4,)
@@ -431,10 +535,12 @@ def test_apply_delta_is_idempotent(con, loaded, tmp_path):
 
 def test_apply_delta_versions_in_file_order(con, tmp_path):
     key, di = NEW_KEY, "00844588018923"
-    z = delta_zip(tmp_path / "gudid_weekly_update_20251005.zip",
-                  device_xml(key, "New", 1, di, "v1"),
-                  device_xml(key, "Update", 3, di, "v3"),
-                  device_xml(key, "Update", 2, di, "v2 arrives late"))
+    z = delta_zip(
+        tmp_path / "gudid_weekly_update_20251005.zip",
+        device_xml(key, "New", 1, di, "v1"),
+        device_xml(key, "Update", 3, di, "v3"),
+        device_xml(key, "Update", 2, di, "v2 arrives late"),
+    )
     assert apply_delta(con, z) == {"new": 1, "updated": 1, "deleted": 0, "skipped": 1}  # into an empty mirror
     assert rows(con, 'SELECT "brandName", "publicVersionNumber" FROM gudid_device') == [("v3", "3")]
     assert count(con, "gudid_identifiers", di) == 2
@@ -449,7 +555,10 @@ def test_apply_delta_on_the_unmodified_fixture(con, tmp_path):
     z = write_zip(tmp_path / "gudid_daily_update_20251002.zip", {"fixture.xml": XML_FIXTURE.read_bytes()})
     assert apply_delta(con, z) == {"new": 1, "updated": 0, "deleted": 0, "skipped": 0}
     assert one(con, 'SELECT "PrimaryDI", "publicDeviceRecordKey", "MRISafetyStatus" FROM gudid_device') == (
-        "00844588018923", "33e1d2ec-8555-43d0-8421-b208e7185d06", "Labeling does not contain MRI Safety Information")
+        "00844588018923",
+        "33e1d2ec-8555-43d0-8421-b208e7185d06",
+        "Labeling does not contain MRI Safety Information",
+    )
     definition = one(con, 'SELECT "gmdnPTDefinition" FROM gudid_gmdn_terms WHERE "gmdnCode" = ?', "43691")[0]
     assert definition.startswith("A sterile, implantable") and definition.endswith("motion of the hip.")
 
@@ -478,7 +587,23 @@ def test_apply_delta_bad_content(con, tmp_path):
 
 
 def test_table_names():
-    assert [gudid.table_name(s) for s in ("device", "productCodes", "gmdnTerms", "sterilizationMethodTypes",
-                                          "environmentalConditions", "MRISafety", "premarket submissions")] == [
-        "gudid_device", "gudid_product_codes", "gudid_gmdn_terms", "gudid_sterilization_method_types",
-        "gudid_environmental_conditions", "gudid_mri_safety", "gudid_premarket_submissions"]
+    assert [
+        gudid.table_name(s)
+        for s in (
+            "device",
+            "productCodes",
+            "gmdnTerms",
+            "sterilizationMethodTypes",
+            "environmentalConditions",
+            "MRISafety",
+            "premarket submissions",
+        )
+    ] == [
+        "gudid_device",
+        "gudid_product_codes",
+        "gudid_gmdn_terms",
+        "gudid_sterilization_method_types",
+        "gudid_environmental_conditions",
+        "gudid_mri_safety",
+        "gudid_premarket_submissions",
+    ]

@@ -37,15 +37,15 @@ def test_lookups_take_a_reader_and_build_once_per_mirror_version(own_mirror: Pat
         found = resolve_devices(reader, "insulin pump")
         assert found["rows"][0]["product_code"] == "LZG"
         first = vocabulary_info(reader)
-        assert vocabulary_info(reader) == first                                # derived once: the same build
+        assert vocabulary_info(reader) == first  # derived once: the same build
         medtronic = find_firm(reader, "Medtronic")
         assert medtronic.candidates and medtronic.candidates[0].name == "Medtronic, Inc."
-        assert ensure_firm_table(reader)[0] == 0.0                             # already built for this version
+        assert ensure_firm_table(reader)[0] == 0.0  # already built for this version
         path = own_mirror / "db" / "device_classification.duckdb"
-        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))   # as a sync publishing
+        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))  # as a sync publishing
         again = vocabulary_info(reader)
         assert again["version"] != first["version"] and again["codes"] == first["codes"]
-        assert ensure_firm_table(reader)[0] > 0.0                              # rebuilt for the new version
+        assert ensure_firm_table(reader)[0] > 0.0  # rebuilt for the new version
         assert product_code_details(reader, ["lzg"])["LZG"].device_name
     finally:
         reader.close()
@@ -71,12 +71,20 @@ def test_the_lookups_do_not_import_the_openfda_emulator():
             if isinstance(node, ast.ImportFrom):
                 module = ("." * node.level) + (node.module or "")
                 assert module not in ("..api", "mirror.api") and not module.startswith(("..api.", "mirror.api.")), (
-                    path.name, module)
+                    path.name,
+                    module,
+                )
 
 
-@pytest.mark.parametrize(("text", "kind", "num", "supp"), [
-    ("K192028", "K", "192028", None), ("den200001", "den", "200001", None), ("P170019/S012", "P", "170019", "S012"),
-    ("P170019 S012", "P", "170019", "S012")])
+@pytest.mark.parametrize(
+    ("text", "kind", "num", "supp"),
+    [
+        ("K192028", "K", "192028", None),
+        ("den200001", "den", "200001", None),
+        ("P170019/S012", "P", "170019", "S012"),
+        ("P170019 S012", "P", "170019", "S012"),
+    ],
+)
 def test_one_submission_number_pattern(text, kind, num, supp):
     m = SUBMISSION_RE.fullmatch(text)
     assert m and (m["kind"], m["num"], m["supp"]) == (kind, num, supp)
@@ -90,8 +98,11 @@ def test_the_submission_pattern_refuses_other_shapes(text):
 def test_the_openfda_facts_are_written_once_in_mirror():
     """The disclaimer, the date formats and the word pattern live in mirror/schema/openfda.py; the API answers
     with them."""
-    owners = {p.relative_to(ROOT).as_posix() for p in (ROOT / "mirror").rglob("*.py")
-              if "Do not rely on openFDA to make decisions" in p.read_text() and "DISCLAIMER =" in p.read_text()}
+    owners = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "mirror").rglob("*.py")
+        if "Do not rely on openFDA to make decisions" in p.read_text() and "DISCLAIMER =" in p.read_text()
+    }
     assert owners == {"mirror/schema/openfda.py"}
     for rel in ("mirror/api/engine.py", "mirror/api/sql.py", "mirror/api/anyfield.py", "mirror/api/summary.py"):
         text = (ROOT / rel).read_text()

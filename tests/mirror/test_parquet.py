@@ -47,8 +47,10 @@ def test_duckdb_reads_every_table_back_equal_to_the_mirror(exported, sample_dir)
                 drop = f" EXCLUDE ({t['partitioned_by']})" if t["partitioned_by"] else ""
                 assert con.execute(f"SELECT count(*) FROM {read}").fetchone()[0] == t["rows"]
                 assert con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0] == t["rows"], table
-                for a, b in ((f"SELECT *{drop} FROM {read}", f'SELECT * FROM "{table}"'),
-                             (f'SELECT * FROM "{table}"', f"SELECT *{drop} FROM {read}")):
+                for a, b in (
+                    (f"SELECT *{drop} FROM {read}", f'SELECT * FROM "{table}"'),
+                    (f'SELECT * FROM "{table}"', f"SELECT *{drop} FROM {read}"),
+                ):
                     assert con.execute(f"SELECT count(*) FROM ({a} EXCEPT ALL {b})").fetchone()[0] == 0, table
                 checked += 1
         events = f"read_parquet('{exported}/event/device_event/**/*.parquet', hive_partitioning = true)"
@@ -63,8 +65,9 @@ def test_duckdb_reads_every_table_back_equal_to_the_mirror(exported, sample_dir)
 
 
 def test_a_second_export_replaces_the_first(exported, sample_dir):
-    r = CliRunner().invoke(cli, ["export", "--format", "parquet", str(exported), "--only", "510k",
-                                 "--data-dir", str(sample_dir)])
+    r = CliRunner().invoke(
+        cli, ["export", "--format", "parquet", str(exported), "--only", "510k", "--data-dir", str(sample_dir)]
+    )
     assert r.exit_code == 0, r.output
     manifest = json.loads((exported / "manifest.json").read_text())
     assert list(manifest["datasets"]) == ["510k"]

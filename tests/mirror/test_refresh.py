@@ -61,8 +61,9 @@ def _same_data(a: Path, b: Path) -> None:
     for t in tables:
         cast = "* REPLACE (record::VARCHAR AS record)" if t == "device_event" else "*"
         for x, y in (("a", "b"), ("b", "a")):
-            (n,) = con.execute(f"SELECT count(*) FROM (SELECT {cast} FROM {x}.main.{t} EXCEPT ALL "
-                               f"SELECT {cast} FROM {y}.main.{t})").fetchone()
+            (n,) = con.execute(
+                f"SELECT count(*) FROM (SELECT {cast} FROM {x}.main.{t} EXCEPT ALL SELECT {cast} FROM {y}.main.{t})"
+            ).fetchone()
             assert n == 0, (t, x, y)
     digests = [dict(con.execute(f"SELECT partition, digest FROM {x}.main._sync_state").fetchall()) for x in "ab"]
     assert digests[0] == digests[1] and all(d.startswith("sha256:") for d in digests[0].values())
@@ -70,8 +71,9 @@ def _same_data(a: Path, b: Path) -> None:
 
 def _rowids(data: Path, quarter: str) -> list[tuple]:
     with duckdb.connect(str(data / "db" / "device_event.duckdb"), read_only=True) as con:
-        return con.execute("SELECT rowid, mdr_report_key FROM device_event WHERE _partition LIKE ? ORDER BY rowid",
-                           [f"%/{quarter}/%"]).fetchall()
+        return con.execute(
+            "SELECT rowid, mdr_report_key FROM device_event WHERE _partition LIKE ? ORDER BY rowid", [f"%/{quarter}/%"]
+        ).fetchall()
 
 
 def test_a_re_export_loads_only_the_changed_partition(sites, tmp_path):
@@ -82,7 +84,7 @@ def test_a_re_export_loads_only_the_changed_partition(sites, tmp_path):
     refresh = _sync(s, sites / "v2")
     assert refresh.status == "updated" and refresh.export_date == "2025-02-01"
     assert refresh.files_to_fetch == len(QUARTERS) and refresh.files_unchanged == len(QUARTERS) - 1
-    assert _rowids(s.data_dir, "2021q1") == kept            # kept rows were not deleted and inserted again
+    assert _rowids(s.data_dir, "2021q1") == kept  # kept rows were not deleted and inserted again
     st = status(Store(s.data_dir))["endpoints"]["event"]
     assert st["export_date"] == "2025-02-01" and st["records"] == PER_FILE * len(QUARTERS)
     with duckdb.connect(str(s.data_dir / "db" / "device_event.duckdb"), read_only=True) as con:
@@ -107,13 +109,14 @@ def test_the_indexes_agree_after_a_refresh(sites, tmp_path):
     """Word and row indexes are rebuilt when a partition loads: they point at the records they name."""
     from mirror.schema.datasets import DATASETS
     from mirror.sync.indexes import index_problems
+
     s = _settings(tmp_path, "data")
     _sync(s, sites / "v1")
     _sync(s, sites / "v2")
     with duckdb.connect(str(s.data_dir / "db" / "device_event.duckdb"), read_only=True) as con:
         assert index_problems(con, DATASETS["event"]) == []
         tables = {t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-    assert any(t.startswith("device_event_") and t not in TABLES for t in tables)   # there are indexes to check
+    assert any(t.startswith("device_event_") and t not in TABLES for t in tables)  # there are indexes to check
 
 
 def test_a_re_export_with_nothing_changed_loads_nothing(sites, tmp_path):
@@ -138,7 +141,7 @@ def test_a_mirror_without_digests_loads_every_partition_once_then_keeps_them(sit
     r = _sync(s, sites / "v2")
     assert r.files_unchanged == 0
     same = tmp_path / "v3"
-    write_event_site(same, QUARTERS, PER_FILE, "2025-03-01", revised=False)   # CHANGED's record reverts
+    write_event_site(same, QUARTERS, PER_FILE, "2025-03-01", revised=False)  # CHANGED's record reverts
     r = _sync(s, same)
     assert r.files_unchanged == len(QUARTERS) - 1
 
@@ -154,8 +157,18 @@ def test_a_refresh_killed_midway_leaves_the_old_export_then_finishes(sites, tmp_
         serve_manifest(sites / "v2", srv.url)
         srv.throttle[f"device/event/{CHANGED}/device-event-0001-of-0001.json.zip"] = 0.5
         env = dict(os.environ, FDAX_RETRIES="2", FDAX_BACKOFF="0.01", FDAX_CONCURRENCY="2")
-        cmd = [sys.executable, "-m", "mirror", "sync", "--manifest", f"{srv.url}/download.local.json",
-               "--only", "event", "--data-dir", str(data)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "mirror",
+            "sync",
+            "--manifest",
+            f"{srv.url}/download.local.json",
+            "--only",
+            "event",
+            "--data-dir",
+            str(data),
+        ]
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         assert p.stderr is not None
         for line in p.stderr:

@@ -14,8 +14,17 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "mirror" / "sample"
 FIXTURES = ROOT / "tests" / "data" / "fixtures"
 DL = "https://download.open.fda.gov/"
-ENDPOINTS = {"event", "510k", "pma", "classification", "udi", "recall", "enforcement", "registrationlisting",
-             "covid19serology"}
+ENDPOINTS = {
+    "event",
+    "510k",
+    "pma",
+    "classification",
+    "udi",
+    "recall",
+    "enforcement",
+    "registrationlisting",
+    "covid19serology",
+}
 
 
 def files_under(root: Path) -> dict[str, bytes]:
@@ -32,7 +41,7 @@ def partitions() -> list[tuple[str, dict]]:
 
 def zip_path(part: dict) -> Path:
     assert part["file"].startswith(DL)
-    return SAMPLE / part["file"][len(DL):]
+    return SAMPLE / part["file"][len(DL) :]
 
 
 def zip_doc(path: Path) -> dict:
@@ -56,8 +65,11 @@ def fixture_records() -> set[str]:
 
 def test_rebuild_is_byte_identical(tmp_path):
     out = tmp_path / "sample"
-    subprocess.run([sys.executable, str(ROOT / "tests" / "data" / "build_sample.py"), "--out", str(out)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "data" / "build_sample.py"), "--out", str(out)],
+        check=True,
+        capture_output=True,
+    )
     built, shipped = files_under(out), files_under(SAMPLE)
     assert sorted(built) == sorted(shipped)
     assert [name for name in built if built[name] != shipped[name]] == []
@@ -78,7 +90,9 @@ def test_manifest_counts_match_zips():
             counts.append(part["records"])
         assert entry["total_records"] == sum(counts), ep
     assert [p["file"].rsplit("/", 1)[1] for e, p in partitions() if e == "udi"] == [
-        "device-udi-0001-of-0002.json.zip", "device-udi-0002-of-0002.json.zip"]
+        "device-udi-0001-of-0002.json.zip",
+        "device-udi-0002-of-0002.json.zip",
+    ]
 
 
 def test_classification_from_foiclass():
@@ -91,8 +105,9 @@ def test_classification_from_foiclass():
     assert all(isinstance(v, str) for r in recs for v in r.values())
 
 
-@pytest.mark.parametrize("ep", ["event", "510k", "pma", "udi", "recall", "enforcement", "registrationlisting",
-                                "covid19serology"])
+@pytest.mark.parametrize(
+    "ep", ["event", "510k", "pma", "udi", "recall", "enforcement", "registrationlisting", "covid19serology"]
+)
 def test_records_are_real(ep):
     real = fixture_records()
     recs = sample_records(ep)

@@ -92,14 +92,16 @@ def test_a_seed_killed_halfway_is_finished_by_the_next_start(sample_dir: Path, t
     import shutil
 
     from mirror.ops.snapshot import unfinished
+
     db = target.data_dir / "db"
     db.mkdir(parents=True)
     first = sorted(Store(sample_dir).published().values())[0]
-    shutil.copyfile(first, db / first.name)                        # what the killed copy got done
-    (target.data_dir / NOTE).write_text(json.dumps({"snapshot": str(sample_dir), "kind": "mirror",
-                                                    "status": "seeding"}))
+    shutil.copyfile(first, db / first.name)  # what the killed copy got done
+    (target.data_dir / NOTE).write_text(
+        json.dumps({"snapshot": str(sample_dir), "kind": "mirror", "status": "seeding"})
+    )
     assert not is_empty(target.data_dir) and unfinished(target.data_dir)
     note = seed(target, sample_dir)
     assert note["status"] == "done" and unfinished(target.data_dir) is None
     assert _records(target.data_dir) == _records(sample_dir)
-    assert seed(target, sample_dir) is None                         # done: never seeded twice
+    assert seed(target, sample_dir) is None  # done: never seeded twice

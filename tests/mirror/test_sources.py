@@ -20,8 +20,17 @@ from click.testing import CliRunner
 from mirror.cli import cli
 from mirror.sync import SAMPLE_DIR
 
-DEVICE = ["event", "recall", "enforcement", "510k", "pma", "classification", "udi", "registrationlisting",
-          "covid19serology"]
+DEVICE = [
+    "event",
+    "recall",
+    "enforcement",
+    "510k",
+    "pma",
+    "classification",
+    "udi",
+    "registrationlisting",
+    "covid19serology",
+]
 K510 = "device/510k/device-510k-0001-of-0001.json.zip"
 ENV = {"FDAX_RETRIES": "6", "FDAX_BACKOFF": "0.2"}
 
@@ -30,7 +39,7 @@ def _free_port() -> int:
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
-    s.close()   # nothing listens there now: a connection is refused
+    s.close()  # nothing listens there now: a connection is refused
     return port
 
 
@@ -53,14 +62,18 @@ def test_one_unreachable_source_fails_alone_with_exit_3_and_the_outcome_as_json(
     dead = f"http://127.0.0.1:{_free_port()}"
     _point(sample_copy, "510k", dead)
     started = time.monotonic()
-    code, out, err = _sync("--manifest", manifest, "--gudid", str(SAMPLE_DIR / "gudid"), "--data-dir",
-                           str(tmp_path / "d"), "--json")
-    assert time.monotonic() - started < 20       # a refused connection is not retried six times with backoff
+    code, out, err = _sync(
+        "--manifest", manifest, "--gudid", str(SAMPLE_DIR / "gudid"), "--data-dir", str(tmp_path / "d"), "--json"
+    )
+    assert time.monotonic() - started < 20  # a refused connection is not retried six times with backoff
     assert code == 3, err
     report = json.loads(out)
     assert report["ok"] is False and report["exit_code"] == 3
     assert {n: d["status"] for n, d in report["datasets"].items()} == {
-        **{n: "updated" for n in DEVICE if n != "510k"}, "510k": "failed", "gudid": "updated"}
+        **{n: "updated" for n in DEVICE if n != "510k"},
+        "510k": "failed",
+        "gudid": "updated",
+    }
     error = report["datasets"]["510k"]["error"]
     assert error == report["errors"][0] and len(report["errors"]) == 1
     assert f"{dead}/{K510}" in error and "connection was refused" in error and "--from" in error
@@ -70,12 +83,15 @@ def test_one_unreachable_source_fails_alone_with_exit_3_and_the_outcome_as_json(
 
 def test_an_unreadable_manifest_fails_the_openfda_datasets_and_gudid_still_loads(tmp_path):
     dead = f"http://127.0.0.1:{_free_port()}/download.json"
-    code, out, err = _sync("--manifest", dead, "--gudid", str(SAMPLE_DIR / "gudid"), "--data-dir",
-                           str(tmp_path / "d"), "--json")
+    code, out, err = _sync(
+        "--manifest", dead, "--gudid", str(SAMPLE_DIR / "gudid"), "--data-dir", str(tmp_path / "d"), "--json"
+    )
     assert code == 3
     report = json.loads(out)
     assert {n: d["status"] for n, d in report["datasets"].items()} == {
-        **{n: "failed" for n in DEVICE}, "gudid": "updated"}
+        **{n: "failed" for n in DEVICE},
+        "gudid": "updated",
+    }
     assert len(report["errors"]) == 1 and dead in report["errors"][0]
 
 
@@ -99,8 +115,10 @@ def test_json_is_printed_when_the_sync_cannot_start(tmp_path):
     assert err.strip() == f"Error: {report['errors'][0]}"
 
 
-_CONNECT = re.compile(r"connect\(\d+, \{sa_family=(AF_INET6?), sin6?_port=htons\((\d+)\), "
-                      r"(?:sin_addr=inet_addr\(\"([^\"]+)\"\)|.*?inet_pton\(AF_INET6, \"([^\"]+)\")")
+_CONNECT = re.compile(
+    r"connect\(\d+, \{sa_family=(AF_INET6?), sin6?_port=htons\((\d+)\), "
+    r"(?:sin_addr=inet_addr\(\"([^\"]+)\"\)|.*?inet_pton\(AF_INET6, \"([^\"]+)\")"
+)
 
 
 def _inet_connects(log: Path) -> list[tuple[str, int]]:
@@ -115,24 +133,53 @@ def _inet_connects(log: Path) -> list[tuple[str, int]]:
 
 
 def _strace(args: list[str], env: dict, log: Path) -> subprocess.CompletedProcess:
-    cmd = ["strace", "-f", "-qq", "-e", "trace=connect", "-e", "signal=none", "-o", str(log),
-           sys.executable, "-m", "mirror", *args]
+    cmd = [
+        "strace",
+        "-f",
+        "-qq",
+        "-e",
+        "trace=connect",
+        "-e",
+        "signal=none",
+        "-o",
+        str(log),
+        sys.executable,
+        "-m",
+        "mirror",
+        *args,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **env}, timeout=120)
 
 
 def test_offline_mode_never_connects_beyond_loopback(http_source, sample_copy, tmp_path):
     assert shutil.which("strace"), "strace is needed (apt-get install strace)"
     srv, manifest = http_source
-    _point(sample_copy, "510k", "https://download.open.fda.gov")    # one endpoint on the internet
+    _point(sample_copy, "510k", "https://download.open.fda.gov")  # one endpoint on the internet
     log = tmp_path / "strace.log"
     started = time.monotonic()
-    run = _strace(["sync", "--manifest", manifest, "--gudid", "https://accessgudid.nlm.nih.gov/download/delimited",
-                   "--data-dir", str(tmp_path / "d"), "--json", "--quiet"], {"FDAX_OFFLINE": "1", **ENV}, log)
+    run = _strace(
+        [
+            "sync",
+            "--manifest",
+            manifest,
+            "--gudid",
+            "https://accessgudid.nlm.nih.gov/download/delimited",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--json",
+            "--quiet",
+        ],
+        {"FDAX_OFFLINE": "1", **ENV},
+        log,
+    )
     assert time.monotonic() - started < 60
     assert run.returncode == 3, run.stderr
     report = json.loads(run.stdout)
     assert {n: d["status"] for n, d in report["datasets"].items()} == {
-        **{n: "updated" for n in DEVICE if n != "510k"}, "510k": "failed", "gudid": "failed"}
+        **{n: "updated" for n in DEVICE if n != "510k"},
+        "510k": "failed",
+        "gudid": "failed",
+    }
     for name, host in (("510k", "download.open.fda.gov"), ("gudid", "accessgudid.nlm.nih.gov")):
         error = report["datasets"][name]["error"]
         assert host in error and "FDAX_OFFLINE" in error and "\n" not in error

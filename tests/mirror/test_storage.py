@@ -46,8 +46,13 @@ def _downgrade(data_dir: Path) -> None:
 def _record_compression(path: Path) -> set[str]:
     con = duckdb.connect(str(path), read_only=True)
     try:
-        return {c for (c,) in con.execute("SELECT compression FROM pragma_storage_info('device_event') "
-                                          "WHERE column_name = 'record' AND compression <> 'Constant'").fetchall()}
+        return {
+            c
+            for (c,) in con.execute(
+                "SELECT compression FROM pragma_storage_info('device_event') "
+                "WHERE column_name = 'record' AND compression <> 'Constant'"
+            ).fetchall()
+        }
     finally:
         con.close()
 
@@ -55,8 +60,10 @@ def _record_compression(path: Path) -> set[str]:
 def _counts(data_dir: Path) -> dict[str, int]:
     con = Store(data_dir).connect()
     try:
-        return {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]
-                for t in ("device_event", "device_510k", "device_udi", "gudid_device")}
+        return {
+            t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]
+            for t in ("device_event", "device_510k", "device_udi", "gudid_device")
+        }
     finally:
         con.close()
 
@@ -129,7 +136,7 @@ def test_a_migration_killed_mid_copy_leaves_the_old_file_published_and_the_next_
     assert run.returncode == -9, run.stderr.decode()[-2000:]
     assert event.read_bytes() == before and _version(event) == "v1.0.0+"
     assert (old_mirror / "db" / "device_event.staging.duckdb").exists()
-    assert _counts(old_mirror)["device_event"] == 7        # still queryable, as it was
+    assert _counts(old_mirror)["device_event"] == 7  # still queryable, as it was
     report = sync(Settings(data_dir=old_mirror), SyncOptions(source_dir=SAMPLE_DIR, only=["event"], quiet=True))
     assert report.ok and report.datasets["event"].status == "updated"
     assert _version(event) == "v1.2.0+" and _counts(old_mirror)["device_event"] == 7
@@ -138,11 +145,12 @@ def test_a_migration_killed_mid_copy_leaves_the_old_file_published_and_the_next_
 
 def test_a_migration_that_fails_after_the_copy_is_finished_by_the_next_sync(old_mirror, monkeypatch):
     import mirror.sync.run as run
+
     real = run.finish
 
     def crash(con, ds, only=None):
         if ds.endpoint == "udi":
-            raise KeyboardInterrupt   # as a Ctrl-C between the copy and the publish
+            raise KeyboardInterrupt  # as a Ctrl-C between the copy and the publish
         real(con, ds, only)
 
     monkeypatch.setattr(run, "finish", crash)

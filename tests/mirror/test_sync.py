@@ -11,8 +11,17 @@ from mirror import Store, status
 from mirror.sync import SAMPLE_DIR, SyncOptions, sync
 from mirror.sync.plan import parse_manifest
 
-DEVICE = ["event", "recall", "enforcement", "510k", "pma", "classification", "udi",
-          "registrationlisting", "covid19serology"]
+DEVICE = [
+    "event",
+    "recall",
+    "enforcement",
+    "510k",
+    "pma",
+    "classification",
+    "udi",
+    "registrationlisting",
+    "covid19serology",
+]
 
 
 def _manifest(path=SAMPLE_DIR / "download.json"):
@@ -52,8 +61,12 @@ def test_records_come_back_with_the_same_keys_and_values(settings):
 
 
 def test_typed_columns_and_child_tables(settings):
-    sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=["event", "udi", "registrationlisting", "510k",
-                                                            "covid19serology"], quiet=True))
+    sync(
+        settings,
+        SyncOptions(
+            source_dir=SAMPLE_DIR, only=["event", "udi", "registrationlisting", "510k", "covid19serology"], quiet=True
+        ),
+    )
     con = Store(settings.data_dir).connect()
     # dates parsed per endpoint format
     (n_bad,) = con.execute("SELECT count(*) FROM device_event WHERE date_received IS NULL").fetchone()
@@ -62,8 +75,10 @@ def test_typed_columns_and_child_tables(settings):
     assert d[0].replace("-", "") == d[1]
     d = con.execute("SELECT decision_date::VARCHAR, record->>'decision_date' FROM device_510k LIMIT 1").fetchone()
     assert d[0] == d[1]
-    month, day, year, raw = con.execute("SELECT month(date_performed), day(date_performed), year(date_performed), "
-                                        "record->>'date_performed' FROM device_covid19serology LIMIT 1").fetchone()
+    month, day, year, raw = con.execute(
+        "SELECT month(date_performed), day(date_performed), year(date_performed), "
+        "record->>'date_performed' FROM device_covid19serology LIMIT 1"
+    ).fetchone()
     assert [int(x) for x in raw.split("/")] == [month, day, year]
     # event devices: one row per device element, with product codes
     (devices,) = con.execute("SELECT sum(json_array_length(record->'device')) FROM device_event").fetchone()
@@ -77,11 +92,19 @@ def test_typed_columns_and_child_tables(settings):
     (prim,) = con.execute("SELECT count(*) FROM device_udi_identifier WHERE type = 'Primary'").fetchone()
     assert prim >= 5
     (pc,) = con.execute("SELECT count(*) FROM device_udi_product_code").fetchone()
-    assert pc == con.execute("SELECT sum(coalesce(json_array_length(record->'product_codes'), 0)) "
-                             "FROM device_udi").fetchone()[0]
+    assert (
+        pc
+        == con.execute(
+            "SELECT sum(coalesce(json_array_length(record->'product_codes'), 0)) FROM device_udi"
+        ).fetchone()[0]
+    )
     (prods,) = con.execute("SELECT count(*) FROM device_registrationlisting_product").fetchone()
-    assert prods == con.execute("SELECT sum(json_array_length(record->'products')) "
-                                "FROM device_registrationlisting").fetchone()[0]
+    assert (
+        prods
+        == con.execute("SELECT sum(json_array_length(record->'products')) FROM device_registrationlisting").fetchone()[
+            0
+        ]
+    )
 
 
 def test_second_sync_fetches_nothing(settings, http_source):
@@ -123,8 +146,13 @@ def test_since_limits_event_quarters_and_drops_older_ones(settings):
     con = Store(settings.data_dir).connect()
     years = {y for (y,) in con.execute("SELECT DISTINCT year(date_received) FROM device_event").fetchall()}
     assert min(years) >= 2020
-    assert con.execute("SELECT count(*) FROM device_event_device WHERE mdr_report_key NOT IN "
-                       "(SELECT mdr_report_key FROM device_event)").fetchone()[0] == 0
+    assert (
+        con.execute(
+            "SELECT count(*) FROM device_event_device WHERE mdr_report_key NOT IN "
+            "(SELECT mdr_report_key FROM device_event)"
+        ).fetchone()[0]
+        == 0
+    )
 
 
 def test_dry_run_plans_real_manifest_event_quarters(tmp_path, settings):
@@ -132,8 +160,7 @@ def test_dry_run_plans_real_manifest_event_quarters(tmp_path, settings):
     real.write_bytes((SAMPLE_DIR.parent.parent / "tests/data/fixtures/openfda/download.json").read_bytes())
     report = sync(settings, SyncOptions(manifest=str(real), only=["event"], since=2020, dry_run=True, quiet=True))
     doc = orjson.loads(real.read_bytes())
-    expected = [p for p in doc["results"]["device"]["event"]["partitions"]
-                if int(p["file"].split("/")[-2][:4]) >= 2020]
+    expected = [p for p in doc["results"]["device"]["event"]["partitions"] if int(p["file"].split("/")[-2][:4]) >= 2020]
     r = report.datasets["event"]
     assert r.files == r.files_to_fetch == len(expected) == 82
     assert r.records == sum(p["records"] for p in expected)
@@ -145,10 +172,20 @@ def test_dry_run_plans_real_manifest_event_quarters(tmp_path, settings):
 def test_unknown_missing_and_empty_fields_do_not_break_a_load(tmp_path, settings):
     """SYNTHETIC records (copies of real ones) with an unknown nested field, empty dates, a missing array."""
     from tests.mirror.synth import write_event_site
+
     site = tmp_path / "site"
-    write_event_site(site, ["2024q1"], 5, extra={"suppl_dates_mfr_received": ["02/20/2023"],
-                                                 "brand_new_field": {"nested": [1, 2.5, None, True]},
-                                                 "date_of_event": "", "mdr_text": None, "patient": ""})
+    write_event_site(
+        site,
+        ["2024q1"],
+        5,
+        extra={
+            "suppl_dates_mfr_received": ["02/20/2023"],
+            "brand_new_field": {"nested": [1, 2.5, None, True]},
+            "date_of_event": "",
+            "mdr_text": None,
+            "patient": "",
+        },
+    )
     report = sync(settings, SyncOptions(source_dir=site, only=["event"], quiet=True))
     assert report.ok, report.errors
     con = Store(settings.data_dir).connect()
@@ -168,15 +205,31 @@ def test_compact_json_layout_goes_through_the_streaming_parser(tmp_path, setting
     import json
 
     from tests.mirror.synth import real_event_records
+
     recs = real_event_records()
     site = tmp_path / "site"
     path = site / "device/event/2023q1/device-event-0001-of-0001.json.zip"
     path.parent.mkdir(parents=True)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("device-event-0001-of-0001.json", json.dumps({"results": recs, "meta": {"last_updated": "x"}}))
-    man = {"results": {"device": {"event": {"export_date": "2025-01-01", "total_records": len(recs), "partitions": [
-        {"display_name": "x", "file": "https://download.open.fda.gov/device/event/2023q1/device-event-0001-of-0001.json.zip",
-         "size_mb": "0.01", "records": len(recs)}]}}}}
+    man = {
+        "results": {
+            "device": {
+                "event": {
+                    "export_date": "2025-01-01",
+                    "total_records": len(recs),
+                    "partitions": [
+                        {
+                            "display_name": "x",
+                            "file": "https://download.open.fda.gov/device/event/2023q1/device-event-0001-of-0001.json.zip",
+                            "size_mb": "0.01",
+                            "records": len(recs),
+                        }
+                    ],
+                }
+            }
+        }
+    }
     (site / "download.json").write_bytes(orjson.dumps(man))
     assert sync(settings, SyncOptions(source_dir=site, only=["event"], quiet=True)).ok
     con = Store(settings.data_dir).connect()
@@ -189,6 +242,7 @@ def test_verify_finds_a_tampered_dataset(settings, tmp_path):
     import duckdb
 
     from mirror import verify
+
     sync(settings, SyncOptions(source_dir=SAMPLE_DIR, only=["pma", "510k"], quiet=True))
     assert verify(Store(settings.data_dir))["ok"]
     with duckdb.connect(str(settings.data_dir / "db" / "device_pma.duckdb")) as con:
@@ -199,6 +253,7 @@ def test_verify_finds_a_tampered_dataset(settings, tmp_path):
     from click.testing import CliRunner
 
     from mirror.cli import cli
+
     r = CliRunner().invoke(cli, ["verify", "--data-dir", str(settings.data_dir)])
     assert r.exit_code == 1 and "FAILED" in r.stdout
     assert "to repair: delete" in r.stdout and "mirror sync --only pma" in r.stdout

@@ -19,9 +19,12 @@ QUERIES = [
     ("event", "search=NOT+device.device_report_product_code:JAA+AND+date_received:[20230101+TO+20230131]&limit=100"),
     ("event", "count=device.device_report_product_code.exact&limit=1000"),
     ("event", "search=device.device_report_product_code:ozo&count=date_received"),
-    ("event", "search=_exists_:device.device_report_product_code&sort=device.device_report_product_code.exact:desc"
-              "&limit=100"),
-    ("udi", "search=product_codes.code:DSA&limit=100"), ("udi", "count=product_codes.code&limit=1000"),
+    (
+        "event",
+        "search=_exists_:device.device_report_product_code&sort=device.device_report_product_code.exact:desc&limit=100",
+    ),
+    ("udi", "search=product_codes.code:DSA&limit=100"),
+    ("udi", "count=product_codes.code&limit=1000"),
     ("registrationlisting", "search=products.product_code:LZG&limit=100"),
     ("registrationlisting", "count=products.product_code&limit=1000"),
     ("510k", "search=k_number:K192028"),
@@ -53,15 +56,19 @@ def test_listed_column_holds_every_value_at_its_path(synced, name):
     con = _con(synced, name)
     try:
         for col, (ch, c) in ds.listed.items():
-            differ = con.execute(f'SELECT count(*) FROM "{ds.table}" WHERE "{col}" IS DISTINCT FROM '
-                                 f'{listed_sql(ds, col, "record")}').fetchone()[0]
+            differ = con.execute(
+                f'SELECT count(*) FROM "{ds.table}" WHERE "{col}" IS DISTINCT FROM {listed_sql(ds, col, "record")}'
+            ).fetchone()[0]
             assert differ == 0
             key = ds.key[0]
-            value = f'CAST("{c.name}" AS VARCHAR)' if c.kind == "date" else f'"{c.name}"'   # ISO dates: as written
-            child = con.execute(f'SELECT "{key}", list_sort(list({value})) FROM "{ds.table}_{ch.suffix}" '
-                                f'WHERE "{c.name}" IS NOT NULL GROUP BY 1').fetchall()
-            mine = con.execute(f'SELECT "{key}", list_sort("{col}") FROM "{ds.table}" '
-                               f'WHERE len("{col}") > 0').fetchall()
+            value = f'CAST("{c.name}" AS VARCHAR)' if c.kind == "date" else f'"{c.name}"'  # ISO dates: as written
+            child = con.execute(
+                f'SELECT "{key}", list_sort(list({value})) FROM "{ds.table}_{ch.suffix}" '
+                f'WHERE "{c.name}" IS NOT NULL GROUP BY 1'
+            ).fetchall()
+            mine = con.execute(
+                f'SELECT "{key}", list_sort("{col}") FROM "{ds.table}" WHERE len("{col}") > 0'
+            ).fetchall()
             assert dict(child) == dict(mine) and child
     finally:
         con.close()
@@ -87,7 +94,7 @@ def test_a_mirror_synced_before_the_listed_columns_is_answered_the_same_then_upg
             con.close()
         assert outdated(Store(old.data_dir), Store(old.data_dir).current(name), ds)
     assert sum(status == 200 for status, _ in want) >= len(QUERIES) - 1
-    assert _answers(old) == want                      # the API falls back to the child tables and the JSON
+    assert _answers(old) == want  # the API falls back to the child tables and the JSON
     report = sync(old, SyncOptions(source_dir=SAMPLE_DIR, quiet=True))
     assert report.ok, report.errors
     for name, ds in DATASETS.items():
@@ -107,6 +114,7 @@ def test_a_mirror_synced_before_the_listed_columns_is_answered_the_same_then_upg
 
 def test_counts_come_from_the_summaries_when_they_are_the_same_count(synced, monkeypatch):
     import mirror.api.engine as engine
+
     api = Api(synced)
     try:
         ep = api.endpoints["event"]
@@ -114,10 +122,13 @@ def test_counts_come_from_the_summaries_when_they_are_the_same_count(synced, mon
         seen = []
         real = engine.summary_count
         monkeypatch.setattr(engine, "summary_count", lambda *a: seen.append(real(*a)) or seen[-1])
-        for q in ("count=device.device_report_product_code.exact", "count=date_received&search=device."
-                  "device_report_product_code:ozo", "count=date_received&search=device.device_report_product_code"
-                  ".exact:OZO", "count=date_received&search=NOT+device.device_report_product_code:ozo",
-                  "count=device.device_report_product_code.exact&search=date_received:[20230101+TO+20231231]"):
+        for q in (
+            "count=device.device_report_product_code.exact",
+            "count=date_received&search=device.device_report_product_code:ozo",
+            "count=date_received&search=device.device_report_product_code.exact:OZO",
+            "count=date_received&search=NOT+device.device_report_product_code:ozo",
+            "count=device.device_report_product_code.exact&search=date_received:[20230101+TO+20231231]",
+        ):
             assert api.get("/device/event.json", q).status in (200, 404)
         assert [s is not None for s in seen] == [True, True, True, False, False]
     finally:
@@ -132,12 +143,23 @@ def test_a_sync_indexes_the_udi_key(synced):
         con.close()
 
 
-TEXT = ["mdr_text.text:investigation", "mdr_text.text:Investigation's", "mdr_text.text:\"the+investigation\"",
-        "mdr_text.text:\"investigation+is\"", "mdr_text.text:\"is+investigation\"", "mdr_text.text:nosuchword",
-        "mdr_text.text:\"component+issue\"", "mdr_text.text:\"to+the+device\"", "mdr_text.text:\"the+device\"",
-        "NOT+mdr_text.text:investigation", "mdr_text.text:issue+AND+date_received:[20200101+TO+20251231]",
-        "mdr_text.text:\"device+did\"+OR+mdr_text.text:patient", "mdr_text.text:(component+issue)",
-        "mdr_text.text:component*", "mdr_text.text_type_code:description"]
+TEXT = [
+    "mdr_text.text:investigation",
+    "mdr_text.text:Investigation's",
+    'mdr_text.text:"the+investigation"',
+    'mdr_text.text:"investigation+is"',
+    'mdr_text.text:"is+investigation"',
+    "mdr_text.text:nosuchword",
+    'mdr_text.text:"component+issue"',
+    'mdr_text.text:"to+the+device"',
+    'mdr_text.text:"the+device"',
+    "NOT+mdr_text.text:investigation",
+    "mdr_text.text:issue+AND+date_received:[20200101+TO+20251231]",
+    'mdr_text.text:"device+did"+OR+mdr_text.text:patient',
+    "mdr_text.text:(component+issue)",
+    "mdr_text.text:component*",
+    "mdr_text.text_type_code:description",
+]
 
 
 def test_the_word_index_answers_as_the_scan(synced, tmp_path):
@@ -145,6 +167,7 @@ def test_the_word_index_answers_as_the_scan(synced, tmp_path):
     import shutil
 
     from mirror.sync.loadsql import words_sql
+
     d = tmp_path / "words"
     shutil.copytree(synced.data_dir, d)
     settings = Settings(data_dir=d)

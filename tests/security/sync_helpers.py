@@ -108,5 +108,20 @@ def server(sample_copy: Path):
     srv.server_close()
 
 
-__all__ = ["run", "error_line", "errors", "files_under", "load_manifest", "save_manifest", "records",
-           "assert_intact", "base_mirror", "mirror_copy", "server", "DL", "K510", "PMA", "SAMPLE_DIR"]
+__all__ = [
+    "run",
+    "error_line",
+    "errors",
+    "files_under",
+    "load_manifest",
+    "save_manifest",
+    "records",
+    "assert_intact",
+    "base_mirror",
+    "mirror_copy",
+    "server",
+    "DL",
+    "K510",
+    "PMA",
+    "SAMPLE_DIR",
+]

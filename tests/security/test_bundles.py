@@ -110,8 +110,7 @@ def test_malformed_bundle_json_is_refused_in_one_line(doc, bundle, mirror_copy, 
     assert code == 1 and not list(fresh.rglob("*.duckdb")), "nothing may load from a bad bundle"
 
 
-@pytest.mark.parametrize("raw", [b"not json", b"", b"{\"files\": [", b"\xff\xfe"],
-                         ids=["text", "empty", "cut", "binary"])
+@pytest.mark.parametrize("raw", [b"not json", b"", b'{"files": [', b"\xff\xfe"], ids=["text", "empty", "cut", "binary"])
 def test_bundle_json_that_is_not_json_is_refused(raw, bundle, mirror_copy):
     data, before = mirror_copy
     (bundle / "bundle.json").write_bytes(raw)
@@ -201,8 +200,12 @@ export(Store(Path(sys.argv[1])), Path(sys.argv[2]))
 def test_export_killed_before_bundle_json_leaves_a_folder_sync_refuses(base_mirror, bundle, mirror_copy):
     """A real process dies during `mirror export` over an older bundle: the folder is refused, not loaded."""
     data, before = mirror_copy
-    done = subprocess.run([sys.executable, "-c", _DIE_BEFORE_BUNDLE_JSON, str(base_mirror), str(bundle)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", _DIE_BEFORE_BUNDLE_JSON, str(base_mirror), str(bundle)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 9, done.stderr
     assert not (bundle / "bundle.json").exists() and (bundle / "download.json").exists()
     code, out, err = _sync(bundle, data)

@@ -43,7 +43,7 @@ def event_doc(source: Path) -> dict:
 def sync_fails(source: Path, data: Path, before: dict) -> str:
     """Sync event, pma and recall; event must fail in one line and keep its data; pma (bumped) must update."""
     code, _, err = run("sync", "--from", str(source), "--only", "event,pma,recall", "--data-dir", str(data), "--quiet")
-    assert code == 3   # partial: the other datasets updated
+    assert code == 3  # partial: the other datasets updated
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error:"), err
     assert ZIP_NAME in lines[0] and "Traceback" not in err
@@ -74,6 +74,7 @@ def bumped(sample_copy: Path, tmp_path: Path) -> tuple[Path, Path, dict]:
 
 # --- D7: record sizes --------------------------------------------------------------------------------
 
+
 def test_a_record_over_the_limit_is_named_and_its_download_kept(bumped):
     """SYNTHETIC: one real event record whose narrative is made 17 MB long (over the 16 MB limit)."""
     source, data, before = bumped
@@ -85,12 +86,12 @@ def test_a_record_over_the_limit_is_named_and_its_download_kept(bumped):
     assert f"record mdr_report_key {key} (number 2, at byte" in line
     assert "over the 16 MB a record may hold" in line
     assert "cannot be loaded by this version" in line and "previous data is kept" in line
-    assert "again" not in line.replace("fetching it again would not help", "")   # no advice to rerun
+    assert "again" not in line.replace("fetching it again would not help", "")  # no advice to rerun
     kept = kept_download(data)
     assert kept is not None, "an intact download that cannot load is kept"
     stamp = (kept.stat().st_ino, kept.stat().st_mtime_ns)
-    assert sync_fails(source, data, before) == line                  # the rerun says the same ...
-    assert (kept.stat().st_ino, kept.stat().st_mtime_ns) == stamp    # ... without fetching the file again
+    assert sync_fails(source, data, before) == line  # the rerun says the same ...
+    assert (kept.stat().st_ino, kept.stat().st_mtime_ns) == stamp  # ... without fetching the file again
 
 
 def test_a_damaged_zip_with_a_huge_record_is_dropped_for_a_new_download(bumped):
@@ -117,17 +118,19 @@ def test_a_zip_bomb_of_small_records_stops_at_once(bumped):
     rewrite(source / EVENT_2023, pretty(doc))
     started = time.monotonic()
     line = sync_fails(source, data, before)
-    assert time.monotonic() - started < 20    # the old code loaded every record first (1.84 M in 9 s for 512 MB)
+    assert time.monotonic() - started < 20  # the old code loaded every record first (1.84 M in 9 s for 512 MB)
     assert "holds at least" in line and "records but the manifest says 5" in line
-    assert kept_download(data) is None        # a count that disagrees with the manifest: fetched anew next time
+    assert kept_download(data) is None  # a count that disagrees with the manifest: fetched anew next time
 
 
 def _huge_zip(tmp_path: Path, record_mb: int, records: int = 2) -> Path:
     """SYNTHETIC: an openFDA-layout zip whose second record holds `record_mb` MB of 'x' (deflates to little)."""
     path = tmp_path / "huge.json.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf, zf.open("huge.json", "w", force_zip64=True) as out:
-        out.write(b'{\n  "meta": {},\n  "results": [\n    {\n      "k": "small"\n    },\n    {\n      "k": "big",\n'
-                  b'      "t": "')
+        out.write(
+            b'{\n  "meta": {},\n  "results": [\n    {\n      "k": "small"\n    },\n    {\n      "k": "big",\n'
+            b'      "t": "'
+        )
         block = b"x" * (1 << 20)
         for _ in range(record_mb):
             out.write(block)
@@ -158,9 +161,13 @@ def test_a_huge_record_in_a_zip_that_could_hold_it_is_checked_to_its_end(tmp_pat
     raw = bytearray(path.read_bytes())
     with zipfile.ZipFile(path) as zf:
         info = zf.getinfo("huge.json")
-    at = info.header_offset + 30 + int.from_bytes(raw[info.header_offset + 26:info.header_offset + 28], "little") \
-        + int.from_bytes(raw[info.header_offset + 28:info.header_offset + 30], "little")   # the deflated data
-    raw[at + info.compress_size - 20] ^= 0xFF                                             # damage its tail
+    at = (
+        info.header_offset
+        + 30
+        + int.from_bytes(raw[info.header_offset + 26 : info.header_offset + 28], "little")
+        + int.from_bytes(raw[info.header_offset + 28 : info.header_offset + 30], "little")
+    )  # the deflated data
+    raw[at + info.compress_size - 20] ^= 0xFF  # damage its tail
     path.write_bytes(bytes(raw))
     with pytest.raises(CorruptFileError, match="run `mirror sync` again"):
         list(BulkFile(path, "huge.json", records=3, key="k").chunks())
@@ -183,6 +190,7 @@ def test_every_record_is_checked_whatever_the_read_size(tmp_path):
 
 # --- D11: deep nesting, D16: records that are not objects (compact layout) -----------------------------
 
+
 def _compact(source: Path, records: list) -> None:
     doc = event_doc(source)
     doc["results"] = records
@@ -201,20 +209,21 @@ def test_deep_nesting_in_the_compact_layout_is_one_line(bumped, depth):
     records[0] = dict(records[0], deep=deep)
     doc["results"] = records
     body = orjson.dumps(doc)
-    if depth > 200:       # orjson writes no deeper than 254: nest the rest by hand
+    if depth > 200:  # orjson writes no deeper than 254: nest the rest by hand
         extra = depth - 200
         body = body.replace(b'"bottom"', b"[" * extra + b'"bottom"' + b"]" * extra, 1)
     rewrite(source / EVENT_2023, body)
     started = time.monotonic()
     line = sync_fails(source, data, before)
-    assert time.monotonic() - started < 30      # ijson's own builder took 67 s for 100,000 levels
+    assert time.monotonic() - started < 30  # ijson's own builder took 67 s for 100,000 levels
     assert "record number 1" in line and "nested deeper than 254 levels" in line
     assert "cannot be loaded by this version" in line
     assert kept_download(data) is not None
 
 
-@pytest.mark.parametrize("value,kind", [("just a string", "a string"), (42, "a number"), (None, "null"),
-                                        ([1, 2], "an array")])
+@pytest.mark.parametrize(
+    "value,kind", [("just a string", "a string"), (42, "a number"), (None, "null"), ([1, 2], "an array")]
+)
 def test_a_record_that_is_not_an_object_is_refused(bumped, value, kind):
     """SYNTHETIC: the real records (compact JSON) with one of them replaced by a non-object value."""
     source, data, before = bumped

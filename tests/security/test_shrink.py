@@ -36,13 +36,15 @@ def test_empty_partition_list_leaves_the_dataset_intact(sample_copy, mirror_copy
     data, before = mirror_copy
     _empty_510k(sample_copy)
     code, out, err = _sync(sample_copy, data)
-    assert code == 3   # partial: the other datasets updated
+    assert code == 3  # partial: the other datasets updated
     lines = errors(err)
     assert len(lines) == 1 and "--allow-shrink" in lines[0] and "510k" in lines[0] and "lists 0 records" in lines[0]
     assert "holds 7" in lines[0]
     assert_intact(data, before, endpoints=("510k",))
-    assert records(data, "pma") == 6 and json.loads(run("status", "--json", "--data-dir", str(data))[1])[
-        "endpoints"]["pma"]["export_date"] == NEW, "the other datasets still update"
+    assert (
+        records(data, "pma") == 6
+        and json.loads(run("status", "--json", "--data-dir", str(data))[1])["endpoints"]["pma"]["export_date"] == NEW
+    ), "the other datasets still update"
     assert run("verify", "--data-dir", str(data))[0] == 0
 
 

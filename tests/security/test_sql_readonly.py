@@ -35,9 +35,12 @@ def digests(data: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((data / "db").glob("*.duckdb"))}
 
 
-ATTACKS = [   # (statement, words of the one-line refusal); {db}: the published folder, {out}: a file outside
-    ("DETACH ds_event; ATTACH '{db}/device_event.duckdb' AS w; UPDATE w.device_event SET record = "
-     f"'{FORGED}'::JSON; SELECT 1", "4 statements given"),       # the review's reproduction
+ATTACKS = [  # (statement, words of the one-line refusal); {db}: the published folder, {out}: a file outside
+    (
+        "DETACH ds_event; ATTACH '{db}/device_event.duckdb' AS w; UPDATE w.device_event SET record = "
+        f"'{FORGED}'::JSON; SELECT 1",
+        "4 statements given",
+    ),  # the review's reproduction
     ("SELECT 1; SELECT 2", "2 statements given"),
     ("DETACH ds_event", "DETACH refused"),
     ("ATTACH '{db}/device_event.duckdb' AS w", "ATTACH refused"),
@@ -77,7 +80,8 @@ def test_every_write_file_network_or_setting_statement_is_refused(mirror_copy: P
     assert record.exit_code == 0, record.output
     for statement, words in ATTACKS:
         query = statement.replace("{db}", str(mirror_copy / "db")).replace(
-            "{out}", str(outside if "read_text" in statement else out))
+            "{out}", str(outside if "read_text" in statement else out)
+        )
         r = sql(mirror_copy, query)
         assert r.exit_code == 1, (query, r.output)
         assert r.stdout == "" and r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, (query, r.stderr)
@@ -91,15 +95,18 @@ def test_every_write_file_network_or_setting_statement_is_refused(mirror_copy: P
     assert verify.exit_code == 0, verify.output
 
 
-@pytest.mark.parametrize("query,first", [
-    ("SELECT count(*) AS n FROM device_event", {"n": 7}),
-    ("SELECT count(*) AS n FROM ds_510k.device_510k", {"n": 7}),
-    ("WITH c AS (SELECT product_code FROM device_classification) SELECT count(*) AS n FROM c", {"n": 6530}),
-    ("FROM device_recall SELECT count(*) AS n", {"n": 3}),
-    ("SHOW TABLES", None),
-    ("DESCRIBE device_510k", None),
-    ("SUMMARIZE SELECT 1 AS a", None),
-])
+@pytest.mark.parametrize(
+    "query,first",
+    [
+        ("SELECT count(*) AS n FROM device_event", {"n": 7}),
+        ("SELECT count(*) AS n FROM ds_510k.device_510k", {"n": 7}),
+        ("WITH c AS (SELECT product_code FROM device_classification) SELECT count(*) AS n FROM c", {"n": 6530}),
+        ("FROM device_recall SELECT count(*) AS n", {"n": 3}),
+        ("SHOW TABLES", None),
+        ("DESCRIBE device_510k", None),
+        ("SUMMARIZE SELECT 1 AS a", None),
+    ],
+)
 def test_selects_of_every_form_still_answer(mirror_copy: Path, query, first):
     r = sql(mirror_copy, query, "--json")
     assert r.exit_code == 0, r.output
@@ -108,10 +115,13 @@ def test_selects_of_every_form_still_answer(mirror_copy: Path, query, first):
 
 
 def test_the_connection_is_sealed(mirror_copy: Path):
-    got = run_sql(Store(mirror_copy, memory_limit="512MB"), "SELECT current_setting('enable_external_access'), "
-                  "current_setting('autoinstall_known_extensions'), current_setting('autoload_known_extensions'), "
-                  "current_setting('lock_configuration'), current_setting('memory_limit'), "
-                  "(SELECT bool_and(readonly) FROM duckdb_databases() WHERE database_name LIKE 'ds_%')")
+    got = run_sql(
+        Store(mirror_copy, memory_limit="512MB"),
+        "SELECT current_setting('enable_external_access'), "
+        "current_setting('autoinstall_known_extensions'), current_setting('autoload_known_extensions'), "
+        "current_setting('lock_configuration'), current_setting('memory_limit'), "
+        "(SELECT bool_and(readonly) FROM duckdb_databases() WHERE database_name LIKE 'ds_%')",
+    )
     assert got.rows[0][:4] == (False, False, False, True)
     assert got.rows[0][4] in ("488.2 MiB", "512.0 MB") and got.rows[0][5] is True
 

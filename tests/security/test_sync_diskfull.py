@@ -25,8 +25,9 @@ def test_disk_full_while_loading_removes_the_staging_file_and_its_wal(small_disk
     data = small_disk / "data"
     code, out, err = run("sync", "--from", str(SAMPLE_DIR), "--only", "pma", "--data-dir", str(data), "--quiet")
     assert code == 0, err
-    code, out, err = run("sync", "--from", str(SAMPLE_DIR), "--only", "classification", "--data-dir", str(data),
-                         "--quiet")
+    code, out, err = run(
+        "sync", "--from", str(SAMPLE_DIR), "--only", "classification", "--data-dir", str(data), "--quiet"
+    )
     assert code == 1
     lines = errors(err)
     assert len(lines) == 1 and "disk full" in lines[0]
@@ -37,7 +38,8 @@ def test_disk_full_while_loading_removes_the_staging_file_and_its_wal(small_disk
     code, out, err = run("status", "--data-dir", str(data))
     assert code == 0 and "unfinished" not in out
     subprocess.run(["mount", "-o", "remount,size=64m", str(small_disk)], check=True)
-    code, out, err = run("sync", "--from", str(SAMPLE_DIR), "--only", "classification", "--data-dir", str(data),
-                         "--quiet")
+    code, out, err = run(
+        "sync", "--from", str(SAMPLE_DIR), "--only", "classification", "--data-dir", str(data), "--quiet"
+    )
     assert code == 0, err
     assert records(data, "classification") == 6530

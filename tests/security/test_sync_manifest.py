@@ -18,12 +18,14 @@ NEW = "2026-01-01"
 def _k(field, value):
     def change(doc):
         doc["results"]["device"]["510k"][field] = value
+
     return change
 
 
 def _p(field, value):
     def change(doc):
         doc["results"]["device"]["510k"]["partitions"][0][field] = value
+
     return change
 
 
@@ -33,6 +35,7 @@ def _doc(path, value):
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return change
 
 
@@ -40,6 +43,7 @@ def _whole(value):
     def change(doc):
         doc.clear()
         doc["__replace__"] = value
+
     return change
 
 
@@ -56,7 +60,7 @@ HOSTILE = {
     "records fraction": (_p("records", 7.9), "records"),
     "records negative": (_p("records", -1), "records"),
     "records null": (_p("records", None), "records"),
-    "records huge": (_p("records", 10 ** 30), "records"),
+    "records huge": (_p("records", 10**30), "records"),
     "records true": (_p("records", True), "records"),
     "records missing": (lambda d: d["results"]["device"]["510k"]["partitions"][0].pop("records"), "records"),
     "file missing": (lambda d: d["results"]["device"]["510k"]["partitions"][0].pop("file"), "file"),
@@ -64,7 +68,7 @@ HOSTILE = {
     "total_records text": (_k("total_records", "lots"), "total_records"),
     "total_records object": (_k("total_records", {"n": 7}), "total_records"),
     "total_records negative": (_k("total_records", -3), "total_records"),
-    "total_records 10^40": (_k("total_records", 10 ** 40), "total_records"),
+    "total_records 10^40": (_k("total_records", 10**40), "total_records"),
     "total_records true": (_k("total_records", True), "total_records"),
     "meta a string": (_doc(["meta"], "x"), "meta"),
     "meta a list": (_doc(["meta"], [1]), "meta"),
@@ -121,7 +125,7 @@ def test_total_records_not_the_sum_of_partitions_refuses_that_dataset_only(sampl
     doc["results"]["device"]["pma"]["export_date"] = NEW
     path.write_text(json.dumps(doc))
     code, out, err = _sync(sample_copy, data)
-    assert code == 3   # partial: the other datasets updated
+    assert code == 3  # partial: the other datasets updated
     lines = errors(err)
     assert len(lines) == 1 and "total_records 1,000,000 is not the sum" in lines[0] and "(7)" in lines[0]
     assert_intact(data, before, endpoints=("510k",))

@@ -20,8 +20,17 @@ from mirror.sync.download import RetryPolicy, fetch_bytes, make_client
 
 from .sync_helpers import errors, records, run
 
-DEVICE = ["event", "recall", "enforcement", "510k", "pma", "classification", "udi", "registrationlisting",
-          "covid19serology"]
+DEVICE = [
+    "event",
+    "recall",
+    "enforcement",
+    "510k",
+    "pma",
+    "classification",
+    "udi",
+    "registrationlisting",
+    "covid19serology",
+]
 
 
 @pytest.fixture
@@ -45,10 +54,20 @@ def test_unreachable_accessgudid_does_not_block_the_device_datasets(http_source,
     srv, manifest = http_source
     data = tmp_path / "data"
     started = time.monotonic()
-    code, out, err = run("sync", "--manifest", manifest, "--gudid", DEFAULT_GUDID_URL, "--data-dir", str(data),
-                         "--quiet", "--json", env={"FDAX_RETRIES": "6", "FDAX_BACKOFF": "0.05"})
+    code, out, err = run(
+        "sync",
+        "--manifest",
+        manifest,
+        "--gudid",
+        DEFAULT_GUDID_URL,
+        "--data-dir",
+        str(data),
+        "--quiet",
+        "--json",
+        env={"FDAX_RETRIES": "6", "FDAX_BACKOFF": "0.05"},
+    )
     seconds = time.monotonic() - started
-    assert code == 3   # partial: the other datasets updated
+    assert code == 3  # partial: the other datasets updated
     report = json.loads(out)
     assert {n: report["datasets"][n]["status"] for n in DEVICE} == {n: "updated" for n in DEVICE}
     assert report["datasets"]["gudid"]["status"] == "failed"
@@ -70,9 +89,18 @@ def test_partition_on_a_host_that_does_not_resolve_fails_fast_and_alone(http_sou
     p["file"] = p["file"].replace(srv.url, "http://download.unreachable.invalid")
     path.write_bytes(orjson.dumps(doc))
     data = tmp_path / "data"
-    code, out, err = run("sync", "--manifest", manifest, "--only", "pma,510k", "--data-dir", str(data), "--quiet",
-                         env={"FDAX_RETRIES": "6", "FDAX_BACKOFF": "0.05"})
-    assert code == 3   # partial: the other datasets updated
+    code, out, err = run(
+        "sync",
+        "--manifest",
+        manifest,
+        "--only",
+        "pma,510k",
+        "--data-dir",
+        str(data),
+        "--quiet",
+        env={"FDAX_RETRIES": "6", "FDAX_BACKOFF": "0.05"},
+    )
+    assert code == 3  # partial: the other datasets updated
     lines = errors(err)
     assert len(lines) == 1 and "download.unreachable.invalid cannot be resolved" in lines[0]
     assert no_dns.count("download.unreachable.invalid") == 2
@@ -104,6 +132,7 @@ def test_refused_connection_fails_fast(tmp_path):
 def test_from_a_relative_folder_syncs_gudid_and_leaves_no_unfinished_sync(tmp_path, monkeypatch):
     """D5: `mirror sync --from RELATIVE/DIR` found GUDID's release under the folder twice over."""
     import shutil
+
     monkeypatch.chdir(tmp_path)
     shutil.copytree(SAMPLE_DIR, tmp_path / "bundle0")
     code, out, err = run("sync", "--from", "bundle0", "--only", "gudid", "--data-dir", "data", "--quiet")

@@ -69,7 +69,7 @@ def _url_backslashes(e, base, home, source):
 
 
 def _url_empty_segment(e, base, home, source):
-    e["partitions"][0]["file"] = f"{base}/{home}/{K510}"          # http://host//tmp/...: an absolute path
+    e["partitions"][0]["file"] = f"{base}/{home}/{K510}"  # http://host//tmp/...: an absolute path
 
 
 def _url_dot_segment(e, base, home, source):
@@ -91,8 +91,10 @@ def _plant(e, base, home, source):
     payload.write_text("#!/bin/sh\necho attacker code\n")
     p0 = e["partitions"][0]
     e["export_date"] = CLIMB
-    e["partitions"] = [dict(p0, file=f"{base}/device/510k/missing.json.zip"),
-                       dict(p0, file=f"{base}/{_home_rel(home)}/planted.sh")]
+    e["partitions"] = [
+        dict(p0, file=f"{base}/device/510k/missing.json.zip"),
+        dict(p0, file=f"{base}/{_home_rel(home)}/planted.sh"),
+    ]
 
 
 def _plant_safe_date(e, base, home, source):
@@ -144,8 +146,16 @@ def _entry_args(entry: str, source: Path, srv) -> tuple[Path, str, list[str]]:
 
 
 def _sync(args: list[str], data: Path) -> tuple[int, str, str]:
-    return run("sync", *args, "--only", "510k,pma", "--data-dir", str(data), "--quiet",
-               env={"FDAX_RETRIES": "1", "FDAX_BACKOFF": "0.01"})
+    return run(
+        "sync",
+        *args,
+        "--only",
+        "510k,pma",
+        "--data-dir",
+        str(data),
+        "--quiet",
+        env={"FDAX_RETRIES": "1", "FDAX_BACKOFF": "0.01"},
+    )
 
 
 @pytest.mark.parametrize("entry", ENTRIES)
@@ -196,7 +206,7 @@ def test_download_folder_linked_out_is_refused(entry, link, sample_copy, server,
     code, out, err = _sync(args, data)
     assert (victim / K510).read_bytes() == b"user's file"
     assert files_under(tmp_path, skip=(data,)) == outside
-    assert code == 3   # partial: the other datasets updated
+    assert code == 3  # partial: the other datasets updated
     lines = errors(err)
     assert len(lines) == 1 and "symbolic link" in lines[0] and "510k" in lines[0], err
     assert_intact(data, before, endpoints=("510k",))
@@ -221,7 +231,7 @@ def test_folder_source_linking_out_is_refused(link, sample_copy, mirror_copy, tm
     _bump(sample_copy / "download.json", "510k")
     outside = files_under(tmp_path, skip=(data,))
     code, out, err = _sync(["--from", str(sample_copy)], data)
-    assert code == 3   # partial: the other datasets updated
+    assert code == 3  # partial: the other datasets updated
     line = error_line(err)
     assert "symbolic link" in line and str(target) in line
     assert files_under(tmp_path, skip=(data,)) == outside
@@ -248,7 +258,7 @@ def test_gudid_release_linking_out_is_refused_and_gudid_alone_fails(sample_copy,
     shutil.move(release, moved)
     release.symlink_to(moved)
     code, out, err = run("sync", "--from", str(sample_copy), "--only", "pma,gudid", "--data-dir", str(data), "--quiet")
-    assert code == 3   # partial: the other datasets updated
+    assert code == 3  # partial: the other datasets updated
     lines = errors(err)
     assert len(lines) == 1 and str(release) in lines[0] and "outside the folder" in lines[0]
     code, out, err = run("status", "--json", "--data-dir", str(data))
@@ -259,28 +269,53 @@ def test_the_sample_still_syncs_with_relative_and_absolute_gudid_paths(tmp_path,
     """Containment does not get in the way: `--from` relative or absolute, `--gudid` relative (D5)."""
     monkeypatch.chdir(tmp_path)
     shutil.copytree(SAMPLE_DIR, tmp_path / "src")
-    for i, args in enumerate([["--from", "src"], ["--from", "./src/"], ["--from", str(tmp_path / "src")],
-                              ["--from", "src", "--gudid", "src/gudid"]]):
+    for i, args in enumerate(
+        [
+            ["--from", "src"],
+            ["--from", "./src/"],
+            ["--from", str(tmp_path / "src")],
+            ["--from", "src", "--gudid", "src/gudid"],
+        ]
+    ):
         code, out, err = run("sync", *args, "--only", "pma,gudid", "--data-dir", f"d{i}", "--quiet")
         assert code == 0, (args, err)
         code, out, err = run("status", "--data-dir", f"d{i}")
         assert code == 0 and "gudid" in out and "unfinished" not in out
 
 
-REFUSED = ["", "/etc/passwd", "../x", "a/../../x", "a/./b", "a//b", "a/", "./a", "a\\..\\b", "C:/Windows/x",
-           "c:x", "%2e%2e/x", "a%2fb", "a\x00b", "a\nb", "..", "."]
+REFUSED = [
+    "",
+    "/etc/passwd",
+    "../x",
+    "a/../../x",
+    "a/./b",
+    "a//b",
+    "a/",
+    "./a",
+    "a\\..\\b",
+    "C:/Windows/x",
+    "c:x",
+    "%2e%2e/x",
+    "a%2fb",
+    "a\x00b",
+    "a\nb",
+    "..",
+    ".",
+]
 
 
 @pytest.mark.parametrize("rel", REFUSED, ids=[repr(r) for r in REFUSED])
 def test_contained_refuses(rel, tmp_path):
     from mirror.errors import BundleError
     from mirror.store.paths import contained
+
     with pytest.raises(BundleError, match="refused"):
         contained(tmp_path, rel, "entry", BundleError)
 
 
 def test_contained_accepts_plain_paths_and_links_that_stay_inside(tmp_path):
     from mirror.store.paths import contained, remove
+
     (tmp_path / "real").mkdir()
     (tmp_path / "real" / "f.zip").write_bytes(b"x")
     (tmp_path / "alias").symlink_to(tmp_path / "real", target_is_directory=True)

@@ -69,8 +69,7 @@ class App:
         if host:
             headers["Host"] = host
         try:
-            with connect(f"ws://127.0.0.1:{self.port}/ws", origin=origin, additional_headers=headers,
-                         open_timeout=10):
+            with connect(f"ws://127.0.0.1:{self.port}/ws", origin=origin, additional_headers=headers, open_timeout=10):
                 return 101
         except InvalidStatus as e:
             return e.response.status_code
@@ -86,10 +85,27 @@ def app(sample_dir, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("web-origin")
     data, port, trace = tmp / "data", free_port(), tmp / "trace.jsonl"
     shutil.copytree(sample_dir, data, ignore=shutil.ignore_patterns("*.lock", "agent"))
-    proc = subprocess.Popen([*FDA_EXPLORER, "--web", "--port", str(port), "--model", "none", "--data-dir", str(data),
-                             "--config", str(tmp / "app.json"), "--trace", str(trace)], cwd=ROOT,
-                            start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            env={**os.environ, "FDAX_DATA_DIR": str(data)})
+    proc = subprocess.Popen(
+        [
+            *FDA_EXPLORER,
+            "--web",
+            "--port",
+            str(port),
+            "--model",
+            "none",
+            "--data-dir",
+            str(data),
+            "--config",
+            str(tmp / "app.json"),
+            "--trace",
+            str(trace),
+        ],
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "FDAX_DATA_DIR": str(data)},
+    )
     try:
         url = wait_for(lambda: _listening(trace) or proc.poll() is not None, 60, "the web server")
         assert proc.poll() is None, proc.stdout.read().decode()
@@ -100,7 +116,7 @@ def app(sample_dir, tmp_path_factory):
         output = proc.stdout.read().decode()
         assert code == 0, f"fda-explorer --web exited with {code}:\n{output}"
         assert "Traceback" not in output and "ERROR" not in output, output
-        assert f"open http://127.0.0.1:{port}/?token=" in output     # the address to open is printed
+        assert f"open http://127.0.0.1:{port}/?token=" in output  # the address to open is printed
 
 
 def _up(port: int) -> bool:
@@ -121,21 +137,36 @@ def test_the_printed_address_carries_a_token_that_becomes_a_strict_cookie(app):
     for r in (page, app.get("/main.dart.js", Cookie=app.cookie), app.get("/manifest.json", Cookie=app.cookie)):
         assert r.status == 200 and r.getheader("Access-Control-Allow-Origin") is None
         assert r.getheader("X-Frame-Options") == "DENY" and "frame-ancestors 'none'" in r.getheader(
-            "Content-Security-Policy")
+            "Content-Security-Policy"
+        )
     assert app.get("/", Cookie=app.cookie, Host=f"localhost:{app.port}").status == 200
 
 
 def test_a_request_without_the_token_gets_a_short_page_saying_what_to_open(app):
-    for r in (app.get("/"), app.get("/main.dart.js"), app.get("/?token=wrong"), app.get("/?token="),
-              app.get("/", Cookie=f"fdax-token-{app.port}=wrong"), app.get("/", Cookie=f"other={app.token}")):
+    for r in (
+        app.get("/"),
+        app.get("/main.dart.js"),
+        app.get("/?token=wrong"),
+        app.get("/?token="),
+        app.get("/", Cookie=f"fdax-token-{app.port}=wrong"),
+        app.get("/", Cookie=f"other={app.token}"),
+    ):
         assert r.status == 403 and r.getheader("Content-Type") == "text/plain; charset=utf-8"
         assert b"Open the address printed by `fda-explorer --web` (it ends with ?token=...)" in r.body
         assert r.getheader("Set-Cookie") is None and app.token.encode() not in r.body
 
 
 def test_a_foreign_host_is_refused_400(app):
-    for host in ("evil.example", f"evil.example:{app.port}", f"127.0.0.1:{app.port + 1}", "127.0.0.1",
-                 f"127.0.0.1.nip.io:{app.port}", f"localhost.evil.example:{app.port}", "", f"10.0.0.1:{app.port}"):
+    for host in (
+        "evil.example",
+        f"evil.example:{app.port}",
+        f"127.0.0.1:{app.port + 1}",
+        "127.0.0.1",
+        f"127.0.0.1.nip.io:{app.port}",
+        f"localhost.evil.example:{app.port}",
+        "",
+        f"10.0.0.1:{app.port}",
+    ):
         r = app.get(f"/?token={app.token}", Cookie=app.cookie, Host=host)
         assert r.status == 400, host
         assert b"answers only at http://127.0.0.1:" in r.body and r.getheader("Set-Cookie") is None
@@ -143,16 +174,22 @@ def test_a_foreign_host_is_refused_400(app):
 
 
 def test_a_foreign_origin_is_refused_403_on_http_and_on_the_socket(app):
-    foreign = ("http://attacker.example", f"http://127.0.0.1:{app.port + 1}", f"https://127.0.0.1:{app.port}",
-               "null", f"http://localhost:{app.port + 1}", f"http://127.0.0.1:{app.port}.evil.example")
+    foreign = (
+        "http://attacker.example",
+        f"http://127.0.0.1:{app.port + 1}",
+        f"https://127.0.0.1:{app.port}",
+        "null",
+        f"http://localhost:{app.port + 1}",
+        f"http://127.0.0.1:{app.port}.evil.example",
+    )
     for origin in foreign:
         r = app.get("/", Cookie=app.cookie, Origin=origin)
         assert r.status == 403 and b"refuses requests made by another web site" in r.body, origin
         assert app.socket_status(origin) == 403, origin
-    assert app.socket_status(f"http://127.0.0.1:{app.port}", cookie=False) == 403     # own origin, no token
-    assert app.socket_status(None, cookie=False) == 403                               # no origin, no token
-    assert app.sessions() == 0                                                        # nothing reached the app
-    assert app.socket_status(f"http://127.0.0.1:{app.port}") == 101                   # own page with its cookie
+    assert app.socket_status(f"http://127.0.0.1:{app.port}", cookie=False) == 403  # own origin, no token
+    assert app.socket_status(None, cookie=False) == 403  # no origin, no token
+    assert app.sessions() == 0  # nothing reached the app
+    assert app.socket_status(f"http://127.0.0.1:{app.port}") == 101  # own page with its cookie
     assert app.socket_status(f"http://localhost:{app.port}") == 101
 
 
@@ -161,6 +198,7 @@ def test_a_page_from_another_origin_cannot_drive_the_app_in_a_real_browser(app):
     of 127.0.0.1 (same site, so the browser even attaches the cookie), and a rebound name are refused."""
     require("chromium")
     from playwright.sync_api import sync_playwright
+
     evil_dir = Path(app.trace).parent / "evil"
     evil_dir.mkdir(exist_ok=True)
     (evil_dir / "index.html").write_text(ATTACK_PAGE.replace("APP", str(app.port)))
@@ -169,23 +207,24 @@ def test_a_page_from_another_origin_cannot_drive_the_app_in_a_real_browser(app):
     before = app.sessions()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-                "--no-sandbox", "--host-resolver-rules=MAP rebound.example 127.0.0.1"])
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox", "--host-resolver-rules=MAP rebound.example 127.0.0.1"]
+            )
             context = browser.new_context()
             own = context.new_page()
-            own.goto(app.url)                                   # the printed address: the app opens
+            own.goto(app.url)  # the printed address: the app opens
             assert own.url == app.base
             own.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=90_000)
             wait_for(lambda: app.sessions() == before + 1, 60, "the app's own page to start a session")
             attacker = context.new_page()
             attacker.goto(f"http://127.0.0.1:{evil.server_address[1]}/")
             results = attacker.evaluate("window.attack")
-            assert results[0].startswith("closed") and results[1].startswith("closed"), results   # 403: no socket
-            assert results[2] == results[3] == "blocked", results        # refused, and no CORS header to read it
-            rebound = context.new_page()                             # DNS rebinding: a foreign name for 127.0.0.1
+            assert results[0].startswith("closed") and results[1].startswith("closed"), results  # 403: no socket
+            assert results[2] == results[3] == "blocked", results  # refused, and no CORS header to read it
+            rebound = context.new_page()  # DNS rebinding: a foreign name for 127.0.0.1
             rebound.goto(f"http://rebound.example:{app.port}/?token={app.token}")
             assert "answers only at http://127.0.0.1:" in rebound.content()
-            fresh = browser.new_context().new_page()                 # another browser profile, without the token
+            fresh = browser.new_context().new_page()  # another browser profile, without the token
             fresh.goto(app.base)
             assert "Open the address printed by `fda-explorer --web`" in fresh.content()
             own.wait_for_timeout(1000)

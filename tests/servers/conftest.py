@@ -33,7 +33,7 @@ def data(sample_dir, tmp_path_factory) -> Path:
 @dataclass
 class Server:
     proc: subprocess.Popen
-    url: str            # http://127.0.0.1:PORT (serve) or http://127.0.0.1:PORT/mcp (mcp --http)
+    url: str  # http://127.0.0.1:PORT (serve) or http://127.0.0.1:PORT/mcp (mcp --http)
     log: Path
 
     def stop(self) -> int:
@@ -50,8 +50,14 @@ class Server:
 def start(args: list[str], log: Path, timeout: float = 60) -> Server:
     """Start `python -m agent.servers ARGS` in its own process group; wait for the address it prints."""
     err = open(log, "wb")
-    proc = subprocess.Popen(SERVERS + args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=err, start_new_session=True)
+    proc = subprocess.Popen(
+        SERVERS + args,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=err,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         found = re.search(r"http://127\.0\.0\.1:\d+(/mcp)?", log.read_text(errors="replace"))

@@ -18,8 +18,22 @@ from mirror.settings import Settings
 
 from .conftest import events
 
-SCHEMAS = {"Answer", "ErrorBody", "ErrorDetail", "Thread", "ThreadDetail", "ThreadCreate", "ThreadSearch", "RunCreate",
-           "RunInput", "Command", "RunInfo", "ToolInfo", "Health", "Message"}
+SCHEMAS = {
+    "Answer",
+    "ErrorBody",
+    "ErrorDetail",
+    "Thread",
+    "ThreadDetail",
+    "ThreadCreate",
+    "ThreadSearch",
+    "RunCreate",
+    "RunInput",
+    "Command",
+    "RunInfo",
+    "ToolInfo",
+    "Health",
+    "Message",
+}
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +65,16 @@ def test_every_route_is_in_the_document(app, doc):
     routes = {(m.lower(), r.path) for r in app.routes if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for p, ops in doc["paths"].items() for m in ops}
     assert routes == listed
-    assert {("post", "/threads"), ("post", "/threads/search"), ("get", "/threads/{thread_id}"),
-            ("delete", "/threads/{thread_id}"), ("post", "/threads/{thread_id}/runs/wait"),
-            ("post", "/threads/{thread_id}/runs/stream"), ("get", "/threads/{thread_id}/runs/{run_id}/stream"),
-            ("post", "/threads/{thread_id}/runs/{run_id}/cancel")} <= listed
+    assert {
+        ("post", "/threads"),
+        ("post", "/threads/search"),
+        ("get", "/threads/{thread_id}"),
+        ("delete", "/threads/{thread_id}"),
+        ("post", "/threads/{thread_id}/runs/wait"),
+        ("post", "/threads/{thread_id}/runs/stream"),
+        ("get", "/threads/{thread_id}/runs/{run_id}/stream"),
+        ("post", "/threads/{thread_id}/runs/{run_id}/cancel"),
+    } <= listed
 
 
 def test_schemas_and_error_responses_are_documented(doc):
@@ -80,8 +100,11 @@ def test_the_server_serves_the_document_and_answers_by_it(live, doc):
     assert live.get("/openapi.json").json() == doc
     conforms(doc, "Health", live.get("/ok").json())
     conforms(doc, "Thread", live.post("/threads", json={"thread_id": "k1"}).json())
-    conforms(doc, "Answer", live.post("/threads/k1/runs/wait",
-                                      json={"input": {"question": "How many PMA approvals are there?"}}).json())
+    conforms(
+        doc,
+        "Answer",
+        live.post("/threads/k1/runs/wait", json={"input": {"question": "How many PMA approvals are there?"}}).json(),
+    )
     conforms(doc, "ThreadDetail", live.get("/threads/k1").json())
     runs = live.get("/threads/k1/runs").json()
     for r in runs:

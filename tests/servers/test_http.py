@@ -69,7 +69,7 @@ def test_wait_answers_as_ask_json_does(http, data):
     body = http.post("/threads/w1/runs/wait", json=ask(FRN)).json()
     printed = CliRunner().invoke(tools_cli, ["ask", FRN, "--json", "--model", "none", "--data-dir", str(data)])
     assert printed.exit_code == 0, printed.output
-    cli = json.loads(printed.output[printed.output.index("{"):])
+    cli = json.loads(printed.output[printed.output.index("{") :])
     assert body.keys() == cli.keys()
     assert body["answer"] == cli["answer"] and body["session"] == "w1" and body["model"] == "none"
     assert body["provenance"] == cli["provenance"] and body["tool_calls"] == cli["tool_calls"]
@@ -78,7 +78,7 @@ def test_wait_answers_as_ask_json_does(http, data):
 def test_reconnect_mid_stream_with_last_event_id(http, data):
     with held(data, "r1"):
         with http.stream("POST", "/threads/r1/runs/stream", json=ask(FRN)) as resp:
-            first = next(events(resp))                # the run has started and waits on the lock
+            first = next(events(resp))  # the run has started and waits on the lock
         assert first.id == 1 and first.type == "metadata"
         run_id = first.data["run_id"]
         assert http.get(f"/threads/r1/runs/{run_id}").json()["status"] == "running"
@@ -86,7 +86,7 @@ def test_reconnect_mid_stream_with_last_event_id(http, data):
         rest = list(events(resp))
     assert [e.id for e in rest] == list(range(2, len(rest) + 2)) and rest[-1].type == "answer"
     with http.stream("GET", f"/threads/r1/runs/{run_id}/stream") as resp:
-        replay = list(events(resp))                   # without Last-Event-ID: every event again, the same
+        replay = list(events(resp))  # without Last-Event-ID: every event again, the same
     assert [(e.id, e.type, e.data) for e in replay] == [(e.id, e.type, e.data) for e in [first, *rest]]
     with http.stream("GET", f"/threads/r1/runs/{run_id}/stream", params={"after": len(replay) - 1}) as resp:
         assert [e.type for e in events(resp)] == ["answer"]
@@ -101,7 +101,7 @@ def test_two_threads_at_once(http, data):
             streams[tid] = (cm, events(cm.__enter__()))
             firsts[tid] = next(streams[tid][1])
         runs = {tid: http.get(f"/threads/{tid}/runs/{f.data['run_id']}").json() for tid, f in firsts.items()}
-        assert {r["status"] for r in runs.values()} == {"running"}      # both borrowed an assistant (--concurrency 2)
+        assert {r["status"] for r in runs.values()} == {"running"}  # both borrowed an assistant (--concurrency 2)
     results: dict[str, list] = {}
 
     def read(tid):
@@ -133,7 +133,7 @@ def test_cancel_a_run(http, data):
     assert join.status_code == 409 and join.json()["error"]["code"] == "run_cancelled"
     again = http.post(f"/threads/c1/runs/{run_id}/cancel")
     assert again.status_code == 409 and again.json()["error"]["code"] == "run_finished"
-    assert http.get("/threads/c1").json()["turns"] == 0                  # nothing saved to the conversation
+    assert http.get("/threads/c1").json()["turns"] == 0  # nothing saved to the conversation
 
 
 def test_a_follow_up_on_the_same_thread(http):
@@ -142,11 +142,13 @@ def test_a_follow_up_on_the_same_thread(http):
     first = http.post("/threads/f1/runs/wait", json=ask("adverse events for product code FRN")).json()
     second = http.post("/threads/f1/runs/wait", json=ask("any 510(k)s for those?")).json()
     assert "FRN" in first["answer"] and second["session"] == "f1"
-    assert "510(k)" in second["answer"] and "FRN" in second["answer"]      # "those" read from the thread
+    assert "510(k)" in second["answer"] and "FRN" in second["answer"]  # "those" read from the thread
     thread = http.get("/threads/f1").json()
     assert thread["turns"] == 2 and thread["metadata"] == {"team": "qa"}
     assert [m["content"] for m in thread["messages"] if m["role"] == "user"] == [
-        "adverse events for product code FRN", "any 510(k)s for those?"]
+        "adverse events for product code FRN",
+        "any 510(k)s for those?",
+    ]
     assert "f1" in [t["thread_id"] for t in http.post("/threads/search", json={"limit": 1000}).json()]
     assert len(http.get("/threads/f1/runs").json()) == 2
     assert http.delete("/threads/f1").status_code == 204
@@ -170,8 +172,9 @@ def test_errors_have_one_shape(http, data):
     http.post("/threads", json={"thread_id": "e2"})
     err(http.post("/threads", json={"thread_id": "e2"}), 409, "thread_exists")
     err(http.get("/threads/e2/runs/nope"), 404, "run_not_found")
-    msg = err(http.post("/threads/e2/runs/wait", json={"command": {"resume": "Class II"}}), 409,
-              "no_clarification_pending")
+    msg = err(
+        http.post("/threads/e2/runs/wait", json={"command": {"resume": "Class II"}}), 409, "no_clarification_pending"
+    )
     assert "input.question" in msg
     err(http.post("/threads/e2/runs/wait", json={"command": {"resume": 1, "other": 2}}), 422, "invalid_request")
     with held(data, "e2"):
@@ -197,7 +200,7 @@ def test_a_clarifying_question_paused_and_resumed(http):
     bad = http.post("/threads/c1/runs/wait", json={"command": {"resume": 99}})
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "choice_not_offered"
     assert "1 to 8" in bad.json()["error"]["message"]
-    assert http.get("/threads/c1").json()["status"] == "interrupted"       # a bad choice lets nothing lapse
+    assert http.get("/threads/c1").json()["status"] == "interrupted"  # a bad choice lets nothing lapse
 
     with http.stream("POST", "/threads/c1/runs/stream", json={"command": {"resume": 3}}) as resp:
         again = list(events(resp))
@@ -228,12 +231,13 @@ def test_host_and_origin_are_checked(http, srv):
     page = http.get("/ok", headers={"Origin": "http://evil.example"})
     assert page.status_code == 403 and "--cors-origin" in page.json()["error"]["message"]
     assert "access-control-allow-origin" not in page.headers
-    assert http.get("/ok", headers={"Origin": srv.url}).status_code == 200      # its own origin
+    assert http.get("/ok", headers={"Origin": srv.url}).status_code == 200  # its own origin
 
 
 def test_token_and_cors(server_factory):
-    srv = server_factory("serve", "--port", "0", "--model", "none", "--token", "s3cret",
-                         "--cors-origin", "http://portal.example")
+    srv = server_factory(
+        "serve", "--port", "0", "--model", "none", "--token", "s3cret", "--cors-origin", "http://portal.example"
+    )
     with httpx.Client(base_url=srv.url, timeout=60) as c:
         for path in ("/ok", "/openapi.json", "/tools"):
             refused = c.get(path)
@@ -244,8 +248,14 @@ def test_token_and_cors(server_factory):
         auth = {"Authorization": "Bearer s3cret"}
         assert c.get("/ok", headers=auth).status_code == 200
         assert "FRN" in c.post("/threads/t/runs/wait", json=ask(FRN), headers=auth).json()["answer"]
-        pre = c.options("/ok", headers={"Origin": "http://portal.example", "Access-Control-Request-Method": "GET",
-                                        "Access-Control-Request-Headers": "authorization"})
+        pre = c.options(
+            "/ok",
+            headers={
+                "Origin": "http://portal.example",
+                "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "authorization",
+            },
+        )
         assert pre.status_code == 200 and pre.headers["access-control-allow-origin"] == "http://portal.example"
         cross = c.get("/ok", headers={**auth, "Origin": "http://portal.example"})
         assert cross.status_code == 200 and cross.headers["access-control-allow-origin"] == "http://portal.example"

@@ -41,8 +41,11 @@ CALLS = {
 
 
 def stdio(data) -> Client:
-    return Client(StdioServerParameters(command=sys.executable, args=["-m", "agent.servers", "mcp", "--data-dir",
-                                                                      str(data)], cwd=str(ROOT)))
+    return Client(
+        StdioServerParameters(
+            command=sys.executable, args=["-m", "agent.servers", "mcp", "--data-dir", str(data)], cwd=str(ROOT)
+        )
+    )
 
 
 @pytest.fixture(scope="module")
@@ -77,11 +80,15 @@ def test_stdio_lists_and_calls_every_tool(data, api):
         assert out["total"] >= 0 and "record_ids" in out, name
         for p in out["provenance"]:
             assert p["query"] and p["as_of"], (name, p)
-        assert out == call(api, name, CALLS[name]).structured, name     # the same core as the direct call
-        assert r.content[0].text                                        # the text a model reads
+        assert out == call(api, name, CALLS[name]).structured, name  # the same core as the direct call
+        assert r.content[0].text  # the text a model reads
     events = results["search_events"].structured_content
-    assert events["total"] == api.get("/device/event.json", 'search=device.device_report_product_code.exact:"FRN"'
-                                                            "&limit=0").json()["meta"]["results"]["total"]
+    assert (
+        events["total"]
+        == api.get("/device/event.json", 'search=device.device_report_product_code.exact:"FRN"&limit=0').json()["meta"][
+            "results"
+        ]["total"]
+    )
     assert events["record_ids"] and events["record_ids"][0].startswith("mdr_report_key=")
     assert results["count_by"].structured_content["rows"][0].keys() == {"year", "count"}
     assert results["openfda_query"].structured_content["record_ids"][0].startswith("k_number=")
@@ -90,13 +97,17 @@ def test_stdio_lists_and_calls_every_tool(data, api):
 def test_stdio_bad_arguments_come_back_as_errors_the_model_can_act_on(data):
     async def main():
         async with stdio(data) as client:
-            return [await client.call_tool(name, args) for name, args in (
-                ("search_events", {"product_codes": "FRN"}),
-                ("search_events", {"productcode": ["FRN"]}),
-                ("count_by", {"dataset": "events", "field": "colour"}),
-                ("openfda_query", {"endpoint": "drugs"}),
-                ("openfda_query", {"endpoint": "event", "search": "date_received:[2020 TO"}),
-                ("no_such_tool", {}))]
+            return [
+                await client.call_tool(name, args)
+                for name, args in (
+                    ("search_events", {"product_codes": "FRN"}),
+                    ("search_events", {"productcode": ["FRN"]}),
+                    ("count_by", {"dataset": "events", "field": "colour"}),
+                    ("openfda_query", {"endpoint": "drugs"}),
+                    ("openfda_query", {"endpoint": "event", "search": "date_received:[2020 TO"}),
+                    ("no_such_tool", {}),
+                )
+            ]
 
     wrong_type, unknown_arg, bad_field, bad_endpoint, bad_search, unknown_tool = anyio.run(main)
     for r in (wrong_type, unknown_arg, bad_field, bad_endpoint, bad_search, unknown_tool):
@@ -128,8 +139,11 @@ def test_stdio_resources(data, api):
             return listed, templates, status, fields, guide, record
 
     listed, templates, status, fields, guide, record = anyio.run(main)
-    assert {str(r.uri) for r in listed} == {"fda-explorer://status", "fda-explorer://fields",
-                                            "fda-explorer://fields/guide"}
+    assert {str(r.uri) for r in listed} == {
+        "fda-explorer://status",
+        "fda-explorer://fields",
+        "fda-explorer://fields/guide",
+    }
     assert [t.uri_template for t in templates] == ["fda-explorer://record/{dataset}/{key}"]
     st = json.loads(status.contents[0].text)["datasets"]
     assert st["event"]["as_of"] == api.as_of("event") and st["event"]["records"] > 0
@@ -159,7 +173,13 @@ def test_streamable_http(server_factory, api):
     assert bad.is_error and "date_from" in bad.content[0].text and "valid arguments" in bad.content[0].text
     assert json.loads(status.contents[0].text)["datasets"]["510k"]["as_of"] == api.as_of("510k")
     # DNS rebinding: a page on another name that resolves to 127.0.0.1 is refused
-    rebound = httpx.post(srv.url, headers={"Host": "evil.example", "Content-Type": "application/json",
-                                           "Accept": "application/json, text/event-stream"},
-                         content=b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
+    rebound = httpx.post(
+        srv.url,
+        headers={
+            "Host": "evil.example",
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        },
+        content=b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    )
     assert rebound.status_code in (400, 421), rebound.text

@@ -17,7 +17,7 @@ from agent.tools import TOOLS
 
 from .conftest import ROOT
 
-MCP_ONLY = {"openfda_query"}     # the local openFDA query: for MCP hosts that write openFDA queries themselves
+MCP_ONLY = {"openfda_query"}  # the local openFDA query: for MCP hosts that write openFDA queries themselves
 
 
 def test_every_surface_lists_the_same_tools_with_the_same_schemas(data, server_factory):
@@ -26,8 +26,9 @@ def test_every_surface_lists_the_same_tools_with_the_same_schemas(data, server_f
     cli = {t["name"]: t for t in json.loads(printed.output)}
 
     async def listed():
-        params = StdioServerParameters(command=sys.executable, args=["-m", "agent.servers", "mcp", "--data-dir",
-                                                                     str(data)], cwd=str(ROOT))
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "agent.servers", "mcp", "--data-dir", str(data)], cwd=str(ROOT)
+        )
         async with Client(params) as client:
             return (await client.list_tools()).tools
 
@@ -47,10 +48,15 @@ def test_every_surface_lists_the_same_tools_with_the_same_schemas(data, server_f
 
 def test_every_surface_runs_the_one_assistant():
     """The CLI, the app and the HTTP API build `agent.assistant.Assistant`; no server defines tools of its own."""
+
     def imports(path):
         tree = ast.parse((ROOT / path).read_text())
-        return {("." * n.level + (n.module or ""), a.name) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
-                for a in n.names}
+        return {
+            ("." * n.level + (n.module or ""), a.name)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.ImportFrom)
+            for a in n.names
+        }
 
     assert ("agent.assistant", "Assistant") in imports("app/backend.py")
     assert (".assistant", "Assistant") in imports("agent/cli.py")

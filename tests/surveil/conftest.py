@@ -24,4 +24,5 @@ def run():
         result = CliRunner().invoke(surveil_cli, list(args), catch_exceptions=False)
         assert (result.exit_code == 0) == ok, result.output
         return result
+
     return invoke

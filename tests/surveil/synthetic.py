@@ -40,20 +40,32 @@ def event_rows(spec=EVENTS, start: int = 1) -> list[tuple]:
     for code, year, etype, probs, n in spec:
         for i in range(n):
             rec = {"mdr_report_key": str(key), "event_type": etype, "product_problems": probs}
-            rows.append((str(key), etype, f"{year}-0{1 + i % 9}-15", probs, [code], f"FIRM {code}", json.dumps(rec),
-                         f"BRAND {code}", f"0000000000{key:04d}"))
+            rows.append(
+                (
+                    str(key),
+                    etype,
+                    f"{year}-0{1 + i % 9}-15",
+                    probs,
+                    [code],
+                    f"FIRM {code}",
+                    json.dumps(rec),
+                    f"BRAND {code}",
+                    f"0000000000{key:04d}",
+                )
+            )
             key += 1
     return rows
 
 
 def publish_events(data_dir: Path, rows: list[tuple], export_date: str = "2024-01-01") -> Store:
     store = Store(data_dir)
-    ddl = ("CREATE TABLE device_event (mdr_report_key VARCHAR, event_type VARCHAR, date_received DATE, "
-           "product_problems VARCHAR[], product_code_list VARCHAR[], manufacturer_name VARCHAR, record JSON);"
-           "CREATE TABLE device_event_device (mdr_report_key VARCHAR, brand_name VARCHAR, "
-           "manufacturer_d_name VARCHAR, udi_di VARCHAR, device_report_product_code VARCHAR)")
+    ddl = (
+        "CREATE TABLE device_event (mdr_report_key VARCHAR, event_type VARCHAR, date_received DATE, "
+        "product_problems VARCHAR[], product_code_list VARCHAR[], manufacturer_name VARCHAR, record JSON);"
+        "CREATE TABLE device_event_device (mdr_report_key VARCHAR, brand_name VARCHAR, "
+        "manufacturer_d_name VARCHAR, udi_di VARCHAR, device_report_product_code VARCHAR)"
+    )
     ins = [("INSERT INTO device_event VALUES (?, ?, ?, ?, ?, ?, ?)", list(r[:7])) for r in rows]
-    ins += [("INSERT INTO device_event_device VALUES (?, ?, ?, ?, ?)", [r[0], r[7], r[5], r[8], r[4][0]])
-            for r in rows]
+    ins += [("INSERT INTO device_event_device VALUES (?, ?, ?, ?, ?)", [r[0], r[7], r[5], r[8], r[4][0]]) for r in rows]
     publish(store, "event", ddl, ins, export_date)
     return store

@@ -20,12 +20,16 @@ from .synthetic import event_rows, publish_events
 
 def publish_recalls(store: Store, recalls: dict[str, dict], export_date: str) -> None:
     con = store.open_staging("recall")
-    con.execute("CREATE TABLE device_recall (product_res_number VARCHAR, res_event_number VARCHAR, "
-                "recalling_firm VARCHAR, product_code VARCHAR, event_date_initiated DATE, recall_status VARCHAR, "
-                "record JSON)")
+    con.execute(
+        "CREATE TABLE device_recall (product_res_number VARCHAR, res_event_number VARCHAR, "
+        "recalling_firm VARCHAR, product_code VARCHAR, event_date_initiated DATE, recall_status VARCHAR, "
+        "record JSON)"
+    )
     for key, r in recalls.items():
-        con.execute("INSERT INTO device_recall VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [key, r["event"], r["firm"], r["code"], r["date"], r["status"], json.dumps(r)])
+        con.execute(
+            "INSERT INTO device_recall VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [key, r["event"], r["firm"], r["code"], r["date"], r["status"], json.dumps(r)],
+        )
     con.execute("INSERT OR REPLACE INTO _sync_meta VALUES ('export_date', ?)", [export_date])
     record_loaded(con, "device/recall/all.zip", "http://127.0.0.1/x", export_date, len(recalls), 1, export_date)
     con.execute("INSERT INTO _sync_meta VALUES ('status', 'complete')")
@@ -48,7 +52,7 @@ def data(tmp_path):
 
 
 def test_second_sync_digest_is_exact(data):
-    v1 = event_rows()                                           # keys 1..120
+    v1 = event_rows()  # keys 1..120
     store = publish_events(data, v1, export_date="2024-01-01")
     publish_recalls(store, {f"Z-{i}": recall("AAA" if i < 5 else "BBB") for i in range(10)}, "2024-01-01")
     first = record_changes(store)
@@ -67,11 +71,17 @@ def test_second_sync_digest_is_exact(data):
     assert got == {"event": ("diffed", 3, 3, 2), "recall": ("diffed", 1, 1, 1)}
     con = store.open_file(snapshot_path(store))
     try:
-        rows = con.execute("SELECT dataset, change, list_sort(list(key)) FROM changes WHERE sync_id = 2 "
-                           "GROUP BY ALL ORDER BY ALL").fetchall()
-        assert rows == [("event", "added", ["500", "501", "502"]), ("event", "changed", ["1", "2", "3"]),
-                        ("event", "removed", ["4", "5"]), ("recall", "added", ["Z-10"]),
-                        ("recall", "changed", ["Z-0"]), ("recall", "removed", ["Z-9"])]
+        rows = con.execute(
+            "SELECT dataset, change, list_sort(list(key)) FROM changes WHERE sync_id = 2 GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
+        assert rows == [
+            ("event", "added", ["500", "501", "502"]),
+            ("event", "changed", ["1", "2", "3"]),
+            ("event", "removed", ["4", "5"]),
+            ("recall", "added", ["Z-10"]),
+            ("recall", "changed", ["Z-0"]),
+            ("recall", "removed", ["Z-9"]),
+        ]
         assert con.execute("SELECT count(*) FROM digests WHERE dataset = 'event'").fetchone()[0] == len(v2)
     finally:
         con.close()
@@ -101,13 +111,13 @@ def test_changes_before_any_record_says_what_to_do(data):
 def test_sample_mirror_baseline(mirror_copy):
     store = Store(mirror_copy)
     con = store.open_file(snapshot_path(store), read_only=True)
-    try:                        # `mirror sync --sample` took the baseline of every dataset it published
+    try:  # `mirror sync --sample` took the baseline of every dataset it published
         first = con.execute("SELECT sync_id, dataset, status, added + changed + removed FROM sync_datasets").fetchall()
         listed = con.execute("SELECT count(*) FROM changes").fetchone()
     finally:
         con.close()
     assert {d for _, d, _, _ in first} == set(store.require_published()) and listed == (0,)
     assert {(s, status, n) for s, _, status, n in first} == {(1, "baseline", 0)}
-    rec = record_changes(store)                     # nothing differs since
+    rec = record_changes(store)  # nothing differs since
     assert rec.sync_id == 2 and {r.dataset for r in rec.datasets} >= {"event", "recall", "udi", "gudid", "510k", "pma"}
     assert all(r.status == "unchanged" for r in rec.datasets), [(r.dataset, r.status) for r in rec.datasets]

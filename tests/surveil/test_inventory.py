@@ -31,11 +31,11 @@ def test_udi_parsing_of_every_issuer():
     p = parse_udi("(01)00811331018325(17)271231(10)LOT-7(21)SN9")
     assert (p.issuer, p.di, p.expiry, p.lot, p.serial) == ("GS1", "00811331018325", "271231", "LOT-7", "SN9")
     assert p.notes == []
-    p = parse_udi(f"01008173950240501728063010A{GS}21S")           # raw: (01)(17)(10) GS (21)
+    p = parse_udi(f"01008173950240501728063010A{GS}21S")  # raw: (01)(17)(10) GS (21)
     assert (p.di, p.expiry, p.lot, p.serial) == ("00817395024050", "280630", "A", "S")
     p = parse_udi("+B3359500/$$3271231L0T5X")
     assert (p.issuer, p.di, p.expiry, p.lot) == ("HIBCC", "B3359500", "271231", "L0T5")
-    assert parse_udi("+B3359500Q").di == "B3359500"           # primary only: last character is the check
+    assert parse_udi("+B3359500Q").di == "B3359500"  # primary only: last character is the check
     p = parse_udi("=/A99990012345678=,000025")
     assert (p.issuer, p.di) == ("ICCBBA", "A99990012345678")
     assert parse_udi("811331018325").candidates == ("00811331018325", "811331018325")
@@ -87,8 +87,9 @@ def test_export_csv_with_bom_and_xlsx(sample_dir, tmp_path, run):
     raw = (tmp_path / "out.csv").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     lines = raw.decode("utf-8-sig").splitlines()
-    assert lines[0].startswith("row,udi,di,product_code") and any(ln.startswith("# event data as of,2025-09-23")
-                                                                  for ln in lines)
+    assert lines[0].startswith("row,udi,di,product_code") and any(
+        ln.startswith("# event data as of,2025-09-23") for ln in lines
+    )
     run("inventory", str(src), "--out", str(tmp_path / "out.xlsx"), "--data-dir", str(sample_dir))
     wb = load_workbook(tmp_path / "out.xlsx")
     assert wb["devices"]["L2"].value == "exact DI" and wb["devices"].max_row == 9

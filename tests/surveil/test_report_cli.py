@@ -18,14 +18,14 @@ DOC = (Path(__file__).resolve().parents[2] / "docs" / "surveillance.md").read_te
 
 def test_changes_record_then_list(run, mirror_copy):
     d = str(mirror_copy)
-    out = run("changes", "--data-dir", d).output          # `mirror sync --sample` recorded sync 1 (a baseline)
+    out = run("changes", "--data-dir", d).output  # `mirror sync --sample` recorded sync 1 (a baseline)
     assert "Changes in syncs #1 at " in out and "event (as of 2025-09-23): 0 new, 0 changed, 0 removed" in out
     out = run("changes", "--record", "--data-dir", d).output
     assert "recorded sync 2: 510k unchanged (+0 ~0 -0)" in out and "Changes in syncs #2 at " in out
     run("watch", "create", "pumps", "--code", "OZP", "--data-dir", d)
     out = run("changes", "--watch", "pumps", "--since", "2000-01-01", "--data-dir", d).output
     assert "Changes for watchlist pumps in syncs #1 at " in out and ", #2 at " in out
-    shutil.rmtree(mirror_copy / "surveil")                 # a mirror synced before syncs kept a change history
+    shutil.rmtree(mirror_copy / "surveil")  # a mirror synced before syncs kept a change history
     err = run("changes", "--data-dir", d, ok=False).output
     assert "no change history yet" in err and "--record" in err
     assert "recorded sync 1: 510k baseline" in run("changes", "--record", "--data-dir", d).output
@@ -43,7 +43,7 @@ def test_report_markdown(run, mirror_copy, tmp_path):
     assert "| problem | No Display/Image | all | 1 | 1 | 1 | 2 | 1.50 |" in text
     assert "MAUDE counts are reports, not incidence." in text and "Data as of:" in text and "```sql" in text
     assert "Adverse event reports (deaths first): 16081314, 16081315" in text
-    assert "## Changes in the latest sync\n\n- recall (as of " in text      # sync 1 of the sample: a baseline
+    assert "## Changes in the latest sync\n\n- recall (as of " in text  # sync 1 of the sample: a baseline
     assert "- event (as of 2025-09-23): 0 new, 0 changed, 0 removed" in text and "_Not available: " not in text
 
 

@@ -47,37 +47,66 @@ def mirror_figures(data_dir: Path, codes: tuple[str, ...], start: date, end: dat
     """What the report should say, counted in Python from every row of the mirror."""
     con = Store(data_dir).connect()
     try:
-        events = [e for e in con.execute("SELECT mdr_report_key, product_code_list, date_received, event_type, "
-                                         "product_problems FROM device_event").fetchall()
-                  if set(e[1] or ()) & set(codes) and e[2] and start <= e[2] <= end]
-        k510 = [r[0] for r in con.execute("SELECT k_number, product_code, decision_date FROM device_510k").fetchall()
-                if r[1] in codes and start <= r[2] <= end]
-        pma = [(r[0], r[1]) for r in con.execute("SELECT pma_number, supplement_number, product_code, "
-                                                 "decision_date FROM device_pma").fetchall()
-               if r[2] in codes and start <= r[3] <= end]
-        recalls = [r for r in con.execute("SELECT product_res_number, product_code, event_date_initiated, "
-                                          "res_event_number FROM device_recall").fetchall()
-                   if r[1] in codes and r[2] and start <= r[2] <= end]
+        events = [
+            e
+            for e in con.execute(
+                "SELECT mdr_report_key, product_code_list, date_received, event_type, "
+                "product_problems FROM device_event"
+            ).fetchall()
+            if set(e[1] or ()) & set(codes) and e[2] and start <= e[2] <= end
+        ]
+        k510 = [
+            r[0]
+            for r in con.execute("SELECT k_number, product_code, decision_date FROM device_510k").fetchall()
+            if r[1] in codes and start <= r[2] <= end
+        ]
+        pma = [
+            (r[0], r[1])
+            for r in con.execute(
+                "SELECT pma_number, supplement_number, product_code, decision_date FROM device_pma"
+            ).fetchall()
+            if r[2] in codes and start <= r[3] <= end
+        ]
+        recalls = [
+            r
+            for r in con.execute(
+                "SELECT product_res_number, product_code, event_date_initiated, res_event_number FROM device_recall"
+            ).fetchall()
+            if r[1] in codes and r[2] and start <= r[2] <= end
+        ]
     finally:
         con.close()
     by_month = Counter((e[2].strftime("%Y-%m"), e[3]) for e in events)
     terms = Counter(t for e in events for t in set(e[4] or ()))
-    return {"events": events, "by_month": by_month, "terms": terms, "510k": sorted(k510), "pma": sorted(pma),
-            "recalls": recalls}
+    return {
+        "events": events,
+        "by_month": by_month,
+        "terms": terms,
+        "510k": sorted(k510),
+        "pma": sorted(pma),
+        "recalls": recalls,
+    }
 
 
-@pytest.mark.parametrize("period,start,end", [("2023Q1", date(2023, 1, 1), date(2023, 3, 31)),
-                                              ("2020", date(2020, 1, 1), date(2020, 12, 31)),
-                                              ("2019", date(2019, 1, 1), date(2019, 12, 31))])
+@pytest.mark.parametrize(
+    "period,start,end",
+    [
+        ("2023Q1", date(2023, 1, 1), date(2023, 3, 31)),
+        ("2020", date(2020, 1, 1), date(2020, 12, 31)),
+        ("2019", date(2019, 1, 1), date(2019, 12, 31)),
+    ],
+)
 def test_pdf_and_docx_hold_the_mirrors_figures(run, mirror_copy, tmp_path, period, start, end):
     d = str(mirror_copy)
     run("watch", "create", "watched", *[x for c in CODES for x in ("--code", c)], "--data-dir", d)
     pdf, doc = tmp_path / "r.pdf", tmp_path / "r.docx"
     for out in (pdf, doc):
-        assert f"wrote {out}" in run("report", "--watch", "watched", "--period", period, "--out", str(out),
-                                     "--data-dir", d).output
+        assert (
+            f"wrote {out}"
+            in run("report", "--watch", "watched", "--period", period, "--out", str(out), "--data-dir", d).output
+        )
     want = mirror_figures(mirror_copy, CODES, start, end)
-    assert want["events"] or want["510k"] or want["recalls"]         # each period has something to show
+    assert want["events"] or want["510k"] or want["recalls"]  # each period has something to show
     tables, text = docx_tables(doc), pdf_text(pdf)
     dtext = docx_text(doc)
 
@@ -100,8 +129,9 @@ def test_pdf_and_docx_hold_the_mirrors_figures(run, mirror_copy, tmp_path, perio
     recall_rows = tables.get("4. Recalls initiated", [])[1:]
     assert [r[0] for r in recall_rows] == [r[0] for r in want["recalls"]]
     assert sorted(r[0] for r in tables.get("6. 510(k) decisions", [])[1:]) == want["510k"]
-    assert sorted((r[0], r[1]) for r in tables.get("7. PMA decisions (originals and supplements)", [])[1:]) \
-        == want["pma"]
+    assert (
+        sorted((r[0], r[1]) for r in tables.get("7. PMA decisions (originals and supplements)", [])[1:]) == want["pma"]
+    )
     for k in want["510k"]:
         assert k in text
     for line in (f"Records: {len(want['510k'])}. ", f"Records: {len(want['events'])}. "):
@@ -113,13 +143,13 @@ def test_pdf_and_docx_hold_the_mirrors_figures(run, mirror_copy, tmp_path, perio
         assert "MAUDE counts are reports, not incidence." in doc_text
         assert "Summary reports (alternative summary reporting) distort the counts." in doc_text
         assert "Appendix: record IDs cited" in doc_text and "Q1: figure 1" in doc_text
-    assert "FROM device_event t WHERE" in text and "FROM device_event t WHERE" in dtext   # the queries themselves
+    assert "FROM device_event t WHERE" in text and "FROM device_event t WHERE" in dtext  # the queries themselves
 
 
 def test_recall_class_comes_from_the_enforcement_reports(run, mirror_copy, tmp_path):
     d = str(mirror_copy)
     con = Store(mirror_copy).open_file(Store(mirror_copy).published()["enforcement"], read_only=False)
-    try:   # give the sample's FOZ recall event an enforcement report of class II (the two sample events differ)
+    try:  # give the sample's FOZ recall event an enforcement report of class II (the two sample events differ)
         con.execute("UPDATE device_enforcement SET event_id = '82984' WHERE recall_number = 'Z-2338-2012'")
     finally:
         con.close()
@@ -131,7 +161,7 @@ def test_recall_class_comes_from_the_enforcement_reports(run, mirror_copy, tmp_p
 
 def test_signal_table_in_both_documents(run, tmp_path):
     data = tmp_path / "data"
-    publish_events(data, event_rows())                       # SYNTHETIC: AAA has 6 of 10 2023 reports on battery
+    publish_events(data, event_rows())  # SYNTHETIC: AAA has 6 of 10 2023 reports on battery
     run("watch", "create", "aaa", "--code", "AAA", "--data-dir", str(data))
     pdf, doc = tmp_path / "s.pdf", tmp_path / "s.docx"
     for out in (pdf, doc):
@@ -141,20 +171,31 @@ def test_signal_table_in_both_documents(run, tmp_path):
     battery = next(r for r in rows if r[1] == "Battery Problem")
     # 2023 only: AAA 10 reports, 6 with it; others 100 reports (BBB), 5 with it
     assert battery[3:8] == ["6", "4", "5", "95", f"{(6 / 10) / (5 / 100):.2f}"] and battery[-1] == "SIGNAL"
-    assert rows[1][-1] == "SIGNAL"                                           # flagged rows first
+    assert rows[1][-1] == "SIGNAL"  # flagged rows first
     text = pdf_text(pdf)
     assert "problem Battery Problem all 6 4 5 95 12.00" in text and "SIGNAL" in text
     assert "Flagged (SIGNAL) when PRR >= 2, chi-square >= 4, n (a) >= 3" in text
-    assert "Not available: " in text and "no change history yet" in text     # no sync recorded: said, not failed
+    assert "Not available: " in text and "no change history yet" in text  # no sync recorded: said, not failed
 
 
 def test_bad_out_names_say_what_to_do(run, mirror_copy, tmp_path):
     d = str(mirror_copy)
     run("watch", "create", "w", "--code", "OZP", "--data-dir", d)
-    err = run("report", "--watch", "w", "--period", "2023Q1", "--out", str(tmp_path / "r.odt"), "--data-dir", d,
-              ok=False).output
+    err = run(
+        "report", "--watch", "w", "--period", "2023Q1", "--out", str(tmp_path / "r.odt"), "--data-dir", d, ok=False
+    ).output
     assert "written as .md, .pdf, .docx" in err and len(err.strip().splitlines()) == 1
-    err = run("report", "--watch", "w", "--period", "2023Q1", "--out", str(tmp_path / "nope" / "r.pdf"),
-              "--data-dir", d, ok=False).output
+    err = run(
+        "report",
+        "--watch",
+        "w",
+        "--period",
+        "2023Q1",
+        "--out",
+        str(tmp_path / "nope" / "r.pdf"),
+        "--data-dir",
+        d,
+        ok=False,
+    ).output
     assert "no such folder" in err
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))

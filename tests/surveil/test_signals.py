@@ -30,15 +30,16 @@ def test_battery_problem_all_years_matches_the_hand_computed_table(synthetic):
     r = row(t, "problem", "Battery Problem", None)
     assert r.table == TwoByTwo(6, 5, 5, 104)
     m = r.measures
-    assert m.prr == pytest.approx((6 / 11) / (5 / 109))                         # 11.890909...
+    assert m.prr == pytest.approx((6 / 11) / (5 / 109))  # 11.890909...
     assert m.prr == pytest.approx(11.8909090909)
     se = math.sqrt(1 / 6 - 1 / 11 + 1 / 5 - 1 / 109)
-    assert (m.prr_low, m.prr_high) == pytest.approx((11.8909090909 * math.exp(-1.959964 * se),
-                                                     11.8909090909 * math.exp(1.959964 * se)))
-    assert m.ror == pytest.approx(6 * 104 / (5 * 5))                             # 24.96
-    assert m.ror_low == pytest.approx(24.96 * math.exp(-1.959964 * math.sqrt(1/6 + 1/5 + 1/5 + 1/104)))
+    assert (m.prr_low, m.prr_high) == pytest.approx(
+        (11.8909090909 * math.exp(-1.959964 * se), 11.8909090909 * math.exp(1.959964 * se))
+    )
+    assert m.ror == pytest.approx(6 * 104 / (5 * 5))  # 24.96
+    assert m.ror_low == pytest.approx(24.96 * math.exp(-1.959964 * math.sqrt(1 / 6 + 1 / 5 + 1 / 5 + 1 / 104)))
     # Yates: N=120, |ad-bc| = |624-25| = 599, (599-60)^2 = 290521; margins 11*109*11*109 = 1437601
-    assert m.chi2 == pytest.approx(120 * 290521 / 1437601)                       # 24.2506...
+    assert m.chi2 == pytest.approx(120 * 290521 / 1437601)  # 24.2506...
     assert not m.haldane and m.flagged
 
 
@@ -49,9 +50,9 @@ def test_death_in_2023_and_the_year_totals(synthetic):
     r = row(t, "event_type", "Death", 2023)
     assert r.table == TwoByTwo(3, 7, 2, 98)
     assert r.measures.prr == pytest.approx(15.0)
-    assert r.measures.ror == pytest.approx(3 * 98 / 14)                           # 21.0
+    assert r.measures.ror == pytest.approx(3 * 98 / 14)  # 21.0
     # N=110, |294-14| = 280, (280-55)^2 = 50625; margins 10*100*5*105 = 525000
-    assert r.measures.chi2 == pytest.approx(110 * 50625 / 525000)                # 10.607...
+    assert r.measures.chi2 == pytest.approx(110 * 50625 / 525000)  # 10.607...
     assert r.measures.flagged
 
 
@@ -62,18 +63,18 @@ def test_zero_cell_uses_haldane_and_keeps_the_observed_chi_square(synthetic):
     assert r.table == TwoByTwo(2, 9, 0, 109)
     m = r.measures
     assert m.haldane
-    assert m.prr == pytest.approx((2.5 / 12) / (0.5 / 110))                      # 45.8333...
-    assert m.ror == pytest.approx(2.5 * 109.5 / (9.5 * 0.5))                     # 57.631...
+    assert m.prr == pytest.approx((2.5 / 12) / (0.5 / 110))  # 45.8333...
+    assert m.ror == pytest.approx(2.5 * 109.5 / (9.5 * 0.5))  # 57.631...
     # observed counts: N=120, |218-0| = 218, (218-60)^2 = 24964; margins 11*109*2*118
-    assert m.chi2 == pytest.approx(120 * 24964 / (11 * 109 * 2 * 118))          # 10.59...
-    assert not m.flagged                                                          # a = 2 < 3
+    assert m.chi2 == pytest.approx(120 * 24964 / (11 * 109 * 2 * 118))  # 10.59...
+    assert not m.flagged  # a = 2 < 3
 
 
 def test_a_term_the_product_never_reports_is_not_listed(synthetic):
     t = signals(synthetic, Scope(codes=("CCC",)))
     assert {(r.dimension, r.term) for r in t.rows} == {("event_type", "Malfunction"), ("problem", "Crack")}
     r = row(t, "event_type", "Malfunction", 2022)
-    assert r.table == TwoByTwo(9, 0, 1, 0)                      # b = d = 0: ROR from the corrected table
+    assert r.table == TwoByTwo(9, 0, 1, 0)  # b = d = 0: ROR from the corrected table
     assert r.measures.ror == pytest.approx(9.5 * 0.5 / (0.5 * 1.5)) and r.measures.chi2 is None
 
 
@@ -102,5 +103,5 @@ def test_sample_mirror_hand_table(sample_dir):
     assert r.table == TwoByTwo(1, 1, 1, 4)
     assert r.measures.prr == pytest.approx(2.5)
     assert r.measures.ror == pytest.approx(4.0)
-    assert r.measures.chi2 == pytest.approx(0.0)      # |4-1| = 3 < N/2 = 3.5: Yates takes it to 0
+    assert r.measures.chi2 == pytest.approx(0.0)  # |4-1| = 3 < N/2 = 3.5: Yates takes it to 0
     assert t.as_of == "2025-09-23"

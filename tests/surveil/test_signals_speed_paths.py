@@ -19,8 +19,9 @@ def brute(store: Store, codes: set[str]) -> dict[tuple, tuple[int, int, int, int
     """(dim, term, None) -> (a, b, c, d) over all years, counted report by report."""
     con = store.connect()
     try:
-        reports = con.execute("SELECT product_code_list, event_type, product_problems FROM device_event "
-                              "WHERE date_received IS NOT NULL").fetchall()
+        reports = con.execute(
+            "SELECT product_code_list, event_type, product_problems FROM device_event WHERE date_received IS NOT NULL"
+        ).fetchall()
     finally:
         con.close()
     inside: Counter[tuple[str, str]] = Counter()
@@ -43,25 +44,31 @@ def test_index_path_equals_brute_force_on_the_sample(mirror_copy, codes):
     store = Store(mirror_copy)
     con = store.connect()
     try:
-        assert "product_code_list_rows" in _in_scope(con, Scope(codes=codes))      # the fast path is taken
+        assert "product_code_list_rows" in _in_scope(con, Scope(codes=codes))  # the fast path is taken
         assert "product_code_list_rows" not in _in_scope(con, Scope(codes=codes, brands=("X",)))
     finally:
         con.close()
-    got = {(r.dimension, r.term, r.year): (r.table.a, r.table.b, r.table.c, r.table.d)
-           for r in signals(store, Scope(codes=codes)).rows if r.year is None}
+    got = {
+        (r.dimension, r.term, r.year): (r.table.a, r.table.b, r.table.c, r.table.d)
+        for r in signals(store, Scope(codes=codes)).rows
+        if r.year is None
+    }
     assert got == brute(store, set(codes)) and got
 
 
 def test_totals_are_cached_once_per_published_event_file(tmp_path):
-    store = publish_events(tmp_path / "data", event_rows())         # SYNTHETIC, no row index: the filter path
+    store = publish_events(tmp_path / "data", event_rows())  # SYNTHETIC, no row index: the filter path
     first = signals(store, Scope(codes=("AAA",)))
     cache = totals_path(store)
     assert cache.exists() and first.queries[1].startswith("SELECT dim, term, yr, n FROM read_parquet(")
     stamp = cache.stat().st_mtime_ns
     again = signals(store, Scope(codes=("AAA",)))
     assert cache.stat().st_mtime_ns == stamp and [r.table for r in again.rows] == [r.table for r in first.rows]
-    got = {(r.dimension, r.term, r.year): (r.table.a, r.table.b, r.table.c, r.table.d)
-           for r in first.rows if r.year is None}
+    got = {
+        (r.dimension, r.term, r.year): (r.table.a, r.table.b, r.table.c, r.table.d)
+        for r in first.rows
+        if r.year is None
+    }
     assert got == brute(store, {"AAA"})
     # a new event file (another sync): a new cache, the old one deleted, counts of the new data
     publish_events(tmp_path / "data", event_rows() + event_rows(start=500)[:12])
@@ -69,6 +76,9 @@ def test_totals_are_cached_once_per_published_event_file(tmp_path):
     assert totals_path(store) != cache and not cache.exists() and totals_path(store).exists()
     # the 12 rows added: 10 of AAA, 2 of BBB (synthetic.EVENTS' first lines)
     assert (third.reports_in_scope[None], third.reports_other[None]) == (11 + 10, first.reports_other[None] + 2)
-    got = {(r.dimension, r.term, r.year): (r.table.a, r.table.b, r.table.c, r.table.d)
-           for r in third.rows if r.year is None}
+    got = {
+        (r.dimension, r.term, r.year): (r.table.a, r.table.b, r.table.c, r.table.d)
+        for r in third.rows
+        if r.year is None
+    }
     assert got == brute(store, {"AAA"})

@@ -25,8 +25,14 @@ def test_signals_is_registered_and_described():
     assert TOOLS["signals"] is SIGNALS_TOOL and SIGNALS_TOOL.kind == "surveillance"
     [listed] = [t for t in describe() if t["name"] == "signals"]
     assert listed["description"].startswith("Disproportionality of MAUDE")
-    assert {p["name"] for p in listed["params"]} == {"product_codes", "watchlist", "year_from", "year_to", "by",
-                                                     "flagged_only"}
+    assert {p["name"] for p in listed["params"]} == {
+        "product_codes",
+        "watchlist",
+        "year_from",
+        "year_to",
+        "by",
+        "flagged_only",
+    }
 
 
 def test_signals_tool_runs_through_the_registry(ctx, sample_dir):

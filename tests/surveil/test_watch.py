@@ -11,22 +11,49 @@ from agent.surveil.watchlists import Watchlists
 
 
 def test_create_resolves_firms_and_stores_json(run, mirror_copy):
-    out = run("watch", "create", "cardiac", "--code", "dxy", "--firm", "Medtronic", "--brand", "Azure",
-              "--di", "00884838064018", "--data-dir", str(mirror_copy)).output
+    out = run(
+        "watch",
+        "create",
+        "cardiac",
+        "--code",
+        "dxy",
+        "--firm",
+        "Medtronic",
+        "--brand",
+        "Azure",
+        "--di",
+        "00884838064018",
+        "--data-dir",
+        str(mirror_copy),
+    ).output
     assert "product codes: DXY" in out and "Medtronic -> Medtronic, Inc." in out
     doc = json.loads((mirror_copy / "watchlists" / "cardiac.json").read_text())
     assert doc["codes"] == ["DXY"] and doc["dis"] == ["00884838064018"]
     assert set(doc["firms"][0]["variants"]) == {"MEDTRONIC INC.", "Medtronic, Inc."}
     scope = Watchlists(mirror_copy).get("cardiac").scope()
     assert {"Medtronic", "MEDTRONIC INC.", "Medtronic, Inc."} <= set(scope.firms)
-    assert not list((mirror_copy / "watchlists").glob("*.tmp"))      # atomic write left nothing behind
+    assert not list((mirror_copy / "watchlists").glob("*.tmp"))  # atomic write left nothing behind
 
 
 def test_edit_adds_and_removes_then_delete(run, mirror_copy):
     d = str(mirror_copy)
     run("watch", "create", "w1", "--code", "DXY", "--firm", "Medtronic", "--data-dir", d)
-    out = run("watch", "edit", "w1", "--add-code", "LWS", "--remove-code", "DXY", "--remove-firm", "medtronic",
-              "--add-brand", "Azure", "--json", "--data-dir", d).output
+    out = run(
+        "watch",
+        "edit",
+        "w1",
+        "--add-code",
+        "LWS",
+        "--remove-code",
+        "DXY",
+        "--remove-firm",
+        "medtronic",
+        "--add-brand",
+        "Azure",
+        "--json",
+        "--data-dir",
+        d,
+    ).output
     doc = json.loads(out)
     assert doc["codes"] == ["LWS"] and doc["firms"] == [] and doc["brands"] == ["Azure"]
     assert run("watch", "list", "--data-dir", d).output.strip() == "w1: 1 codes, 0 firms, 1 brands, 0 UDI-DIs"

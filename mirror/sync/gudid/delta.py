@@ -27,8 +27,17 @@ KEY, DI, VERSION = "publicDeviceRecordKey", "PrimaryDI", "publicVersionNumber"
 # (feis, premarketSubmissions in the fixture) reset it with xmlns="".
 # Device-level containers: each child element is one row of gudid_<snake_case container>.
 # "sterilization" is special: its leaves go on gudid_device, methodTypes -> gudid_sterilization_method_types.
-_CONTAINERS = {"identifiers", "contacts", "gmdnTerms", "productCodes", "deviceSizes",
-               "environmentalConditions", "premarketSubmissions", "feis", "sterilization"}
+_CONTAINERS = {
+    "identifiers",
+    "contacts",
+    "gmdnTerms",
+    "productCodes",
+    "deviceSizes",
+    "environmentalConditions",
+    "premarketSubmissions",
+    "feis",
+    "sterilization",
+}
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # used with fullmatch
 
 Row = dict[str, str | None]
@@ -66,8 +75,9 @@ class _BadContent(Exception):
     """A delta whose XML (or content) cannot be applied; unloadable if its zip is intact, else corrupt."""
 
 
-def _unloadable(zf: zipfile.ZipFile, info: zipfile.ZipInfo | None, where: str,
-                detail: object) -> CorruptFileError | UnloadableFileError:
+def _unloadable(
+    zf: zipfile.ZipFile, info: zipfile.ZipInfo | None, where: str, detail: object
+) -> CorruptFileError | UnloadableFileError:
     """UnloadableFileError for bad content in an intact zip (its CRC checked to the member's end), else corrupt."""
     try:
         if info is not None:
@@ -77,8 +87,10 @@ def _unloadable(zf: zipfile.ZipFile, info: zipfile.ZipInfo | None, where: str,
     except (zipfile.BadZipFile, zlib.error, EOFError) as e:
         return corrupt(where, f"damaged zip member ({e})")
     one_line = " ".join(str(detail).split())
-    return UnloadableFileError(f"{where}: {one_line}; this GUDID update cannot be applied by this version "
-                               "(the file is kept: delete it to download it again)")
+    return UnloadableFileError(
+        f"{where}: {one_line}; this GUDID update cannot be applied by this version "
+        "(the file is kept: delete it to download it again)"
+    )
 
 
 def open_zip(path: Path) -> zipfile.ZipFile:
@@ -92,9 +104,14 @@ def open_zip(path: Path) -> zipfile.ZipFile:
 
 def zip_members(zf: zipfile.ZipFile, suffix: str) -> list[zipfile.ZipInfo]:
     """Members ending in suffix, in zip order, without folders and macOS resource forks."""
-    return [i for i in zf.infolist()
-            if not i.is_dir() and i.filename.lower().endswith(suffix)
-            and not i.filename.startswith("__MACOSX/") and not Path(i.filename).name.startswith("._")]
+    return [
+        i
+        for i in zf.infolist()
+        if not i.is_dir()
+        and i.filename.lower().endswith(suffix)
+        and not i.filename.startswith("__MACOSX/")
+        and not Path(i.filename).name.startswith("._")
+    ]
 
 
 @dataclass
@@ -170,8 +187,14 @@ def _parse_device(elem: ET.Element) -> _Device:
     key = fields.get(KEY)
     if not key:
         raise _BadContent("a <device> has no publicDeviceRecordKey")
-    primary = next((r.get("deviceId") for r in children.get("gudid_identifiers", [])
-                    if (r.get("deviceIdType") or "").lower() == "primary" and r.get("deviceId")), fallback_di)
+    primary = next(
+        (
+            r.get("deviceId")
+            for r in children.get("gudid_identifiers", [])
+            if (r.get("deviceIdType") or "").lower() == "primary" and r.get("deviceId")
+        ),
+        fallback_di,
+    )
     delete = (fields.get("publicVersionStatus") or "").strip().lower() == "delete"
     if not primary and not delete:
         raise _BadContent(f"device {key} has no Primary deviceId")
@@ -206,7 +229,9 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
     """{lower-case name: name} of a table in the current schema; {} if it does not exist."""
     rows = con.execute(
         "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database()"
-        " AND schema_name = current_schema() AND table_name = ? ORDER BY column_index", [table]).fetchall()
+        " AND schema_name = current_schema() AND table_name = ? ORDER BY column_index",
+        [table],
+    ).fetchall()
     return {r[0].lower(): r[0] for r in rows}
 
 
@@ -233,7 +258,9 @@ def _child_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
         " ON t.database_name = c.database_name AND t.schema_name = c.schema_name AND t.table_name = c.table_name"
         " WHERE c.database_name = current_database() AND c.schema_name = current_schema()"
         " AND lower(c.column_name) = 'primarydi' AND starts_with(c.table_name, 'gudid_')"
-        " AND c.table_name <> ? ORDER BY 1", [DEVICE_TABLE]).fetchall()
+        " AND c.table_name <> ? ORDER BY 1",
+        [DEVICE_TABLE],
+    ).fetchall()
     return [r[0] for r in rows if _IDENT.fullmatch(r[0])]
 
 
@@ -260,8 +287,9 @@ def _apply_batch(con: duckdb.DuckDBPyConnection, batch: list[_Device], counts: d
     version_col = cols.get(VERSION.lower())
     version_sql = f"TRY_CAST({quote_ident(version_col)} AS BIGINT)" if version_col else "NULL"
     keys = list(dict.fromkeys(d.key for d in batch))
-    stored = con.execute(f'SELECT "{KEY}", "{DI}", {version_sql} FROM {DEVICE_TABLE}'
-                         f' WHERE "{KEY}" IN {_IN_JSON}', [_json(keys)]).fetchall()
+    stored = con.execute(
+        f'SELECT "{KEY}", "{DI}", {version_sql} FROM {DEVICE_TABLE} WHERE "{KEY}" IN {_IN_JSON}', [_json(keys)]
+    ).fetchall()
     state: dict[str, tuple[bool, int | None]] = {}
     for key, _, version in stored:  # several rows per key should not happen; keep the highest version
         prev = state.get(key, (True, None))[1]

@@ -19,23 +19,35 @@ from ...errors import ConfigError, DiskFullError, MirrorError, SourceError, firs
 from ...store.rows import one
 from .delta import apply_delta, corrupt, open_zip, quote_ident, table_name, zip_members
 
-__all__ = ["GudidRelease", "ParallelReadRefused", "parse_release_name", "list_releases", "choose", "discover",
-           "load_full_release", "apply_delta", "table_name"]
+__all__ = [
+    "GudidRelease",
+    "ParallelReadRefused",
+    "parse_release_name",
+    "list_releases",
+    "choose",
+    "discover",
+    "load_full_release",
+    "apply_delta",
+    "table_name",
+]
 
 _RELEASE = r"(?:AccessGUDID_Delimited_Full_Release|gudid_(?:daily|weekly|monthly)_update)_(\d{8})\.zip"
 _NAME_RE = re.compile(_RELEASE, re.IGNORECASE)
 # A release file name plus whatever URL or path precedes it in an attribute, element text or plain text.
 _URL_CHARS = r"[^\s\"'<>\[\](){}]"
-_TOKEN_RE = re.compile(_URL_CHARS + r"*?(?P<name>" + _RELEASE + r")(?:[?#]" + _URL_CHARS + r"*)?(?![\w-]|\.\w)",
-                       re.IGNORECASE)
+_TOKEN_RE = re.compile(
+    _URL_CHARS + r"*?(?P<name>" + _RELEASE + r")(?:[?#]" + _URL_CHARS + r"*)?(?![\w-]|\.\w)", re.IGNORECASE
+)
 _DELTA_RANK = {"daily": 0, "weekly": 1, "monthly": 2}  # same date: prefer the update covering the longest span
 _CHUNK = 4 << 20
 _log = logging.getLogger(__name__)
 # Delimited files: no quoting at all (a '"' is data), UTF-8 BOM and CRLF are handled by DuckDB,
 # empty fields become NULL, short rows are NULL-padded, fields beyond the header's count are dropped.
 # Lines up to 8 MB (DuckDB's default is 2 MB); buffers stay 32 MB so a 1 GB memory_limit is enough.
-_CSV_OPTIONS = ("delim='|', header=true, all_varchar=true, quote='', escape='', strict_mode=false,"
-                " null_padding=true, max_line_size=8388608, buffer_size=33554432")
+_CSV_OPTIONS = (
+    "delim='|', header=true, all_varchar=true, quote='', escape='', strict_mode=false,"
+    " null_padding=true, max_line_size=8388608, buffer_size=33554432"
+)
 
 
 class ParallelReadRefused(MirrorError):
@@ -47,7 +59,7 @@ class ParallelReadRefused(MirrorError):
 @dataclass(frozen=True)
 class GudidRelease:
     name: str  # file name, e.g. AccessGUDID_Delimited_Full_Release_20251001.zip
-    url: str   # absolute URL or filesystem path
+    url: str  # absolute URL or filesystem path
     kind: str  # "full" (delimited full release) or "delta" (XML daily/weekly/monthly update)
     date: str  # "YYYY-MM-DD" parsed from the name
 
@@ -81,8 +93,9 @@ def list_releases(listing: str, base_url: str) -> list[GudidRelease]:
     return list(found.values())
 
 
-def choose(releases: list[GudidRelease], applied_through: str | None = None,
-           where: str = "the GUDID listing") -> list[GudidRelease]:
+def choose(
+    releases: list[GudidRelease], applied_through: str | None = None, where: str = "the GUDID listing"
+) -> list[GudidRelease]:
     """The plan: [latest full release] + newer deltas in date order, or only deltas after applied_through."""
     if applied_through and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", applied_through):
         raise ConfigError(f"applied_through {applied_through!r} is not YYYY-MM-DD; fix the GUDID sync state")
@@ -98,8 +111,10 @@ def choose(releases: list[GudidRelease], applied_through: str | None = None,
     if applied_through and (latest is None or applied_through >= latest.date):
         return [deltas[d] for d in sorted(deltas) if d > applied_through]
     if latest is None:
-        raise SourceError(f"{where}: no AccessGUDID_Delimited_Full_Release_YYYYMMDD.zip listed;"
-                          " point --gudid (FDAX_GUDID_URL) at the AccessGUDID delimited download page or feed")
+        raise SourceError(
+            f"{where}: no AccessGUDID_Delimited_Full_Release_YYYYMMDD.zip listed;"
+            " point --gudid (FDAX_GUDID_URL) at the AccessGUDID delimited download page or feed"
+        )
     return [latest] + [deltas[d] for d in sorted(deltas) if d > latest.date]
 
 
@@ -132,8 +147,15 @@ def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path) -> tuple[
     return nonempty, pipes == header_pipes * nonempty
 
 
-def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.ZipFile,
-                 info: zipfile.ZipInfo, table: str, work_dir: Path, parallel: bool) -> int:
+def _load_member(
+    con: duckdb.DuckDBPyConnection,
+    zip_path: Path,
+    zf: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    table: str,
+    work_dir: Path,
+    parallel: bool,
+) -> int:
     target = work_dir / f"{table}.txt"
     try:
         lines, regular = _extract(zf, info, target)
@@ -156,13 +178,18 @@ def _load_member(con: duckdb.DuckDBPyConnection, zip_path: Path, zf: zipfile.Zip
     if rows != lines - 1:
         raise corrupt(zip_path, f"{info.filename} has {lines - 1} data lines but {rows} rows loaded")
     if not regular:
-        _log.warning("%s: %s has lines with more or fewer '|' than its header (a '|' or line break inside a value?);"
-                     " those rows were split, NULL-padded or truncated", zip_path, info.filename)
+        _log.warning(
+            "%s: %s has lines with more or fewer '|' than its header (a '|' or line break inside a value?);"
+            " those rows were split, NULL-padded or truncated",
+            zip_path,
+            info.filename,
+        )
     return rows
 
 
-def load_full_release(con: duckdb.DuckDBPyConnection, zip_path: Path, work_dir: Path,
-                      parallel: bool = True) -> dict[str, int]:
+def load_full_release(
+    con: duckdb.DuckDBPyConnection, zip_path: Path, work_dir: Path, parallel: bool = True
+) -> dict[str, int]:
     """Load every *.txt of a delimited full release into gudid_<snake_case stem>; return {table: rows}.
 
     `parallel=False` reads single-threaded, for a file the parallel reader refused (ParallelReadRefused)."""
@@ -184,8 +211,9 @@ def load_full_release(con: duckdb.DuckDBPyConnection, zip_path: Path, work_dir: 
                 raise corrupt(zip_path, f"member {info.filename} uses an unsupported compression ({e})") from e
             except OSError as e:
                 if e.errno == errno.ENOSPC:
-                    raise DiskFullError(f"{work_dir}: no space left extracting {info.filename};"
-                                        " free disk space and run `mirror sync` again") from e
+                    raise DiskFullError(
+                        f"{work_dir}: no space left extracting {info.filename};"
+                        " free disk space and run `mirror sync` again"
+                    ) from e
                 raise
     return counts
-

@@ -27,8 +27,10 @@ __all__ = ["GudidWork", "plan", "build"]
 
 _log = logging.getLogger(__name__)
 
-NO_GUDID_SOURCE = ("GUDID skipped: a manifest given with --manifest implies no internet default for GUDID; add it "
-                   "with --gudid URL|PATH (the AccessGUDID download page, a release zip or a folder of them)")
+NO_GUDID_SOURCE = (
+    "GUDID skipped: a manifest given with --manifest implies no internet default for GUDID; add it "
+    "with --gudid URL|PATH (the AccessGUDID download page, a release zip or a folder of them)"
+)
 
 
 @dataclass
@@ -37,8 +39,9 @@ class GudidWork:
     full: bool
 
 
-def _releases_at(loc: str, source: Source, client: httpx.Client | None,
-                 policy: RetryPolicy) -> list[gudid.GudidRelease] | None:
+def _releases_at(
+    loc: str, source: Source, client: httpx.Client | None, policy: RetryPolicy
+) -> list[gudid.GudidRelease] | None:
     """The releases one location offers: a folder, a release zip, or a listing page/feed (None: no such folder)."""
     if not is_url(loc):
         path = Path(loc).expanduser()
@@ -69,7 +72,7 @@ def plan(store: Store, source: Source, client, policy: RetryPolicy, report: Sync
     listed = _listed(source, client, policy)
     releases = [] if listed is None else gudid.choose(listed, applied, source.gudid_location)
     if not releases and cur is not None and older_storage(store.file_storage(store.current("gudid"))):
-        return GudidWork([], full=False)   # nothing new: the file is rewritten at the current storage version
+        return GudidWork([], full=False)  # nothing new: the file is rewritten at the current storage version
     if listed is None:
         r.status = "skipped"
         if not source.gudid_location.split():
@@ -82,8 +85,7 @@ def plan(store: Store, source: Source, client, policy: RetryPolicy, report: Sync
     return GudidWork(releases, releases[0].kind == "full")
 
 
-def build(store: Store, settings: Settings, source: Source, work: GudidWork, report: SyncReport,
-          progress) -> None:
+def build(store: Store, settings: Settings, source: Source, work: GudidWork, report: SyncReport, progress) -> None:
     """Apply the releases in order; a bad update stops the run there, and what came before it is published
     (updates apply in date order: the later ones wait for it, or for a newer full release)."""
     r = report.datasets["gudid"]
@@ -110,7 +112,7 @@ def build(store: Store, settings: Settings, source: Source, work: GudidWork, rep
             bad = _waiting(e, applied[-1].date)
         else:
             bad = None
-        con = con or store.open_staging("gudid", copy_current=True)   # a storage rewrite alone
+        con = con or store.open_staging("gudid", copy_current=True)  # a storage rewrite alone
         r.records = one(con.execute("SELECT count(*) FROM gudid_device"))[0]
         r.export_date = applied[-1].date if applied else r.export_date
         store.publish("gudid", con)
@@ -142,12 +144,21 @@ def _apply(con, store: Store, rel: gudid.GudidRelease, fetched: Fetched) -> None
     for parallel in (True, False):
         con.execute("BEGIN TRANSACTION")
         try:
-            counts = (gudid.load_full_release(con, fetched.path, store.tmp_dir / "gudid", parallel=parallel)
-                      if rel.kind == "full" else gudid.apply_delta(con, fetched.path))
+            counts = (
+                gudid.load_full_release(con, fetched.path, store.tmp_dir / "gudid", parallel=parallel)
+                if rel.kind == "full"
+                else gudid.apply_delta(con, fetched.path)
+            )
             rows = counts.get("gudid_device", sum(counts.values()))
             record_loaded(con, f"gudid/{rel.name}", rel.url, rel.date, rows, fetched.bytes, fetched.sha256)
-            set_meta(con, dataset="gudid", export_date=rel.date, applied_through=rel.date, status="complete",
-                     synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            set_meta(
+                con,
+                dataset="gudid",
+                export_date=rel.date,
+                applied_through=rel.date,
+                status="complete",
+                synced_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            )
             con.execute("COMMIT")
             return
         except gudid.ParallelReadRefused as e:
@@ -155,7 +166,7 @@ def _apply(con, store: Store, rel: gudid.GudidRelease, fetched: Fetched) -> None
             _log.info("%s; reading it again single-threaded", e)
         except BaseException as e:
             con.execute("ROLLBACK")
-            if isinstance(e, PartitionError):   # a bad release is fetched anew next time; others are kept
+            if isinstance(e, PartitionError):  # a bad release is fetched anew next time; others are kept
                 remove(store.data_dir / "downloads", fetched.path)
             elif isinstance(e, UnloadableFileError):
                 _remember_bad(fetched, e)

@@ -27,16 +27,17 @@ def values(record, path: str) -> list[str]:
     for part in path.split("."):
         nxt = []
         for node in level:
-            for item in (node if isinstance(node, list) else [node]):
+            for item in node if isinstance(node, list) else [node]:
                 if isinstance(item, dict) and part in item:
                     nxt.append(item[part])
         level = nxt
     out = []
     for v in level:
-        for item in (v if isinstance(v, list) else [v]):
+        for item in v if isinstance(v, list) else [v]:
             if item is not None and not isinstance(item, (dict, list)):
-                out.append(item if isinstance(item, str) else
-                           str(item).lower() if isinstance(item, bool) else str(item))
+                out.append(
+                    item if isinstance(item, str) else str(item).lower() if isinstance(item, bool) else str(item)
+                )
     return out
 
 
@@ -73,7 +74,7 @@ def _text_match(node: Term, texts: list[str]) -> bool:
         if not q:
             return False
         if node.phrase:
-            if any(toks[i:i + len(q)] == q for i in range(len(toks) - len(q) + 1)):
+            if any(toks[i : i + len(q)] == q for i in range(len(toks) - len(q) + 1)):
                 return True
         elif any(w in toks for w in q):
             return True

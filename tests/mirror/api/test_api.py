@@ -25,25 +25,41 @@ BAD = [  # (endpoint, query, expected message)
     ("event", "limit=abc", "Invalid limit parameter value."),
     ("event", "limit=-3", "Invalid limit parameter value."),
     ("event", "skip=x", "Invalid skip parameter value."),
-    ("event", "limit=1001", "Limit cannot exceed 1000 results for search requests. Use the skip or search_after "
-                            "param to get additional results."),
+    (
+        "event",
+        "limit=1001",
+        "Limit cannot exceed 1000 results for search requests. Use the skip or search_after "
+        "param to get additional results.",
+    ),
     ("event", "count=event_type&limit=1001", "Limit cannot exceed 1000 results for count requests."),
     ("event", "skip=25001", "Skip value must 25000 or less."),
     ("event", "count=event_type&skip=1", "Should not use skip param when using count."),
     ("event", "skip=5&search_after=0%3D1", "The skip parameter is not supported when using search_after."),
-    ("event", "search_after=garbage", "Invalid search_after value: garbage; use the value from the previous "
-                                      "page's Link header"),
+    (
+        "event",
+        "search_after=garbage",
+        "Invalid search_after value: garbage; use the value from the previous page's Link header",
+    ),
     ("event", "sort=mdr_text.text:asc", "Sorting allowed by non-analyzed fields only: mdr_text.text"),
     ("event", "sort=no_such_field:desc", "Sorting allowed by non-analyzed fields only: no_such_field"),
     ("event", "sort=date_received:sideways", "Sorting allowed by non-analyzed fields only: date_received"),
-    ("event", "search=date_received:yesterday", "Search not supported: date_received is a date; write 'yesterday' "
-                                                "as YYYYMMDD or YYYY-MM-DD"),
-    ("event", "search=device.brand_name:(a+OR+b", "Search not supported: unbalanced parentheses, expected ')' "
-                                                  "before the end"),
-    ("event", "search=brand_name:\"open", "Search not supported: unbalanced quote near position 11"),
+    (
+        "event",
+        "search=date_received:yesterday",
+        "Search not supported: date_received is a date; write 'yesterday' as YYYYMMDD or YYYY-MM-DD",
+    ),
+    (
+        "event",
+        "search=device.brand_name:(a+OR+b",
+        "Search not supported: unbalanced parentheses, expected ')' before the end",
+    ),
+    ("event", 'search=brand_name:"open', "Search not supported: unbalanced quote near position 11"),
     ("event", "search=x';+DROP+TABLE+device_event;--", "Search not supported: characters ';' are not allowed"),
-    ("udi", "search=device_count_in_base_package:many", "Search not supported: device_count_in_base_package is a "
-                                                        "number, not 'many'"),
+    (
+        "udi",
+        "search=device_count_in_base_package:many",
+        "Search not supported: device_count_in_base_package is a number, not 'many'",
+    ),
 ]
 
 
@@ -59,8 +75,11 @@ def test_unknown_path_and_missing_dataset_are_404(api, tmp_path):
     assert "/device/<endpoint>.json" in r.json()["error"]["message"]
     # a mirror with only one dataset says how to get the others
     d = tmp_path / "m"
-    subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--only", "510k", "--data-dir", str(d),
-                    "--quiet"], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "mirror", "sync", "--sample", "--only", "510k", "--data-dir", str(d), "--quiet"],
+        check=True,
+        capture_output=True,
+    )
     small = Api(Settings(data_dir=d))
     try:
         r = small.get("/device/event.json", "")
@@ -85,17 +104,17 @@ def test_defaults_limit_zero_and_api_key(api, records):
 
 SEARCHES = [  # (endpoint, search): the API's total must equal the oracle's count over the same records
     ("event", "device.generic_name:pancreas"),
-    ("event", "device.generic_name:PANCREAS"),             # text: case-insensitive words
+    ("event", "device.generic_name:PANCREAS"),  # text: case-insensitive words
     ("event", "device.generic_name.exact:PUMP,+INFUSION"),
-    ("event", "device.generic_name.exact:\"PUMP,+INFUSION\""),
-    ("event", "device.generic_name.exact:\"pump,+infusion\""),   # exact: whole value, case-sensitive
+    ("event", 'device.generic_name.exact:"PUMP,+INFUSION"'),
+    ("event", 'device.generic_name.exact:"pump,+infusion"'),  # exact: whole value, case-sensitive
     ("event", "NOT+device.generic_name:pancreas"),
     ("event", "-device.generic_name:pancreas"),
     ("event", "_exists_:device.openfda.device_class"),
     ("event", "_missing_:device.openfda.device_class"),
-    ("event", "device.generic_name:x-ray"),              # one term, two words: either
-    ("event", "device.generic_name:\"x-ray+system\""),
-    ("event", "mdr_text.text:\"power+supply\""),
+    ("event", "device.generic_name:x-ray"),  # one term, two words: either
+    ("event", 'device.generic_name:"x-ray+system"'),
+    ("event", 'mdr_text.text:"power+supply"'),
     ("event", "mdr_text.text:intensif*"),
     ("event", "date_received:[20230101+TO+20230131]"),
     ("event", "date_received:[2023-01-01+TO+*]"),
@@ -104,25 +123,28 @@ SEARCHES = [  # (endpoint, search): the API's total must equal the oracle's coun
     ("event", "device.openfda.device_class:2"),
     ("event", "device.device_report_product_code:OZP+AND+date_of_event:20221226"),
     ("event", "device.device_report_product_code:(JAA+OR+LLZ)"),
-    ("event", "device.device_report_product_code:JAA+date_received:[20230101+TO+20230131]"),   # default OR
-    ("event", "(device.device_report_product_code:OZO+OR+device.device_report_product_code:FRN)"
-              "+AND+NOT+_missing_:report_number"),
+    ("event", "device.device_report_product_code:JAA+date_received:[20230101+TO+20230131]"),  # default OR
+    (
+        "event",
+        "(device.device_report_product_code:OZO+OR+device.device_report_product_code:FRN)"
+        "+AND+NOT+_missing_:report_number",
+    ),
     ("event", "device.device_report_product_code:ozo+AND+device.device_report_product_code.exact:ozo"),
-    ("event", "patient"),                                  # any field
-    ("event", "\"power+supply\"+OR+catheters"),
+    ("event", "patient"),  # any field
+    ("event", '"power+supply"+OR+catheters'),
     ("event", "nosuch.field:x"),
     ("event", "NOT+nosuch.field:x"),
     ("510k", "decision_date:[20200101+TO+20201231]"),
     ("510k", "openfda.regulation_number:868.5895"),
-    ("510k", "openfda.regulation_number:868"),             # not a word of 868.5895
+    ("510k", "openfda.regulation_number:868"),  # not a word of 868.5895
     ("510k", "applicant:medline"),
-    ("510k", "product_code:GEI+OR+product_code:dck"),        # keyword: case-sensitive
+    ("510k", "product_code:GEI+OR+product_code:dck"),  # keyword: case-sensitive
     ("classification", "device_class:2+AND+medical_specialty:CH"),
     ("classification", "device_name:catheter*"),
     ("classification", "regulation_number.exact:872.6855"),
-    ("classification", "definition:\"intended+to\""),
+    ("classification", 'definition:"intended+to"'),
     ("recall", "product_res_number.exact:Z-1022-2003+AND+firm_fei_number:3001236905"),
-    ("enforcement", "classification:\"Class+II\""),
+    ("enforcement", 'classification:"Class+II"'),
     ("enforcement", "recall_initiation_date:[20120101+TO+20121231]"),
     ("udi", "brand_name:pacemaker"),
     ("udi", "identifiers.id:B3359500+OR+identifiers.id:b3356600"),
@@ -141,11 +163,12 @@ SEARCHES = [  # (endpoint, search): the API's total must equal the oracle's coun
     ("event", "NOT+event_type.exact:Malfunction"),
     ("event", "_exists_:device.device_report_product_code"),
     ("udi", "NOT+product_codes.code:DSA"),
-    ("udi", "product_codes.code:dsa"),                        # keyword: case-sensitive
+    ("udi", "product_codes.code:dsa"),  # keyword: case-sensitive
     ("udi", "public_device_record_key:cbe4c717-a763-44f8-aae0-2bdf2b2bb354"),
     ("registrationlisting", "NOT+products.product_code:LZG"),
     ("registrationlisting", "products.product_code:LZG+AND+_missing_:k_number"),
-    ("510k", "NOT+k_number:K192028"), ("510k", "k_number:K192028"),
+    ("510k", "NOT+k_number:K192028"),
+    ("510k", "k_number:K192028"),
 ]
 
 
@@ -159,7 +182,7 @@ def test_search_matches_the_direct_computation(api, records, fields, endpoint, s
     assert r.status == 200, r.json()
     body = r.json()
     assert body["meta"]["results"]["total"] == len(expect)
-    canon = lambda rec: json.dumps(rec)   # noqa: E731
+    canon = lambda rec: json.dumps(rec)  # noqa: E731
     assert sorted(map(canon, body["results"])) == sorted(map(canon, expect))
 
 
@@ -174,13 +197,14 @@ def _any_field_searches(records: dict, per_endpoint: int = 24) -> list[tuple[str
     """Field-less searches drawn from the records: single words (keys and numbers among them), two-word phrases,
     prefix and infix wildcards, ANDs with NOT and multi-word terms, with a fixed seed."""
     from .oracle import all_strings, words
+
     rnd, out = random.Random(13), []
     for ep, recs in sorted(records.items()):
         texts = [t for r in recs[:200] for t in all_strings(r)]
         vocab = sorted({w for t in texts for w in words(t)})
         keys = sorted({k for r in recs[:50] for k in json.dumps(r).split('"') if k.isidentifier()})
-        pairs = [ws[i:i + 2] for ws in map(words, texts) for i in range(len(ws) - 1)]
-        pick = lambda xs, n: rnd.sample(xs, min(n, len(xs)))   # noqa: E731
+        pairs = [ws[i : i + 2] for ws in map(words, texts) for i in range(len(ws) - 1)]
+        pick = lambda xs, n: rnd.sample(xs, min(n, len(xs)))  # noqa: E731
         qs = pick(vocab, per_endpoint) + pick(keys, 4) + ['"' + " ".join(p) + '"' for p in pick(pairs, 8)]
         qs += [w[:3] + "*" for w in pick(vocab, 4)] + ["*" + w[-2:] for w in pick(vocab, 2)]
         qs += [f"{a} AND NOT {b}" for a, b in zip(pick(vocab, 3), pick(vocab, 3))]
@@ -192,6 +216,7 @@ def _any_field_searches(records: dict, per_endpoint: int = 24) -> list[tuple[str
 def test_any_field_searches_match_the_direct_computation(api, records, fields):
     """Bare words, phrases and wildcards without a field (read by anyfield.py) give the oracle's records."""
     from urllib.parse import quote_plus
+
     cases = _any_field_searches(records)
     assert len(cases) > 300
     hits = 0
@@ -202,22 +227,30 @@ def test_any_field_searches_match_the_direct_computation(api, records, fields):
         assert (r.status, total) == ((200, len(expect)) if expect else (404, 0)), (endpoint, search)
         hits += bool(expect)
         if 0 < len(expect) <= 1000:
-            key = lambda rec: json.dumps(rec, sort_keys=True)   # noqa: E731
+            key = lambda rec: json.dumps(rec, sort_keys=True)  # noqa: E731
             assert sorted(map(key, r.json()["results"])) == sorted(map(key, expect)), (endpoint, search)
     assert hits > len(cases) // 2
 
 
 COUNTS = [
-    ("event", "", "event_type"), ("event", "", "event_type.exact"), ("event", "", "date_received"),
+    ("event", "", "event_type"),
+    ("event", "", "event_type.exact"),
+    ("event", "", "date_received"),
     ("event", "event_type:Malfunction", "device.device_report_product_code.exact"),
-    ("event", "", "device.openfda.device_class"), ("event", "", "patient.patient_problems"),
-    ("event", "", "mdr_text.text_type_code.exact"), ("510k", "", "decision_date"),
-    ("510k", "", "openfda.medical_specialty_description.exact"), ("classification", "", "device_class"),
+    ("event", "", "device.openfda.device_class"),
+    ("event", "", "patient.patient_problems"),
+    ("event", "", "mdr_text.text_type_code.exact"),
+    ("510k", "", "decision_date"),
+    ("510k", "", "openfda.medical_specialty_description.exact"),
+    ("classification", "", "device_class"),
     ("classification", "device_class:2", "medical_specialty_description.exact"),
-    ("udi", "", "product_codes.code"), ("udi", "", "identifiers.type"),
-    ("registrationlisting", "", "products.product_code"), ("covid19serology", "", "date_performed"),
+    ("udi", "", "product_codes.code"),
+    ("udi", "", "identifiers.type"),
+    ("registrationlisting", "", "products.product_code"),
+    ("covid19serology", "", "date_performed"),
     ("recall", "", "openfda.k_number"),
-    ("event", "", "device.device_report_product_code.exact"), ("event", "", "device.device_report_product_code"),
+    ("event", "", "device.device_report_product_code.exact"),
+    ("event", "", "device.device_report_product_code"),
     ("event", "device.device_report_product_code:ozo", "date_received"),
     ("udi", "", "product_codes.code.exact"),
     ("registrationlisting", "registration.iso_country_code:US", "products.product_code"),
@@ -237,7 +270,7 @@ def test_count_matches_the_direct_computation(api, records, fields, endpoint, se
 
 def test_count_errors(api):
     nothing = {"error": {"code": "NOT_FOUND", "message": "Nothing to count"}}
-    r = api.get("/device/classification.json", "count=product_code.exact")   # no .exact on that field
+    r = api.get("/device/classification.json", "count=product_code.exact")  # no .exact on that field
     assert (r.status, r.json()) == (404, nothing)
     r = api.get("/device/event.json", "count=no_such_field")
     assert (r.status, r.json()) == (404, nothing)
@@ -258,7 +291,7 @@ def walk(api, path, query):
         link = r.headers.get("Link")
         if not link:
             return out, pages
-        url = urlsplit(link[1:link.index(">")])
+        url = urlsplit(link[1 : link.index(">")])
         assert url.path == path
         query = url.query
 
@@ -278,7 +311,7 @@ def test_search_after_walks_to_the_end(api, records, fields, sort):
 def test_skip_pages_and_its_link(api):
     r = api.get("/device/classification.json", "search=device_class:2&limit=10&skip=10")
     link = r.headers["Link"]
-    assert dict(parse_qsl(urlsplit(link[1:link.index(">")]).query))["skip"] == "20"
+    assert dict(parse_qsl(urlsplit(link[1 : link.index(">")]).query))["skip"] == "20"
     first = api.get("/device/classification.json", "search=device_class:2&limit=20").json()["results"]
     assert r.json()["results"] == first[10:20]
 
@@ -316,9 +349,16 @@ def test_download_json_describes_the_mirror(api, records):
 
 
 def test_injection_attempts_are_values_not_sql(api, mirror_dir):
-    for q in ["search=brand_name:\"x'+OR+'1'='1\"", "search=device_name:\"a\\\"+OR+1=1--\"",
-              "search=product_code:'x'", "count=product_code'", "sort=product_code'x:asc",
-              "search=_exists_:record", "search=record:x", "search=device_name.exact:\")+OR+TRUE+--\""]:
+    for q in [
+        "search=brand_name:\"x'+OR+'1'='1\"",
+        'search=device_name:"a\\"+OR+1=1--"',
+        "search=product_code:'x'",
+        "count=product_code'",
+        "sort=product_code'x:asc",
+        "search=_exists_:record",
+        "search=record:x",
+        'search=device_name.exact:")+OR+TRUE+--"',
+    ]:
         r = api.get("/device/classification.json", q)
         assert r.status in (400, 404), (q, r.json())
     r = api.get("/device/classification.json", "limit=0")
@@ -342,8 +382,21 @@ def test_malformed_input_always_ends_in_an_api_error_body(api):
 
 def test_a_running_api_sees_a_newly_published_dataset(tmp_path):
     d = tmp_path / "m"
-    run = lambda *a: subprocess.run([sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(d),  # noqa: E731
-                                     "--quiet", *a], check=True, capture_output=True)
+    run = lambda *a: subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mirror",
+            "sync",
+            "--sample",
+            "--data-dir",
+            str(d),  # noqa: E731
+            "--quiet",
+            *a,
+        ],
+        check=True,
+        capture_output=True,
+    )
     run("--only", "pma")
     a = Api(Settings(data_dir=d))
     try:
@@ -363,6 +416,7 @@ def test_recall_class_extension_field_joins_enforcement(tmp_path, records):
     import orjson
 
     from mirror.sync import SAMPLE_DIR
+
     site = tmp_path / "site"
     man = orjson.loads((SAMPLE_DIR / "download.json").read_bytes())
     recall_entry = man["results"]["device"]["recall"]
@@ -381,23 +435,56 @@ def test_recall_class_extension_field_joins_enforcement(tmp_path, records):
     path = site / "device" / "enforcement" / (name + ".zip")
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr(name, json.dumps({"meta": {"last_updated": "2017-03-06", "_synthetic": "test"}, "results": synth},
-                                     indent=2) + "\n")
-    man["results"]["device"] = {"recall": recall_entry, "enforcement": {
-        "export_date": "2017-03-06", "total_records": len(synth), "partitions": [
-            {"display_name": "all", "file": f"https://download.open.fda.gov/device/enforcement/{name}.zip",
-             "size_mb": "0.01", "records": len(synth)}]}}
+        zf.writestr(
+            name,
+            json.dumps({"meta": {"last_updated": "2017-03-06", "_synthetic": "test"}, "results": synth}, indent=2)
+            + "\n",
+        )
+    man["results"]["device"] = {
+        "recall": recall_entry,
+        "enforcement": {
+            "export_date": "2017-03-06",
+            "total_records": len(synth),
+            "partitions": [
+                {
+                    "display_name": "all",
+                    "file": f"https://download.open.fda.gov/device/enforcement/{name}.zip",
+                    "size_mb": "0.01",
+                    "records": len(synth),
+                }
+            ],
+        },
+    }
     (site / "download.json").write_bytes(orjson.dumps(man))
     d = tmp_path / "m"
-    subprocess.run([sys.executable, "-m", "mirror", "sync", "--from", str(site), "--only", "recall,enforcement",
-                    "--data-dir", str(d), "--quiet"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mirror",
+            "sync",
+            "--from",
+            str(site),
+            "--only",
+            "recall,enforcement",
+            "--data-dir",
+            str(d),
+            "--quiet",
+        ],
+        check=True,
+        capture_output=True,
+    )
     a = Api(Settings(data_dir=d))
     try:
         body = a.get("/device/recall.json", 'search=recall_class:"Class II"&limit=10').json()
-        assert {r["product_res_number"] for r in body["results"]} == {recalls[0]["product_res_number"],
-                                                                    recalls[2]["product_res_number"]}
+        assert {r["product_res_number"] for r in body["results"]} == {
+            recalls[0]["product_res_number"],
+            recalls[2]["product_res_number"],
+        }
         assert a.get("/device/recall.json", "count=recall_class").json()["results"] == [
-            {"term": "Class II", "count": 2}, {"term": "Class I", "count": 1}]
+            {"term": "Class II", "count": 2},
+            {"term": "Class I", "count": 1},
+        ]
         assert a.get("/device/recall.json", "search=_missing_:recall_class").status == 404
     finally:
         a.close()

@@ -18,12 +18,15 @@ def mirror(*args: str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "mirror", *args], capture_output=True, text=True, timeout=120, **kw)
 
 
-@pytest.mark.parametrize("query,code", [
-    ("search=device.device_report_product_code:OZP+AND+date_received:[20230101+TO+20231231]&limit=5", 0),
-    ("search=device.device_report_product_code:DXY", 1),
-    ("search=date_received:[2023+TO", 2),
-    ("bogus=1", 2),
-])
+@pytest.mark.parametrize(
+    "query,code",
+    [
+        ("search=device.device_report_product_code:OZP+AND+date_received:[20230101+TO+20231231]&limit=5", 0),
+        ("search=device.device_report_product_code:DXY", 1),
+        ("search=date_received:[2023+TO", 2),
+        ("bogus=1", 2),
+    ],
+)
 def test_query_prints_the_response_and_exits_by_status(mirror_dir: Path, query, code):
     r = mirror("query", "device/event", query, "--data-dir", str(mirror_dir))
     assert r.returncode == code, r.stderr
@@ -51,8 +54,12 @@ def test_query_on_a_missing_mirror_says_what_to_do(tmp_path: Path):
 
 
 def start_server(mirror_dir: Path, *extra: str) -> tuple[subprocess.Popen, str]:
-    p = subprocess.Popen([sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(mirror_dir),
-                          *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(mirror_dir), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     line = p.stderr.readline()
     m = re.search(r"on (http://127\.0\.0\.1:\d+)/", line)
     assert m, line + (p.stderr.read() if p.poll() is not None else "")
@@ -76,7 +83,7 @@ def test_serve_answers_over_http_like_the_api(mirror_dir: Path):
         link = r.headers["link"]
         assert link.startswith(f"<{base}/device/classification.json?") and link.endswith('>; rel="next"')
         seen = [x["product_code"] for x in r.json()["results"]]
-        nxt = httpx.get(link[1:link.index(">")])          # follow the Link as a client would
+        nxt = httpx.get(link[1 : link.index(">")])  # follow the Link as a client would
         assert nxt.status_code == 200 and not set(seen) & {x["product_code"] for x in nxt.json()["results"]}
         r = httpx.get(base + "/device/classification.json?count=product_code.exact")
         assert (r.status_code, r.json()) == (404, {"error": {"code": "NOT_FOUND", "message": "Nothing to count"}})

@@ -69,7 +69,7 @@ def test_recorded_request(case: Path, api, records, fields):
     limit, skip = int(params.get("limit", 1)), int(params.get("skip", 0))
     assert got["meta"]["results"] == {"skip": skip, "limit": limit, "total": len(matched)}
     assert set(got["meta"]["results"]) == set(body["meta"]["results"])
-    if "2025" in case.name:   # today's API writes skip, limit, total in this order
+    if "2025" in case.name:  # today's API writes skip, limit, total in this order
         assert list(got["meta"]["results"]) == list(body["meta"]["results"])
     originals = {canon(r) for r in mine}
     satisfying = {canon(r) for r in matched}
@@ -78,8 +78,13 @@ def test_recorded_request(case: Path, api, records, fields):
         assert canon(r) in originals, "a record differs from the original"
         assert canon(r) in satisfying, "a record does not satisfy the query"
     # every recorded hit that the mirror holds is found by the same search
-    everything = api.get(path, "&".join(f"{k}={v}" for k, v in parse_qsl(query, keep_blank_values=True)
-                                         if k not in ("limit", "skip")).replace(" ", "+") + "&limit=1000").json()
+    everything = api.get(
+        path,
+        "&".join(f"{k}={v}" for k, v in parse_qsl(query, keep_blank_values=True) if k not in ("limit", "skip")).replace(
+            " ", "+"
+        )
+        + "&limit=1000",
+    ).json()
     found = {canon(r) for r in everything["results"]}
     held = [canon(r) for r in body["results"] if canon(r) in originals]
     assert all(h in found for h in held)
@@ -100,4 +105,4 @@ def test_recorded_hits_are_in_the_sample(api, records):
             endpoint = path.removeprefix("/device/").removesuffix(".json")
             originals = {canon(r) for r in records[endpoint]}
             held += sum(canon(r) in originals for r in body["results"])
-    assert held >= 25   # the classification pages are not held: the sample classification is the FOI file
+    assert held >= 25  # the classification pages are not held: the sample classification is the FOI file

@@ -19,8 +19,17 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "tests" / "data" / "fixtures" / "openfda"
 SAMPLE = ROOT / "mirror" / "sample" / "device"
-ENDPOINTS = ["event", "510k", "pma", "classification", "recall", "enforcement", "registrationlisting", "udi",
-             "covid19serology"]
+ENDPOINTS = [
+    "event",
+    "510k",
+    "pma",
+    "classification",
+    "recall",
+    "enforcement",
+    "registrationlisting",
+    "udi",
+    "covid19serology",
+]
 TYPES = {"text", "keyword", "date", "integer", "long", "float", "double", "boolean"}
 
 CATALOG = json.loads(resources.files("mirror.api").joinpath("fields.json").read_text(encoding="utf-8"))
@@ -66,7 +75,7 @@ def test_catalog_shape():
         assert paths, ep
         for path, spec in paths.items():
             assert spec["type"] in TYPES, (ep, path)
-            assert spec.get("exact", True) is True, (ep, path)      # present only when true
+            assert spec.get("exact", True) is True, (ep, path)  # present only when true
             assert spec.get("source", "response") in {"response", "records"}, (ep, path)
             assert not path.endswith(".exact") and "" not in path.split("."), (ep, path)
         # leaves only: no entry is an object holding another entry
@@ -88,15 +97,15 @@ def test_every_record_path_is_catalogued(endpoint):
 
 KEY_FIELDS = [  # (endpoint, path, type, has .exact)
     ("event", "mdr_report_key", "text", True),
-    ("event", "report_number", "text", True),              # recorded: search=report_number.exact:...
+    ("event", "report_number", "text", True),  # recorded: search=report_number.exact:...
     ("510k", "k_number", "text", True),
     ("pma", "pma_number", "keyword", False),
     ("pma", "supplement_number", "keyword", False),
     # the mapping says analyzed text without a sub-field; recorded: count=product_code.exact -> 404
     ("classification", "product_code", "text", False),
-    ("recall", "product_res_number", "text", True),        # recorded: search=product_res_number.exact:...
+    ("recall", "product_res_number", "text", True),  # recorded: search=product_res_number.exact:...
     ("recall", "res_event_number", "keyword", False),
-    ("enforcement", "recall_number", "text", True),        # recorded: search=recall_number.exact:Z-2338-2012
+    ("enforcement", "recall_number", "text", True),  # recorded: search=recall_number.exact:Z-2338-2012
     ("enforcement", "event_id", "long", False),
     ("udi", "public_device_record_key", "keyword", False),
     ("udi", "identifiers.id", "keyword", False),
@@ -110,27 +119,48 @@ def test_key_fields(endpoint, path, type_, exact):
     spec = CATALOG[endpoint][path]
     assert spec["type"] == type_
     assert spec.get("exact", False) is exact
-    assert "source" not in spec      # straight from the mapping
+    assert "source" not in spec  # straight from the mapping
 
 
 DATES = {  # DATA-FORMATS.md section B
-    "event": ["date_received", "date_report", "date_of_event", "date_facility_aware",
-              "date_manufacturer_received", "date_report_to_fda", "date_report_to_manufacturer", "report_date",
-              "device_date_of_manufacturer", "device.date_received", "device.date_returned_to_manufacturer",
-              "device.expiration_date_of_device", "patient.date_received", "mdr_text.date_report"],
+    "event": [
+        "date_received",
+        "date_report",
+        "date_of_event",
+        "date_facility_aware",
+        "date_manufacturer_received",
+        "date_report_to_fda",
+        "date_report_to_manufacturer",
+        "report_date",
+        "device_date_of_manufacturer",
+        "device.date_received",
+        "device.date_returned_to_manufacturer",
+        "device.expiration_date_of_device",
+        "patient.date_received",
+        "mdr_text.date_report",
+    ],
     "510k": ["decision_date", "date_received"],
     "pma": ["date_received", "decision_date", "fed_reg_notice_date"],
     "classification": [],
     "recall": ["event_date_initiated", "event_date_created", "event_date_posted", "event_date_terminated"],
     "enforcement": ["recall_initiation_date", "center_classification_date", "report_date", "termination_date"],
     "registrationlisting": ["products.created_date"],
-    "udi": ["publish_date", "public_version_date", "commercial_distribution_end_date",
-            "identifiers.package_discontinue_date"],
+    "udi": [
+        "publish_date",
+        "public_version_date",
+        "commercial_distribution_end_date",
+        "identifiers.package_discontinue_date",
+    ],
     "covid19serology": ["date_performed"],
 }
 # Mapped dates no record shows: the stripped MAUDE baseline fields, and the mapping's misspelt twin.
-EXTRA_DATES = {"event": ["device.baseline_date_ceased_marketing", "device.baseline_date_first_marketed",
-                         "device_date_of_manufacturere"]}
+EXTRA_DATES = {
+    "event": [
+        "device.baseline_date_ceased_marketing",
+        "device.baseline_date_first_marketed",
+        "device_date_of_manufacturere",
+    ]
+}
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)
@@ -162,18 +192,26 @@ def test_recorded_exact_counts(endpoint, path):
     assert CATALOG[endpoint][path].get("exact") is True
 
 
-@pytest.mark.parametrize("endpoint,path", [
-    ("enforcement", "event_date_initiated"),                # recorded 404: a recall field, not enforcement
-    ("registrationlisting", "registration.address.iso_country_code"),   # recorded 404: no such path
-])
+@pytest.mark.parametrize(
+    "endpoint,path",
+    [
+        ("enforcement", "event_date_initiated"),  # recorded 404: a recall field, not enforcement
+        ("registrationlisting", "registration.address.iso_country_code"),  # recorded 404: no such path
+    ],
+)
 def test_recorded_unknown_fields_are_absent(endpoint, path):
     assert path not in CATALOG[endpoint]
 
 
 def test_fields_seen_only_in_2025_responses_are_marked():
     event = CATALOG["event"]
-    for path in ("pma_pmn_number", "exemption_number", "reporter_country_code", "summary_report_flag",
-                 "device.combination_product_flag"):
+    for path in (
+        "pma_pmn_number",
+        "exemption_number",
+        "reporter_country_code",
+        "summary_report_flag",
+        "device.combination_product_flag",
+    ):
         assert event[path] == {"type": "keyword", "source": "response"}, path
     # listed as unmapped in DATA-FORMATS B.1, but the current maude_mapping.json maps them
     for path in ("suppl_dates_mfr_received", "suppl_dates_fda_received", "device.udi_di", "device.udi_public"):

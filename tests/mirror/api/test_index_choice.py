@@ -28,24 +28,36 @@ ROWS = {name: f"device_{name}_product_code_list_rows" for name in ("event", "udi
 CASES = [
     # product-code lookups: the row index of the listed column
     ("event", f"search={PC}:OZP&limit=10", ROWS["event"]),
-    ("event", f"search={PC}.exact:OZP+AND+date_received:[20000101+TO+20231231]&limit=5&sort=date_received:desc",
-     ROWS["event"]),
+    (
+        "event",
+        f"search={PC}.exact:OZP+AND+date_received:[20000101+TO+20231231]&limit=5&sort=date_received:desc",
+        ROWS["event"],
+    ),
     ("event", f"search={PC}:ozp+AND+event_type:Malfunction&limit=5", ROWS["event"]),
     ("event", f"search=date_received:[20000101+TO+20231231]+AND+{PC}:JAA&limit=5", ROWS["event"]),
     ("event", f"search={PC}:OZP&count=event_type.exact", ROWS["event"]),
-    ("udi", "search=product_codes.code:DSA+AND+publish_date:[20150101+TO+20231231]&limit=5&sort=publish_date:desc",
-     ROWS["udi"]),
+    (
+        "udi",
+        "search=product_codes.code:DSA+AND+publish_date:[20150101+TO+20231231]&limit=5&sort=publish_date:desc",
+        ROWS["udi"],
+    ),
     ("udi", "search=product_codes.code:MAX&limit=100", ROWS["udi"]),
-    ("registrationlisting", "search=products.product_code:GCJ&limit=5&sort=products.created_date:desc",
-     ROWS["registrationlisting"]),
+    (
+        "registrationlisting",
+        "search=products.product_code:GCJ&limit=5&sort=products.created_date:desc",
+        ROWS["registrationlisting"],
+    ),
     # counts from the summaries
     ("event", f"count={PC}.exact", "device_event_product_code_list_counts"),
     ("event", f"search={PC}:OZP&count=date_received", "device_event_product_code_list_days"),
     # rare words: the word index
     ("event", "search=mdr_text.text:investigation&limit=5", "device_event_text_terms"),
     ("event", 'search=mdr_text.text:"site+investigation"&limit=5', "device_event_text_terms"),
-    ("event", "search=mdr_text.text:investigation+AND+date_received:[20000101+TO+20231231]&limit=5"
-              "&sort=date_received:desc", "device_event_text_terms"),
+    (
+        "event",
+        "search=mdr_text.text:investigation+AND+date_received:[20000101+TO+20231231]&limit=5&sort=date_received:desc",
+        "device_event_text_terms",
+    ),
     # the main table: nothing an index holds, or something the index does not cover
     ("event", f"search={PC}:OZP+AND+device.brand_name:pump&limit=5", "device_event"),
     ("event", f"search={PC}:OZP+OR+event_type:Death&limit=5", "device_event"),
@@ -103,15 +115,16 @@ def test_a_request_reads_the_expected_table(apis, endpoint, query, table):
     assert fast.reads(f"/device/{endpoint}.json", query) == table
     answer = fast.get(f"/device/{endpoint}.json", query)
     assert answer.status == 200, answer.body[:300]
-    assert answer.body == slow.get(f"/device/{endpoint}.json", query).body   # byte-identical without the indexes
+    assert answer.body == slow.get(f"/device/{endpoint}.json", query).body  # byte-identical without the indexes
     if table != f"device_{endpoint}" and not table.endswith(("_counts", "_days")):
-        assert slow.reads(f"/device/{endpoint}.json", query) == f"device_{endpoint}"   # no index: the main table
+        assert slow.reads(f"/device/{endpoint}.json", query) == f"device_{endpoint}"  # no index: the main table
 
 
 def test_every_row_and_word_index_is_chosen_by_some_case():
     chosen = {t for _, _, t in CASES}
-    described = {i.table for ix in INDEXES.values() if ix.dataset in ("event", "udi", "registrationlisting")
-                 for i in ix.by_rowid}
+    described = {
+        i.table for ix in INDEXES.values() if ix.dataset in ("event", "udi", "registrationlisting") for i in ix.by_rowid
+    }
     assert described <= chosen
 
 
@@ -128,16 +141,29 @@ def test_the_descriptions_match_the_dataset_specs():
 def test_the_translator_describes_each_conjunct(apis):
     fast, _ = apis
     ep = fast.endpoints["event"]
-    tr = Translator("event", fast.catalog, ep.table, ep.columns, ep.child_columns, ep.children,
-                    clean=fast._clean, words=ep.words[:2], rare=lambda ws: fast._rare(ep, ws))
+    tr = Translator(
+        "event",
+        fast.catalog,
+        ep.table,
+        ep.columns,
+        ep.child_columns,
+        ep.children,
+        clean=fast._clean,
+        words=ep.words[:2],
+        rare=lambda ws: fast._rare(ep, ws),
+    )
     member = tr.conjunct(parse(f"{PC}:ozp"))
     assert (member.op, member.field, member.column, member.values) == ("member", PC, "product_code_list", ("OZP",))
     assert member.reads == {"product_code_list"} and member.param in member.sql
     word = tr.conjunct(parse("mdr_text.text:investigation"))
     assert (word.op, word.column, word.values, word.reads) == ("word", ep.words[1], ("investigation",), {"rowid"})
     dates = tr.conjunct(parse("date_received:[20200101 TO 20201231]"))
-    assert (dates.op, dates.field, dates.values, dates.reads) == ("range", "date_received", ("20200101", "20201231"),
-                                                                  {"date_received"})
+    assert (dates.op, dates.field, dates.values, dates.reads) == (
+        "range",
+        "date_received",
+        ("20200101", "20201231"),
+        {"date_received"},
+    )
     nested = tr.conjunct(parse(f"NOT {PC}:OZP"))
     assert (nested.op, nested.column, nested.reads) == ("not", None, {"product_code_list"})
     anywhere = tr.conjunct(parse("pump"))

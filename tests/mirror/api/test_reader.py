@@ -45,16 +45,18 @@ def test_a_reader_reattaches_when_a_sync_publishes_and_rebuilds_what_it_derived(
 
         def build(cur):
             builds.append(1)
-            cur.execute("CREATE TABLE memory.main._derived_codes AS SELECT product_code FROM device_classification "
-                        "WHERE device_class = '3'")
+            cur.execute(
+                "CREATE TABLE memory.main._derived_codes AS SELECT product_code FROM device_classification "
+                "WHERE device_class = '3'"
+            )
             return cur.execute("SELECT count(*) FROM memory.main._derived_codes").fetchone()[0]
 
         first, version = reader.derived("codes", build), reader.version
-        assert first > 0 and reader.derived("codes", build) == first and len(builds) == 1   # built once
+        assert first > 0 and reader.derived("codes", build) == first and len(builds) == 1  # built once
         assert reader.as_of("classification") == "2019-07-04" and "event" in reader.datasets()
         _publish_with_export_date(data, "classification", "2030-01-01")
         assert reader.version != version and reader.as_of("classification") == "2030-01-01"
-        assert reader.derived("codes", build) == first and len(builds) == 2   # the new connection: built again
+        assert reader.derived("codes", build) == first and len(builds) == 2  # the new connection: built again
         with reader.cursor() as cur:
             assert cur.execute("SELECT count(*) FROM memory.main._derived_codes").fetchone()[0] == first
     finally:
