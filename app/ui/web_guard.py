@@ -173,8 +173,23 @@ async def _socket(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> N
             handler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await handler
-    if not handler.cancelled():
-        handler.result()  # re-raise what the handler raised
+    if handler.cancelled():
+        return
+    error = handler.exception()
+    if error is not None and not _disconnect(error):
+        raise error  # what the handler raised, but not a send to a browser that has gone (a closed tab)
+
+
+def _disconnect(error: BaseException) -> bool:
+    """True for the errors of a send to a socket the browser already closed (Flet's send loop raises them)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, WebSocketDisconnect) or type(seen).__name__ in ("ClientDisconnected", "InvalidState"):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 async def _refuse_socket(receive: Receive, send: Send) -> None:
