@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from mirror.lookup.devices import ABBREVIATIONS, resolve_devices
 
 from ..tools import ToolContext, ToolError, run_tool
+from ..tools import specs as _specs
 from .types import Choice, Code, DeviceFilter
 
 __all__ = ["DeviceReading", "read_device", "codes_in", "MAX_CODES", "COUNT_NAME"]
@@ -16,28 +17,11 @@ __all__ = ["DeviceReading", "read_device", "codes_in", "MAX_CODES", "COUNT_NAME"
 MAX_CODES = 12  # product codes a search takes
 NAMES_ONLY = ("enforcement", "covid19serology")  # records without product codes: searched by names
 ALL_CODES = 300  # product codes of a broad term ranked by their records
-# datasets whose records carry a product code, with their count_by name
+# the datasets whose records carry product codes, by count name; each dataset's search tool (agent/tools/specs.py)
 COUNT_NAME = {
-    "event": "events",
-    "recall": "recalls",
-    "510k": "510k",
-    "pma": "pma",
-    "udi": "udi",
-    "registrationlisting": "registrations",
-    "gudid": "gudid",
+    d: _specs.COUNT_NAME[d] for d in ("event", "recall", "510k", "pma", "udi", "registrationlisting", "gudid")
 }
-SEARCHER = {
-    "event": "search_events",
-    "recall": "search_recalls",
-    "enforcement": "search_enforcement",
-    "510k": "search_510k",
-    "pma": "search_pma",
-    "classification": "search_classifications",
-    "udi": "search_udi",
-    "registrationlisting": "search_registrations",
-    "gudid": "search_gudid",
-    "covid19serology": "search_serology",
-}
+SEARCHER = _specs.SEARCHER
 
 
 @dataclass

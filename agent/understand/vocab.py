@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 
+from ..tools import specs as _specs
 from .tokens import Tokens
 
 __all__ = [
@@ -390,32 +391,8 @@ DATE_KINDS = {
 }
 DATE_KIND = {w: kind for kind, words in DATE_KINDS.items() for w in words.split()}
 
-# plain labels for datasets (the answers never show internal names)
-LABEL = {
-    "event": "adverse event reports (MAUDE)",
-    "recall": "recalls",
-    "enforcement": "enforcement reports",
-    "510k": "510(k) clearances",
-    "pma": "PMA approvals",
-    "classification": "classification (product codes)",
-    "udi": "UDI device records (openFDA)",
-    "registrationlisting": "establishment registrations",
-    "gudid": "AccessGUDID device records (GUDID release)",
-    "covid19serology": "COVID-19 serology test evaluations",
-}
-# (singular, plural) of what one record of each dataset is
-NOUN = {
-    "event": ("adverse event report", "adverse event reports"),
-    "recall": ("recalled product", "recalled products"),
-    "enforcement": ("enforcement report", "enforcement reports"),
-    "510k": ("510(k) clearance", "510(k) clearances"),
-    "pma": ("PMA record", "PMA records"),
-    "classification": ("product code", "product codes"),
-    "udi": ("UDI device record", "UDI device records"),
-    "registrationlisting": ("registered establishment", "registered establishments"),
-    "gudid": ("AccessGUDID device record", "AccessGUDID device records"),
-    "covid19serology": ("serology test result", "serology test results"),
-}
+# what each dataset is called, and (singular, plural) of one of its records: one row per dataset in agent/tools/specs.py
+LABEL, NOUN = _specs.LABEL, _specs.NOUN
 
 
 def match_phrases(
