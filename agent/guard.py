@@ -56,7 +56,8 @@ _ADVICE = re.compile(
     r"(?:i|we|he|she|they)|is it (?:dangerous|safe|normal|bad|ok|okay)|is (?:this|that) (?:dangerous|"
     r"normal)|best (?:one )?for (?:a|an|my|me|him|her|someone|patients? (?:like|with))|"
     r"\d+[- ]years?[- ]old|should (?:i|we|my)|keep using my|worried about my|"
-    r"safe (?:for|to use (?:for|on|with)) (?:me|my|him|her|us|a child|children|kids|someone))\b",
+    r"safe (?:for|to use (?:for|on|with|in)) (?:me|my|him|her|us|a child|children|kids|someone|(?:a |an |the )?"
+    r"(?:patients?|person|people|woman|man|elderly|pregnant)))\b",
     re.I,
 )
 # chat that names a record word in passing ("translate adverse event into German", "a poem about pacemakers")
@@ -68,11 +69,28 @@ _CHAT_FIRST = re.compile(
 )
 _FOLLOWUP = re.compile(r"\b(those|these|them|that|it|same|also|too|and what about|what about)\b", re.I)
 _CODE = re.compile(r"\b[A-Z]{3}\b")
+# drug brand and generic names people ask about: drugs are not in this mirror (FAERS holds them); a drug word
+# followed by a device word ("insulin pump", "morphine infusion", "chemotherapy port") is left to the device reading
+DRUG_NAMES = (
+    "ozempic|wegovy|mounjaro|zepbound|semaglutide|tirzepatide|liraglutide|saxenda|victoza|trulicity|metformin|"
+    "insulin glargine|lantus|humalog|novolog|jardiance|farxiga|januvia|eliquis|apixaban|xarelto|rivaroxaban|"
+    "warfarin|coumadin|lipitor|atorvastatin|crestor|rosuvastatin|simvastatin|lisinopril|losartan|"
+    "amlodipine|metoprolol|hydrochlorothiazide|furosemide|levothyroxine|synthroid|omeprazole|prilosec|nexium|"
+    "ibuprofen|advil|motrin|acetaminophen|tylenol|paracetamol|aspirin|naproxen|aleve|oxycodone|hydrocodone|"
+    "fentanyl|morphine|tramadol|gabapentin|lyrica|pregabalin|sertraline|zoloft|prozac|fluoxetine|lexapro|"
+    "escitalopram|xanax|alprazolam|adderall|ritalin|humira|keytruda|botox|viagra|cialis|plavix|clopidogrel|"
+    "prednisone|amoxicillin|azithromycin|zithromax|ciprofloxacin|antibiotics?|antidepressants?|statins?|"
+    "opioids?|beta[- ]blockers?|blood thinners?|chemotherapy"
+).split("|")
 # other agencies' and other products' data: not in this mirror ("drug-eluting stent" is a device)
 _OTHER = re.compile(
     r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|"
     r"drugs?(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pump))|"
-    r"medicines?|foods?|cosmetics?|tobacco|vaccines?|dietary supplements?|peanut|butter|pet food)\b",
+    r"medicines?|medications?|meds|prescriptions?|foods?|cosmetics?|tobacco|"
+    r"vaccines?|dietary supplements?|peanut|butter|pet food|"
+    r"(?:"
+    + "|".join(DRUG_NAMES)
+    + r")(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pumps?|ports?|pens?|injectors?)))\b",
     re.I,
 )
 OTHER_DATA = (

@@ -65,14 +65,18 @@ ASK_DATASETS = ("event", "recall", "510k", "pma", "enforcement", "classification
 
 
 def ask_dataset(it: Interpretation) -> Clarification | None:
-    """A question that names no dataset and nothing to look for ("how many?"): which records to count."""
+    """A question that names no dataset and nothing to look for but perhaps a period ("how many?", "what happened
+    in 2020?"): which records to count (the period is kept)."""
     from .vocab import LABEL
 
-    if it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to or it.field:
+    if it.device or it.firm or it.place or it.filters or it.sides or it.field:
         return None
     measure = it.measure if it.measure in ("count", "list", "trend", "top") else "count"
+    # a bare period ("what happened in 2020?", "how many in 2020?") is asked back too: every dataset has dates
+    dated = bool(it.date_words and (it.date_from or it.date_to))
+    what = f"names a period ({it.date_words}) but no dataset" if dated else "names no dataset and nothing to look for"
     return Clarification(
-        question="Your question names no dataset and nothing to look for. Which records do you want counted?",
+        question=f"Your question {what}. Which records{' of that period' if dated else ''} do you want counted?",
         choices=[
             Choice(label=f"all the {LABEL[ds]}", patch={"datasets": [ds], "measure": measure}) for ds in ASK_DATASETS
         ],

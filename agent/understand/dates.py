@@ -301,6 +301,17 @@ _ONWARD = (
 )
 
 
+_EDGES = {"start": "start", "beginning": "start", "begin": "start", "end": "end", "close": "end"}
+
+
+def _edge(w: list[str], j: int) -> tuple[str, int]:
+    """'the start of' / 'the end of' before a period ("after the start of 2010"): which edge, and its tokens."""
+    k = j + (1 if j < len(w) and w[j] == "the" else 0)
+    if k + 1 < len(w) and w[k] in _EDGES and w[k + 1] == "of":
+        return _EDGES[w[k]], k + 2 - j
+    return "", 0
+
+
 def _onward(w: list[str], j: int) -> int:
     """Tokens of an open end after a point ("to date", "onwards", "or later"), else 0."""
     for words in _ONWARD:
@@ -364,14 +375,20 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
                 return p[0], None, 1 + p[2] + n  # "from 2019 onwards"
             return p[0], p[1], 1 + p[2]  # "reports from Dec 2020": that month
     if a in _FROM:
-        k = i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("in", "of", "with") else 0)
+        edge, skip = _edge(w, i + 1)
+        k = i + 1 + skip + (1 if not skip and i + 1 < len(w) and w[i + 1] in ("in", "of", "with") else 0)
         if p := _point(w, k, anchor, month_alone=True):
-            start = p[1] + timedelta(days=1) if a == "after" else p[0]
+            after = a == "after" and edge != "start" or edge == "end"  # "after the start of 2010": from its 1st day
+            start = p[1] + timedelta(days=1) if after else p[0]
             return start, None, (k - i) + p[2]
     if a in _TO:
+        edge, skip = _edge(w, i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("to", "than") else 0))
         k = i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("to", "than", "in", "of") else 0)
+        if skip:
+            k = i + 1 + (1 if w[i + 1] in ("to", "than") else 0) + skip
         if p := _point(w, k, anchor, month_alone=True):
-            end = p[0] - timedelta(days=1) if a in ("before", "prior", "older", "earlier") else p[1]
+            before = a in ("before", "prior", "older", "earlier") and edge != "end" or edge == "start"
+            end = p[0] - timedelta(days=1) if before else p[1]
             return None, end, (k - i) + p[2]
     if (m := re.fullmatch(r"(\d{4})[-–](\d{2}|\d{4})", a)) and _year(m[1]):
         y2 = _year(m[2]) or (_year(m[1][:2] + m[2]) if int(m[2]) > 12 else None)

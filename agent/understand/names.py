@@ -168,6 +168,7 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
         if p not in hits and full in hits:
             hits[p] = hits[full]
     reach = device_word_reach(ctx.api, [t.low for a, b in spans for t in tokens.toks[a:b]])
+    _firms_holding_places(tokens, skip, hits, reach, out)
     out.places, asks = read_places(tokens, skip, reach)
     out.questions += asks
     for a, b in runs(tokens, skip, parts=True):
@@ -179,11 +180,50 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     return out
 
 
-def _firms(tokens: Tokens, a: int, b: int, hits: dict[str, FirmHit], reach: dict[str, int], out: Names) -> None:
+def _firms_holding_places(
+    tokens: Tokens, skip: set[str], hits: dict[str, FirmHit], reach: dict[str, int], out: Names
+) -> None:
+    """A firm whose name holds a place ("Medtronic Puerto Rico Operations"): when a longer run of words is a firm
+    name the mirror knows and a place would take some of its words, the whole run is the firm, not firm + place."""
+    trial = Tokens(tokens.text, tokens.toks, dict(tokens.role))
+    read_places(trial, skip, reach)
+    placed = {k for k, role in trial.role.items() if role == "place" and tokens.free(k)}
+    if not placed:
+        return
+    cands = []
+    for a, b in runs(tokens, skip, parts=True):
+        for i in range(a, b):
+            for j in range(i + 2, min(b, i + 5) + 1):
+                span = set(range(i, j))
+                hit = hits.get(_said(tokens, i, j))
+                if (
+                    hit
+                    and span & placed
+                    and span - placed
+                    and (hit.exact or hit.firms <= 3)
+                    and _firm_ok(tokens, i, j, hit, reach)
+                ):
+                    cands.append((-(j - i), not hit.exact, -hit.records, i, j))
+    for *_, i, j in sorted(cands):
+        if all(tokens.free(k) for k in range(i, j)):
+            _firms(tokens, i, j, hits, reach, out, longest=True)
+
+
+def _firms(
+    tokens: Tokens,
+    a: int,
+    b: int,
+    hits: dict[str, FirmHit],
+    reach: dict[str, int],
+    out: Names,
+    longest: bool = False,
+) -> None:
     cands = []
     for i in range(a, b):
         for j in range(i + 1, min(b, i + 5) + 1):
             hit = hits.get(_said(tokens, i, j))
+            if longest and (i, j) != (a, b):
+                continue  # the whole span only
             if hit and all(tokens.free(k) for k in range(i, j)) and _firm_ok(tokens, i, j, hit, reach):
                 cands.append((not hit.exact, -(j - i), -hit.records, i, j, hit))
     for *_, i, j, hit in sorted(cands):

@@ -192,6 +192,25 @@ def _excluded(tokens: Tokens, i: int) -> tuple[int, PlaceFilter] | None:
     return None
 
 
+def _based(tokens: Tokens, i: int) -> tuple[int, PlaceFilter] | None:
+    """'Texas-based', 'New York-based', 'Washington based': a place the firm is based in (tokens used, filter)."""
+    lows = tokens.lows()
+    if lows[i].endswith("-based") and len(lows[i]) > 6:
+        end, cut = i, len(tokens.toks[i].text) - 6
+    elif lows[i] == "based" and i > 0 and tokens.free(i - 1):
+        end, cut = i - 1, len(tokens.toks[i - 1].text)
+    else:
+        return None
+    for n in (3, 2, 1):
+        start = end - n + 1
+        if start < 0 or not all(tokens.free(k) for k in range(start, end + 1)):
+            continue
+        text = tokens.text[tokens.toks[start].start : tokens.toks[end].start + cut]
+        if (p := _lookup(text)) is not None:
+            return i - start + 1, _filter(text, p[0], p[1])
+    return None
+
+
 def _lookup(text: str) -> tuple[str, str] | None:
     """(code, kind) of one country or US state named exactly (US, USA, United States, Germany, Texas)."""
     up = text.upper().replace(".", "")
@@ -210,6 +229,10 @@ def read_places(tokens: Tokens, skip: set[str], reach: dict[str, int]) -> tuple[
     places: list[tuple[int, PlaceFilter]] = []
     questions: list[tuple[str, list[Choice]]] = []
     lows = tokens.lows()
+    for i in range(len(lows)):
+        if tokens.free(i) and (based := _based(tokens, i)):
+            tokens.take(i - based[0] + 1, i + 1, "place")
+            places.append((i - based[0] + 1, based[1]))
     for i in range(len(lows)):
         if tokens.free(i) and (ex := _excluded(tokens, i)):
             tokens.take(i, i + ex[0], "place")
