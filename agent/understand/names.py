@@ -265,8 +265,9 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
         return  # numbers and symbols: not a name
     known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS]
     cued = _cued(tokens, a, FIRM_CUES) or any(_capital(tokens, k) for k in range(a, b))
-    if len(known) < len(lows) and cued:
-        firm = _firm_by_spelling(ctx, words)
+    plain = not known and all(len(w) >= 5 and w not in COMMON for w in lows)  # no device word at all ("Beroni")
+    if len(known) < len(lows) and cued or plain:
+        firm = _firm_by_spelling(ctx, words, held_only=plain and not cued)
         if firm is not None:
             out.firms.append(firm)
             tokens.take(a, b, "firm")
@@ -279,8 +280,9 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
     tokens.take(a, b, "device?")
 
 
-def _firm_by_spelling(ctx: ToolContext, words: str) -> FirmFilter | None:
-    """A firm whose name is a near spelling, or holds these words (find_firm), when one clearly leads."""
+def _firm_by_spelling(ctx: ToolContext, words: str, held_only: bool = False) -> FirmFilter | None:
+    """A firm whose name is a near spelling, or holds these words (find_firm), when one clearly leads. With
+    `held_only` (words no cue marks as a firm), only a name that holds the words as they are said."""
     try:
         found = find_firm(ctx.api, words)
     except ValueError:
@@ -288,6 +290,8 @@ def _firm_by_spelling(ctx: ToolContext, words: str) -> FirmFilter | None:
     if not found.candidates:
         return None
     best = found.candidates[0]
+    if held_only and best.match not in ("exact", "prefix", "contains"):
+        return None
     if best.match == "typo" and best.score < 0.65:
         return None
     if len(found.candidates) > 1 and found.candidates[1].score > best.score - 0.05 and best.match != "exact":
