@@ -86,7 +86,7 @@ DRUG_NAMES = (
 _OTHER = re.compile(
     r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|"
     r"drugs?(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pump))|"
-    r"medicines?|medications?|meds|prescriptions?|foods?|cosmetics?|tobacco|"
+    r"medicines?|medications?|meds|foods?|cosmetics?|tobacco|"
     r"vaccines?|dietary supplements?|peanut|butter|pet food|"
     r"(?:"
     + "|".join(DRUG_NAMES)

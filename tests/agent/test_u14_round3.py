@@ -40,6 +40,7 @@ def test_drugs_and_advice_are_refused(question):
         "chemotherapy port recalls",
         "blood pressure monitor recalls",
         "recalls for the DELTA 3300",
+        "how many UDI devices are prescription-only?",  # a device flag, not a drug
     ],
 )
 def test_device_words_beside_drug_words_are_asked(question):
