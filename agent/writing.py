@@ -201,8 +201,17 @@ def decision(code: str) -> str:
 
 
 def as_of_text(e: dict) -> str:
+    """'adverse event reports as of 2025-09-23; recalls as of 2017-12-02': each searched dataset by its name."""
     dates = sorted({(p["dataset"], p["as_of"]) for p in e.get("provenance", [])})
-    return "; ".join(f"{ds} as of {day(a)}" for ds, a in dict(dates).items()) or "as-of date unknown"
+    return "; ".join(f"{dataset_name(ds)} as of {day(a)}" for ds, a in dict(dates).items()) or "as-of date unknown"
+
+
+def dataset_name(source: str) -> str:
+    """A provenance source ('device/recall', 'gudid') as a person names the dataset ('recalls')."""
+    from .tools.specs import LABEL, SOURCE
+
+    names = {src: re.sub(r"\s*\(.*\)$", "", LABEL[ds]) for ds, src in SOURCE.items()}
+    return names.get(source, source)
 
 
 def code_text(d: DeviceFilter, limit: int = 3) -> str:

@@ -73,7 +73,7 @@ def test_count_question_without_a_model_is_answered_from_the_data(data):
     assert out["tool_calls"][0]["args"]["product_codes"] == ["OZP"]
     assert out["answer"].startswith("Interpreted as: adverse event reports (MAUDE); product code OZP")
     assert f"\n\n{total:,} adverse event reports for product code OZP" in out["answer"]
-    assert "device/event as of 2025-09-23" in out["answer"]
+    assert "adverse event reports as of 2025-09-23" in out["answer"]
     assert out["interpretation"]["datasets"] == ["event"] and out["clarify"] is None
     keys = {c["id"].split("=")[1] for c in out["citations"]}
     assert keys and all(sql(data, f"SELECT count(*) FROM device_event WHERE mdr_report_key='{k}'") == 1 for k in keys)
