@@ -11,6 +11,8 @@ from urllib.parse import quote_plus
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from mirror.lookup.firms import LEGAL_WORDS
+
 from .base import ToolError
 from .context import ToolContext
 from .specs import Spec
@@ -294,7 +296,7 @@ def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None, ex
         clauses += [f"{f}.exact:{_quote(v)}" for f in spec.firm for v in dict.fromkeys(variants)]
     seen: set[tuple[str, ...]] = set()
     for n in names:
-        words = [w for w in re.findall(r"\w+", n) if w.lower() not in _LEGAL and len(w) > 1][:8] or re.findall(
+        words = [w for w in re.findall(r"\w+", n) if w.lower() not in LEGAL_WORDS and len(w) > 1][:8] or re.findall(
             r"\w+", n
         )[:8]
         if words and tuple(w.lower() for w in words) not in seen:  # one clause per spelling, whatever its case
@@ -303,27 +305,6 @@ def _firm(spec: Spec, manufacturer: str | list[str], ctx: ToolContext | None, ex
     if not clauses:
         raise ToolError(f"manufacturer {manufacturer!r} holds no name to search")
     return "(" + " OR ".join(clauses) + ")"
-
-
-_LEGAL = {
-    "inc",
-    "llc",
-    "ltd",
-    "corp",
-    "corporation",
-    "co",
-    "company",
-    "gmbh",
-    "ag",
-    "sa",
-    "srl",
-    "bv",
-    "nv",
-    "plc",
-    "limited",
-    "incorporated",
-    "the",
-}
 
 
 def query_string(params: list[tuple[str, str]]) -> str:

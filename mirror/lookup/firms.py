@@ -32,9 +32,34 @@ __all__ = [
     "find_firm",
     "ensure_firm_table",
     "MAX_QUERY",
+    "LEGAL_WORDS",
 ]
 
 MAX_QUERY = 300  # characters of a firm name the lookup reads
+# Words of a firm's name that name no firm, left out when a name is searched word by word ("Arrow International Inc")
+LEGAL_WORDS = frozenset(
+    [
+        "ag",
+        "bv",
+        "co",
+        "company",
+        "corp",
+        "corporation",
+        "gmbh",
+        "inc",
+        "incorporated",
+        "limited",
+        "llc",
+        "lp",
+        "ltd",
+        "nv",
+        "plc",
+        "sa",
+        "spa",
+        "srl",
+        "the",
+    ]
+)
 _NAMES, _KEYS, _WORDS = (f"memory.main._lookup_firm_{t}" for t in ("names", "keys", "words"))  # per version
 
 # Legal forms dropped from the end of a name (after periods are removed: "L.L.C." is "llc", "S. A." is "s a").

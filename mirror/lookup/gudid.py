@@ -11,6 +11,7 @@ from typing import Any
 import duckdb
 
 from ..store.rows import one
+from .firms import LEGAL_WORDS
 from .source import Source, reader_of
 
 _DEVICES = (
@@ -57,27 +58,6 @@ _FLAGS = {
     "is_single_use": "d.singleUse",
     "mri_safety": "d.MRISafetyStatus",
 }
-_LEGAL = {
-    "inc",
-    "llc",
-    "ltd",
-    "corp",
-    "corporation",
-    "co",
-    "company",
-    "gmbh",
-    "ag",
-    "sa",
-    "srl",
-    "bv",
-    "nv",
-    "plc",
-    "limited",
-    "incorporated",
-    "the",
-    "lp",
-    "spa",
-}
 
 
 @dataclass
@@ -101,7 +81,7 @@ class GudidResult:
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.findall(r"\w+", text.lower()) if w not in _LEGAL][:8]
+    return [w for w in re.findall(r"\w+", text.lower()) if w not in LEGAL_WORDS][:8]
 
 
 def _where(q: GudidQuery) -> tuple[str, dict, str]:
