@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import FDA_EXPLORER, ROOT, SCREENSHOTS, free_port, require, stop, wait_for
+from .conftest import FDA_EXPLORER, ROOT, SCREENSHOTS, app_output, free_port, require, stop, wait_for
 
 pytestmark = pytest.mark.slow
 CHROMIUM = "/usr/bin/chromium"
@@ -79,7 +79,7 @@ def web_app(data_dir, tmp_path):
         code = stop(proc)
         output = proc.stdout.read().decode()
         assert code == 0, f"fda-explorer --web exited with {code}:\n{output}"
-        assert "Traceback" not in output, output
+        assert "Traceback" not in app_output(output), output
 
 
 class Page:

@@ -12,7 +12,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from .conftest import FDA_EXPLORER, ROOT, free_port, require, stop, wait_for
+from .conftest import FDA_EXPLORER, ROOT, app_output, free_port, require, stop, wait_for
 from .test_web_e2e import CHROMIUM, Page, _listening
 
 pytestmark = pytest.mark.slow
@@ -54,7 +54,7 @@ def web_app(data: Path, tmp_path: Path, home: Path | None = None):
     finally:
         code = stop(proc)
         output = proc.stdout.read().decode()
-        assert code == 0 and "Traceback" not in output, output
+        assert code == 0 and "Traceback" not in app_output(output), output
 
 
 @contextmanager
