@@ -12,6 +12,7 @@ import orjson
 from mirror.errors import MirrorError
 from mirror.settings import Settings
 
+from .events import ANSWER_KEYS
 from .modelspec import MODEL_HELP
 from .tools import ToolContext, ToolError, describe, run_tool, validate
 
@@ -178,20 +179,7 @@ def ask_command(question, model, ollama_url, session, as_json, choose, data_dir)
     if not final:
         _fail("the assistant stopped without an answer; run again, or with --model none", 1)
     if as_json:
-        keys = (
-            "answer",
-            "clarify",
-            "interpretation",
-            "citations",
-            "evidence",
-            "provenance",
-            "tool_calls",
-            "model_calls",
-            "session",
-            "model",
-            "audit",
-        )
-        click.echo(orjson.dumps({k: final.get(k) for k in keys}, option=orjson.OPT_INDENT_2).decode())
+        click.echo(orjson.dumps({k: final.get(k) for k in ANSWER_KEYS}, option=orjson.OPT_INDENT_2).decode())
     else:
         click.echo(final["answer"])
         click.echo(f"\n(session {final['session']}; model {final['model']}; audit {final['audit']})", err=True)

@@ -16,6 +16,7 @@ __all__ = [
     "NOTE",
     "CANCELLED",
     "CLARIFICATION",
+    "ANSWER_KEYS",
 ]
 
 STEP, TOOL_CALL, TOOL_RESULT, TOKEN, ANSWER, ERROR, NOTE, CANCELLED, CLARIFICATION = (
@@ -34,3 +35,19 @@ STEP, TOOL_CALL, TOOL_RESULT, TOKEN, ANSWER, ERROR, NOTE, CANCELLED, CLARIFICATI
 def event(kind: str, **data: Any) -> dict[str, Any]:
     """One event: `{"type": kind, "t": unix seconds, **data}`."""
     return {"type": kind, "t": round(time.time(), 3), **data}
+
+
+# The fields of an answer event that `fda-explorer ask --json` prints and the HTTP API's run returns (one list)
+ANSWER_KEYS = (
+    "answer",
+    "clarify",
+    "interpretation",
+    "citations",
+    "evidence",
+    "provenance",
+    "tool_calls",
+    "model_calls",
+    "session",
+    "model",
+    "audit",
+)

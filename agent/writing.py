@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .tools.specs import LABEL, SOURCE
 from .understand.dates import readable
 from .understand.types import DeviceFilter, Interpretation
 
@@ -208,10 +209,10 @@ def as_of_text(e: dict) -> str:
 
 def dataset_name(source: str) -> str:
     """A provenance source ('device/recall', 'gudid') as a person names the dataset ('recalls')."""
-    from .tools.specs import LABEL, SOURCE
+    return _NAMES.get(source, source)
 
-    names = {src: re.sub(r"\s*\(.*\)$", "", LABEL[ds]) for ds, src in SOURCE.items()}
-    return names.get(source, source)
+
+_NAMES = {src: re.sub(r"\s*\(.*\)$", "", LABEL[ds]) for ds, src in SOURCE.items()}  # by provenance source
 
 
 def code_text(d: DeviceFilter, limit: int = 3) -> str:

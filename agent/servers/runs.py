@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..events import ANSWER, CANCELLED, ERROR, event
+from ..events import ANSWER, ANSWER_KEYS, CANCELLED, ERROR, event
 
 __all__ = [
     "Run",
@@ -35,19 +35,7 @@ __all__ = [
 
 PENDING, RUNNING, SUCCESS, FAILED, INTERRUPTED = "pending", "running", "success", "error", "interrupted"
 FINAL = (SUCCESS, FAILED, INTERRUPTED)
-ASK_JSON_KEYS = (
-    "answer",
-    "clarify",
-    "interpretation",
-    "citations",
-    "evidence",
-    "provenance",
-    "tool_calls",
-    "model_calls",
-    "session",
-    "model",
-    "audit",
-)  # what `fda-explorer ask --json` prints (agent/cli.py)
+ASK_JSON_KEYS = ANSWER_KEYS  # what `fda-explorer ask --json` prints (agent/events.py)
 
 
 class AssistantPool:
