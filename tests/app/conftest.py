@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -10,9 +11,13 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import platformdirs
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,3 +150,49 @@ def require(*tools: str) -> None:
             f"missing {', '.join(missing)}: apt-get install -y xvfb xdotool chromium libmpv2 "
             "libgstreamer-plugins-base1.0-0"
         )
+
+
+def listening(trace: Path) -> str:
+    """The address the app printed (with this launch's token), once its server listens; "" before."""
+    lines = trace.read_text().splitlines() if trace.exists() else []
+    urls = [json.loads(line)["url"] for line in lines if '"listening"' in line]
+    if not urls:
+        return ""
+    try:
+        urllib.request.urlopen(urls[-1].split("?")[0], timeout=2)
+    except urllib.error.HTTPError as e:
+        return urls[-1] if e.code == 403 else ""  # up: a page without the token is refused
+    except OSError:
+        return ""
+    return ""
+
+
+@contextmanager
+def web_app(data: Path, tmp_path: Path, home: Path | None = None) -> Iterator[tuple[str, Path]]:
+    """`fda-explorer --web` on a free port over `data` (HOME set to `home` when given); yields (the printed url with
+    its token, the trace file). On leaving: the app stops with exit 0 and printed no traceback of its own."""
+    require("chromium")
+    port, trace = free_port(), tmp_path / f"trace-{free_port()}.jsonl"
+    env = {**os.environ, "FDAX_DATA_DIR": str(data)}
+    if home is not None:  # the bundles are looked for under HOME; Flet's offline web files stay in the cache
+        env.update(HOME=str(home), XDG_CACHE_HOME=str(Path(platformdirs.user_cache_dir()).expanduser()))
+    command = ["--web", "--port", str(port), "--model", "none", "--data-dir", str(data)]
+    command += ["--config", str(tmp_path / "app.json"), "--trace", str(trace)]
+    proc = subprocess.Popen(
+        [*FDA_EXPLORER, *command],
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    try:
+        url = wait_for(lambda: listening(trace) or proc.poll() is not None, 60, "the web server")
+        assert proc.poll() is None, proc.stdout.read().decode()
+        assert url.startswith(f"http://127.0.0.1:{port}/?token="), url
+        yield url, trace
+    finally:
+        code = stop(proc)
+        output = proc.stdout.read().decode()
+        assert code == 0, f"fda-explorer --web exited with {code}:\n{output}"
+        assert "Traceback" not in app_output(output), output

@@ -5,37 +5,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import subprocess
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from .conftest import FDA_EXPLORER, ROOT, SCREENSHOTS, app_output, free_port, require, stop, wait_for
+from .conftest import SCREENSHOTS, wait_for
+from .conftest import web_app as launch_web_app
 
 pytestmark = pytest.mark.slow
 CHROMIUM = "/usr/bin/chromium"
 SEMANTIC_TEXT = """() => Array.from(document.querySelectorAll('flt-semantics')).map(e =>
     [e.getAttribute('aria-label') || '', ...Array.from(e.childNodes).filter(n => n.nodeType == 3 || n.tagName == 'SPAN')
      .map(n => n.textContent)].join(' ')).join('\\n')"""
-
-
-def _listening(trace: Path) -> str:
-    """The address the app printed (with this launch's token), once its server listens; "" before."""
-    lines = trace.read_text().splitlines() if trace.exists() else []
-    urls = [json.loads(line)["url"] for line in lines if '"listening"' in line]
-    if not urls:
-        return ""
-    try:
-        urllib.request.urlopen(urls[-1].split("?")[0], timeout=2)
-    except urllib.error.HTTPError as e:
-        return urls[-1] if e.code == 403 else ""  # up: a page without the token is refused
-    except OSError:
-        return ""
-    return ""
 
 
 @pytest.fixture
@@ -47,39 +29,8 @@ def data_dir(partial_mirror, mirror_copy) -> Path:
 @pytest.fixture
 def web_app(data_dir, tmp_path):
     """`fda-explorer --web` on a free port over `data_dir`; yields (the printed url with its token, data dir, trace)."""
-    require("chromium")
-    data, port, trace = data_dir, free_port(), tmp_path / "trace.jsonl"
-    proc = subprocess.Popen(
-        [
-            *FDA_EXPLORER,
-            "--web",
-            "--port",
-            str(port),
-            "--model",
-            "none",
-            "--data-dir",
-            str(data),
-            "--config",
-            str(tmp_path / "app.json"),
-            "--trace",
-            str(trace),
-        ],
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "FDAX_DATA_DIR": str(data)},
-    )
-    try:
-        url = wait_for(lambda: _listening(trace) or proc.poll() is not None, 60, "the web server")
-        assert proc.poll() is None, proc.stdout.read().decode()
-        assert url.startswith(f"http://127.0.0.1:{port}/?token="), url
-        yield url, data, trace
-    finally:
-        code = stop(proc)
-        output = proc.stdout.read().decode()
-        assert code == 0, f"fda-explorer --web exited with {code}:\n{output}"
-        assert "Traceback" not in app_output(output), output
+    with launch_web_app(data_dir, tmp_path) as (url, trace):
+        yield url, data_dir, trace
 
 
 class Page:

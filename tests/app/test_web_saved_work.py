@@ -3,17 +3,15 @@ typing, spaces) or picked from the bundles found; an export and a trip to anothe
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from contextlib import contextmanager
 from pathlib import Path
 
-import platformdirs
 import pytest
 
-from .conftest import FDA_EXPLORER, ROOT, app_output, free_port, require, stop, wait_for
-from .test_web_e2e import CHROMIUM, Page, _listening
+from .conftest import ROOT, wait_for
+from .conftest import web_app as launch_web_app
+from .test_web_e2e import CHROMIUM, Page
 
 pytestmark = pytest.mark.slow
 
@@ -21,40 +19,8 @@ pytestmark = pytest.mark.slow
 @contextmanager
 def web_app(data: Path, tmp_path: Path, home: Path | None = None):
     """`fda-explorer --web` over `data` (with HOME set to `home` when given); yields its url with the token."""
-    require("chromium")
-    port, trace = free_port(), tmp_path / f"trace-{free_port()}.jsonl"
-    env = {**os.environ, "FDAX_DATA_DIR": str(data)}
-    if home is not None:  # the bundles are looked for under HOME; Flet's offline web files stay in the cache
-        env.update(HOME=str(home), XDG_CACHE_HOME=str(Path(platformdirs.user_cache_dir()).expanduser()))
-    proc = subprocess.Popen(
-        [
-            *FDA_EXPLORER,
-            "--web",
-            "--port",
-            str(port),
-            "--model",
-            "none",
-            "--data-dir",
-            str(data),
-            "--config",
-            str(tmp_path / "app.json"),
-            "--trace",
-            str(trace),
-        ],
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    try:
-        url = wait_for(lambda: _listening(trace) or proc.poll() is not None, 60, "the web server")
-        assert proc.poll() is None, proc.stdout.read().decode()
+    with launch_web_app(data, tmp_path, home) as (url, _):
         yield url
-    finally:
-        code = stop(proc)
-        output = proc.stdout.read().decode()
-        assert code == 0 and "Traceback" not in app_output(output), output
 
 
 @contextmanager
