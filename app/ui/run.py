@@ -64,21 +64,6 @@ class _Prepared:
         return self._value
 
 
-def _quiet_keys(page: ft.Page) -> None:
-    """Keys reach the page's handler without a redraw of the whole page after each: Flet's auto-update would diff
-    every control after every keystroke (a typed question is dozens of diffs, and under load the question's Enter
-    waited behind them: about 300-600 ms in the browser). The app redraws what changed itself (Shell._flush)."""
-    handler: Callable[..., Any] | None = page.on_keyboard_event
-    if handler is None:
-        return
-
-    def on_key(e: ft.KeyboardEvent) -> None:
-        ft.context.disable_auto_update()  # for this event only (each event gets its own context)
-        handler(e)
-
-    page.on_keyboard_event = on_key
-
-
 def _session(page: ft.Page, launch: "Launch", trace: Trace) -> "Controller":
     from ..banners import settings_problem
     from ..controller import Controller
@@ -86,7 +71,6 @@ def _session(page: ft.Page, launch: "Launch", trace: Trace) -> "Controller":
 
     c = Controller(launch.backend, launch.config_path)
     Shell(page, c, trace)
-    _quiet_keys(page)
     page.update()
     trace("ready", web=page.web)
     if launch.problem:

@@ -92,6 +92,10 @@ class Shell:
         self.draw({"theme", "screen", "banner"})
 
     def _key(self, e: ft.KeyboardEvent) -> None:
+        """A key reaches the controller without a redraw of the whole page after it: Flet's auto-update would diff
+        every control after every keystroke (a typed question is dozens of diffs, and under load the question's
+        Enter waited behind them: about 300-600 ms in the browser). The app redraws what changed itself (_flush)."""
+        ft.context.disable_auto_update()  # for this event only (each event gets its own context)
         if self.c.key(e.key, ctrl=e.ctrl, shift=e.shift, meta=e.meta) == "quit":
             self.page.run_task(close_window, self.page)
 
