@@ -157,6 +157,11 @@ OBSERVE = """() => { window.__t = {};
     .observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true}); }"""
 
 
+CLEARED = """() => ![...document.querySelectorAll('flt-semantics')].some(n => {
+  const text = (n.getAttribute('aria-label') || '') + (n.textContent || '');
+  return text.includes('Read the question') || text.includes('How this was answered'); })"""
+
+
 def web_run(data: Path, work: Path, questions: int) -> dict:
     import socket
     import urllib.error
@@ -218,6 +223,7 @@ def web_run(data: Path, work: Path, questions: int) -> dict:
             steps = []
             for q in (QUESTIONS * 2)[:questions]:
                 page.keyboard.press("Control+k")
+                page.wait_for_function(CLEARED, timeout=30_000)  # else the last answer's step is taken for this one's
                 page.evaluate(OBSERVE)
                 box = page.get_by_role("textbox").first
                 box.click()
