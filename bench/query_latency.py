@@ -4,6 +4,8 @@ Usage (from the repository root):
 
     .venv/bin/python bench/query_latency.py [--scale 0.1] [--workdir DIR] [--reuse] [--repeat 20] [--json]
     .venv/bin/python bench/query_latency.py --scales 0.01,0.1 --reuse     # two scales + extrapolation to 1.0
+    .venv/bin/python bench/query_latency.py --site S --data-dir D [--url http://127.0.0.1:8000]   # a mirror already
+                                                                          # synced from S (over HTTP: a `mirror serve`)
 
 Per scale:
 1. builds the SYNTHETIC openFDA device download site with bench/synth_mirror.py (or, with --reuse, keeps the one
@@ -21,6 +23,10 @@ With --upgraded, each request is also timed, right after, on `data-upgraded`: a 
 `mirror sync` brought up to the current layout (listed product-code columns, key and word indexes; only the files
 it rewrites take new space; the upgrade is timed once). The table then shows both side by side and the ratio
 (as synced / upgraded): the same code, the old layout's fallback path against the new one, under the same load.
+With --site and --data-dir, the site an earlier synth_mirror.py run wrote and the mirror already synced from it are
+measured as they are (no generation, no sync). With --url, every request is an HTTP GET to a running `mirror serve`
+of that mirror (one kept-alive connection; the time is the whole request: sending, the server's work, reading the
+body), instead of api.get in process.
 With --json the report goes to stderr and a JSON document to stdout.
 """
 
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import http.client
 import importlib.util
 import json
 import math
@@ -56,6 +63,7 @@ Q2 = "search=device.device_report_product_code:DXY+AND+date_received:[20200101+T
 MIN_CALLS = 3  # timed calls (or walks) a request gets even when it exceeds --budget
 
 OUT = sys.stdout
+HOW = "api.get in process"  # how requests are made: in process, or HTTP GET to a `mirror serve` (--url)
 
 
 def say(*a) -> None:
@@ -286,6 +294,41 @@ def next_link(resp, path: str) -> tuple[str, str] | None:
         return None
     u = urlsplit(m.group(1))
     return (u.path if u.path.startswith("/device/") else path), u.query
+
+
+class HttpResponse:
+    """The parts of mirror.api's Response that the checks read, from an HTTP response."""
+
+    def __init__(self, status: int, headers: dict[str, str], body: bytes):
+        self.status, self.headers, self.body = status, headers, body
+
+    def json(self):
+        return json.loads(self.body)
+
+
+class HttpApi:
+    """`get(path, query)` as an HTTP GET to a running `mirror serve` over one kept-alive connection (http.client
+    opens it again by itself after a response that closes it)."""
+
+    def __init__(self, url: str):
+        u = urlsplit(url)
+        if u.scheme != "http" or not u.hostname:
+            raise SystemExit(f"--url {url}: give the address of a running `mirror serve`, e.g. http://127.0.0.1:8000")
+        self.host, self.port = u.hostname, u.port or 80
+        self.conn: http.client.HTTPConnection | None = None
+
+    def get(self, path: str, query: str = "") -> HttpResponse:
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=600)
+        self.conn.request("GET", path + (f"?{query}" if query else ""))
+        resp = self.conn.getresponse()
+        body = resp.read()
+        return HttpResponse(resp.status, dict(resp.getheaders()), body)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
 
 
 def timed_get(api, path: str, qs: str):
@@ -582,7 +625,7 @@ def met(r: dict, p95: float | None) -> str:
 
 def print_table(scale: float, rows: list[dict], repeat: int) -> None:
     say(
-        f"\nquery latency at scale {scale:g} (SYNTHETIC data; api.get in process; one warm-up, then the timed calls; "
+        f"\nquery latency at scale {scale:g} (SYNTHETIC data; {HOW}; one warm-up, then the timed calls; "
         "p95 = nearest rank)"
     )
     say(
@@ -674,6 +717,64 @@ def open_api(data: Path):
     return Api(Settings(data_dir=data))
 
 
+def main_existing(ap: argparse.ArgumentParser, args) -> int:
+    """--site (+ --data-dir, or --url): one scale, the site's own, on a mirror synced earlier; no generation or sync."""
+    global HOW
+    if not args.site or not (args.data_dir or args.url) or args.scales or args.upgraded:
+        ap.error("--site needs --data-dir or --url (or both), and goes without --scales and --upgraded")
+    marker = args.site / synth.MARKER
+    if not marker.is_file():
+        ap.error(f"{args.site}: no {synth.MARKER}; give a folder that bench/synth_mirror.py wrote")
+    summary = json.loads(marker.read_text())
+    scale = summary["scale"]
+    facts = _st.machine_facts()
+    say("FDA Explorer Offline: query latency benchmark (SYNTHETIC data from bench/synth_mirror.py)")
+    say(
+        f"machine: {facts['cores']} cores, {facts['cpu'] or 'cpu ?'}, {facts['ram_gib']} GiB RAM; Python "
+        f"{facts['python']}, duckdb {facts['duckdb']}; FDAX_* environment: {facts['fdax_env'] or 'none'}"
+    )
+    ev = summary["endpoints"]["event"]
+    say(
+        f"site: {args.site}, scale {scale:g}, {sum(e['records'] for e in summary['endpoints'].values()):,} records; "
+        f"event {ev['records']:,}: DXY {ev['product_codes']['focus']['DXY']:,} "
+        f"(2020: {ev['focus_by_year']['DXY'].get('2020', 0):,}), 'multiple myeloma' {ev['myeloma_records']:,}"
+    )
+    if args.url:
+        HOW = f"HTTP GET to the `mirror serve` at {args.url}"
+        api = HttpApi(args.url)
+    else:
+        api = open_api(args.data_dir)
+    say(f"mirror: {args.data_dir or '(the one the server serves)'}; requests: {HOW}; {args.repeat} timed calls each")
+    before = _st.idle_load(1.0)
+    say(f"load: other processes kept {before:.2f} cores busy just before the timed calls; {os.getloadavg()}")
+    try:
+        rows = [run_request(api, r, args.repeat, args.budget) for r in build_requests(summary)]
+    finally:
+        api.close()
+    after = _st.idle_load(1.0)
+    say(f"load: other processes kept {after:.2f} cores busy just after; {os.getloadavg()}")
+    print_table(scale, rows, args.repeat)
+    if args.json:
+        doc = {
+            "synthetic": True,
+            "machine": facts,
+            "site": str(args.site),
+            "data_dir": str(args.data_dir) if args.data_dir else None,
+            "url": args.url,
+            "scale": scale,
+            "repeat": args.repeat,
+            "other_load_cores": {"before": round(before, 2), "after": round(after, 2)},
+            "goals_ms_p95_at_scale_1": GOALS_MS,
+            "requests": [
+                {k: v for k, v in row.items() if k != "ms"} | {"ms": [round(x, 3) for x in row.get("ms", [])]}
+                for row in rows
+            ],
+        }
+        print(json.dumps(doc, indent=2, default=str))
+    bad = [r for r in rows if "error" in r or r.get("hits_ok") is False]
+    return 1 if bad else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     global OUT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -708,9 +809,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also time every request on a copy upgraded by `mirror sync` (data-upgraded), side by side",
     )
+    ap.add_argument(
+        "--site", type=Path, help="a site synth_mirror.py wrote, already synced into --data-dir: no generation"
+    )
+    ap.add_argument("--data-dir", type=Path, help="with --site: the mirror synced from it (measured as it is)")
+    ap.add_argument("--url", help="with --site: time HTTP GETs to this running `mirror serve` instead of api.get")
     args = ap.parse_args(argv)
     if args.json:
         OUT = sys.stderr
+    if args.site or args.url or args.data_dir:
+        return main_existing(ap, args)
     scales = sorted({float(s) for s in args.scales.split(",")}) if args.scales else [args.scale]
     if any(not 0 < s <= 5 for s in scales) or args.repeat < 1:
         ap.error("scales must be in (0, 5] and --repeat at least 1")

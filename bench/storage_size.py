@@ -1,38 +1,49 @@
-"""Mirror size per dataset at DuckDB's default storage (v1.0.0+) against the mirror's (STORAGE_VERSION, ZSTD for the
-record JSON), in bytes per record, beside the zipped download (figures, not a test).
+"""Mirror size per dataset: the published file (storage version, the `record` column's compression, free blocks,
+the size of each table) and compacting copies at DuckDB's default storage (v1.0.0+) and at the mirror's
+(STORAGE_VERSION, ZSTD for the record JSON), in bytes per record, beside the zipped download (figures, not a test).
 
 Usage (from the repository root):
 
     .venv/bin/python bench/storage_size.py --data-dir D            # a synced mirror
     .venv/bin/python bench/storage_size.py --from DIR [--json]     # sync DIR (download-site layout) into a tmp folder
+    .venv/bin/python bench/storage_size.py --data-dir D --skip-old --tables --work W   # large mirrors
 
 Each published file is copied table by table (COPY FROM DATABASE, rows in order, checkpointed) into a new file at
-each storage version, so both columns are measured the same way; the `record` column's compression is read from
-pragma_storage_info of the main table. "zip" is the sum of the downloaded files' bytes recorded in `_sync_state`.
+each storage version, so both columns are measured the same way; the copy at STORAGE_VERSION is also what a
+compaction of the published file would give, and it is timed. The `record` column's compression is read from
+pragma_storage_info of the main table, the free blocks from pragma_database_size. A table's size is the blocks its
+segments use (pragma_storage_info; a block shared by several tables is split evenly between them). "zip" is the sum
+of the downloaded files' bytes recorded in `_sync_state`.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import duckdb
 import orjson
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if importlib.util.find_spec("mirror") is None:  # PYTHONPATH or the installed package first (a frozen worktree)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import mirror  # noqa: E402
 from mirror.schema.datasets import DATASETS  # noqa: E402
+from mirror.schema.indexes import INDEXES  # noqa: E402
 from mirror.settings import Settings  # noqa: E402
-from mirror.store.files import STORAGE_VERSION, Store  # noqa: E402
+from mirror.store.files import STORAGE_VERSION, Store, storage_version  # noqa: E402
 from mirror.sync import SyncOptions, sync  # noqa: E402
 
 OLD = "v1.0.0"
 
 
-def _rewrite(src: Path, dest: Path, version: str, main: str) -> tuple[int, str]:
-    """Copy `src` into a new file at `version`; its size and the record column's compression."""
+def _rewrite(src: Path, dest: Path, version: str, main: str) -> tuple[int, str, float]:
+    """Copy `src` into a new file at `version`; its size, the record column's compression and the seconds taken."""
+    t0 = time.perf_counter()
     con = duckdb.connect()
     try:
         con.execute("SET preserve_insertion_order=true")
@@ -40,16 +51,81 @@ def _rewrite(src: Path, dest: Path, version: str, main: str) -> tuple[int, str]:
         con.execute(f"ATTACH '{dest}' AS d (STORAGE_VERSION '{version}')")
         con.execute("COPY FROM DATABASE s TO d")
         con.execute("CHECKPOINT d")
+        seconds = time.perf_counter() - t0
         kinds = con.execute(
             f"SELECT string_agg(DISTINCT compression, '+') FROM pragma_storage_info('d.{main}') "
             "WHERE column_name = 'record' AND compression <> 'Constant'"
         ).fetchone()[0]
     finally:
         con.close()
-    return dest.stat().st_size, kinds or "-"
+    size = dest.stat().st_size
+    dest.unlink()  # measured; the next copy needs the disk
+    return size, kinds or "-", round(seconds, 1)
 
 
-def _dataset(name: str, path: Path, work: Path) -> dict:
+def _kind(name: str, table: str, main: str) -> str:
+    """main | child | index | state: what a table of a dataset's file is."""
+    if table == main:
+        return "main"
+    if table.startswith("_"):
+        return "state"
+    ix = INDEXES.get(name)
+    if ix is not None and table in ix.tables:
+        return "index"
+    return "child"
+
+
+def layout(name: str, path: Path, main: str) -> dict:
+    """The published file as it is: storage version, record compression, blocks used and free, size per table."""
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        version = storage_version(con)
+        _, _, block_size, total, used, free = con.execute(
+            "SELECT database_name, database_size, block_size, total_blocks, used_blocks, free_blocks "
+            "FROM pragma_database_size() WHERE database_name = current_database()"
+        ).fetchone()
+        record = con.execute(
+            f"SELECT compression, count(*) FROM pragma_storage_info('{main}') "
+            "WHERE column_name = 'record' AND segment_type <> 'VALIDITY' GROUP BY ALL ORDER BY 2 DESC"
+        ).fetchall()
+        tables = [r[0] for r in con.execute("SELECT table_name FROM duckdb_tables() ORDER BY table_name").fetchall()]
+        blocks: dict[str, set[int]] = {}
+        rows: dict[str, int] = {}
+        for t in tables:
+            rows[t] = con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]
+            ids = con.execute(
+                f"SELECT block_id, additional_block_ids FROM pragma_storage_info('{t}') "
+                "WHERE persistent AND block_id >= 0"
+            ).fetchall()
+            blocks[t] = {b for b, _ in ids} | {x for _, more in ids for x in (more or [])}
+    finally:
+        con.close()
+    owners: dict[int, int] = {}
+    for ids in blocks.values():
+        for b in ids:
+            owners[b] = owners.get(b, 0) + 1
+    per_table = [
+        {
+            "table": t,
+            "kind": _kind(name, t, main),
+            "rows": rows[t],
+            "bytes": round(sum(block_size / owners[b] for b in blocks[t])),
+        }
+        for t in tables
+    ]
+    return {
+        "storage_version": version,
+        "file_bytes": path.stat().st_size,
+        "block_size": block_size,
+        "total_blocks": total,
+        "used_blocks": used,
+        "free_blocks": free,
+        "record_compression": "+".join(f"{c} ({n} segments)" for c, n in record) or "-",
+        "tables": per_table,
+    }
+
+
+def _dataset(name: str, path: Path, work: Path, old: bool) -> dict:
     main = "gudid_device" if name == "gudid" else DATASETS[name].table
     con = duckdb.connect(str(path), read_only=True)
     try:
@@ -57,57 +133,105 @@ def _dataset(name: str, path: Path, work: Path) -> dict:
         zipped = con.execute("SELECT coalesce(sum(bytes), 0) FROM _sync_state").fetchone()[0]
     finally:
         con.close()
-    old, old_kind = _rewrite(path, work / f"{name}.old.duckdb", OLD, main)
-    new, new_kind = _rewrite(path, work / f"{name}.new.duckdb", STORAGE_VERSION, main)
+    print(f"{name}: {records:,} records; reading the layout ...", file=sys.stderr, flush=True)
+    pub = layout(name, path, main)
+    print(f"{name}: compacting copy at {STORAGE_VERSION} ...", file=sys.stderr, flush=True)
+    new, new_kind, new_s = _rewrite(path, work / f"{name}.new.duckdb", STORAGE_VERSION, main)
+    old_bytes, old_kind, old_s = 0, "", 0.0
+    if old:
+        print(f"{name}: copy at {OLD} ...", file=sys.stderr, flush=True)
+        old_bytes, old_kind, old_s = _rewrite(path, work / f"{name}.old.duckdb", OLD, main)
     per = max(records, 1)
+    by_kind = {k: sum(t["bytes"] for t in pub["tables"] if t["kind"] == k) for k in ("main", "child", "index")}
     return {
         "dataset": name,
         "records": records,
         "zip_bytes": zipped,
-        "old_bytes": old,
+        "published_bytes": pub["file_bytes"],
+        "old_bytes": old_bytes,
         "new_bytes": new,
         "old_record": old_kind,
         "new_record": new_kind,
+        "compact_seconds": new_s,
+        "old_copy_seconds": old_s,
         "zip_per_record": round(zipped / per, 1),
-        "old_per_record": round(old / per, 1),
+        "published_per_record": round(pub["file_bytes"] / per, 1),
+        "old_per_record": round(old_bytes / per, 1),
         "new_per_record": round(new / per, 1),
-        "new_over_old": round(new / old, 3) if old else None,
+        "main_per_record": round(by_kind["main"] / per, 1),
+        "child_per_record": round(by_kind["child"] / per, 1),
+        "index_per_record": round(by_kind["index"] / per, 1),
+        "free_share": round(pub["free_blocks"] / max(pub["total_blocks"], 1), 3),
+        "new_over_old": round(new / old_bytes, 3) if old_bytes else None,
         "new_over_zip": round(new / zipped, 2) if zipped else None,
+        "published_over_zip": round(pub["file_bytes"] / zipped, 2) if zipped else None,
+        "published": pub,
     }
 
 
-def measure(data_dir: Path) -> list[dict]:
+SUMMED = ("records", "zip_bytes", "published_bytes", "old_bytes", "new_bytes", "compact_seconds", "old_copy_seconds")
+
+
+def measure(data_dir: Path, old: bool = True, only: set[str] | None = None, work: Path | None = None) -> list[dict]:
     files = Store(data_dir).require_published()
-    with tempfile.TemporaryDirectory(prefix="storage-size-") as tmp:
-        rows = [_dataset(name, path, Path(tmp)) for name, path in files.items()]
-    total = {k: sum(r[k] for r in rows) for k in ("records", "zip_bytes", "old_bytes", "new_bytes")}
+    if only:
+        files = {k: v for k, v in files.items() if k in only}
+    with tempfile.TemporaryDirectory(prefix="storage-size-", dir=work) as tmp:
+        rows = [_dataset(name, path, Path(tmp), old) for name, path in files.items()]
+    total = {k: sum(r[k] for r in rows) for k in SUMMED}
+    per = max(total["records"], 1)
     rows.append(
         {
             "dataset": "total",
             **total,
             "old_record": "",
             "new_record": "",
-            "zip_per_record": round(total["zip_bytes"] / max(total["records"], 1), 1),
-            "old_per_record": round(total["old_bytes"] / max(total["records"], 1), 1),
-            "new_per_record": round(total["new_bytes"] / max(total["records"], 1), 1),
-            "new_over_old": round(total["new_bytes"] / total["old_bytes"], 3),
+            "zip_per_record": round(total["zip_bytes"] / per, 1),
+            "published_per_record": round(total["published_bytes"] / per, 1),
+            "old_per_record": round(total["old_bytes"] / per, 1),
+            "new_per_record": round(total["new_bytes"] / per, 1),
+            "new_over_old": round(total["new_bytes"] / total["old_bytes"], 3) if total["old_bytes"] else None,
             "new_over_zip": round(total["new_bytes"] / max(total["zip_bytes"], 1), 2),
+            "published_over_zip": round(total["published_bytes"] / max(total["zip_bytes"], 1), 2),
         }
     )
     return rows
 
 
-def _print(rows: list[dict]) -> None:
+def _print(rows: list[dict], tables: bool) -> None:
+    print(f"mirror code: {Path(mirror.__file__).parent}; duckdb {duckdb.__version__}")
     print(
-        f"{'dataset':20} {'records':>9} {'zip B/rec':>9} {'old B/rec':>9} {'new B/rec':>9} {'new/old':>7} "
-        f"{'new/zip':>7}  record column (old -> new)"
+        f"{'dataset':20} {'records':>10} {'zip B/rec':>9} {'pub. B/rec':>10} {'compact':>8} {'old B/rec':>9} "
+        f"{'pub/zip':>7} {'free':>5} {'compact s':>9}  record column (old -> new)"
     )
     for r in rows:
         print(
-            f"{r['dataset']:20} {r['records']:>9,} {r['zip_per_record']:>9,.0f} {r['old_per_record']:>9,.0f} "
-            f"{r['new_per_record']:>9,.0f} {r['new_over_old'] or 0:>7.2f} {r['new_over_zip'] or 0:>7.1f}  "
-            f"{r['old_record']} -> {r['new_record']}"
+            f"{r['dataset']:20} {r['records']:>10,} {r['zip_per_record']:>9,.0f} {r['published_per_record']:>10,.0f} "
+            f"{r['new_per_record']:>8,.0f} {r['old_per_record']:>9,.0f} {r['published_over_zip'] or 0:>7.2f} "
+            f"{r.get('free_share', 0):>5.0%} {r['compact_seconds']:>9.1f}  {r['old_record'] or '(not copied)'} -> "
+            f"{r['new_record']}"
         )
+    print("\npublished files: storage version, the record column's segments, blocks (used / free), B/rec by kind")
+    for r in rows:
+        if "published" not in r:
+            continue
+        p = r["published"]
+        print(
+            f"  {r['dataset']:20} {p['storage_version']:>8}  record {p['record_compression']}; "
+            f"{p['used_blocks']:,} used / {p['free_blocks']:,} free blocks of {p['block_size'] // 1024} KiB; "
+            f"main {r['main_per_record']:,.0f}, children {r['child_per_record']:,.0f}, "
+            f"indexes {r['index_per_record']:,.0f} B/rec"
+        )
+    if not tables:
+        return
+    print("\ntables of the published files (bytes = the blocks their segments use)")
+    print(f"  {'dataset':20} {'table':52} {'kind':6} {'rows':>12} {'MiB':>9} {'B/record':>9}")
+    for r in rows:
+        for t in (r.get("published") or {}).get("tables", []):
+            print(
+                f"  {r['dataset']:20} {t['table']:52} {t['kind']:6} {t['rows']:>12,} {t['bytes'] / 2**20:>9,.1f} "
+                f"{t['bytes'] / max(r['records'], 1):>9,.1f}"
+            )
 
 
 def main() -> None:
@@ -116,19 +240,24 @@ def main() -> None:
     group.add_argument("--data-dir", type=Path, help="a synced mirror")
     group.add_argument("--from", dest="source", type=Path, help="a download-site folder to sync first (tmp)")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
+    ap.add_argument("--skip-old", action="store_true", help=f"no copy at {OLD} (slow and large on a big mirror)")
+    ap.add_argument("--tables", action="store_true", help="also print the size of every table")
+    ap.add_argument("--only", help="comma-separated datasets to measure (default: every published one)")
+    ap.add_argument("--work", type=Path, help="folder for the copies (default: the temporary folder)")
     a = ap.parse_args()
+    only = set(a.only.split(",")) if a.only else None
     if a.source:
-        with tempfile.TemporaryDirectory(prefix="storage-mirror-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="storage-mirror-", dir=a.work) as tmp:
             report = sync(Settings(data_dir=Path(tmp)), SyncOptions(source_dir=a.source, quiet=True))
             if not report.ok:
                 sys.exit(f"sync failed: {report.errors}")
-            rows = measure(Path(tmp))
+            rows = measure(Path(tmp), not a.skip_old, only, a.work)
     else:
-        rows = measure(a.data_dir)
+        rows = measure(a.data_dir, not a.skip_old, only, a.work)
     if a.json:
         print(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode())
     else:
-        _print(rows)
+        _print(rows, a.tables)
 
 
 if __name__ == "__main__":

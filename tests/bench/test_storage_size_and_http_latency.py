@@ -1,0 +1,106 @@
+"""bench/storage_size.py reads a published file's layout (storage version, record compression, free blocks, size per
+table) and makes a compacting copy; bench/query_latency.py --url times real HTTP GETs to a `mirror serve` and gets
+the same answers as the API in process. Both on the sample mirror (real DuckDB files, real HTTP on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mirror import Store
+from mirror.api import Api
+from mirror.settings import Settings
+from mirror.store.files import STORAGE_VERSION
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench(name: str):
+    spec = importlib.util.spec_from_file_location(f"fdax_test_{name}", ROOT / "bench" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+storage_size = _bench("storage_size")
+query_latency = _bench("query_latency")
+
+
+def test_storage_size_reads_the_published_layout_and_times_a_compacting_copy(sample_dir: Path, tmp_path: Path):
+    rows = storage_size.measure(sample_dir, old=False, only={"event", "udi"}, work=tmp_path)
+    by = {r["dataset"]: r for r in rows}
+    assert set(by) == {"event", "udi", "total"}
+    assert by["total"]["records"] == by["event"]["records"] + by["udi"]["records"] > 0
+    for name in ("event", "udi"):
+        r, pub = by[name], by[name]["published"]
+        assert pub["storage_version"] == f"{STORAGE_VERSION}+"
+        assert pub["file_bytes"] == Store(sample_dir).published()[name].stat().st_size
+        assert pub["used_blocks"] + pub["free_blocks"] == pub["total_blocks"]
+        tables = pub["tables"]
+        assert sum(t["bytes"] for t in tables) <= pub["used_blocks"] * pub["block_size"]
+        assert [t["kind"] for t in tables].count("main") == 1
+        assert r["new_bytes"] > 0 and r["compact_seconds"] >= 0 and r["old_bytes"] == 0
+    kinds = {t["table"]: t["kind"] for t in by["event"]["published"]["tables"]}
+    assert kinds["device_event"] == "main" and kinds["_sync_state"] == "state"
+    assert kinds["device_event_text_terms"] == "index" and kinds["device_event_product_code_list_rows"] == "index"
+    assert "ZSTD" in by["event"]["published"]["record_compression"]
+    assert not list(tmp_path.iterdir())  # the copies are gone
+
+
+def test_storage_size_still_copies_at_the_old_storage_version(sample_dir: Path, tmp_path: Path):
+    (row, total) = storage_size.measure(sample_dir, old=True, only={"recall"}, work=tmp_path)
+    assert row["dataset"] == "recall" and row["old_bytes"] > 0 and row["old_record"] != ""
+    assert total["old_bytes"] == row["old_bytes"]
+
+
+@pytest.fixture
+def server(sample_dir: Path):
+    p = subprocess.Popen(
+        [sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(sample_dir)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = p.stderr.readline()
+    m = re.search(r"on (http://127\.0\.0\.1:\d+)/", line)
+    assert m, line
+    api = query_latency.HttpApi(m.group(1))
+    deadline = time.time() + 20
+    while True:
+        try:
+            api.get("/download.json")
+            break
+        except OSError:
+            api.close()
+            assert time.time() < deadline, "the server did not answer"
+            time.sleep(0.1)
+    yield api
+    api.close()
+    p.terminate()
+    p.wait(timeout=20)
+
+
+def test_http_requests_answer_like_the_api_in_process(server, sample_dir: Path):
+    local = Api(Settings(data_dir=sample_dir))
+    try:
+        q = "search=device.device_report_product_code:OZP+AND+date_received:[20230101+TO+20231231]&limit=1"
+        over_http, in_process = server.get("/device/event.json", q), local.get("/device/event.json", q)
+        assert over_http.status == in_process.status == 200
+        assert over_http.json()["results"] == in_process.json()["results"]
+        assert over_http.json()["meta"]["results"]["total"] == 2
+        nxt = query_latency.next_link(over_http, "/device/event.json")  # the walk follows the Link header
+        assert nxt is not None and nxt[0] == "/device/event.json" and "search_after=" in nxt[1]
+        second = server.get(*nxt)
+        assert second.status == 200
+        assert second.json()["results"][0]["mdr_report_key"] != over_http.json()["results"][0]["mdr_report_key"]
+        missing = server.get("/device/event.json", "search=device.device_report_product_code:DXY")
+        assert missing.status == 404 and missing.json()["error"]["code"] == "NOT_FOUND"
+    finally:
+        local.close()
