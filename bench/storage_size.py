@@ -7,6 +7,7 @@ Usage (from the repository root):
     .venv/bin/python bench/storage_size.py --data-dir D            # a synced mirror
     .venv/bin/python bench/storage_size.py --from DIR [--json]     # sync DIR (download-site layout) into a tmp folder
     .venv/bin/python bench/storage_size.py --data-dir D --skip-old --tables --work W   # large mirrors
+    .venv/bin/python bench/storage_size.py --data-dir D --skip-old --extrapolate      # + full and today's size
 
 Each published file is copied table by table (COPY FROM DATABASE, rows in order, checkpointed) into a new file at
 each storage version, so both columns are measured the same way; the copy at STORAGE_VERSION is also what a
@@ -14,6 +15,10 @@ compaction of the published file would give, and it is timed. The `record` colum
 pragma_storage_info of the main table, the free blocks from pragma_database_size. A table's size is the blocks its
 segments use (pragma_storage_info; a block shared by several tables is split evenly between them). "zip" is the sum
 of the downloaded files' bytes recorded in `_sync_state`.
+
+--extrapolate multiplies each dataset's bytes per record by its records in the real 2023-07 manifest
+(tests/data/fixtures/openfda/download.json) and, for today, adds --event-growth events (MAUDE grows by about 2M
+reports a year); linear per record and per dataset.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ from mirror.store.files import STORAGE_VERSION, Store, storage_version  # noqa: 
 from mirror.sync import SyncOptions, sync  # noqa: E402
 
 OLD = "v1.0.0"
+MANIFEST = Path(__file__).resolve().parent.parent / "tests" / "data" / "fixtures" / "openfda" / "download.json"
+EVENT_GROWTH = 6_800_000  # 2023-07 to 2026-11 at about 2M reports a year
 
 
 def _rewrite(src: Path, dest: Path, version: str, main: str) -> tuple[int, str, float]:
@@ -234,6 +241,48 @@ def _print(rows: list[dict], tables: bool) -> None:
             )
 
 
+def extrapolate(rows: list[dict], manifest: Path = MANIFEST, event_growth: int = EVENT_GROWTH) -> dict:
+    """Bytes per record x records, per dataset: at the 2023 manifest's sizes, and today's (more events)."""
+    device = orjson.loads(manifest.read_bytes())["results"]["device"]
+    out: dict = {"method": "bytes per record measured per dataset x the records of each; summed", "rows": []}
+    for when, extra in (("2023-07 manifest", 0), ("today", event_growth)):
+        sums = {"records": 0, "published": 0.0, "compacted": 0.0, "zips": 0.0, "manifest_zips": 0.0}
+        for r in rows:
+            if r["dataset"] not in device:
+                continue
+            n = int(device[r["dataset"]]["total_records"]) + (extra if r["dataset"] == "event" else 0)
+            sums["records"] += n
+            sums["published"] += r["published_per_record"] * n
+            sums["compacted"] += r["new_per_record"] * n
+            sums["zips"] += r["zip_per_record"] * n
+            mb = sum(float(p["size_mb"]) for p in device[r["dataset"]]["partitions"])
+            sums["manifest_zips"] += mb * 2**20 * n / int(device[r["dataset"]]["total_records"])
+            out["rows"].append(
+                {"when": when, "dataset": r["dataset"], "records": n}
+                | {k: round(r[f"{k}_per_record"] * n) for k in ("published", "zip")}
+                | {"compacted": round(r["new_per_record"] * n)}
+            )
+        out[when] = {k: round(v) for k, v in sums.items()}
+    return out
+
+
+def _print_extrapolation(ex: dict) -> None:
+    print(f"\nEXTRAPOLATED ({ex['method']}); GiB")
+    print(f"  {'':18} {'records':>12} {'published':>10} {'compacted':>10} {'zips':>8} {'zips (manifest)':>16}")
+    for when in ("2023-07 manifest", "today"):
+        t = ex[when]
+        print(
+            f"  {when:18} {t['records']:>12,} {t['published'] / 2**30:>10.1f} {t['compacted'] / 2**30:>10.1f} "
+            f"{t['zips'] / 2**30:>8.1f} {t['manifest_zips'] / 2**30:>16.1f}"
+        )
+    for r in ex["rows"]:
+        if r["dataset"] in ("event", "udi"):
+            print(
+                f"    {r['when']:16} {r['dataset']:<8} {r['records']:>12,} {r['published'] / 2**30:>10.1f} "
+                f"{r['compacted'] / 2**30:>10.1f} {r['zip'] / 2**30:>8.1f}"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     group = ap.add_mutually_exclusive_group(required=True)
@@ -244,6 +293,8 @@ def main() -> None:
     ap.add_argument("--tables", action="store_true", help="also print the size of every table")
     ap.add_argument("--only", help="comma-separated datasets to measure (default: every published one)")
     ap.add_argument("--work", type=Path, help="folder for the copies (default: the temporary folder)")
+    ap.add_argument("--extrapolate", action="store_true", help="also scale to the 2023 manifest and to today")
+    ap.add_argument("--event-growth", type=int, default=EVENT_GROWTH, help="events added since 2023-07 (today)")
     a = ap.parse_args()
     only = set(a.only.split(",")) if a.only else None
     if a.source:
@@ -254,10 +305,13 @@ def main() -> None:
             rows = measure(Path(tmp), not a.skip_old, only, a.work)
     else:
         rows = measure(a.data_dir, not a.skip_old, only, a.work)
+    ex = extrapolate(rows, event_growth=a.event_growth) if a.extrapolate else None
     if a.json:
-        print(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode())
+        print(orjson.dumps({"rows": rows, "extrapolated": ex} if ex else rows, option=orjson.OPT_INDENT_2).decode())
     else:
         _print(rows, a.tables)
+        if ex:
+            _print_extrapolation(ex)
 
 
 if __name__ == "__main__":

@@ -104,3 +104,16 @@ def test_http_requests_answer_like_the_api_in_process(server, sample_dir: Path):
         assert missing.status == 404 and missing.json()["error"]["code"] == "NOT_FOUND"
     finally:
         local.close()
+
+
+def test_the_extrapolation_is_bytes_per_record_times_the_manifest_records(sample_dir: Path, tmp_path: Path):
+    rows = storage_size.measure(sample_dir, old=False, only={"event", "recall"}, work=tmp_path)
+    ex = storage_size.extrapolate(rows, event_growth=1_000_000)
+    by = {(r["when"], r["dataset"]): r for r in ex["rows"]}
+    event = next(r for r in rows if r["dataset"] == "event")
+    assert by["2023-07 manifest", "event"]["records"] == 16_938_964  # the real 2023-07 manifest
+    assert by["today", "event"]["records"] == 17_938_964
+    assert by["today", "recall"]["records"] == by["2023-07 manifest", "recall"]["records"] == 49_680
+    assert by["today", "event"]["published"] == round(event["published_per_record"] * 17_938_964)
+    assert ex["today"]["records"] == 17_938_964 + 49_680  # the "total" row is not counted again
+    assert ex["today"]["compacted"] > ex["2023-07 manifest"]["compacted"] > 0
