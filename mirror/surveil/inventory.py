@@ -11,9 +11,14 @@ the record's text fields) and those for its product codes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
 
 from ..store.files import Store
+from .aggregates import EVENT_TABLES, build_aggregates
 from .linked import link_rows
+from .rowsets import temp_table
 
 __all__ = ["DeviceQuery", "DeviceMatch", "match_devices", "RULES"]
 
@@ -47,22 +52,30 @@ class DeviceMatch:
     deaths_code: int = 0
 
 
-_SETUP = """
-CREATE OR REPLACE TEMP TABLE q AS
-  SELECT * FROM (SELECT unnest($rows) AS row, unnest($brands) AS brand, unnest($models) AS model,
-                        unnest($codes) AS code);
-CREATE OR REPLACE TEMP TABLE qdi AS SELECT * FROM (SELECT unnest($di_rows) AS row, unnest($di_vals) AS di);
-"""
-
-# Device records as (di, brand, model, catalog, company, code): the union of the UDI sources present.
+# Device records as (di, brand, model, catalog, company, code): the union of the UDI sources present, only those
+# named by a row's DI or brand and model (their keys found first in narrow scans, so that the joins are on a few
+# keys rather than every UDI record).
 _DEVICES = {
-    "device_udi": """SELECT i.id AS di, u.brand_name AS brand, u.version_or_model_number AS model,
+    "device_udi": """WITH k AS (
+          SELECT public_device_record_key FROM device_udi_identifier WHERE id IN (SELECT di FROM qdi)
+          UNION SELECT u.public_device_record_key FROM device_udi u SEMI JOIN q
+            ON upper(trim(u.brand_name)) = q.brand AND upper(trim(u.version_or_model_number)) = q.model
+          UNION SELECT u.public_device_record_key FROM device_udi u SEMI JOIN q
+            ON upper(trim(u.brand_name)) = q.brand AND upper(trim(u.catalog_number)) = q.model)
+        SELECT i.id AS di, u.brand_name AS brand, u.version_or_model_number AS model,
         u.catalog_number AS catalog, u.company_name AS company, c.code AS code
-        FROM device_udi u JOIN device_udi_identifier i USING (public_device_record_key)
+        FROM k JOIN device_udi u USING (public_device_record_key)
+        JOIN device_udi_identifier i USING (public_device_record_key)
         LEFT JOIN device_udi_product_code c USING (public_device_record_key)""",
-    "gudid_device": """SELECT i."deviceId" AS di, g."brandName" AS brand, g."versionModelNumber" AS model,
+    "gudid_device": """WITH k AS (
+          SELECT "PrimaryDI" FROM gudid_identifiers WHERE "deviceId" IN (SELECT di FROM qdi)
+          UNION SELECT g."PrimaryDI" FROM gudid_device g SEMI JOIN q
+            ON upper(trim(g."brandName")) = q.brand AND upper(trim(g."versionModelNumber")) = q.model
+          UNION SELECT g."PrimaryDI" FROM gudid_device g SEMI JOIN q
+            ON upper(trim(g."brandName")) = q.brand AND upper(trim(g."catalogNumber")) = q.model)
+        SELECT i."deviceId" AS di, g."brandName" AS brand, g."versionModelNumber" AS model,
         g."catalogNumber" AS catalog, g."companyName" AS company, p."productCode" AS code
-        FROM gudid_device g JOIN gudid_identifiers i USING ("PrimaryDI")
+        FROM k JOIN gudid_device g USING ("PrimaryDI") JOIN gudid_identifiers i USING ("PrimaryDI")
         LEFT JOIN gudid_product_codes p USING ("PrimaryDI")""",
 }
 
@@ -85,11 +98,9 @@ def match_devices(store: Store, queries: list[DeviceQuery]) -> list[DeviceMatch]
     con = store.connect()
     try:
         have = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
-        params = _params(queries)
-        for statement in _SETUP.strip().split(";")[:2]:
-            con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
+        _query_tables(con, queries)
         devices = (
-            " UNION ALL ".join(sql for table, sql in _DEVICES.items() if table in have)
+            " UNION ALL ".join(f"({sql})" for table, sql in _DEVICES.items() if table in have)
             or "SELECT NULL::VARCHAR AS di, NULL::VARCHAR AS brand, NULL::VARCHAR AS model, NULL::VARCHAR AS catalog, "
             "NULL::VARCHAR AS company, NULL::VARCHAR AS code WHERE false"
         )
@@ -109,26 +120,38 @@ def match_devices(store: Store, queries: list[DeviceQuery]) -> list[DeviceMatch]
                 m.codes = [q.code]
             if m.rule == "no match" and q.code:
                 m.rule = "product code only"
-        _linked(con, have, queries, out)
+        _linked(con, have, queries, out, _tables(store, con, have))
     finally:
         con.close()
     return [out[q.row] for q in queries]
 
 
-def _params(queries: list[DeviceQuery]) -> dict:
+def _query_tables(con, queries: list[DeviceQuery]) -> None:
+    """Temp tables q (row, brand, model, code; upper case, spaces collapsed) and qdi (row, di)."""
     up = lambda s: " ".join(s.split()).upper()  # noqa: E731
-    pairs = [(q.row, d) for q in queries for d in q.dis if d]
-    return {
-        "rows": [q.row for q in queries],
-        "brands": [up(q.brand) for q in queries],
-        "models": [up(q.model) for q in queries],
-        "codes": [up(q.code) for q in queries],
-        "di_rows": [r for r, _ in pairs],
-        "di_vals": [d for _, d in pairs],
-    }
+    temp_table(
+        con, "q", "row, brand, model, code", [(q.row, up(q.brand), up(q.model), up(q.code)) for q in queries], _ROW
+    )
+    temp_table(con, "qdi", "row, di", [(q.row, d) for q in queries for d in q.dis if d], _ROW)
 
 
-def _linked(con, have: set[str], queries: list[DeviceQuery], out: dict[int, DeviceMatch]) -> None:
+_ROW = {"row": "INTEGER"}
+
+
+def _tables(store: Store, con, have: set[str]) -> dict[str, Path] | None:
+    """The per-version tables of `aggregates` for the datasets present, built when missing; None when they cannot
+    be written (a read-only data folder): the counts are then made over the records."""
+    names = [*(EVENT_TABLES if "device_event" in have else ())]
+    names += [f"{d}-{k}" for d in ("recall", "enforcement") if f"device_{d}" in have for k in ("text", "tokens")]
+    try:
+        return build_aggregates(store, con, tuple(names))
+    except (OSError, duckdb.Error):
+        return None
+
+
+def _linked(
+    con, have: set[str], queries: list[DeviceQuery], out: dict[int, DeviceMatch], tables: dict[str, Path] | None
+) -> None:
     """Recalls, enforcement reports and events naming each device or its product codes (see `linked`)."""
     words = {
         q.row: sorted(x for x in {*(b.upper() for b in out[q.row].models), q.model.upper()} if len(x) >= 3)
@@ -142,4 +165,4 @@ def _linked(con, have: set[str], queries: list[DeviceQuery], out: dict[int, Devi
         )
         for q in queries
     }
-    link_rows(con, have, [out[q.row] for q in queries], words, dis, brand_models)
+    link_rows(con, have, [out[q.row] for q in queries], words, dis, brand_models, tables)

@@ -10,14 +10,13 @@ Speed: the counts of all devices do not depend on the scope, so they are counted
 (per term and year, over every report that names a product code) and kept in `<data folder>/surveil/
 signal-totals-<fingerprint>.parquet` (the fingerprint: the event file's name, size and modification time, so a
 sync that publishes a new file starts a new cache; older caches are deleted). A signal query then reads only the
-scope's reports: c = all coded reports with the term - the scope's coded reports with it.
+scope's reports: c = all coded reports with the term - the scope's coded reports with it. A scope of product codes
+alone does not read the reports at all: it sums the per-code counts built with the totals (`aggregates`), so its
+time grows with the number of its codes' terms and years, not with their reports.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +25,7 @@ import duckdb
 from ..errors import MirrorError
 from ..store.files import Store
 from ..store.state import rowid_stamp
+from .aggregates import AGGREGATES, aggregate_path, build_aggregates, parquet
 from .scope import Scope
 from .stats import Measures, Thresholds, TwoByTwo, measures
 
@@ -70,49 +70,30 @@ x AS (SELECT yr, coded, 'event_type' AS dim, et AS term FROM r
 SELECT dim, term, yr, count(*) AS a, count(*) FILTER (WHERE coded) AS a_coded FROM x GROUP BY dim, term, yr"""
 _SCOPE = _SCOPE.replace("FROM device_event t", "FROM ds_event.main.device_event t")  # rowid: the table itself
 
-_TOTALS = """
-WITH r AS MATERIALIZED (
-  SELECT year(t.date_received) AS yr, coalesce(nullif(trim(t.event_type), ''), '(none)') AS et,
-         list_distinct(t.product_problems) AS probs
-  FROM device_event t
-  WHERE t.date_received IS NOT NULL AND len(t.product_code_list) > 0
-),
-x AS (SELECT yr, 'event_type' AS dim, et AS term FROM r UNION ALL SELECT yr, 'problem', unnest(probs) FROM r)
-SELECT dim, term, yr, count(*) AS n FROM x GROUP BY dim, term, yr"""
+_TOTALS = AGGREGATES["signal-totals"]
+
+# a scope of product codes alone, from the per-code counts (see `aggregates`): each code's reports, less the reports
+# counted more than once because they name several of the scope's codes
+_CODES = """
+WITH base AS (SELECT dim, term, yr, n FROM {code_terms}
+      WHERE code IN (SELECT unnest($s_codes)) AND yr IS NOT NULL{rng}),
+m AS MATERIALIZED (SELECT yr, et, probs, len(list_intersect(codes, $s_codes)) - 1 AS extra FROM {multi}
+      WHERE yr IS NOT NULL{rng} AND len(list_intersect(codes, $s_codes)) >= 2),
+x AS (SELECT dim, term, yr, n FROM base
+      UNION ALL SELECT 'event_type', et, yr, -extra FROM m
+      UNION ALL SELECT 'problem', unnest(probs), yr, -extra FROM m)
+SELECT dim, term, yr, sum(n) AS a, sum(n) AS a_coded FROM x GROUP BY dim, term, yr HAVING sum(n) > 0"""
 
 
 def totals_path(store: Store) -> Path:
     """The cache of all devices' counts for the published event file (see the module doc)."""
-    path = store.published()["event"]
-    st = path.stat()
-    key = hashlib.sha256(f"{path.name}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
-    return store.data_dir / "surveil" / f"signal-totals-{key}.parquet"
-
-
-def _q(path: Path) -> str:
-    return str(path).replace("'", "''")
+    return aggregate_path(store, "signal-totals")
 
 
 def cache_totals(store: Store, con=None) -> Path:
-    """Count all devices' reports per term and year once for this event file (a no-op when the cache exists)."""
-    path = totals_path(store)
-    if path.exists():
-        return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    own = con is None
-    con = con or store.connect()
-    try:
-        con.execute(f"COPY ({_TOTALS}) TO '{_q(tmp)}' (FORMAT parquet)")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-        if own:
-            con.close()
-    for old in path.parent.glob("signal-totals-*.parquet"):
-        if old != path:
-            old.unlink(missing_ok=True)
-    return path
+    """Count all devices' reports per term and year, and each product code's, once for this event file (a no-op
+    when the tables exist; see `aggregates`). Returns the all-devices table."""
+    return build_aggregates(store, con)["signal-totals"]
 
 
 def signals(
@@ -141,9 +122,15 @@ def signals(
     )
     con = store.connect()
     try:
-        cache = cache_totals(store, con)
-        scope_sql = _SCOPE.format(inscope=_in_scope(con, scope), years=years)
-        totals_sql = f"SELECT dim, term, yr, n FROM read_parquet('{_q(cache)}') WHERE TRUE{in_range}"
+        tables = build_aggregates(store, con)
+        cache = tables["signal-totals"]
+        if scope.codes and not (scope.firms or scope.brands or scope.dis):
+            scope_sql = _CODES.format(
+                code_terms=parquet(tables["code-terms"]), multi=parquet(tables["multi-code"]), rng=in_range
+            )
+        else:
+            scope_sql = _SCOPE.format(inscope=_in_scope(con, scope), years=years)
+        totals_sql = f"SELECT dim, term, yr, n FROM {parquet(cache)} WHERE TRUE{in_range}"
         scoped = con.execute(scope_sql, scope.params(scope_sql)).fetchall()
         totals = con.execute(totals_sql).fetchall()
         as_of = _as_of(con)
