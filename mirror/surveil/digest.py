@@ -14,6 +14,7 @@ from ..store.files import Store
 from ..store.rows import one
 from .changes import key_parts, open_snapshot, snapshot_path
 from .scope import Scope
+from .signals import code_rows_index
 
 __all__ = ["changes_since", "DatasetChanges", "ChangeReport", "DETAIL", "ORDER"]
 
@@ -42,7 +43,7 @@ DETAIL: dict[str, tuple[str, str]] = {
     "event": (
         "t.mdr_report_key AS report, t.event_type, t.date_received, t.manufacturer_name AS firm, "
         "array_to_string(t.product_code_list, ',') AS product_codes",
-        "(event_type = 'Death') DESC, (event_type = 'Injury') DESC, date_received DESC",
+        "(event_type = 'Death') DESC, (event_type = 'Injury') DESC, date_received DESC, report",
     ),
     "udi": (
         "t.public_device_record_key AS record_key, t.brand_name, t.version_or_model_number AS model, "
@@ -135,6 +136,8 @@ def _dataset(
         f"FROM device_{dataset} t JOIN ck ON ck.key = {digest} WHERE {where} AND {missing}",
     ]
     params = scope.params(bases[0]) if scope is not None else {}
+    if dataset == "event" and scope is not None and _codes_only(scope) and (index := code_rows_index(con)):
+        return _event_by_index(con, scope, index, cols, order, removed, as_of, limit)
     # the scope's changed records with what is shown, found once (one scan of the table), then counted and listed
     query = f"SELECT ck.change, {cols} {bases[0]} UNION ALL SELECT ck.change, {cols} {bases[1]}"
     con.execute(f"CREATE OR REPLACE TEMP TABLE hits AS {query}", params)
@@ -144,3 +147,42 @@ def _dataset(
     names = [d[0] for d in cur.description]
     rows = [{n: ("" if v is None else str(v)) for n, v in zip(names, r)} for r in cur.fetchall()]
     return DatasetChanges(dataset, as_of, counts.get("added", 0), counts.get("changed", 0), removed, rows, query)
+
+
+def _codes_only(scope: Scope) -> bool:
+    return bool(scope.codes) and not (scope.firms or scope.brands or scope.dis)
+
+
+_EVENT = "ds_event.main.device_event"  # the table itself (rowids)
+
+
+def _event_by_index(
+    con, scope: Scope, index: str, cols: str, order: str, removed: int, as_of: str, limit: int
+) -> DatasetChanges:
+    """The event digest of a scope of product codes, without reading the reports of the whole table: the changed
+    keys' rowids (one scan of the key column), kept when the sync's product-code row index names one of the
+    scope's codes for them (the index also gives the event type and date to sort on); only the rows shown are read
+    from the table. Counts and rows equal the general path's."""
+    plain, missing, digest = key_parts("event", "t")
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE h0 AS SELECT ck.change, t.rowid AS rid, t.mdr_report_key AS report "
+        f"FROM {_EVENT} t JOIN ck ON ck.key = {plain} WHERE NOT ({missing}) "
+        f"UNION ALL SELECT ck.change, t.rowid, t.mdr_report_key FROM {_EVENT} t JOIN ck ON ck.key = {digest} "
+        f"WHERE {missing}"
+    )
+    hits = (
+        "SELECT DISTINCT h0.change, h0.rid, h0.report, i.event_type, i.date_received FROM h0 JOIN "
+        f"{index} i ON i.rowid = h0.rid WHERE i.term IN (SELECT unnest($s_codes))"
+    )
+    con.execute(f"CREATE OR REPLACE TEMP TABLE hits AS {hits}", scope.params(hits))
+    counts = dict(con.execute("SELECT change, count(*) FROM hits GROUP BY 1").fetchall())
+    query = (
+        f"SELECT ck.change, {cols} FROM {_EVENT} t JOIN (SELECT change, rid FROM hits ORDER BY {order} "
+        f"LIMIT {int(limit)}) ck ON t.rowid = ck.rid ORDER BY {order}"
+    )
+    cur = con.execute(query)
+    names = [d[0] for d in cur.description]
+    rows = [{n: ("" if v is None else str(v)) for n, v in zip(names, r)} for r in cur.fetchall()]
+    return DatasetChanges(
+        "event", as_of, counts.get("added", 0), counts.get("changed", 0), removed, rows, f"{hits}; {query}"
+    )

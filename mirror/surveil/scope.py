@@ -82,7 +82,11 @@ SCOPED: dict[str, dict[str, tuple[str, ...]]] = {
         "brands": (_in("{t}.trade_name", "s_brands"),),
     },
     "udi": {
-        "codes": ("list_has_any({t}.product_code_list, $s_codes)",),
+        # the child table of codes, not the list column: a plain column compared, 2-3x faster over every record
+        "codes": (
+            "{t}.public_device_record_key IN (SELECT public_device_record_key FROM device_udi_product_code "
+            "WHERE code IN (SELECT unnest($s_codes)))",
+        ),
         "firms": (_in("{t}.company_name", "s_firms"),),
         "brands": (_in("{t}.brand_name", "s_brands"),),
         "dis": (

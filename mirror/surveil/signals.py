@@ -68,7 +68,8 @@ WITH r AS MATERIALIZED (
 x AS (SELECT yr, coded, 'event_type' AS dim, et AS term FROM r
       UNION ALL SELECT yr, coded, 'problem', unnest(probs) FROM r)
 SELECT dim, term, yr, count(*) AS a, count(*) FILTER (WHERE coded) AS a_coded FROM x GROUP BY dim, term, yr"""
-_SCOPE = _SCOPE.replace("FROM device_event t", "FROM ds_event.main.device_event t")  # rowid: the table itself
+_TABLE = "ds_event.main.device_event t"
+_SCOPE = _SCOPE.replace("FROM device_event t", f"FROM {_TABLE}")  # rowid: the table itself
 
 _TOTALS = AGGREGATES["signal-totals"]
 
@@ -136,7 +137,13 @@ def signals(
         as_of = _as_of(con)
     finally:
         con.close()
-    return _table(scope, thresholds, scoped, totals, as_of, [scope_sql.strip(), totals_sql, _TOTALS.strip()])
+    queries = [scope_sql.strip(), totals_sql, _TOTALS.strip()]
+    if scope_sql.lstrip().startswith("WITH base"):  # read from the per-code counts: first the same count over the
+        # reports (what the counts stand for), then how the per-code tables were made
+        same = _SCOPE.format(inscope=scope.where("event", "t"), years=years).replace(_TABLE, "device_event t")
+        queries = [same.strip(), totals_sql, _TOTALS.strip(), "-- run: " + scope_sql.strip()]
+        queries += [f"-- {name}: {AGGREGATES[name].strip()}" for name in ("code-terms", "multi-code")]
+    return _table(scope, thresholds, scoped, totals, as_of, queries)
 
 
 _ROWS = "ds_event.main.device_event_product_code_list_rows"
