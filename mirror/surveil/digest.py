@@ -43,7 +43,7 @@ DETAIL: dict[str, tuple[str, str]] = {
     "event": (
         "t.mdr_report_key AS report, t.event_type, t.date_received, t.manufacturer_name AS firm, "
         "array_to_string(t.product_code_list, ',') AS product_codes",
-        "(event_type = 'Death') DESC, (event_type = 'Injury') DESC, date_received DESC, report",
+        "(event_type = 'Death') DESC, (event_type = 'Injury') DESC, date_received DESC, report DESC",
     ),
     "udi": (
         "t.public_device_record_key AS record_key, t.brand_name, t.version_or_model_number AS model, "
