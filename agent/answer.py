@@ -196,6 +196,11 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     return "\n".join(lines).strip()
 
 
+def _upper_first(text: str) -> str:
+    """The first letter in capitals, the rest as written ("UDI device records" stays UDI)."""
+    return text[:1].upper() + text[1:]
+
+
 def _compare(it: Interpretation, main: list[tuple[dict, dict]]) -> str:
     ds = main[0][0].get("dataset", "")
     parts = [f"{c.get('label')}: {e['total']:,}" for c, e in main]
@@ -203,7 +208,7 @@ def _compare(it: Interpretation, main: list[tuple[dict, dict]]) -> str:
         f"| {c.get('label')} | {e['total']:,} {noun(c.get('dataset', ''), e['total'], it)} |" for c, e in main
     )
     return (
-        f"{noun(ds, 2, it).capitalize()}{scope(it, main[0][0], sides=False)}, side by side: "
+        f"{_upper_first(noun(ds, 2, it))}{scope(it, main[0][0], sides=False)}, side by side: "
         f"{'; '.join(parts)} ({as_of_text(main[0][1])}).\n\n| side | records |\n|---|---|\n{rows}"
     )
 

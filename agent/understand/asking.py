@@ -6,7 +6,15 @@ from __future__ import annotations
 from ..tools import ToolContext
 from .types import Choice, Clarification, Interpretation
 
-__all__ = ["ask_when_weak", "ask_dataset", "ask_firm_dataset", "ask_class_kind", "BROAD", "ASK_DATASETS"]
+__all__ = [
+    "ask_when_weak",
+    "ask_field_of_many",
+    "ask_dataset",
+    "ask_firm_dataset",
+    "ask_class_kind",
+    "BROAD",
+    "ASK_DATASETS",
+]
 
 BROAD = 20  # a one-word device term matching more product codes than this is asked about
 
@@ -125,4 +133,62 @@ def ask_class_kind(it: Interpretation) -> Clarification | None:
                 patch={"datasets": ["enforcement"], "filters": [recall.model_dump()]},
             ),
         ],
+    )
+
+
+_CLASS_FIELDS = {"device_class": "device_class", "regulation_number": "regulation_number", "review_panel": "panel"}
+
+
+def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | None:
+    """A classification field asked of a device term whose product codes do not share one value ("what class is a
+    catheter?": catheters are in classes I, II and III): which device is meant, never one value for all."""
+    from mirror.lookup.devices import resolve_devices
+
+    d = it.device
+    key = _CLASS_FIELDS.get(it.field or "")
+    if it.measure != "lookup" or not key or not d or d.words == ", ".join(c.code for c in d.codes) or it.sides:
+        return None
+    if d.matched <= BROAD:
+        return None  # a few codes are each answered with their own value
+    rows = resolve_devices(ctx.api, d.words, limit=500)["rows"]
+    stems = [w.lower().rstrip("s") for w in d.words.split() if len(w) > 2]
+    named = [r for r in rows if all(s_ in (r.get("device_name") or "").lower() for s_ in stems)]
+    rows = named  # the codes whose own names say the words, not those found by a definition or a brand
+    values = {str(r.get(key) or "") for r in rows} - {"", "N", "U", "f"}
+    if len(rows) <= BROAD or len(values) <= 1:  # a few codes are each answered with their own value
+        return None
+    rows = sorted(rows, key=lambda r: (str(r.get("device_class") or ""), r.get("device_name") or ""))
+    picks: list[dict] = []
+    for v in sorted(values):  # one choice per value first, then the rest in order
+        picks += [r for r in rows if str(r.get(key) or "") == v][:1]
+    picks += [r for r in rows if r not in picks][: max(0, 5 - len(picks))]
+    label = {"device_class": "device classes", "regulation_number": "regulation numbers", "review_panel": "panels"}
+    choices = [
+        Choice(
+            label=f"{r['product_code']} {r['device_name']}",
+            patch={
+                "device": d.model_copy(
+                    update={
+                        "codes": [
+                            d.codes[0].model_copy(
+                                update={
+                                    "code": r["product_code"],
+                                    "name": r["device_name"] or "",
+                                    "device_class": str(r.get("device_class") or ""),
+                                }
+                            )
+                        ]
+                        if d.codes
+                        else [],
+                        "path": "given",
+                    }
+                ).model_dump()
+            },
+        )
+        for r in picks[:5]
+    ]
+    return Clarification(
+        question=f'"{d.words}" names {len(rows)} kinds of device (product codes) with different '
+        f"{label[it.field or 'device_class']} ({', '.join(sorted(values)[:4])}). Which one do you mean?",
+        choices=choices,
     )

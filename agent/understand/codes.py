@@ -6,7 +6,7 @@ from mirror.lookup.lexicon import product_code_details
 
 from ..tools import ToolContext
 from . import vocab
-from .dates import MONTHS
+from .dates import MONTHS, UNITS
 from .ids import NOT_CODES, code_tokens
 from .tokens import Tokens
 from .types import Code, DeviceFilter, Interpretation
@@ -58,6 +58,7 @@ def _lower_codes(ctx: ToolContext, tokens: Tokens, seen: set[int]) -> list[int]:
         and t.low not in vocab.FUNCTION | vocab.FIELD_WORDS
         and t.low not in ENGLISH_3
         and t.low not in MONTHS
+        and t.low not in UNITS
         and t.text.upper() not in NOT_CODES
         and t.low not in _DATASET_WORDS
     ]
@@ -91,7 +92,7 @@ ENGLISH_3 = (
 has her him his hot how ice ill its job key kit lab law leg lid lip log low man map may men met mix new nor not now
 oil old one our out own pad pan pen per pet pin pot put ray red rod row run saw say see set she sit six son sun tab
 tap ten the tie tip toe too top toy try tub two use van via war was way web who why win yes yet
-you""".split()
+you pls plz thx btw fyi""".split()
     )
     | _LEGAL_3
 )

@@ -260,6 +260,8 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
     if a in ("last", "past", "previous", "recent") or (a == "the" and b in ("last", "past", "previous")):
         k = i + (1 if a != "the" else 2)
         n_word = w[k] if k < len(w) else ""
+        if n_word == "half" and k + 1 < len(w) and w[k + 1] == "year":
+            return _minus_months(anchor, 6), anchor, k - i + 2  # "the past half year": six months
         n = int(n_word) if n_word.isdigit() and 0 < int(n_word) < 100 else NUMBER.get(n_word)
         unit = UNITS.get(w[k + 1] if n and k + 1 < len(w) else n_word)
         used = (k - i) + (2 if n else 1)
@@ -390,6 +392,8 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
             before = a in ("before", "prior", "older", "earlier") and edge != "end" or edge == "start"
             end = p[0] - timedelta(days=1) if before else p[1]
             return None, end, (k - i) + p[2]
+    if (m := re.fullmatch(r"(pre|post)-?(\d{4})", a)) and (y := _year(m[2])):
+        return (None, date(y - 1, 12, 31), 1) if m[1] == "pre" else (date(y + 1, 1, 1), None, 1)  # "pre-2010"
     if (m := re.fullmatch(r"(\d{4})[-–](\d{2}|\d{4})", a)) and _year(m[1]):
         y2 = _year(m[2]) or (_year(m[1][:2] + m[2]) if int(m[2]) > 12 else None)
         if y2 and y2 >= int(m[1]):

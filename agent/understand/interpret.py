@@ -8,9 +8,9 @@ from datetime import date
 
 from ..tools import ToolContext
 from . import vocab
-from .asking import ask_class_kind, ask_dataset, ask_firm_dataset, ask_when_weak
+from .asking import ask_class_kind, ask_dataset, ask_field_of_many, ask_firm_dataset, ask_when_weak
 from .codes import MAX_GIVEN_CODES, read_codes
-from .dates import read_dates
+from .dates import DateRange, read_dates
 from .fields import (
     CLASSIFICATION_FIELDS,
     COUNTABLE,
@@ -179,7 +179,8 @@ def _filter_fits(name: str, named: list[str]) -> bool:
     its own dataset when none is named; some words are filters only when their dataset is named."""
     target = vocab.FILTER_DATASET[name]
     if name in vocab.NEEDS_DATASET or named:
-        return target in named or (target == "enforcement" and "recall" in named)
+        held = set(vocab.FILTER_FIELDS[name][0]) if name in vocab.FILTER_FIELDS else {target}
+        return bool(held & set(named)) or (target == "enforcement" and "recall" in named)
     return True
 
 
@@ -227,12 +228,18 @@ def interpret(
     _filters(tokens, it, preview)
     _class_alternative(tokens, it)
     said_fields = _measure(tokens, it, keyed=bool(ids or it.device))
+    if it.measure == "compare" and len(periods) == 1:
+        periods = _years_apart(periods[0]) or periods  # "compare 2023 and 2024": one side per year
     strong = _datasets(tokens, take=True, weak_ok=False)
     implied = (
         (["event"] if any(f.field == "event_type" for f in it.filters) else [])
         + (["pma"] if it.supplements != "all" else [])
-        + [vocab.FILTER_DATASET[f.field[5:]] for f in it.filters if f.field.startswith("word:")][:1]
-    )
+        + [
+            vocab.FILTER_DATASET[f.field[5:]]
+            for f in it.filters
+            if f.field.startswith("word:") and not set(vocab.FILTER_FIELDS.get(f.field[5:], ({}, ""))[0]) & set(strong)
+        ][:1]
+    )  # a filter's own dataset, unless a dataset named holds its field ("ongoing enforcement reports")
     it.datasets = list(dict.fromkeys(strong + implied))
     held = [
         i
@@ -304,6 +311,7 @@ def interpret(
     if it.measure == "list" and not it.field and it.device and not ids:
         it.field = next((f for f in said_fields if f in CLASSIFICATION_FIELDS), None)  # "... system device class"
     classification_lookup(it, defaulted)
+    _class_asked(tokens, it, defaulted)
     if refine and last is not None:
         yesno = tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
         classes = [f for f in it.filters if f.field == "class"]
@@ -381,8 +389,10 @@ def interpret(
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
     if clar is None and it.understood and not refine:
         rank_when_bare(it, said_fields)
-        clar = ask_when_weak(ctx, it) or (
-            ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it) if defaulted else None
+        clar = (
+            ask_when_weak(ctx, it)
+            or ask_field_of_many(ctx, it)
+            or (ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it) if defaulted else None)
         )
     if (
         clar is not None
@@ -395,7 +405,7 @@ def interpret(
 
 # kinds of date said only right before the period ("terminated in 2020"); elsewhere the word is a filter
 # ("terminated recalls initiated in 2019": the recalls initiated in 2019 whose status is terminated)
-_NEAR_KINDS = {"terminated"}
+_NEAR_KINDS = {"terminated", "ended"}
 
 
 def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
@@ -411,6 +421,37 @@ def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
             and tokens.role.get(k - 2) == "filter"
         ):
             tokens.take(k - 1, k + 1, "filter")
+
+
+def _years_apart(rng: DateRange) -> list[DateRange]:
+    """Two years joined by "and" in a comparison ("2023 and 2024"): each its own period, never the span."""
+    m = re.fullmatch(r"(?:(?:in|for|of|during)\s+)?(\d{4})\s+(?:and|&)\s+(\d{4})", rng.words.strip().lower())
+    if not m:
+        return []
+    return [DateRange(date(int(y), 1, 1), date(int(y), 12, 31), y) for y in (m[1], m[2])]
+
+
+def _class_asked(tokens: Tokens, it: Interpretation, defaulted: bool) -> None:
+    """ "are blood pressure cuffs class 1 or 2?": a yes/no question of a device's class is its device class looked up,
+    never a count of the codes in one class ("are there class II recalls" stays a filter)."""
+    lows = tokens.lows()
+    classes = [f for f in it.filters if f.field in ("class", "device_class")]
+    if (
+        lows[0] not in ("is", "are", "was", "were")
+        or len(lows) < 2
+        or lows[1] in ("there", "any", "these", "those")
+        or not classes
+        or not it.device
+        or not it.device.codes
+        or it.sides
+        or not (defaulted or it.datasets == ["classification"])
+        or len(it.filters) != len(classes)
+    ):
+        return
+    it.filters = []
+    it.measure, it.field, it.by, it.datasets = "lookup", "device_class", None, ["classification"]
+    codes = [c.model_copy(update={"records": None}) for c in it.device.codes]
+    it.device = it.device.model_copy(update={"path": "given", "how": "", "codes": codes})
 
 
 def _date_kind(tokens: Tokens) -> str:
@@ -545,6 +586,8 @@ def _defaults(it: Interpretation, ids_ds: list[str], names) -> None:
         it.datasets = (
             ["classification"] if said & {"device", "devices", "code", "codes", "procode", "procodes"} else ["event"]
         )  # a bare "class II" is asked about (asking.ask_class_kind)
+    elif it.measure == "top" and it.by in ("device_class", "review_panel"):
+        it.datasets = ["classification"]  # "what class is a catheter": a field only the classification holds
     elif it.measure in ("count", "trend", "top"):
         it.datasets = ["event"]
     elif it.measure == "compare" and (names.firms or names.devices):

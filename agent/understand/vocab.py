@@ -228,7 +228,7 @@ FILTER_FIELDS = {
     "voluntary": ({"enforcement": "voluntary_mandated"}, "voluntary recalls"),
     "rx": ({"udi": "is_rx"}, "prescription (Rx) devices"),
     "otc": ({"udi": "is_otc"}, "over-the-counter devices"),
-    "kit": ({"udi": "is_kit"}, "kits"),
+    "kit": ({"udi": "is_kit", "gudid": "is_kit"}, "kits"),
     "life": ({"classification": "life_sustain_support_flag"}, "life-sustaining or supporting"),
     "implant": ({"classification": "implant_flag"}, "implants"),
     "third_party": ({"510k": "third_party"}, "third-party reviewed"),
@@ -299,7 +299,8 @@ said happen happens occur occurs belong belongs belonging assigned assign affect
 marketed list listed? within down breakdown split grouped broken machine machines unit units equipment
 publication publications true false marked tagged designated flagged
 exactly approximately roughly about overall altogether whatsoever logged took own owns owned decide decides
-section sections""".replace("listed?", "").split()
+section sections
+pls plz thx thanks ok okay now btw fyi asap kindly""".replace("listed?", "").split()
 )
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
@@ -385,7 +386,7 @@ DATE_KINDS = {
     "received": "received submitted submission submissions receipt logged",
     "occurred": "occurred happened occurring occur occurs happen happens",
     "posted": "posted",
-    "terminated": "terminated termination terminations",
+    "terminated": "terminated termination terminations ended",
     "reported": "reported issued published dated",
     "performed": "performed tested run",
     "published": "published publication publications",

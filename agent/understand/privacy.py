@@ -1,0 +1,45 @@
+"""Questions that ask who a patient or reporter is: the data holds no identities, and none is guessed."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["asks_identity", "REPLY"]
+
+REPLY = (
+    "Patient names, addresses and contact details are not in the data: adverse event reports and the other FDA "
+    "device records are published without them, and I will not guess who a patient is. What I can show is the "
+    'report itself, for example "show MDR 16081310": its dates, device, event type and manufacturer.'
+)
+
+_WHO = (
+    r"(?:patients?|reporters?|persons?|people|wom[ae]n|m[ae]n|girl|boy|child|children|baby|infant|individuals?|"
+    r"victims?|users?|wearers?|recipients?|family)"
+)
+_NOT_PERSON_NOUN = (
+    r"(?:problems?|codes?|monitors?|monitoring|deaths?|injur\w*|outcomes?|populations?|lifts?|beds?|sides?|"
+    r"care|contact|interface|circuits?|cables?|warmers?|return|positioning|transport|safety|age|sex|weight|"
+    r"information\s+fields?|fields?|manuals?)"
+)
+_ASKED = (
+    r"(?:(?:full|first|last|real|legal)\s+)?names?|(?:home\s+|street\s+|mailing\s+|e-?mail\s+)?address(?:es)?|"
+    r"phone(?:\s+numbers?)?|telephone(?:\s+numbers?)?|cell(?:\s+numbers?)?|contact\s+(?:details|info\w*)|e-?mails?|"
+    r"identit(?:y|ies)|identify|identified|date\s+of\s+birth|birth\s*date|social\s+security(?:\s+numbers?)?|ssn|"
+    r"who\s+(?:was|is|were|are)"
+)
+_LINK = (
+    r"(?:\s+(?:and|or|&|of|for|on|behind|in|the|this|that|a|an|home|number|numbers|address|name|phone|"
+    r"\d+[- ]years?[- ]old))*?"
+)
+_ASK = re.compile(rf"\b(?:{_ASKED}){_LINK}\s+{_WHO}\b(?!\s+{_NOT_PERSON_NOUN}\b)", re.I)
+_OWNED = re.compile(
+    rf"\b{_WHO}(?:'s|s')?\s+(?:full\s+|home\s+|real\s+)?(?:name|names|address|addresses|phone|phone\s+number|"
+    r"identity|identities|contact\s+details|date\s+of\s+birth|e-?mail)\b",
+    re.I,
+)
+
+
+def asks_identity(question: str) -> bool:
+    """True when the question asks for a patient's or reporter's identity or contact details."""
+    q = question or ""
+    return bool(_ASK.search(q) or _OWNED.search(q))

@@ -1,0 +1,104 @@
+"""Round 4 of the blind bank (issue 14): the classes it found, each read in general form and worded differently
+from the bank. Unit cases for the period grammar and the privacy check; the rest read on the sample mirror."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from agent.understand.dates import read_dates
+from agent.understand.interpret import interpret
+from agent.understand.privacy import asks_identity
+from agent.understand.tokens import tokenize
+
+AS_OF = date(2025, 9, 23)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what was the patient's home address in report 16081312",
+        "phone number for the woman in MDR 16081311",
+        "identify the man behind that recall report",
+        "who is the 60 year old patient in report 16081316? her name",
+        "email of the reporter of mdr 16081313",
+    ],
+)
+def test_a_patient_identity_is_never_looked_up(question):
+    assert asks_identity(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "patient problems in the 2023 insulin pump reports",
+        "brand names of patient monitors",
+        "who is the manufacturer of the patient lift?",
+        "names of the firms that recalled catheters",
+        "device name for report 16081310",
+    ],
+)
+def test_record_questions_with_person_words_are_answered(question):
+    assert not asks_identity(question)
+
+
+@pytest.mark.parametrize(
+    ("words", "start", "end"),
+    [
+        ("recalls closed pre-2012", None, date(2011, 12, 31)),
+        ("clearances post-2019", date(2020, 1, 1), None),
+        ("events in the last half year", date(2025, 3, 23), AS_OF),
+        ("reports over the last 3 mos", date(2025, 6, 23), AS_OF),
+    ],
+)
+def test_short_forms_of_a_period(words, start, end):
+    got = read_dates(tokenize(words), AS_OF)
+    assert got is not None and (got.start, got.end) == (start, end)
+
+
+def test_a_status_is_a_filter_of_every_dataset_holding_it(ctx):
+    it, clar = interpret(ctx, "open enforcement reports in 2012")
+    assert clar is None and it.datasets == ["enforcement"] and it.device is None
+    assert [(f.field, f.value) for f in it.filters] == [("word:status", "Ongoing")]
+
+
+def test_a_flag_is_read_in_the_gudid_release_too(ctx):
+    it, clar = interpret(ctx, "number of kits in the gudid release")
+    assert clar is None and it.datasets == ["gudid"] and [f.field for f in it.filters] == ["word:kit"]
+
+
+def test_chat_words_are_not_product_codes(ctx):
+    it, _ = interpret(ctx, "510k clearances per year plz")
+    assert it.device is None and it.measure == "trend"
+
+
+def test_two_years_compared_are_two_sides(ctx):
+    it, clar = interpret(ctx, "compare recalls initiated 2012 and 2013")
+    assert clar is None and it.measure == "compare"
+    assert [(s.date_from, s.date_to) for s in it.sides] == [
+        (date(2012, 1, 1), date(2012, 12, 31)),
+        (date(2013, 1, 1), date(2013, 12, 31)),
+    ]
+
+
+def test_the_end_of_a_recall_is_its_termination_date(ctx):
+    it, _ = interpret(ctx, "recalls that ended before 2015")
+    assert it.date_field == "terminated" and it.date_to == date(2014, 12, 31) and not it.filters
+
+
+def test_a_class_asked_of_a_broad_term_is_asked_back(ctx):
+    it, clar = interpret(ctx, "which device class are catheters in")
+    assert clar is not None and "catheter" in clar.question.lower() and len(clar.choices) >= 3
+    assert all("catheter" in c.label.lower() for c in clar.choices)
+
+
+def test_a_class_asked_of_a_few_codes_is_answered(ctx):
+    it, clar = interpret(ctx, "device class of infusion pumps")
+    assert clar is None and it.measure == "lookup" and it.field == "device_class"
+
+
+def test_a_yes_no_class_question_looks_the_class_up(ctx):
+    it, clar = interpret(ctx, "is a blood pressure cuff class 2 or class 3?")
+    assert clar is None and it.measure == "lookup" and it.field == "device_class" and not it.filters
+    assert "DXQ" in it.codes()
