@@ -15,10 +15,14 @@ sync is added and removed again). Per mirror, each timed case is run --repeat ti
    published (UDI) in the data's last quarter is "added" and 1% of the events before it "changed": an upper bound
    of a weekly update (openFDA replaces a quarter at most);
 2. signals for one product code across all years: the most reported code (LZG, 10.7% of reports) and DXY (5.3%),
-   the cache of all devices' counts warm (as after a sync); the cache's build is timed apart (once per sync);
+   the per-version tables warm (as after a sync: all devices' counts, each code's counts, the reports of several
+   codes, recall and enforcement text and tokens; `mirror/surveil/aggregates.py`); their build is timed apart
+   (once per sync);
 3. inventory of 1,000 rows: UDI records of the mirror as GS1 UDI strings ((01) DI (17) expiry (10) lot), brand,
    model and product code, written as a CSV and read back, then `check_inventory`;
-4. the quarterly report of that 10-code watchlist for the last full quarter, as PDF, DOCX and Markdown.
+4. the quarterly report of that 10-code watchlist for the last full quarter, as PDF, DOCX and Markdown, and its data
+   alone (every query, no layout: the part that can grow with the mirror; the layout is bounded by the report's
+   row caps).
 
 Extrapolation to scale 1.0 (16.9M event reports), two ways: the straight line through the medians of the two largest
 scales (when two are given; never below the larger one's median), and the larger scale's median times 1/scale (as
@@ -41,13 +45,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agent.surveil.inventory import check_inventory, read_inventory  # noqa: E402
-from agent.surveil.report import write_report  # noqa: E402
+from agent.surveil.report import build_report, write_report  # noqa: E402
 from agent.surveil.watchlists import Watchlists  # noqa: E402
 from mirror.store.files import Store  # noqa: E402
+from mirror.surveil.aggregates import AGGREGATES, SOURCE, aggregate_path, build_aggregates  # noqa: E402
 from mirror.surveil.changes import key_sql, open_snapshot  # noqa: E402
 from mirror.surveil.digest import changes_since  # noqa: E402
 from mirror.surveil.scope import Scope  # noqa: E402
-from mirror.surveil.signals import cache_totals, signals, totals_path  # noqa: E402
+from mirror.surveil.signals import signals  # noqa: E402
 
 GOALS = {
     "digest (10 codes)": 2.0,
@@ -192,10 +197,13 @@ def measure(data: Path, repeat: int) -> dict:
             out["notes"]["digest"] = {d.dataset: (d.added, d.changed) for d in rep.datasets}
         finally:
             drop_fake_sync(store, sync_id)
-        totals_path(store).unlink(missing_ok=True)
+        names = tuple(n for n in AGGREGATES if SOURCE[n] == "event" or SOURCE[n] in store.published())
+        for name in names:
+            aggregate_path(store, name).unlink(missing_ok=True)
         t0 = time.perf_counter()
-        cache_totals(store)
-        out["seconds"]["signal totals cache (once per sync)"] = time.perf_counter() - t0
+        build_aggregates(store, names=names)
+        out["seconds"]["surveillance tables (once per sync)"] = time.perf_counter() - t0
+        out["notes"]["tables"] = ", ".join(f"{n} {aggregate_path(store, n).stat().st_size / 1e6:.2f} MB" for n in names)
         for code in ("LZG", "DXY"):
             t, table = timed(lambda code=code: signals(store, Scope(codes=(code,))), repeat)
             out["seconds"][f"signals {code} (all years)"] = t
@@ -207,6 +215,8 @@ def measure(data: Path, repeat: int) -> dict:
             out["notes"]["inventory"] = f"{len(report.rows)} rows, " + ", ".join(
                 f"{k}: {v}" for k, v in sorted(_rules(report.rows).items())
             )
+            t, _ = timed(lambda: build_report(store, WATCH, period), repeat)
+            out["seconds"]["report data (queries, no layout)"] = t
             for suffix, name in ((".pdf", "PDF"), (".docx", "DOCX"), (".md", "Markdown")):
                 t, path = timed(lambda s=suffix: write_report(store, WATCH, period, Path(tmp) / f"r{s}"), repeat)
                 out["seconds"][f"report {name}"] = t

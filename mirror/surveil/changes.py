@@ -1,8 +1,9 @@
 """What each sync changed: a key -> digest snapshot of every published dataset, kept in its own DuckDB file
 (`<data folder>/surveil/changes.duckdb`), diffed after each publish into the keys added, changed and removed.
 
-`record_changes(store)` is called once after a sync publishes. For each dataset whose partitions (export date and
-sha256 of each file, from `_sync_state`) differ from the previous snapshot, it computes md5(record JSON) per key,
+`record_changes(store)` is called once after a sync publishes. For each dataset whose partitions (the digest of
+each partition's records, from `_sync_state`; the export date and sha256 of its file when no digest was taken)
+differ from the previous snapshot, it computes md5(record JSON) per key,
 compares with the previous digests and stores the differences under a new sync id, all in one transaction (a crash
 leaves the previous snapshot whole). A dataset seen for the first time is a baseline: its keys are stored, no change
 rows are written (a first sync would otherwise list every record as new). Keys are the dataset spec's key columns
@@ -148,13 +149,7 @@ def _warm_signal_totals(store: Store) -> None:
 
 def _record_one(con: Connection, sync_id: int, dataset: str, alias: str) -> SyncRecord:
     as_of = one(con.execute(f"SELECT max(value) FROM {alias}.main._sync_meta WHERE key = 'export_date'"))[0] or ""
-    fp = one(
-        con.execute(
-            f"SELECT ? || ':' || coalesce(string_agg(partition || '=' || coalesce(sha256, ''), ',' "
-            f"ORDER BY partition), '') FROM {alias}.main._sync_state",
-            [as_of],
-        )
-    )[0]
+    fp = _fingerprint(con, alias, as_of)
     prev = con.execute("SELECT fingerprint FROM fingerprints WHERE dataset = ?", [dataset]).fetchone()
     if prev and prev[0] == fp:
         rec = SyncRecord(dataset, as_of, "unchanged")
@@ -167,6 +162,24 @@ def _record_one(con: Connection, sync_id: int, dataset: str, alias: str) -> Sync
         [sync_id, dataset, rec.as_of, rec.status, rec.added, rec.changed, rec.removed],
     )
     return rec
+
+
+def _fingerprint(con: Connection, alias: str, as_of: str) -> str:
+    """What the dataset's records are, per partition: the digest of its records when the sync took one (a
+    re-export of the same records keeps it, whatever its export date and zip), else the zip's sha256 and the
+    export date (a file without partition rows: its export date). An equal fingerprint means the same records: the
+    dataset is not digested again."""
+    cols = {r[0] for r in con.execute(f"DESCRIBE {alias}.main._sync_state").fetchall()}
+    part = (
+        "coalesce(digest, ? || '/' || coalesce(sha256, ''))" if "digest" in cols else "? || '/' || coalesce(sha256, '')"
+    )
+    return one(
+        con.execute(
+            f"SELECT CASE WHEN count(*) = 0 THEN ? ELSE 'records:' || string_agg(partition || '=' || {part}, ',' "
+            f"ORDER BY partition) END FROM {alias}.main._sync_state",
+            [as_of + ":", as_of],
+        )
+    )[0]
 
 
 def _diff(con: Connection, sync_id: int, dataset: str, as_of: str, baseline: bool) -> SyncRecord:

@@ -9,6 +9,7 @@ import duckdb
 import pytest
 
 from mirror.store.files import Store
+from mirror.store.state import record_loaded
 from mirror.surveil import linked
 from mirror.surveil.aggregates import aggregate_path, build_aggregates
 from mirror.surveil.changes import key_sql, open_snapshot, record_changes
@@ -154,3 +155,38 @@ def test_rows_pass_through_one_string_per_column():
     temp_table(con, "e", "row, w", [], {"row": "INTEGER"})
     assert con.execute("SELECT count(*) FROM e").fetchone() == (0,)
     assert [r[1] for r in con.execute("DESCRIBE t").fetchall()] == ["INTEGER", "VARCHAR", "VARCHAR"]
+
+
+def publish_recall_file(store: Store, keys: list[str], export_date: str, sha256: str, digest: str | None) -> None:
+    """SYNTHETIC recall dataset with one partition row, as a sync leaves it (its zip's sha256, its records' digest)."""
+    con = store.open_staging("recall")
+    con.execute("CREATE TABLE device_recall (product_res_number VARCHAR, product_code VARCHAR, record JSON)")
+    for k in keys:
+        con.execute("INSERT INTO device_recall VALUES (?, 'AAA', ?)", [k, f'{{"product_res_number": "{k}"}}'])
+    con.execute("INSERT OR REPLACE INTO _sync_meta VALUES ('export_date', ?)", [export_date])
+    record_loaded(con, "device/recall/all.zip", "http://127.0.0.1/x", export_date, len(keys), 1, sha256, digest)
+    con.execute("INSERT INTO _sync_meta VALUES ('status', 'complete')")
+    store.publish("recall", con)
+
+
+def test_a_re_export_of_the_same_records_is_not_digested_again(tmp_path):
+    store = Store(tmp_path / "data")
+    publish_recall_file(store, ["Z-1", "Z-2"], "2024-01-01", "zip-a", "sha256:same")
+    assert [r.status for r in record_changes(store).datasets] == ["baseline"]
+    # a new export date and zip, the same records (same digest): nothing to digest
+    publish_recall_file(store, ["Z-1", "Z-2"], "2024-02-01", "zip-b", "sha256:same")
+    again = record_changes(store).datasets[0]
+    assert (again.status, again.as_of, again.added, again.changed, again.removed) == (
+        "unchanged",
+        "2024-02-01",
+        0,
+        0,
+        0,
+    )
+    # other records: digested, and exact
+    publish_recall_file(store, ["Z-1", "Z-3"], "2024-03-01", "zip-c", "sha256:other")
+    third = record_changes(store).datasets[0]
+    assert (third.status, third.added, third.changed, third.removed) == ("diffed", 1, 0, 1)
+    # a partition without a records' digest (an older sync) falls back on its zip and export date
+    publish_recall_file(store, ["Z-1", "Z-3"], "2024-04-01", "zip-d", None)
+    assert record_changes(store).datasets[0].status == "diffed"
