@@ -6,11 +6,18 @@ so that a signal query or an inventory check reads a few thousand rows instead o
   date received; dimension `event_type` (every report has exactly one) or `problem` (each distinct term);
 - `multi-code`: the reports that name two product codes or more (their codes, year, event type, problem terms),
   to count a report of several watched codes once: reports of a set of codes = the sum of each code's reports
-  minus, for each report naming k >= 2 of the set's codes, k - 1.
+  minus, for each report naming k >= 2 of the set's codes, k - 1;
+- `recall-text`, `enforcement-text`: each record's description and code information, upper case (read out of the
+  JSON once per file rather than at each inventory check);
+- `recall-tokens`, `enforcement-tokens`: the words of that text (runs of letters, digits and `. _ / -`, trimmed of
+  those four at both ends, 3 characters or more), so that an inventory's model numbers and DIs are found by a join
+  on whole words, not by a substring search of every text for every word.
 
-Each file is named `<name>-<fingerprint>.parquet`, the fingerprint being the event file's name, size and
-modification time: a sync that publishes a new event file starts new tables, and the older ones are deleted. A
-table is written under a temporary name and renamed, so a crash or a second process never leaves half a file.
+Each file is named `<name>-<fingerprint>.parquet`, the fingerprint being the source file's name, size and
+modification time (the event file, or the recall or enforcement file): a sync that publishes a new file starts new
+tables, and the older ones are deleted. A table is written under a temporary name and renamed, so a crash or a
+second process never leaves half a file. `changes.record_changes` builds them right after a sync; a query that
+finds one missing builds it.
 """
 
 from __future__ import annotations

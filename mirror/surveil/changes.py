@@ -132,18 +132,20 @@ def record_changes(store: Store) -> ChangeDigest:
             raise
     finally:
         con.close()
-    if "event" in files:
-        _warm_signal_totals(store)
+    _warm_tables(store, set(files))
     return out
 
 
-def _warm_signal_totals(store: Store) -> None:
-    """Count all devices' reports for signals now, once per sync, rather than at the first signal query."""
-    from .signals import cache_totals
+def _warm_tables(store: Store, datasets: set[str]) -> None:
+    """Build the per-version tables of `aggregates` now, once per sync, rather than at the first signal query or
+    inventory check: the event counts, and recall and enforcement text and tokens."""
+    from .aggregates import AGGREGATES, SOURCE, build_aggregates
 
+    names = tuple(n for n in AGGREGATES if SOURCE[n] in datasets)
     try:
-        cache_totals(store)
-    except (duckdb.Error, OSError):  # not needed for the changes: the first signal query builds it
+        if names:
+            build_aggregates(store, names=names)
+    except (duckdb.Error, OSError):  # not needed for the changes: the first query that reads them builds them
         pass
 
 

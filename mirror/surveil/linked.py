@@ -1,5 +1,10 @@
 """Recalls, enforcement reports and adverse events linked to matched inventory rows, each counted in one
-set-based query over all rows (a row's device: its DIs, model/catalog numbers, brand + model; its product codes)."""
+set-based query over all rows (a row's device: its DIs, model/catalog numbers, brand + model; its product codes).
+
+A model number or DI names a recall or enforcement report when it is a whole word of its description or code
+information (a GS1 DI also as 01 followed by the DI, as written after the application identifier); a word with
+other characters (a space, a comma) is looked for as a substring. Counts per product code come from the per-code
+tables of `aggregates`, built once per event file; a report naming several of a row's codes counts once."""
 
 from __future__ import annotations
 
