@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .tools.specs import DATE_FIELDS, LABEL
+from .tools.specs import DATE_FIELDS, LABEL, SPECS
 from .understand.dates import readable
 from .understand.types import Clarification, Interpretation, LastResult
 from .writing import COLUMNS, FIELD_LABEL, as_of_text, code_text, day, decision, noun, plural, scope, table
@@ -68,6 +68,8 @@ def interpreted_line(it: Interpretation) -> str:
 
 
 def not_understood(it: Interpretation) -> str:
+    if it.cannot:
+        return it.cannot  # the reading of the rest may be off: no "Interpreted as" line that would mislead
     words = ", ".join(f'"{w}"' for w in it.unexplained[:8])
     why = " ".join(n.rstrip(".") + "." for n in it.notes) if it.notes else ""
     head = f"I did not understand {words} in your question" if words else "I did not understand your question"
@@ -96,7 +98,12 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
     when = as_of_text(e)
     if e["tool"] == "count_by":
         field = args.get("field", "")
-        buckets = "; ".join(f"{r.get(field)}: {r['count']:,}" for r in e.get("rows", [])[:12])
+        rows = e.get("rows", [])
+        named = [r for r in rows if str(r.get(field) or "").strip()]
+        buckets = "; ".join(f"{_bucket(field, r.get(field))}: {r['count']:,}" for r in named[:12])
+        if len(named) < len(rows):
+            n = sum(r["count"] for r in rows if r not in named)
+            buckets += f"; {n:,} with none given"
         what = noun(ds, 2, it)
         if field in ("year", "month", "day"):
             return (
@@ -107,6 +114,8 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
             f"{FIELD_LABEL.get(field, field).capitalize()} with the most {what}{scope(it, call)}: "
             f"{buckets or 'none'} ({total:,} matching records in all; {when})."
         )
+    if it.measure == "lookup" and it.field == "latest" and e.get("rows"):
+        return _latest_sentence(it, e, call)
     if it.measure == "lookup" and it.field and e.get("rows"):
         return _lookup_sentence(it, e, call)
     head = f"{total:,} {noun(ds, total, it)}{scope(it, call)} ({when})."
@@ -121,6 +130,36 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
                 f"same filters {'is' if n == 1 else 'are'} not (ask for PMA supplements to see them)."
             )
     return head
+
+
+def _bucket(field: str, value: Any) -> str:
+    """A breakdown's key as a person reads it: a state or country by its name ("California (CA)")."""
+    from mirror.lookup.places import COUNTRIES, US_STATES
+
+    text = str(value)
+    names = {"state": US_STATES, "country": COUNTRIES}.get(field, {})
+    name = names.get(text.upper())
+    name = name[1] if isinstance(name, tuple) else name  # countries: (ISO3, name)
+    return f"{name} ({text})" if name and name != text else text
+
+
+def _latest_sentence(it: Interpretation, e: dict, call: dict) -> str:
+    """ "When was the most recent report received?": the newest record's date (records come newest first)."""
+    ds = call.get("dataset") or (it.datasets[0] if it.datasets else "")
+    spec = SPECS.get(ds)
+    key = next((k for k, p in spec.row.items() if p == spec.date), "") if spec else ""
+    kind = next((k for k, f in DATE_FIELDS.get(ds, {}).items() if spec and f == spec.date), "dated")
+    dated = [r for r in e["rows"] if key and r.get(key)]
+    if not dated:
+        return f"The {noun(ds, 2, it)} found carry no date ({as_of_text(e)})."
+    newest = max(str(r[key]) for r in dated)
+    same = [r for r in dated if str(r[key]) == newest]
+    ids = ", ".join(str(r[f]) for r in same[:5] for f in e.get("id_fields", [])[:1] if r.get(f))
+    total = e.get("total", len(e["rows"]))
+    return (
+        f"The most recent {noun(ds, 1, it)}{scope(it, call)} was {kind} on {day(newest)}"
+        f"{f' ({ids})' if ids else ''}; {total:,} {noun(ds, total, it)} in all ({as_of_text(e)})."
+    )
 
 
 def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:

@@ -23,6 +23,7 @@ NOUNS = {
     "covid19serology": "serology test result",
 }
 FIELD_LABEL = {
+    "latest": "most recent date",
     "regulation_number": "regulation number",
     "device_class": "device class",
     "decision_code": "decision code",

@@ -27,6 +27,7 @@ from .fields import (
 )
 from .followups import bare, bind, field_not_dataset, merge, refining, specific
 from .ids import read_ids
+from .limits import cannot_answer
 from .names import read_names
 from .resolve import codes_in, read_device
 from .sides import joined, more_sides
@@ -337,6 +338,7 @@ def interpret(
         if asked and specific(it.model_dump()):
             it.field, it.measure = asked, "lookup"  # "and its device class?": that field of what was found
     _classes(it)
+    _class_of_record(ctx, it)
     if it.field == "registration_number" and any(f.field in ("word:regnum", "word:fei") for f in it.filters):
         it.field, it.measure = None, "list"  # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}
@@ -384,6 +386,7 @@ def interpret(
     _firm_word(ctx, tokens, it)
     _firm_datasets(it)
     _filters_apply(it)
+    _latest(tokens, it)
     _score(tokens, it, names, unknown_codes)
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
@@ -394,6 +397,8 @@ def interpret(
             or ask_field_of_many(ctx, it)
             or (ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it) if defaulted else None)
         )
+    if cannot := cannot_answer(it):
+        it.understood, it.cannot, clar = False, cannot, None
     if (
         clar is not None
         and not it.understood
@@ -421,6 +426,66 @@ def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
             and tokens.role.get(k - 2) == "filter"
         ):
             tokens.take(k - 1, k + 1, "filter")
+
+
+# classification fields that 510(k) and PMA records do not carry themselves
+_NOT_IN_RECORD = {
+    "510k": {"device_class", "review_panel"},
+    "pma": {"device_class", "review_panel", "regulation_number"},
+}
+
+
+def _class_of_record(ctx: ToolContext, it: Interpretation) -> None:
+    """ "What class is P180032?": a classification field of a 510(k) or PMA record is looked up for the product code
+    the record is filed under (the record itself does not carry it)."""
+    from mirror.lookup.devices import resolve_devices
+
+    numbers = [f for f in it.filters if f.field in ("k_number", "pma_number")]
+    if (
+        it.measure != "lookup"
+        or len(numbers) != 1
+        or len(it.datasets) != 1
+        or it.field not in _NOT_IN_RECORD.get(it.datasets[0], set())
+        or it.sides
+    ):
+        return
+    number = str(numbers[0].value)
+    rows = resolve_devices(ctx.api, number)["rows"]
+    if not rows:
+        return
+    codes = [
+        Code(code=r["product_code"], name=r["device_name"] or "", device_class=str(r["device_class"] or ""))
+        for r in rows
+    ]
+    it.device = DeviceFilter(
+        words=number,
+        codes=codes,
+        path="given",
+        how=f"{number} is filed under product code {', '.join(c.code for c in codes)}",
+    )
+    it.filters = [f for f in it.filters if f is not numbers[0]]
+    it.datasets = ["classification"]
+    it.notes.append(
+        f"{number} is filed under product code {', '.join(c.code for c in codes)}; its classification was read"
+    )
+
+
+_LATEST = {"latest", "newest", "recent", "last", "lastest", "youngest"}
+
+
+def _latest(tokens: Tokens, it: Interpretation) -> None:
+    """ "When was the most recent report received?": the date of the newest record asked about, not a list."""
+    lows = tokens.lows()
+    said = [k for k, w in enumerate(lows) if w in _LATEST and tokens.role.get(k) != "date"]
+    asks_date = "when" in lows or any(w in ("date", "dated") for w in lows)
+    if not said or not asks_date or it.measure not in ("list", "top") or it.field or it.sides or it.date_to:
+        return
+    if len(it.datasets) != 1 or it.datasets[0] == "classification":
+        return
+    it.measure, it.field, it.by = "lookup", "latest", None
+    for k in said:
+        if tokens.free(k):
+            tokens.take(k, k + 1, "measure")
 
 
 def _years_apart(rng: DateRange) -> list[DateRange]:
@@ -681,7 +746,7 @@ def _score(tokens: Tokens, it: Interpretation, names, unknown_codes: list[str]) 
         it.notes.append(f"{len(it.device.codes)} product codes is more than I search at once ({MAX_GIVEN_CODES})")
     elif not named and not specific:
         it.understood = False
-    elif it.measure == "lookup" and not specific and not it.device:
+    elif it.measure == "lookup" and not specific and not it.device and it.field != "latest":
         it.understood = False  # "regulation": a field of nothing named (never of a whole dataset)
         it.notes.append("The question asks for a field but names no device, product code, firm or record")
     elif left and not specific:

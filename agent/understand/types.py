@@ -129,6 +129,7 @@ class Interpretation(BaseModel):
     unexplained: list[str] = Field(default_factory=list)  # words no reading used
     notes: list[str] = Field(default_factory=list)
     understood: bool = True
+    cannot: str = ""  # what the question asks that the searches cannot do, said instead of a figure
 
     def codes(self) -> list[str]:
         return [c.code for c in self.device.codes] if self.device else []

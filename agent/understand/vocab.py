@@ -300,7 +300,8 @@ marketed list listed? within down breakdown split grouped broken machine machine
 publication publications true false marked tagged designated flagged
 exactly approximately roughly about overall altogether whatsoever logged took own owns owned decide decides
 section sections
-pls plz thx thanks ok okay now btw fyi asap kindly""".replace("listed?", "").split()
+pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme submitter submitters filer filers
+""".replace("listed?", "").split()
 )
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")

@@ -102,3 +102,60 @@ def test_a_yes_no_class_question_looks_the_class_up(ctx):
     it, clar = interpret(ctx, "is a blood pressure cuff class 2 or class 3?")
     assert clar is None and it.measure == "lookup" and it.field == "device_class" and not it.filters
     assert "DXQ" in it.codes()
+
+
+def test_the_newest_record_date_is_a_lookup(ctx):
+    it, clar = interpret(ctx, "when did the newest 510(k) get decided? what date")
+    assert clar is None and it.understood and it.measure == "lookup" and it.field == "latest"
+    assert it.datasets == ["510k"]
+
+
+def test_a_class_of_a_record_is_read_for_its_product_code(ctx):
+    it, clar = interpret(ctx, "what device class is K200606 in")
+    assert clar is None and it.datasets == ["classification"] and it.field == "device_class"
+    assert it.device is not None and it.device.path == "given" and it.codes()
+    assert not any(f.field == "k_number" for f in it.filters)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "serology results that were false negatives",  # agreement with the known status
+        "how many units were distributed in recall Z-2338-2012",  # a field the rows do not carry
+        "how many days did FDA need to review K200606",  # review time: the date received is not read
+        "recalls from firms other than Medtronic",  # a firm left out
+        "proprietary names in the DiaSorin listing",  # listed products' names
+    ],
+)
+def test_what_the_searches_cannot_do_is_said_without_a_figure(ctx, question):
+    it, clar = interpret(ctx, question)
+    assert clar is None and not it.understood and it.cannot
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which product codes does DiaSorin list?",
+        "recalls of catheters other than urological ones",  # "other than" before no firm
+        "adverse events for non-invasive blood pressure monitors",
+        "serology results with antibody truth positive",
+    ],
+)
+def test_questions_the_searches_can_do_are_not_turned_away(ctx, question):
+    it, _ = interpret(ctx, question)
+    assert not it.cannot
+
+
+def test_a_breakdown_names_the_states_and_skips_empty_keys():
+    from agent.answer import _main_sentence
+    from agent.understand.types import Interpretation
+
+    it = Interpretation(datasets=["510k"], measure="top", by="state")
+    e = {
+        "tool": "count_by",
+        "total": 7,
+        "rows": [{"state": "", "count": 2}, {"state": "CA", "count": 2}, {"state": "TX", "count": 1}],
+        "as_of": "2025-09-22",
+    }
+    text = _main_sentence(it, e, {"dataset": "510k", "args": {"field": "state"}}, [])
+    assert "California (CA): 2; Texas (TX): 1; 2 with none given" in text
