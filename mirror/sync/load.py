@@ -12,7 +12,7 @@ from ..errors import DiskFullError, InvalidJSONError, MirrorError, RecordCountEr
 from ..schema.datasets import DATASETS, Dataset
 from ..store.state import record_loaded
 from .chunks import ChunkStream
-from .loadsql import STAGE, STAGE_CLEAR, STAGE_DDL, child_sql, ddl, main_sql, stage_sql
+from .loadsql import STAGE, STAGE_CLEAR, child_sql, ddl, main_sql, stage_ddl, stage_sql
 from .plan import Partition
 from .unpack import BulkFile
 
@@ -41,7 +41,7 @@ def drop_partition(con: duckdb.DuckDBPyConnection, ds: Dataset, partition: str) 
 
 def _insert_chunks(con, ds: Dataset, stream: ChunkStream, part: str) -> int:
     rows = 0
-    con.execute(STAGE_DDL)
+    con.execute(stage_ddl(ds))
     for path in stream:
         con.execute(STAGE_CLEAR)
         con.execute(stage_sql(ds, path))
