@@ -26,6 +26,7 @@ class DatasetReport:
     bytes_fetched: int = 0
     seconds: float = 0.0
     error: str = ""
+    note: str = ""  # one line for a person about this dataset that is no failure (GUDID skipped: how to add it)
 
 
 @dataclass

@@ -234,7 +234,11 @@ def _fail_all(report: SyncReport, names: list[str], e: MirrorError) -> None:
 def _plan_gudid(store: Store, source: Source, client, policy, report: SyncReport) -> gudid_sync.GudidWork | None:
     """GUDID's plan; a source that cannot be listed (AccessGUDID unreachable) fails GUDID alone."""
     try:
-        return gudid_sync.plan(store, source, client, policy, report)
+        work = gudid_sync.plan(store, source, client, policy, report)
+        r = report.datasets.get("gudid")
+        if r is not None and r.status == "skipped" and r.error:
+            r.note = r.error  # GUDID's plan words a skip in `error`; `note` is the field for it
+        return work
     except MirrorError as e:
         report.datasets.setdefault("gudid", DatasetReport("gudid"))
         report.fail("gudid", e, store.staging("gudid"))
