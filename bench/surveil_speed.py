@@ -13,7 +13,8 @@ sync is added and removed again). Per mirror, each timed case is run --repeat ti
 1. digest: `changes_since` of a watchlist of the 10 product codes with the most reports, over a made-up sync in
    which every record received (events), initiated (recalls), reported (enforcement), decided (510(k), PMA) or
    published (UDI) in the data's last quarter is "added" and 1% of the events before it "changed": an upper bound
-   of a weekly update (openFDA replaces a quarter at most);
+   of a weekly update (openFDA replaces a quarter at most); and a week's sync: the records of the data's last 7
+   days added, nothing else; and a sync that changed nothing (the digest's fixed part);
 2. signals for one product code across all years: the most reported code (LZG, 10.7% of reports) and DXY (5.3%),
    the per-version tables warm (as after a sync: all devices' counts, each code's counts, the reports of several
    codes, recall and enforcement text and tokens; `mirror/surveil/aggregates.py`); their build is timed apart
@@ -60,6 +61,7 @@ from mirror.surveil.signals import signals  # noqa: E402
 
 GOALS = {
     "digest (10 codes)": 2.0,
+    "digest of a week's sync (10 codes)": 2.0,
     "signals LZG (all years)": 3.0,
     "signals DXY (all years)": 3.0,
     "inventory (1,000 rows)": 30.0,
@@ -125,9 +127,18 @@ def last_quarter(store: Store) -> tuple[str, str]:
     return f"{top.year}-{3 * q - 2:02d}-01", f"{top.year}Q{q}"
 
 
-def add_fake_sync(store: Store, since: str) -> tuple[int, dict[str, int]]:
-    """A made-up sync: records new since `since` are 'added', 1% of older events 'changed'. Returns its id and
-    the change rows per dataset."""
+def last_week(store: Store) -> str:
+    """The first day of the data's last 7 days of received reports."""
+    con = store.connect()
+    try:
+        return str(con.execute("SELECT max(date_received) - INTERVAL 6 DAY FROM device_event").fetchone()[0])[:10]
+    finally:
+        con.close()
+
+
+def add_fake_sync(store: Store, since: str, old: bool = True) -> tuple[int, dict[str, int]]:
+    """A made-up sync: records new since `since` are 'added', and with `old` 1% of older events 'changed'.
+    Returns its id and the change rows per dataset."""
     snap = open_snapshot(store, read_only=False)
     counts = {}
     try:
@@ -141,11 +152,11 @@ def add_fake_sync(store: Store, since: str) -> tuple[int, dict[str, int]]:
                 continue
             alias = "b_" + dataset.replace("510k", "k510")
             table = "device_event" if dataset == "event" else f"device_{dataset}"
-            old = f" OR (hash(t.rowid) % 100 = 0 AND t.{col} < DATE '{since}')" if dataset == "event" else ""
+            older = f" OR (hash(t.rowid) % 100 = 0 AND t.{col} < DATE '{since}')" if old and dataset == "event" else ""
             snap.execute(
                 f"""INSERT INTO changes SELECT ?, ?, {key_sql(dataset, "t")},
                              CASE WHEN t.{col} >= DATE '{since}' THEN 'added' ELSE 'changed' END
-                             FROM {alias}.main."{table}" t WHERE t.{col} >= DATE '{since}'{old}""",
+                             FROM {alias}.main."{table}" t WHERE t.{col} >= DATE '{since}'{older}""",
                 [sync_id, dataset],
             )
             counts[dataset] = snap.execute(
@@ -222,6 +233,14 @@ def measure(data: Path, repeat: int) -> dict:
             out["notes"]["digest"] = {d.dataset: (d.added, d.changed) for d in rep.datasets}
         finally:
             drop_fake_sync(store, sync_id)
+        # a week's sync: the records of the data's last 7 days added, nothing else (what a weekly check sees)
+        sync_id, counts = add_fake_sync(store, last_week(store), old=False)
+        out["notes"]["week's sync"] = counts
+        try:
+            t, _ = timed(lambda: changes_since(store, Scope(codes=tuple(codes)), sync_id=sync_id, limit=20), repeat)
+            put(out, "digest of a week's sync (10 codes)", t)
+        finally:
+            drop_fake_sync(store, sync_id)
         # the same digest over a sync that changed nothing: what does not grow with the data (connections, the
         # snapshot, the small queries); the rest is the scans of the changed datasets' key columns
         sync_id = add_empty_sync(store)
@@ -270,6 +289,7 @@ def _rules(rows: list[dict]) -> dict[str, int]:
 # case -> the case timing its part that does not grow with the data: the upper bound grows only the rest
 FIXED = {
     "digest (10 codes)": "digest, a sync with no change (fixed part)",
+    "digest of a week's sync (10 codes)": "digest, a sync with no change (fixed part)",
     "report PDF": "report data (queries, no layout)",
     "report DOCX": "report data (queries, no layout)",
     "report Markdown": "report data (queries, no layout)",
@@ -290,7 +310,7 @@ def extrapolate(runs: dict[float, dict], key: str = "seconds") -> tuple[dict[str
         bound[case] = t2 / top
         if case in FIXED and FIXED[case] in secs:
             grows = secs[FIXED[case]]
-            if case == "digest (10 codes)":  # grows: what is left beyond the fixed part
+            if case.startswith("digest"):  # grows: what is left beyond the fixed part
                 grows = max(t2 - secs[FIXED[case]], 0.0)
             bound[case] = t2 - grows + grows / top
         line[case] = bound[case]
