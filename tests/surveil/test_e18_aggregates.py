@@ -5,6 +5,8 @@ tables, and rows passed to DuckDB as one string per column come back exactly (SY
 
 from __future__ import annotations
 
+import json
+
 import duckdb
 import pytest
 
@@ -190,3 +192,46 @@ def test_a_re_export_of_the_same_records_is_not_digested_again(tmp_path):
     # a partition without a records' digest (an older sync) falls back on its zip and export date
     publish_recall_file(store, ["Z-1", "Z-3"], "2024-04-01", "zip-d", None)
     assert record_changes(store).datasets[0].status == "diffed"
+
+
+def publish_recall_texts(store: Store, texts: dict[str, tuple[str, str]]) -> None:
+    """SYNTHETIC recalls: number -> (product description, code information)."""
+    con = store.open_staging("recall")
+    con.execute("CREATE TABLE device_recall (product_res_number VARCHAR, product_code VARCHAR, record JSON)")
+    for k, (desc, code_info) in texts.items():
+        rec = {"product_res_number": k, "product_description": desc, "code_info": code_info}
+        con.execute("INSERT INTO device_recall VALUES (?, 'AAA', ?)", [k, json.dumps(rec)])
+    con.execute("INSERT OR REPLACE INTO _sync_meta VALUES ('export_date', '2024-01-01')")
+    con.execute("INSERT INTO _sync_meta VALUES ('status', 'complete')")
+    store.publish("recall", con)
+
+
+def test_recall_text_is_matched_on_whole_words_through_the_token_table(tmp_path):
+    store = Store(tmp_path / "data")
+    publish_recall_texts(
+        store,
+        {
+            "Z-1": ("Infusion pump, Model ABC-123.", "Lot 5; UDI (01)00812345678901(17)261231"),
+            "Z-2": ("Infusion pump, model XABC-1234", "GTIN 0100812345678902 lots all"),
+            "Z-3": ("Catheter kit REF 77/200", "all serial numbers; model ab c9"),
+        },
+    )
+    words = {1: ["ABC-123"], 2: ["00812345678901"], 3: ["00812345678902"], 4: ["77/200"], 5: ["AB C9"], 6: ["BC-12"]}
+    dis = {3: ["00812345678902"]}  # also looked for behind the GS1 application identifier 01
+
+    def run(aggregates):
+        rows = [DeviceMatch(i, "brand + model") for i in words]
+        con = store.connect()
+        try:
+            linked.link_rows(con, {"device_recall"}, rows, words, dis, {}, aggregates)
+        finally:
+            con.close()
+        return {r.row: r.recalls_device for r in rows}
+
+    names = ("recall-text", "recall-tokens")
+    fast = run(build_aggregates(store, names=names))
+    assert fast == {1: ["Z-1"], 2: ["Z-1"], 3: ["Z-2"], 4: ["Z-3"], 5: ["Z-3"], 6: []}
+    slow = run(None)  # substring search without the tables: a part of a word matches too
+    assert slow[6] == ["Z-1", "Z-2"] and {k: v for k, v in slow.items() if k != 6} == {
+        k: v for k, v in fast.items() if k != 6
+    } | {1: ["Z-1", "Z-2"]}
