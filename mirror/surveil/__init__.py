@@ -3,7 +3,9 @@
 Modules: `scope` (a watchlist as SQL filters per dataset), `stats` (2x2 measures, pure Python), `signals` (MAUDE
 counts -> PRR/ROR/chi-square tables), `changes` (the key/digest snapshot per sync), `digest`
 (a scope's changes since a sync or date), `inventory` (device rows ->
-GUDID/UDI, recalls, enforcement, events), `asof` (data-as-of dates). Names load on first use.
+GUDID/UDI, recalls, enforcement, events), `asof` (data-as-of dates), `aggregates` (small tables built once per
+published file: per-code MAUDE counts, recall and enforcement words), `rowsets` (Python rows into a temp table).
+Names load on first use.
 """
 
 from importlib import import_module
