@@ -11,7 +11,6 @@ import duckdb
 
 from ..errors import MirrorError
 from ..store.files import Store
-from ..store.rows import one
 from .changes import key_parts, open_snapshot, snapshot_path
 from .scope import Scope
 from .signals import code_rows_index
@@ -94,8 +93,9 @@ def changes_since(
                 f"{snapshot_path(store)}: busy ({str(e).splitlines()[0][:120]}); try again when the sync has finished"
             ) from None
         have = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+        removed = _change_keys(con, ids)
         out = [
-            _dataset(con, d, ids, scope, as_of.get(d, ""), limit, "device_enforcement" in have)
+            _dataset(con, d, removed, scope, as_of.get(d, ""), limit, "device_enforcement" in have)
             for d in ORDER
             if f"device_{d}" in have
         ]
@@ -114,16 +114,31 @@ def _syncs(snap, since: date | None, sync_id: int | None) -> list[tuple[int, obj
     return snap.execute("SELECT sync_id, recorded_at FROM syncs ORDER BY 1 DESC LIMIT 1").fetchall()
 
 
+def _change_keys(con, ids: list[int]) -> dict[str, int]:
+    """Temp table ck_all (dataset, key, change) of the syncs `ids`, a key's last change winning, read from the
+    snapshot in one pass; returns the removed keys per dataset."""
+    sql = (
+        "SELECT dataset, key, arg_max(change, sync_id) AS change FROM snap.changes "
+        "WHERE sync_id IN (SELECT unnest(CAST(? AS INTEGER[]))) GROUP BY dataset, key"
+    )
+    con.execute(f"CREATE OR REPLACE TEMP TABLE ck_all AS {sql}", [ids])
+    return dict(con.execute("SELECT dataset, count(*) FROM ck_all WHERE change = 'removed' GROUP BY 1").fetchall())
+
+
 def _dataset(
-    con, dataset: str, ids: list[int], scope: Scope | None, as_of: str, limit: int, enforcement: bool
+    con,
+    dataset: str,
+    removed_by_dataset: dict[str, int],
+    scope: Scope | None,
+    as_of: str,
+    limit: int,
+    enforcement: bool,
 ) -> DatasetChanges:
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE ck AS SELECT key, arg_max(change, sync_id) AS change FROM snap.changes "
-        "WHERE dataset = ? AND sync_id IN (SELECT unnest(CAST(? AS INTEGER[]))) GROUP BY key",
-        [dataset, ids],
+        "CREATE OR REPLACE TEMP TABLE ck AS SELECT key, change FROM ck_all WHERE dataset = ? AND change <> 'removed'",
+        [dataset],
     )
-    removed = int(one(con.execute("SELECT count(*) FROM ck WHERE change = 'removed'"))[0])
-    con.execute("DELETE FROM ck WHERE change = 'removed'")
+    removed = removed_by_dataset.get(dataset, 0)
     where = scope.where(dataset, "t") if scope is not None and not scope.empty else "TRUE"
     cols, order = DETAIL[dataset]
     if dataset == "recall" and not enforcement:  # recall classes come from the same event's enforcement reports
