@@ -162,6 +162,9 @@ def _latest_sentence(it: Interpretation, e: dict, call: dict) -> str:
     )
 
 
+_ID_KEYS = ("recall_number", "product_res_number", "k_number", "pma_number", "mdr_report_key", "product_code")
+
+
 def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     field, rows = it.field or "", e["rows"]
     keys = [
@@ -186,6 +189,10 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             if r.get("primary_di")
             else ", ".join(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f))
         )  # a DI reads better than a key
+        if not ident:
+            ident = next((str(r[k]) for k in _ID_KEYS if r.get(k)), "")
+        if not ident and r.get("event_id"):
+            ident = f"recall event {r['event_id']}" + (f" ({r['recalling_firm']})" if r.get("recalling_firm") else "")
         name = str(r.get("device_name") or r.get("trade_name") or r.get("brand_name") or "")
         name = name if len(name) <= 60 else name[:57] + "…"
         value = r.get(key)
@@ -193,6 +200,8 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             value = ", ".join(map(str, value)) if value else None
         if field == "device_class" and value:
             value = {"1": "I", "2": "II", "3": "III"}.get(str(value), str(value))  # "device class III"
+        elif field == "recall_class" and value:
+            value = re.sub(r"(?i)^class\s+", "", str(value))  # "recall class II", not "recall class Class II"
         elif field == "decision_code" and value:
             value = decision(str(value))
         elif field == "decision_date" and value:

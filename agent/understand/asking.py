@@ -37,7 +37,8 @@ def ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None:
         held = [c for c in d.codes if c.records]
         choices = [
             Choice(
-                label=f"{c.code} {c.name}" + (f" ({c.records:,} records)" if c.records else ""),
+                label=f"{c.code} {c.name}"
+                + (f" ({c.records:,} record{'' if c.records == 1 else 's'})" if c.records else ""),
                 patch={"device": d.model_copy(update={"codes": [c]}).model_dump()},
             )
             for c in (held or d.codes)[:4]

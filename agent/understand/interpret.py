@@ -259,6 +259,8 @@ def interpret(
     _typos(ctx, tokens, it)
     if last and last.reading and not ids:
         field_not_dataset(tokens, it)  # "regulation?" after an answer: its regulation number
+    if last and last.reading:
+        _demonstrative_dataset(tokens, it, strong, last)  # "what class was that recall?": the previous result
     named = [d for d in it.datasets if d in strong]  # said, not only implied by a filter ("just malfunctions?")
     refine = bool(last and last.reading and not named and not ids and (refining(tokens, follow) or bare(tokens, it)))
     it.datasets = it.datasets or _weak(tokens, preview)
@@ -274,6 +276,19 @@ def interpret(
     for k in range(len(tokens.toks)):
         if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:
             tokens.take(k, k + 1, "function")
+    if (
+        not refine
+        and last is not None
+        and last.reading
+        and not named
+        and not ids
+        and (names.places or names.firms)
+        and not names.devices
+        and not _content(tokens)
+        and len(tokens.toks) <= 8
+    ):  # "any from Texas?", "and for Medtronic?": the previous question narrowed to a place or firm
+        refine = True
+        it.datasets = list(last.reading.get("datasets") or [])
     resolve_measure(
         it,
         ids,
@@ -313,13 +328,22 @@ def interpret(
         it.field = next((f for f in said_fields if f in CLASSIFICATION_FIELDS), None)  # "... system device class"
     classification_lookup(it, defaulted)
     _class_asked(tokens, it, defaulted)
+    _broader_codes(ctx, it)
     if refine and last is not None:
         yesno = tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
         classes = [f for f in it.filters if f.field == "class"]
-        if yesno and classes and specific(last.reading):  # "is it class II or class III?"
+        listed = sum(1 for t in tokens.toks if t.low in ("i", "ii", "iii", "1", "2", "3")) > 1
+        if classes and listed and not specific(last.reading):  # "class I, II or III?": each record's class
+            prev = set(last.reading.get("datasets") or [])
+            it.filters = [f for f in it.filters if f.field != "class"]
+            it.measure, it.by = "lookup", None
+            it.field = "recall_class" if prev & {"recall", "enforcement"} else "device_class"
+        elif yesno and classes and specific(last.reading):  # "is it class II or class III?"
             it.filters = [f for f in it.filters if f.field != "class"]
             it.measure, it.field = "lookup", "device_class"
         it = merge(Interpretation(**last.reading), it, bool(rng), last)
+        if it.datasets and set(it.datasets) <= {"recall", "enforcement"} and "device_class" in (it.field, it.by):
+            it.measure, it.field, it.by, it.datasets = "lookup", "recall_class", None, ["enforcement"]
     elif follow and last and not (it.device or it.firm or ids or it.place):
         bind(it, last, [tokens.lows()[i] for i, _, _ in follow])
     elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
@@ -422,10 +446,12 @@ def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
         if (
             tokens.free(k)
             and lows[k] in ("i", "ii", "iii", "1", "2", "3")
-            and lows[k - 1] in ("or", "and", "/")
+            and lows[k - 1] in ("or", "and", "/", ",")
             and tokens.role.get(k - 2) == "filter"
         ):
             tokens.take(k - 1, k + 1, "filter")
+        elif tokens.free(k - 1) and lows[k - 1] in ("i", "ii", "iii") and tokens.role.get(k - 2) == "filter":
+            tokens.take(k - 1, k, "filter")  # "class I, II or III": the commas are gone
 
 
 # classification fields that 510(k) and PMA records do not carry themselves
@@ -494,6 +520,53 @@ def _years_apart(rng: DateRange) -> list[DateRange]:
     if not m:
         return []
     return [DateRange(date(int(y), 1, 1), date(int(y), 12, 31), y) for y in (m[1], m[2])]
+
+
+def _broader_codes(ctx: ToolContext, it: Interpretation) -> None:
+    """A classification field asked of words whose codes all name something narrower ("pulse oximeter": MMA
+    Oximeter, Fetal Pulse): the code named by the head word alone (DQA Oximeter) is looked up beside them."""
+    from mirror.lookup.devices import resolve_devices
+
+    from .resolve import _same_words
+
+    d = it.device
+    if it.measure != "lookup" or it.field not in CLASSIFICATION_FIELDS or not d or not d.codes or it.sides:
+        return
+    words = [w for w in re.findall(r"[A-Za-z]+", d.words) if len(w) >= 4]
+    if len(words) < 2 or len(d.codes) > 2 or any(_same_words(c.name, d.words) for c in d.codes):
+        return
+    have = {c.code for c in d.codes}
+    extra = []
+    for w in words:
+        for r in resolve_devices(ctx.api, w, 5)["rows"]:
+            if r["product_code"] not in have and _same_words(r["device_name"] or "", w):
+                extra.append(
+                    Code(code=r["product_code"], name=r["device_name"] or "", device_class=str(r["device_class"] or ""))
+                )
+                have.add(r["product_code"])
+    if extra:
+        it.device = d.model_copy(update={"codes": extra[:2] + d.codes})
+
+
+_DEMONSTRATIVE = {"that", "this", "those", "these", "same"}
+
+
+def _demonstrative_dataset(tokens: Tokens, it: Interpretation, strong: list[str], last: LastResult) -> None:
+    """A dataset word after "that" / "those" in a follow-up ("what class was that recall?") points at the previous
+    result: it names no new dataset (the previous reading is kept)."""
+    prev = set(last.reading.get("datasets") or []) | ({last.dataset} if last.dataset else set())
+    if prev & {"recall", "enforcement"}:
+        prev |= {"recall", "enforcement"}
+    lows = tokens.lows()
+    said = [k for k, r in tokens.role.items() if r == "dataset"]
+    if not said or not all(k > 0 and lows[k - 1] in _DEMONSTRATIVE for k in said):
+        return
+    if not set(strong) <= prev:
+        return
+    for k in said:
+        tokens.role[k] = "followup"
+    strong[:] = []
+    it.datasets = [d for d in it.datasets if d not in prev]
 
 
 def _class_asked(tokens: Tokens, it: Interpretation, defaulted: bool) -> None:

@@ -71,6 +71,8 @@ _LIMITS: list[tuple[set[str] | None, re.Pattern[str], str]] = [
 def cannot_answer(it: Interpretation) -> str:
     """What the question asks that the searches cannot do, as one plain sentence ('' when nothing)."""
     q = it.question
+    if it.place and it.place.exclude:
+        return ""  # "non-US companies": a place left out, which the searches can do
     for datasets, pattern, said in _LIMITS:
         if datasets is not None and not set(it.datasets) & datasets:
             continue
@@ -81,7 +83,7 @@ def cannot_answer(it: Interpretation) -> str:
             firm = m.group("firm")
             if it.firm and firm.lower() in (it.firm.words + " " + it.firm.name).lower():
                 return said.format(firm=it.firm.name)
-            if m.group(0).lower().startswith("non-") and firm[:1].isupper() and not it.firm:
+            if m.group(0).lower().startswith("non-") and firm[:1].isupper() and len(firm) >= 4 and not it.firm:
                 return said.format(firm=firm)  # "non-Medtronic applicants"
             continue  # "other than" not before a firm ("devices other than pumps")
         return said

@@ -276,8 +276,65 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
         out.devices.append((a, b, words))
         tokens.take(a, b, "device")
         return
+    if b - a == 1 and (firm := _firm_by_initials(ctx, tokens.toks[a].text, out)) is not None:
+        out.firms.append(firm)
+        tokens.take(a, b, "firm")
+        return
     out.devices.append((a, b, words))  # tried as a device; unknown words stay unexplained if it fails
     tokens.take(a, b, "device?")
+
+
+_INITIALS_SQL = """SELECT key, any_value(name ORDER BY records DESC), sum(records)::BIGINT FROM {keys}
+WHERE list_aggregate(list_transform(regexp_extract_all(lower(name), '[a-z0-9]+'), x -> x[1]), 'string_agg', '') = $w
+GROUP BY key ORDER BY 3 DESC LIMIT 5"""
+
+
+def _firm_by_initials(ctx: ToolContext, word: str, out: Names) -> FirmFilter | None:
+    """A word in capitals that no device or firm name holds, read as the initials of a firm's name ("BSC": Boston
+    Scientific Corporation); several firms with those initials are asked about."""
+    from mirror.lookup.firms import _KEYS, ensure_firm_table
+    from mirror.lookup.source import pinned
+
+    if not (word.isalpha() and word.isupper() and 2 <= len(word) <= 5):
+        return None
+    reader, snap = pinned(ctx.api)
+    ensure_firm_table(reader, snap)
+    with reader.cursor(snap=snap) as cur:
+        rows = cur.execute(_INITIALS_SQL.format(keys=_KEYS), {"w": word.lower()}).fetchall()
+    if not rows:
+        return None
+    hits = firm_phrases(ctx.api, [r[0] for r in rows])
+    firms = []
+    for key, name, records in rows:
+        hit = hits.get(key)
+        if hit is None:
+            continue
+        firms.append(
+            FirmFilter(
+                words=word,
+                name=name,
+                key=hit.key,
+                variants=list(hit.variants),
+                records=hit.records,
+                exact=False,
+                match="entity",
+                by_dataset=dict(hit.by_dataset),
+            )
+        )
+    if len(firms) > 1:
+        out.questions.append(
+            (
+                f'"{word}" may be the initials of several firms. Which one do you mean?',
+                [
+                    Choice(label=f"the firm {f.name} ({f.records:,} records)", patch={"firm": f.model_dump()})
+                    for f in firms
+                ],
+            )
+        )
+        return None
+    if firms:
+        firms[0].name = f"{firms[0].name} ({word})"
+    return firms[0] if firms else None
 
 
 def _firm_by_spelling(ctx: ToolContext, words: str, held_only: bool = False) -> FirmFilter | None:

@@ -167,6 +167,9 @@ def read_device(
             reading = _defined(ctx, words, ds, rows)
             if not reading.choices:
                 _elsewhere(ctx, words, ds, reading)  # "djo surgical screw" recalls: an enforcement report's words
+            if not reading.choices and ds and not found["unknown"]:  # "breathing ventilators": codes named by
+                by_defs = DeviceFilter(words=words, path="codes", codes=[_code(r) for r in rows[:3]])
+                _nearby(ctx, words, ds, by_defs, reading)  # all but one of the words
             return reading
         return DeviceReading(
             DeviceFilter(
@@ -241,14 +244,14 @@ def read_device(
         )
         reading.choices = [
             Choice(
-                label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} records)",
+                label=f"{r['product_code']} {r['device_name']} ({_recs(counts[r['product_code']])})",
                 patch={"device": DeviceFilter(words=words, path="codes", codes=[_code(r, counts)]).model_dump()},
             )
             for r in held[:4]
         ]
     device.how = f'no record holds these product codes ({shown}) or "{words}" in its device names'
     if not reading.choices:
-        _nearby(ctx, words, ds, device, reading)
+        _nearby(ctx, words, ds, device, reading, single=not found["unknown"])
     if not reading.choices and found["unknown"]:
         _elsewhere(ctx, words, ds, reading)  # "sterrad cassette" recalls: named in enforcement reports
     return reading
@@ -296,7 +299,7 @@ def _defined(ctx: ToolContext, words: str, ds: str | None, rows: list[dict]) -> 
         )
         reading.choices = [
             Choice(
-                label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} records)",
+                label=f"{r['product_code']} {r['device_name']} ({_recs(counts[r['product_code']])})",
                 patch={"device": DeviceFilter(words=words, path="codes", codes=[_code(r, counts)]).model_dump()},
             )
             for r in held
@@ -314,7 +317,13 @@ def _spelled_out(words: str, found: dict) -> list[str]:
     return [alt for alt in dict.fromkeys(out) if alt != low]
 
 
-def _nearby(ctx: ToolContext, words: str, ds: str, device: DeviceFilter, reading: DeviceReading) -> None:
+def _recs(n: int) -> str:
+    return f"{n:,} record" if n == 1 else f"{n:,} records"
+
+
+def _nearby(
+    ctx: ToolContext, words: str, ds: str, device: DeviceFilter, reading: DeviceReading, single: bool = True
+) -> None:
     """Nothing here is filed under the codes the words name: codes named by all but one of the words that do hold
     records are offered ("balloon angioplasty catheter": angioplasty catheters), with the zero as a choice."""
     parts = words.split()
@@ -327,6 +336,21 @@ def _nearby(ctx: ToolContext, words: str, ds: str, device: DeviceFilter, reading
                 rows.setdefault(r["product_code"], r)
     counts = codes_in(ctx, ds, list(rows))
     held = sorted((r for c, r in rows.items() if counts.get(c)), key=lambda r: -counts[r["product_code"]])[:4]
+    if (
+        not held and single and len(parts) > 2
+    ):  # then each telling word alone ("pedicle"), when it names few device kinds
+        rows = {}
+        for w in parts:
+            if len(w) < 5:
+                continue
+            found = resolve_devices(ctx.api, w, 20)
+            if found["partial"] or found["total"] > 20:
+                continue
+            for r in found["rows"]:
+                if _by_name(r) and w.lower().rstrip("s") in (r["device_name"] or "").lower():
+                    rows.setdefault(r["product_code"], r)
+        counts = codes_in(ctx, ds, list(rows))
+        held = sorted((r for c, r in rows.items() if counts.get(c)), key=lambda r: -counts[r["product_code"]])[:4]
     if not held:
         return
     reading.question = (
@@ -336,7 +360,7 @@ def _nearby(ctx: ToolContext, words: str, ds: str, device: DeviceFilter, reading
     )
     reading.choices = [
         Choice(
-            label=f"{r['product_code']} {r['device_name']} ({counts[r['product_code']]:,} records)",
+            label=f"{r['product_code']} {r['device_name']} ({_recs(counts[r['product_code']])})",
             patch={"device": DeviceFilter(words=words, path="codes", codes=[_code(r, counts)]).model_dump()},
         )
         for r in held

@@ -159,3 +159,60 @@ def test_a_breakdown_names_the_states_and_skips_empty_keys():
     }
     text = _main_sentence(it, e, {"dataset": "510k", "args": {"field": "state"}}, [])
     assert "California (CA): 2; Texas (TX): 1; 2 with none given" in text
+
+
+def test_a_firm_named_by_its_initials(ctx):
+    it, clar = interpret(ctx, "how many MAUDE reports name BSC")
+    assert clar is None and it.firm is not None and "BOSTON SCIENTIFIC" in it.firm.name.upper()
+    assert it.device is None
+
+
+def test_a_lay_term_with_no_record_asks_for_the_codes_its_telling_word_names(ctx):
+    it, clar = interpret(ctx, "how many recalls for spinal pedicle fixation systems")
+    assert clar is not None and any("NKB" in c.label for c in clar.choices)
+
+
+def test_a_term_known_only_by_definitions_offers_the_codes_of_its_head_word(ctx):
+    it, clar = interpret(ctx, "510(k)s for breathing ventilators")
+    assert clar is not None and any("CBK" in c.label for c in clar.choices)
+
+
+def test_a_field_of_a_narrow_code_also_reads_the_code_its_head_word_names(ctx):
+    it, clar = interpret(ctx, "pulse oximeter regulation")
+    assert clar is None and it.field == "regulation_number" and "DQA" in it.codes()
+
+
+def _last(ctx, question):
+    from agent.understand.types import LastResult
+
+    it, _ = interpret(ctx, question)
+    return LastResult(dataset=it.datasets[0], reading=it.model_dump(mode="json"))
+
+
+def test_that_recall_points_at_the_previous_result(ctx):
+    last = _last(ctx, "enforcement reports from recalling firms in Texas")
+    it, clar = interpret(ctx, "which class was that recall in?", last)
+    assert clar is None and it.datasets == ["enforcement"] and it.field == "recall_class" and it.place is not None
+
+
+def test_classes_listed_as_a_follow_up_ask_each_records_class(ctx):
+    last = _last(ctx, "enforcement reports from Texas")
+    it, clar = interpret(ctx, "class I, II or III?", last)
+    assert clar is None and it.measure == "lookup" and it.field == "recall_class" and not it.sides
+
+
+def test_a_place_alone_narrows_the_previous_question(ctx):
+    last = _last(ctx, "510(k)s decided after April 2020")
+    it, clar = interpret(ctx, "any from Texas?", last)
+    assert clar is None and it.datasets == ["510k"] and it.place is not None and it.date_from == date(2020, 5, 1)
+
+
+def test_that_one_points_at_the_previous_record(ctx):
+    last = _last(ctx, "pull up PMA P180032")
+    it, clar = interpret(ctx, "which class is that one?", last)
+    assert clar is None and it.datasets == ["classification"] and it.field == "device_class"
+
+
+def test_a_place_left_out_is_searched_not_turned_away(ctx):
+    it, clar = interpret(ctx, "510(k)s from non-US firms")
+    assert not it.cannot and it.place is not None and it.place.exclude
