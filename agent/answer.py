@@ -38,7 +38,9 @@ def interpreted_line(it: Interpretation) -> str:
         bits.append("compared: " + " vs ".join(s.label for s in it.sides))
     if it.device:
         bits.append(("device " if it.device.path != "given" else "") + code_text(it.device, limit=4))
-    if it.firm:
+    if it.firm and it.exclude_firm:
+        bits.append(f"firms other than {it.firm.name}")
+    elif it.firm:
         bits.append(
             "firm "
             + (it.firm.name if it.firm.match != "those" else f"the firms of the previous answer ({it.firm.name})")
@@ -219,12 +221,14 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     lines = [interpreted_line(it), ""]
     main = [(c, e) for c, e in done if not c.get("label", "").startswith("supplements")]
     extra = [{"call": c, "e": e} for c, e in done if c.get("label", "").startswith("supplements")]
-    if it.measure == "compare" and it.sides and main:
+    if it.exclude_firm and it.firm and len(main) == 2:
+        lines.append(_left_out(it, main))
+    elif it.measure == "compare" and it.sides and main:
         lines.append(_compare(it, main))
     else:
         for c, e in main:
             lines.append(_main_sentence(it, e, c, [x for x in extra if x["call"]["dataset"] == c.get("dataset")]))
-    for c, e in main[:3]:
+    for c, e in [] if it.exclude_firm else main[:3]:  # all records' table would show the firm's too
         t = table(c.get("dataset", ""), e, TOP_ROWS)
         if t:
             lines += ["", t]
@@ -242,6 +246,18 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     if prov:
         lines += ["", "Sources:"] + [f"- {p['dataset']} (as of {day(p['as_of'])}): {p['query']}" for p in prov[:6]]
     return "\n".join(lines).strip()
+
+
+def _left_out(it: Interpretation, main: list[tuple[dict, dict]]) -> str:
+    """ "PMAs other than Medtronic's": all records minus the firm's, with both figures."""
+    (c_all, e_all), (_, e_firm) = main
+    ds = c_all.get("dataset", "")
+    total, firm, name = e_all["total"], e_firm["total"], it.firm.name if it.firm else ""
+    rest = max(total - firm, 0)
+    return (
+        f"{rest:,} {noun(ds, rest, it)} from firms other than {name}: {total:,} in all, of which {firm:,} "
+        f"from {name} ({as_of_text(e_all)})."
+    )
 
 
 def _upper_first(text: str) -> str:

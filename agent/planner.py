@@ -111,7 +111,10 @@ def plan_calls(it: Interpretation) -> list[dict]:
     for ds in it.datasets:
         if ds not in SEARCHER:
             continue
-        if it.sides:
+        if it.exclude_firm and it.firm:  # every record, then the firm's: the rest is the difference
+            calls += _one(it, ds, _base(it, ds, it.device, None, it.place), "all")
+            calls += _one(it, ds, _base(it, ds, it.device, it.firm, it.place), "left out")
+        elif it.sides:
             for side in it.sides:
                 args = _base(it, ds, side.device or it.device, side.firm or it.firm, side.place or it.place, side)
                 calls += _one(it, ds, args, side.label)

@@ -27,7 +27,7 @@ from .fields import (
 )
 from .followups import bare, bind, field_not_dataset, merge, refining, specific
 from .ids import read_ids
-from .limits import cannot_answer
+from .limits import cannot_answer, firm_left_out
 from .names import read_names
 from .resolve import codes_in, read_device
 from .sides import joined, more_sides
@@ -421,7 +421,9 @@ def interpret(
             or ask_field_of_many(ctx, it)
             or (ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it) if defaulted else None)
         )
-    if cannot := cannot_answer(it):
+    if firm_left_out(ctx, it):
+        it.understood, clar = True, None
+    elif cannot := cannot_answer(it):
         it.understood, it.cannot, clar = False, cannot, None
     if (
         clar is not None

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 
+from ..tools import ToolContext
 from .types import Interpretation
 
-__all__ = ["cannot_answer"]
+__all__ = ["cannot_answer", "firm_left_out"]
 
 # (datasets the words matter in, the words, what is said); None: any dataset
 _LIMITS: list[tuple[set[str] | None, re.Pattern[str], str]] = [
@@ -85,6 +86,58 @@ def cannot_answer(it: Interpretation) -> str:
                 return said.format(firm=it.firm.name)
             if m.group(0).lower().startswith("non-") and firm[:1].isupper() and len(firm) >= 4 and not it.firm:
                 return said.format(firm=firm)  # "non-Medtronic applicants"
-            continue  # "other than" not before a firm ("devices other than pumps")
+            if not m.group(0).lower().startswith("non"):
+                return (
+                    f'I cannot leave "{firm}" out of a search yet. Ask for all of them and for "{firm}" alone: '
+                    "the difference is the rest."
+                )  # "catheters other than urological ones": never the excluded kind counted instead
+            continue
         return said
     return ""
+
+
+_LEFT_OUT = re.compile(
+    r"(?i)\b(?:other than|excluding|exclude|except(?:\s+for)?|besides|apart from|aside from|not (?:from|by|made by|"
+    r"filed by)|non)[- ]+(?:the\s+)?(?P<firm>[A-Za-z][\w&.'-]*)"
+)
+_NEGATION_WORDS = {"other", "others", "excluding", "exclude", "except", "besides", "apart", "aside", "not", "non"}
+
+
+def firm_left_out(ctx: ToolContext, it: Interpretation) -> bool:
+    """ "PMAs from firms other than Medtronic", "non-Medtronic applicants": every record but the firm's, counted as
+    all records minus the firm's (two searches). The negation words are never a device."""
+    from mirror.lookup.lexicon import firm_phrases
+
+    from .types import FirmFilter
+
+    m = _LEFT_OUT.search(it.question)
+    if not m or it.sides or it.measure not in ("count", "list") or len(it.datasets) != 1:
+        return False
+    word = m.group("firm")
+    if it.place and it.place.exclude:
+        return False
+    firm = it.firm
+    if firm is None or word.lower() not in (firm.words + " " + firm.name).lower():
+        if firm is not None or len(word) < 4 or not word[:1].isupper():
+            return False
+        hit = firm_phrases(ctx.api, [word]).get(word)
+        if hit is None or not hit.records:
+            return False
+        firm = FirmFilter(
+            words=word,
+            name=hit.names[0] if hit.firms == 1 and hit.names else word,
+            key=hit.key,
+            variants=list(hit.variants),
+            records=hit.records,
+            exact=hit.exact,
+            match="exact" if hit.exact else "leading",
+            by_dataset=dict(hit.by_dataset),
+        )
+    d = it.device
+    if d and not {w.lower().removeprefix("non-") for w in d.words.split()} - _NEGATION_WORDS - {word.lower()}:
+        it.device = None  # "other", "excluding", "non-Medtronic": read as device words, they are not
+    elif d and d.words.lower().startswith("non-"):
+        it.device = None
+    it.firm, it.exclude_firm, it.measure = firm, True, "count"
+    it.unexplained = [w for w in it.unexplained if w.lower() not in _NEGATION_WORDS and "non-" not in w.lower()]
+    return True

@@ -129,6 +129,7 @@ class Interpretation(BaseModel):
     unexplained: list[str] = Field(default_factory=list)  # words no reading used
     notes: list[str] = Field(default_factory=list)
     understood: bool = True
+    exclude_firm: bool = False  # the firm is left out: every record but the firm's ("PMAs other than Medtronic")
     cannot: str = ""  # what the question asks that the searches cannot do, said instead of a figure
 
     def codes(self) -> list[str]:

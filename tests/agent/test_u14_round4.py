@@ -123,7 +123,7 @@ def test_a_class_of_a_record_is_read_for_its_product_code(ctx):
         "serology results that were false negatives",  # agreement with the known status
         "how many units were distributed in recall Z-2338-2012",  # a field the rows do not carry
         "how many days did FDA need to review K200606",  # review time: the date received is not read
-        "recalls from firms other than Medtronic",  # a firm left out
+        "recalls of catheters other than urological ones",  # a kind of device left out
         "proprietary names in the DiaSorin listing",  # listed products' names
     ],
 )
@@ -136,7 +136,7 @@ def test_what_the_searches_cannot_do_is_said_without_a_figure(ctx, question):
     "question",
     [
         "which product codes does DiaSorin list?",
-        "recalls of catheters other than urological ones",  # "other than" before no firm
+        "adverse events for non-invasive monitors",  # "non-" before no firm
         "adverse events for non-invasive blood pressure monitors",
         "serology results with antibody truth positive",
     ],
@@ -216,3 +216,16 @@ def test_that_one_points_at_the_previous_record(ctx):
 def test_a_place_left_out_is_searched_not_turned_away(ctx):
     it, clar = interpret(ctx, "510(k)s from non-US firms")
     assert not it.cannot and it.place is not None and it.place.exclude
+
+
+@pytest.mark.parametrize(
+    "question", ["adverse event reports not from Medtronic", "non-Medtronic adverse event reports"]
+)
+def test_a_firm_left_out_is_all_records_minus_the_firms(ctx, question):
+    from agent.planner import plan_calls
+
+    it, clar = interpret(ctx, question)
+    assert clar is None and it.understood and it.exclude_firm and it.firm is not None and it.device is None
+    calls = plan_calls(it)
+    assert [c["label"] for c in calls] == ["all", "left out"]
+    assert "manufacturer" not in str(calls[0]["args"]) and calls[1]["args"] != calls[0]["args"]
