@@ -17,13 +17,16 @@ __all__ = ["DataModel", "DatasetRow", "SyncRun", "human_bytes"]
 
 
 def finished(seconds: float, results: list[dict]) -> str:
-    """'Sync finished in 1.9 s: 2 datasets updated, 8 already up to date.'"""
+    """'Sync finished in 1.9 s: 2 datasets updated, 7 already up to date, 1 skipped.' A dataset skipped by choice
+    (GUDID with a manifest of one's own: its note says how to add it) is not a failure."""
     updated = sum(r["status"] == "updated" for r in results)
     failed = sum(bool(r["error"]) or r["status"] == "failed" for r in results)
-    current = len(results) - updated - failed
+    skipped = sum(r["status"] == "skipped" and not r["error"] for r in results)
+    current = len(results) - updated - failed - skipped
     parts = (
         [count(updated, "dataset") + " updated"]
         + ([f"{current:,} already up to date"] if current else [])
+        + ([f"{skipped:,} skipped"] if skipped else [])
         + ([f"{failed:,} failed"] if failed else [])
     )
     return f"Sync finished in {seconds:.1f} s: " + ", ".join(parts) + "."
@@ -273,6 +276,7 @@ class DataModel:
                     "as_of": d.export_date,
                     "seconds": d.seconds,
                     "error": d.error,
+                    "note": d.note,
                 }
                 for d in report.datasets.values()
             ]

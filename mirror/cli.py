@@ -173,8 +173,8 @@ def _print_report(report) -> None:
             f"  {name:20} {r.status:11} as of {r.export_date or '-':10}  {r.records:>12,} records  "
             f"{r.files:>4} files  {r.bytes_planned / 1e6:>10,.1f} MB{extra}"
         )
-        if r.status == "skipped" and r.error:
-            click.echo(f"      note: {r.error}")
+        if r.note:
+            click.echo(f"      note: {r.note}")
     if isinstance(report, PlanReport):
         click.echo(
             f"  total: {sum(r.files for r in report.datasets.values())} files, "

@@ -220,7 +220,8 @@ class DataView:
                 caption(
                     f"{dataset_label(r['dataset'])}: {r['status'].replace('-', ' ')}"
                     f", {r['records']:,} records as of {r['as_of']}"
-                    + (" (not updated: sync again)" if r["error"] else ""),
+                    + (" (not updated: sync again)" if r["error"] else "")
+                    + (f" ({r['note']})" if r.get("note") else ""),
                     tooltip=r["error"] or None,
                 )
                 for r in run.results

@@ -235,9 +235,6 @@ def _plan_gudid(store: Store, source: Source, client, policy, report: SyncReport
     """GUDID's plan; a source that cannot be listed (AccessGUDID unreachable) fails GUDID alone."""
     try:
         work = gudid_sync.plan(store, source, client, policy, report)
-        r = report.datasets.get("gudid")
-        if r is not None and r.status == "skipped" and r.error:
-            r.note = r.error  # GUDID's plan words a skip in `error`; `note` is the field for it
         return work
     except MirrorError as e:
         report.datasets.setdefault("gudid", DatasetReport("gudid"))

@@ -445,3 +445,18 @@ def test_the_home_offers_examples_that_the_mirror_answers(app):
     for q in examples:
         turn = ask(c, q)
         assert turn.status == "done" and (turn.tables or turn.clarify), q
+
+
+def test_a_dataset_skipped_by_choice_is_not_counted_as_failed():
+    from app.data import finished
+
+    results = [
+        {"dataset": "510k", "status": "updated", "error": "", "note": ""},
+        {"dataset": "pma", "status": "up-to-date", "error": "", "note": ""},
+        {"dataset": "gudid", "status": "skipped", "error": "", "note": "GUDID skipped: add it with --gudid URL|PATH"},
+        {"dataset": "udi", "status": "failed", "error": "the server did not answer", "note": ""},
+    ]
+    assert (
+        finished(2.0, results)
+        == "Sync finished in 2.0 s: 1 dataset updated, 1 already up to date, 1 skipped, 1 failed."
+    )

@@ -76,7 +76,7 @@ def plan(store: Store, source: Source, client, policy: RetryPolicy, report: Sync
     if listed is None:
         r.status = "skipped"
         if not source.gudid_location.split():
-            r.error = NO_GUDID_SOURCE
+            r.note = NO_GUDID_SOURCE  # a skip by choice, not a failure
         return None
     if not releases:
         r.status = "up-to-date"
