@@ -110,11 +110,11 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
         if field in ("year", "month", "day"):
             return (
                 f"{what[0].upper()}{what[1:]}{scope(it, call)} per {field}: {buckets or 'none'} "
-                f"({total:,} matching records in all; {when})."
+                f"({total:,} matching {plural(total, 'record')} in all; {when})."
             )
         return (
             f"{FIELD_LABEL.get(field, field).capitalize()} with the most {what}{scope(it, call)}: "
-            f"{buckets or 'none'} ({total:,} matching records in all; {when})."
+            f"{buckets or 'none'} ({total:,} matching {plural(total, 'record')} in all; {when})."
         )
     if it.measure == "lookup" and it.field == "latest" and e.get("rows"):
         return _latest_sentence(it, e, call)

@@ -746,6 +746,8 @@ def _devices_and_names(
     for a, b, words in joined(tokens, names.devices, it.measure == "compare"):
         reading = read_device(ctx, words, it.datasets, known=tokens.role.get(a) == "device")
         switch = it.datasets == ["recall"] and list(reading.elsewhere) == ["enforcement"]  # a recall told by
+        if set(reading.elsewhere) == {"udi", "gudid"}:
+            reading.elsewhere = {"udi": reading.elsewhere["udi"]}  # one device's UDI, told twice
         if (defaulted or switch) and len(reading.elsewhere) == 1 and not it.filters:  # its enforcement report
             ds, n = next(iter(reading.elsewhere.items()))
             it.datasets = [ds]

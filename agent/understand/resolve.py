@@ -252,7 +252,7 @@ def read_device(
     device.how = f'no record holds these product codes ({shown}) or "{words}" in its device names'
     if not reading.choices:
         _nearby(ctx, words, ds, device, reading, single=not found["unknown"])
-    if not reading.choices and found["unknown"]:
+    if not reading.choices and (found["unknown"] or any(ch.isdigit() for ch in words)):  # or a model number
         _elsewhere(ctx, words, ds, reading)  # "sterrad cassette" recalls: named in enforcement reports
     return reading
 

@@ -229,3 +229,8 @@ def test_a_firm_left_out_is_all_records_minus_the_firms(ctx, question):
     calls = plan_calls(it)
     assert [c["label"] for c in calls] == ["all", "left out"]
     assert "manufacturer" not in str(calls[0]["args"]) and calls[1]["args"] != calls[0]["args"]
+
+
+def test_a_model_number_no_code_holds_is_read_where_its_name_is(ctx):
+    it, clar = interpret(ctx, "who makes the DELTA 3300 analyzer")
+    assert it.datasets == ["udi"] and it.device is not None and it.device.path == "names"
