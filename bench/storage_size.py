@@ -8,6 +8,7 @@ Usage (from the repository root):
     .venv/bin/python bench/storage_size.py --from DIR [--json]     # sync DIR (download-site layout) into a tmp folder
     .venv/bin/python bench/storage_size.py --data-dir D --skip-old --tables --work W   # large mirrors
     .venv/bin/python bench/storage_size.py --data-dir D --skip-old --extrapolate      # + full and today's size
+    .venv/bin/python bench/storage_size.py --data-dir D --zstd event:device_event_text.text   # what if ZSTD
 
 Each published file is copied table by table (COPY FROM DATABASE, rows in order, checkpointed) into a new file at
 each storage version, so both columns are measured the same way; the copy at STORAGE_VERSION is also what a
@@ -241,6 +242,51 @@ def _print(rows: list[dict], tables: bool) -> None:
             )
 
 
+def try_zstd(data_dir: Path, spec: str, work: Path | None = None) -> dict:
+    """`dataset:table.column`: the table copied into a new file twice, as it is and with the column declared
+    USING COMPRESSION zstd; both sizes (the whole file, at STORAGE_VERSION) and the copy times."""
+    dataset, rest = spec.split(":", 1)
+    table, column = rest.rsplit(".", 1)
+    src = Store(data_dir).require_published()[dataset]
+    out: dict = {"dataset": dataset, "table": table, "column": column}
+    with tempfile.TemporaryDirectory(prefix="storage-zstd-", dir=work) as tmp:
+        for label, zstd in (("as_is", False), ("zstd", True)):
+            dest = Path(tmp) / f"{label}.duckdb"
+            t0 = time.perf_counter()
+            con = duckdb.connect(str(dest), config={"storage_compatibility_version": STORAGE_VERSION})
+            try:
+                con.execute("SET preserve_insertion_order=true")
+                con.execute(f"ATTACH '{src}' AS s (READ_ONLY)")
+                cols = con.execute(
+                    "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = 's' AND table_name = ? "
+                    "ORDER BY column_index",
+                    [table],
+                ).fetchall()
+                if column not in {c for c, _ in cols}:
+                    raise SystemExit(f"{spec}: {dataset} has no column {column} in {table}; see --tables for the names")
+                decl = ", ".join(
+                    f'"{c}" {t}' + (" USING COMPRESSION zstd" if zstd and c == column else "") for c, t in cols
+                )
+                con.execute(f'CREATE TABLE "{table}" ({decl})')
+                con.execute(f'INSERT INTO "{table}" SELECT * FROM s."{table}"')
+                con.execute("CHECKPOINT")
+                kinds = con.execute(
+                    f"SELECT string_agg(DISTINCT compression, '+') FROM pragma_storage_info('{table}') "
+                    "WHERE column_name = ? AND segment_type <> 'VALIDITY'",
+                    [column],
+                ).fetchone()[0]
+            finally:
+                con.close()
+            out[label] = {
+                "bytes": dest.stat().st_size,
+                "compression": kinds,
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
+            dest.unlink()
+    out["saved_bytes"] = out["as_is"]["bytes"] - out["zstd"]["bytes"]
+    return out
+
+
 def extrapolate(rows: list[dict], manifest: Path = MANIFEST, event_growth: int = EVENT_GROWTH) -> dict:
     """Bytes per record x records, per dataset: at the 2023 manifest's sizes, and today's (more events)."""
     device = orjson.loads(manifest.read_bytes())["results"]["device"]
@@ -293,10 +339,28 @@ def main() -> None:
     ap.add_argument("--tables", action="store_true", help="also print the size of every table")
     ap.add_argument("--only", help="comma-separated datasets to measure (default: every published one)")
     ap.add_argument("--work", type=Path, help="folder for the copies (default: the temporary folder)")
+    ap.add_argument(
+        "--zstd",
+        metavar="DATASET:TABLE.COLUMN",
+        help="only this: the table copied as it is and with the column declared ZSTD (needs --data-dir)",
+    )
     ap.add_argument("--extrapolate", action="store_true", help="also scale to the 2023 manifest and to today")
     ap.add_argument("--event-growth", type=int, default=EVENT_GROWTH, help="events added since 2023-07 (today)")
     a = ap.parse_args()
     only = set(a.only.split(",")) if a.only else None
+    if a.zstd:
+        if not a.data_dir or ":" not in a.zstd or "." not in a.zstd:
+            ap.error("--zstd DATASET:TABLE.COLUMN goes with --data-dir, e.g. event:device_event_text.text")
+        z = try_zstd(a.data_dir, a.zstd, a.work)
+        if a.json:
+            print(orjson.dumps(z, option=orjson.OPT_INDENT_2).decode())
+        else:
+            print(
+                f"{a.zstd}: as it is {z['as_is']['bytes'] / 2**20:,.1f} MiB ({z['as_is']['compression']}, "
+                f"{z['as_is']['seconds']} s); declared ZSTD {z['zstd']['bytes'] / 2**20:,.1f} MiB "
+                f"({z['zstd']['compression']}, {z['zstd']['seconds']} s); saved {z['saved_bytes'] / 2**20:,.1f} MiB"
+            )
+        return
     if a.source:
         with tempfile.TemporaryDirectory(prefix="storage-mirror-", dir=a.work) as tmp:
             report = sync(Settings(data_dir=Path(tmp)), SyncOptions(source_dir=a.source, quiet=True))

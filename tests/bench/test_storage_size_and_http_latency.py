@@ -117,3 +117,12 @@ def test_the_extrapolation_is_bytes_per_record_times_the_manifest_records(sample
     assert by["today", "event"]["published"] == round(event["published_per_record"] * 17_938_964)
     assert ex["today"]["records"] == 17_938_964 + 49_680  # the "total" row is not counted again
     assert ex["today"]["compacted"] > ex["2023-07 manifest"]["compacted"] > 0
+
+
+def test_try_zstd_copies_one_table_with_the_column_declared_zstd(sample_dir: Path, tmp_path: Path):
+    z = storage_size.try_zstd(sample_dir, "event:device_event_text.text", work=tmp_path)
+    assert z["zstd"]["compression"] == "ZSTD" and z["as_is"]["compression"] != "ZSTD"
+    assert z["saved_bytes"] == z["as_is"]["bytes"] - z["zstd"]["bytes"] and z["zstd"]["bytes"] > 0
+    with pytest.raises(SystemExit, match="has no column nope in device_event_text"):
+        storage_size.try_zstd(sample_dir, "event:device_event_text.nope", work=tmp_path)
+    assert not list(tmp_path.iterdir())
