@@ -117,11 +117,16 @@ def _syncs(snap, since: date | None, sync_id: int | None) -> list[tuple[int, obj
 def _change_keys(con, ids: list[int]) -> dict[str, int]:
     """Temp table ck_all (dataset, key, change) of the syncs `ids`, a key's last change winning, read from the
     snapshot in one pass; returns the removed keys per dataset."""
-    sql = (
-        "SELECT dataset, key, arg_max(change, sync_id) AS change FROM snap.changes "
-        "WHERE sync_id IN (SELECT unnest(CAST(? AS INTEGER[]))) GROUP BY dataset, key"
-    )
-    con.execute(f"CREATE OR REPLACE TEMP TABLE ck_all AS {sql}", [ids])
+    params: list[object]
+    if len(ids) == 1:  # one sync records a key once per dataset (`changes._diff`): nothing to merge
+        sql, params = "SELECT dataset, key, change FROM snap.changes WHERE sync_id = ?", [ids[0]]
+    else:
+        sql = (
+            "SELECT dataset, key, arg_max(change, sync_id) AS change FROM snap.changes "
+            "WHERE sync_id IN (SELECT unnest(CAST(? AS INTEGER[]))) GROUP BY dataset, key"
+        )
+        params = [ids]
+    con.execute(f"CREATE OR REPLACE TEMP TABLE ck_all AS {sql}", params)
     return dict(con.execute("SELECT dataset, count(*) FROM ck_all WHERE change = 'removed' GROUP BY 1").fetchall())
 
 
