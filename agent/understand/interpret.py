@@ -120,6 +120,11 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
             it.measure, it.by = "top", field
     elif "count" in tags:
         it.measure = "count"
+    listed = any(
+        t == "list" and j < len(lows) and lows[j] in ("them", "those", "these", "all", "em") for _, j, t in hits
+    )
+    if listed and it.measure == "list":
+        near = []  # "2020 510k decisions - list them": the records, not a ranking by the field its noun names
     if it.measure == "list" and near:
         it.field = near[0][2]  # settled by _resolve_measure once record IDs are known
     for i, j, f in near:

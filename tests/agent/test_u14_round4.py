@@ -234,3 +234,10 @@ def test_a_firm_left_out_is_all_records_minus_the_firms(ctx, question):
 def test_a_model_number_no_code_holds_is_read_where_its_name_is(ctx):
     it, clar = interpret(ctx, "who makes the DELTA 3300 analyzer")
     assert it.datasets == ["udi"] and it.device is not None and it.device.path == "names"
+
+
+def test_list_them_lists_the_records_not_a_ranking(ctx):
+    it, clar = interpret(ctx, "510(k) decisions of 2019 - list them please")
+    assert clar is None and it.measure == "list" and it.by is None and it.field is None
+    it, _ = interpret(ctx, "list the decision codes for 2019 510(k)s")
+    assert it.measure == "top" and it.by == "decision_code"
