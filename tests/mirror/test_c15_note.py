@@ -13,7 +13,17 @@ def test_c15_gudid_skipped_by_a_manifest_of_ones_own_has_a_note_in_json(http_sou
     _, manifest = http_source
     r = CliRunner().invoke(
         cli,
-        ["sync", "--manifest", manifest, "--only", "510k,gudid", "--data-dir", str(tmp_path / "d"), "--json", "--quiet"],
+        [
+            "sync",
+            "--manifest",
+            manifest,
+            "--only",
+            "510k,gudid",
+            "--data-dir",
+            str(tmp_path / "d"),
+            "--json",
+            "--quiet",
+        ],
         catch_exceptions=False,
     )
     assert r.exit_code == 0, r.stderr
