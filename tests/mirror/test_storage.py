@@ -43,14 +43,14 @@ def _downgrade(data_dir: Path) -> None:
         assert _version(path) == "v1.0.0+"
 
 
-def _record_compression(path: Path) -> set[str]:
+def _record_compression(path: Path, table: str = "device_event", column: str = "record") -> set[str]:
     con = duckdb.connect(str(path), read_only=True)
     try:
         return {
             c
             for (c,) in con.execute(
-                "SELECT compression FROM pragma_storage_info('device_event') "
-                "WHERE column_name = 'record' AND compression <> 'Constant'"
+                f"SELECT compression FROM pragma_storage_info('{table}') "
+                f"WHERE column_name = '{column}' AND compression <> 'Constant'"
             ).fetchall()
         }
     finally:
@@ -81,6 +81,7 @@ def test_a_sync_writes_every_file_at_the_storage_version_with_the_record_json_co
     assert len(files) == 10
     assert {_version(p) for p in files.values()} == {STORAGE_VERSION + "+"}
     assert _record_compression(files["event"]) == {"ZSTD"}
+    assert _record_compression(files["event"], "device_event_text", "text") == {"ZSTD"}  # the narratives too
 
 
 def test_status_shows_each_files_size_and_storage_version(sample_dir):
