@@ -758,6 +758,13 @@ def _devices_and_names(
             it.datasets = [ds]
             it.notes.append(f'"{words}" is named only in the {vocab.LABEL.get(ds, ds)}, so those were searched')
             reading = read_device(ctx, words, [ds], known=tokens.role.get(a) == "device")
+        only = reading.choices[0].patch if len(reading.choices) == 1 else {}
+        if reading.device is None and set(only) == {"firm"} and it.firm is None and not names.devices[1:]:
+            it.firm = FirmFilter.model_validate(only["firm"])  # "medtronc": one firm's spelling, no device's
+            it.notes.append(f'read "{words}" as the firm {it.firm.name}')
+            for k in range(a, b):
+                tokens.role[k] = "firm"
+            continue
         if reading.choices and clar is None:
             clar = Clarification(question=reading.question, choices=reading.choices)
         if reading.device is None or reading.strength < 0.3:

@@ -241,3 +241,9 @@ def test_list_them_lists_the_records_not_a_ranking(ctx):
     assert clar is None and it.measure == "list" and it.by is None and it.field is None
     it, _ = interpret(ctx, "list the decision codes for 2019 510(k)s")
     assert it.measure == "top" and it.by == "decision_code"
+
+
+def test_a_misspelt_firm_with_no_device_reading_is_read_as_that_firm(ctx):
+    it, clar = interpret(ctx, "medtronc adverse events in 2023")
+    assert clar is None and it.firm is not None and "medtronic" in it.firm.name.lower()
+    assert any("medtronc" in n for n in it.notes)
