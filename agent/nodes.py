@@ -18,6 +18,8 @@ from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
 from .tools.searchers import UnsupportedFilter
 from .understand.interpret import apply_choice, interpret
+from .understand.legal import REPLY as LEGAL_REPLY
+from .understand.legal import asks_legal
 from .understand.privacy import REPLY as PRIVACY_REPLY
 from .understand.privacy import asks_identity
 from .understand.types import Clarification, Interpretation, LastResult
@@ -53,12 +55,16 @@ class Nodes:
         route = guard.classify(question, has_context=bool(last.get("codes") or last.get("firms")))
         if route in ("ask", "medical") and asks_identity(question):
             route = "out_of_scope"  # a patient's identity: not in the data, never guessed
+        elif route in ("ask", "medical", "off_topic") and asks_legal(question):
+            route = "out_of_scope"  # liability or fault: a legal judgement, never answered with counts
         self.emit(event(STEP, step="guard", route=route))
         return {**TURN_RESET, "question": question, "route": route}
 
     def direct(self, state: AgentState) -> dict:
         if state["route"] == "out_of_scope" and asks_identity(state.get("question", "")):
             return self._final(state, PRIVACY_REPLY, [])
+        if state["route"] == "out_of_scope" and asks_legal(state.get("question", "")):
+            return self._final(state, LEGAL_REPLY, [])
         return self._final(state, guard.reply(state["route"]), [])
 
     # -- understand / clarify ---------------------------------------------------------------------------

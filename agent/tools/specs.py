@@ -95,6 +95,7 @@ DATASETS: tuple[Spec, ...] = (
             "device_problem": "product_problems.exact",
             "brand_name": "device.brand_name.exact",
             "mdr_report_key": "mdr_report_key",
+            "patient_sex": "patient.patient_sex",
         },
         counts={
             "product_code": "device.device_report_product_code.exact",
@@ -145,6 +146,7 @@ DATASETS: tuple[Spec, ...] = (
             "recall_status": "recall_status",
             "recall_class": "recall_class",
             "root_cause": "root_cause_description.exact",
+            "device_class": "openfda.device_class",
             "k_number": "k_numbers",
             "pma_number": "pma_numbers",
             "product_res_number": "product_res_number",

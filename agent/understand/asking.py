@@ -3,6 +3,8 @@ no records in the dataset asked about, or no dataset at all."""
 
 from __future__ import annotations
 
+import re
+
 from ..tools import ToolContext
 from .types import Choice, Clarification, Interpretation
 
@@ -12,6 +14,7 @@ __all__ = [
     "ask_dataset",
     "ask_firm_dataset",
     "ask_class_kind",
+    "ask_recall_class_kind",
     "BROAD",
     "ASK_DATASETS",
 ]
@@ -132,6 +135,35 @@ def ask_class_kind(it: Interpretation) -> Clarification | None:
             Choice(
                 label=f"recall class {roman}: FDA enforcement reports",
                 patch={"datasets": ["enforcement"], "filters": [recall.model_dump()]},
+            ),
+        ],
+    )
+
+
+_CLASS_OF_DEVICE_RECALLS = re.compile(r"(?i)\bclass\s+(?:i{1,3}|[123]|one|two|three)\s+devices?\s+recall")
+
+
+def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
+    """ "class III device recalls": the recalled devices' class or the recalls' class; both are in the data."""
+    from .types import Filter
+
+    rc = [f for f in it.filters if f.field == "recall_class"]
+    if not rc or len(it.filters) > 1 or it.sides or not _CLASS_OF_DEVICE_RECALLS.search(it.question):
+        return None
+    f = rc[0]
+    roman = str(f.value).removeprefix("Class ")
+    arabic = {"I": "1", "II": "2", "III": "3"}.get(roman, roman)
+    device = Filter(field="device_class", value=arabic, label=f"device class {roman}", words=f.words)
+    return Clarification(
+        question=f"\"{f.words}\" can be the recalled devices' class or the recall's class. Which do you mean?",
+        choices=[
+            Choice(
+                label=f"recalls of device class {roman} products",
+                patch={"datasets": ["recall"], "filters": [device.model_dump()], "notes": []},
+            ),
+            Choice(
+                label=f"recall class {roman}: FDA enforcement reports",
+                patch={"datasets": ["enforcement"], "filters": [f.model_dump()]},
             ),
         ],
     )

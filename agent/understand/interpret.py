@@ -8,7 +8,14 @@ from datetime import date
 
 from ..tools import ToolContext
 from . import vocab
-from .asking import ask_class_kind, ask_dataset, ask_field_of_many, ask_firm_dataset, ask_when_weak
+from .asking import (
+    ask_class_kind,
+    ask_dataset,
+    ask_field_of_many,
+    ask_firm_dataset,
+    ask_recall_class_kind,
+    ask_when_weak,
+)
 from .codes import MAX_GIVEN_CODES, read_codes
 from .dates import DateRange, read_dates
 from .fields import (
@@ -26,6 +33,7 @@ from .fields import (
     resolve_measure,
 )
 from .followups import bare, bind, field_not_dataset, merge, refining, specific
+from .guards import hold_back
 from .ids import read_ids
 from .limits import cannot_answer, firm_left_out
 from .names import read_names
@@ -424,12 +432,15 @@ def interpret(
         clar = (
             ask_when_weak(ctx, it)
             or ask_field_of_many(ctx, it)
+            or ask_recall_class_kind(it)
             or (ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it) if defaulted else None)
         )
     if firm_left_out(ctx, it):
         it.understood, clar = True, None
     elif cannot := cannot_answer(it):
         it.understood, it.cannot, clar = False, cannot, None
+    elif clar is None and it.understood and (withheld := hold_back(it)):
+        it.understood, it.cannot = False, withheld  # never a figure for a reading that rests on words it did not find
     if (
         clar is not None
         and not it.understood
@@ -794,6 +805,15 @@ def _devices_and_names(
     return clar
 
 
+_ARABIC = {"I": "1", "II": "2", "III": "3"}
+# the class said of the devices, not of the recall: "class III devices", "device class 3", "products that are class II"
+_DEVICE_CLASS = re.compile(
+    r"(?i)\bclass\s+(?:i{1,3}|[123]|one|two|three)\s+(?:medical\s+)?(?:devices?|products?|implants?)\b(?!\s+recall)|"
+    r"\bdevice\s+class(?:es)?\b|\b(?:devices?|products?)\s+(?:that\s+|which\s+)?(?:are|is|were|was)\s+"
+    r"(?:in\s+)?class\s+(?:i{1,3}|[123]|one|two|three)\b"
+)
+
+
 def _classes(it: Interpretation) -> None:
     """ "class II" is a recall class for recalls and enforcement reports, a device class elsewhere."""
     out = []
@@ -802,13 +822,18 @@ def _classes(it: Interpretation) -> None:
             out.append(f)
             continue
         roman = str(f.value)
-        if set(it.datasets) & {"recall", "enforcement"}:
+        if set(it.datasets) & {"recall", "enforcement"} and _DEVICE_CLASS.search(it.question):
+            it.datasets = list(dict.fromkeys("recall" if d == "enforcement" else d for d in it.datasets))
+            out.append(
+                Filter(field="device_class", value=_ARABIC[roman], label=f"device class {roman}", words=f.words)
+            )  # "recalls of class III devices": the recalled product's device class, not the recall's class
+        elif set(it.datasets) & {"recall", "enforcement"}:
             out.append(Filter(field="recall_class", value=f"Class {roman}", label=f"class {roman}", words=f.words))
         else:
             out.append(
                 Filter(
                     field="device_class",
-                    value={"I": "1", "II": "2", "III": "3"}[roman],
+                    value=_ARABIC[roman],
                     label=f"device class {roman}",
                     words=f.words,
                 )

@@ -380,7 +380,8 @@ def _names_only(ctx: ToolContext, words: str, ds: str) -> DeviceReading:
         f"{ds.replace('enforcement', 'enforcement reports')} carry no product code; their product descriptions "
         f'holding "{words}" were searched: {n:,} found'
     )
-    return DeviceReading(DeviceFilter(words=words, path="names", text=words, how=how), 0.8 if n else 0.5)
+    device = DeviceFilter(words=words, path="names", text=words, how=how, found=n)
+    return DeviceReading(device, 0.8 if n else 0.5)
 
 
 def _stems(text: str) -> set[str]:

@@ -42,6 +42,7 @@ class DeviceFilter(BaseModel):
     path: Literal["given", "codes", "names", "codes+names"] = "codes"
     matched: int = 0  # product codes the words match in all (a broad term matches many)
     how: str = ""  # said in the answer: which path found what
+    found: int | None = None  # names path: records whose own names hold the words (None: not counted)
 
 
 class FirmFilter(BaseModel):

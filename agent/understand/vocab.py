@@ -154,9 +154,10 @@ FILTER_PHRASES = _table(
         "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries",
         "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports|malfunctioning|"
         "failing|fails|failed|stopped working|not working|broke down",
-        "class=I": "class i|class 1|class one|class 1s|class ones",
-        "class=II": "class ii|class 2|class two|class iis|class 2s|class twos",
-        "class=III": "class iii|class 3|class three|class iiis|class 3s|class threes",
+        "class=I": "class i|class 1|class one|class is i|class is 1|class is one|class 1s|class ones",
+        "class=II": "class ii|class 2|class two|class is ii|class is 2|class is two|class iis|class 2s|class twos",
+        "class=III": "class iii|class 3|class three|class is iii|class is 3|class is three|class iiis|class 3s|"
+        "class threes",
         "supplements=supplements": "supplements|supplement|pma supplements",
         "supplements=originals": "originals|original|original approvals|original pmas",
         "status=Terminated": "terminated|closed",
@@ -201,6 +202,10 @@ FILTER_PHRASES = _table(
         "antibody positive|positive samples|reference positive|reference positives|known positive",
         "truth=Negative": "negative|negatives|truly negative|truth negative|antibody truth negative|antibody-negative|"
         "antibody negative|negative samples|reference negative|reference negatives|known negative",
+        "sex=Female": "female patients|female patient|female pts|female pt|female|females|women|woman|"
+        "patient sex female|sex female|sex of female|patient was a woman|patient was female|girls",
+        "sex=Male": "male patients|male patient|male pts|male pt|male|males|men|patient sex male|sex male|"
+        "patient was a man|patient was male|boys",
         "panel=CV": "cardiovascular|cardiology|cardiac",
         "panel=DE": "dental|dentistry",
         "panel=OP": "ophthalmic|ophthalmology|eye",
@@ -241,9 +246,10 @@ FILTER_FIELDS = {
     "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
     "regnum": ({"registrationlisting": "registration_number"}, "registration number {v}"),
     "fei": ({"registrationlisting": "fei_number"}, "FEI number {v}"),
+    "sex": ({"event": "patient_sex"}, "patient sex {v}"),
 }
 # word filters read only when their dataset is named too ("positive airway pressure" is a device)
-NEEDS_DATASET = {"truth"}
+NEEDS_DATASET = {"truth", "sex"}
 FILTER_DATASET = {
     "status": "recall",
     "voluntary": "enforcement",
@@ -262,6 +268,7 @@ FILTER_DATASET = {
     "truth": "covid19serology",
     "regnum": "registrationlisting",
     "fei": "registrationlisting",
+    "sex": "event",
 }
 
 FOLLOWUP = _table(
