@@ -57,6 +57,8 @@ FIELD_LABEL = {
     "trade_name": "trade name",
     "city": "city",
     "k_numbers": "510(k) numbers",
+    "labeler_duns_number": "labeler DUNS number",
+    "termination_date": "termination date",
 }
 DECISIONS = {
     "SESE": "substantially equivalent",

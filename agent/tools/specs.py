@@ -181,6 +181,7 @@ DATASETS: tuple[Spec, ...] = (
             "recalling_firm": "recalling_firm",
             "reason_for_recall": "reason_for_recall",
             "product_description": "product_description",
+            "termination_date": "termination_date",
         },
         date="report_date",
         dates={
@@ -362,6 +363,7 @@ DATASETS: tuple[Spec, ...] = (
             "gmdn_term": "gmdn_terms.name",
             "premarket_submissions": "premarket_submissions.submission_number",
             "commercial_distribution_status": "commercial_distribution_status",
+            "labeler_duns_number": "labeler_duns_number",
         },
         date="publish_date",
         dates={"published": "publish_date"},

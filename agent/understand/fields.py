@@ -43,6 +43,8 @@ LOOKUP_FIELDS = {
     "clearance_type": "510k",
     "event_type": "event",
     "gmdn_term": "udi",
+    "labeler_duns_number": "udi",
+    "termination_date": "enforcement",
     "brand_name": "udi",
     "version_or_model_number": "udi",
     "trade_name": "pma",

@@ -12,7 +12,6 @@ __all__ = ["hold_back"]
 
 # words that ask for a field of a record; when no reading used them, a figure would answer something else
 _FIELD_WORDS = {
-    "duns": "DUNS number",
     "fei": "FEI number",
     "address": "address",
     "addresses": "address",
@@ -37,13 +36,21 @@ _PATIENT = re.compile(
 
 
 def _names_zero(it: Interpretation) -> str:
+    """A device found neither by its product codes nor in the records' own names: the words may be no device at
+    all ("termination", "labels"), so a zero would answer a question that was not asked."""
     d = it.device
-    if d is None or d.path != "names" or d.found != 0 or it.sides:
+    if d is None or d.found != 0 or it.sides:
+        return ""
+    if d.path == "names":
+        why = "their product descriptions do not hold it"
+    elif d.path == "codes" and d.codes and all(c.records == 0 for c in d.codes):
+        shown = ", ".join(c.code for c in d.codes[:4])
+        why = f"the product codes named so ({shown}) are not used by these records, and their own names do not hold it"
+    else:
         return ""
     return (
-        f'I did not find "{d.words}" among the devices these records name: their product descriptions do not hold '
-        f'it, so I give no figure for it. Name the device as the records spell it, or ask again without "{d.words}" '
-        "and I will answer without it."
+        f'I did not find "{d.words}" among the devices these records name: {why}, so I give no figure for it. '
+        f'Name the device as the records spell it, or ask again without "{d.words}" and I will answer without it.'
     )
 
 

@@ -250,6 +250,7 @@ def read_device(
             for r in held[:4]
         ]
     device.how = f'no record holds these product codes ({shown}) or "{words}" in its device names'
+    device.found = 0
     if not reading.choices:
         _nearby(ctx, words, ds, device, reading, single=not found["unknown"])
     if not reading.choices and (found["unknown"] or any(ch.isdigit() for ch in words)):  # or a model number

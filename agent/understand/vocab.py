@@ -131,6 +131,10 @@ FIELD_PHRASES = _table(
         "status": "status|recall status",
         "supplement_type": "supplement type|supplement types",
         "clearance_type": "clearance type|clearance types",
+        "termination_date": "termination date|date of termination|date terminated|termination|when did it close|"
+        "when did it end|closure date|date closed|close date",
+        "labeler_duns_number": "duns|duns number|duns numbers|duns no|labeler duns|labeler duns number|"
+        "labeler duns no|d-u-n-s|dun and bradstreet number",
         "gmdn_term": "gmdn term|gmdn terms|gmdn|gmdn name|gmdn names|gmdn preferred term",
         "brand_name": "brand|brand name|brand names|brands",
         "version_or_model_number": "model|model number|model numbers|version|version or model",

@@ -32,13 +32,25 @@ def test_words_no_record_name_holds_give_no_zero(ctx, question):
 @pytest.mark.parametrize(
     ("question", "said"),
     [
-        ("Netech Corporation UDI records with their DUNS", "DUNS number"),
+        ("website of Netech Corporation in the UDI records", "website"),
         ("street address of NETECH CORPORATION in the UDI data", "address"),
     ],
 )
 def test_a_field_no_search_reads_gives_no_figure(ctx, question, said):
     it, clar = interpret(ctx, question)
     assert clar is None and not it.understood and said in it.cannot
+
+
+def test_a_labelers_duns_is_looked_up_in_udi_records(ctx):
+    it, clar = interpret(ctx, "Netech Corporation: its labeler DUNS no")
+    assert clar is None and it.understood and it.datasets == ["udi"]
+    assert it.measure == "lookup" and it.field == "labeler_duns_number" and it.firm is not None
+
+
+def test_the_end_of_a_recall_record_is_its_termination_date(ctx):
+    it, clar = interpret(ctx, "Z-2338-2012 closure date")
+    assert clar is None and it.understood and it.device is None
+    assert it.measure == "lookup" and it.field == "termination_date" and it.datasets == ["enforcement"]
 
 
 @pytest.mark.parametrize(
