@@ -429,6 +429,7 @@ def interpret(
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
     if clar is None and it.understood and not refine:
         rank_when_bare(it, said_fields)
+        _codes_named(it)
         clar = (
             ask_when_weak(ctx, it)
             or ask_field_of_many(ctx, it)
@@ -812,6 +813,23 @@ _DEVICE_CLASS = re.compile(
     r"\bdevice\s+class(?:es)?\b|\b(?:devices?|products?)\s+(?:that\s+|which\s+)?(?:are|is|were|was)\s+"
     r"(?:in\s+)?class\s+(?:i{1,3}|[123]|one|two|three)\b"
 )
+
+
+def _codes_named(it: Interpretation) -> None:
+    """ "how many wheelchair product codes are class I": counting the classification's codes named by a broad word
+    counts every code whose name holds it; no single kind of device to pick."""
+    d = it.device
+    if (
+        d is not None
+        and it.datasets == ["classification"]
+        and it.measure == "count"
+        and d.path == "codes"
+        and d.matched > len(d.codes)
+        and not it.sides
+    ):
+        it.device = d.model_copy(
+            update={"path": "names", "text": d.words, "how": f'product codes whose name holds "{d.words}"'}
+        )
 
 
 def _classes(it: Interpretation) -> None:

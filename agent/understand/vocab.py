@@ -301,7 +301,7 @@ existing currently current available as well what's vs versus compare compared a
 involving concern concerns concerning regarding regard about relating relate relates tied linked connected
 counts one ones located foreign release released design file filed cover among fall falls regulated start
 beginning end came come comes held labeled labelled initiation initiated begun came went number numbers overall
-row rows
+row rows based headquartered coded applications
 procode procodes code codes version key keys dated hold holds holding contain contains containing contained
 evaluate evaluates evaluated evaluating behind mention mentions mentioning mentioned named naming started starts
 starting began begin begins apply applies applied applicable share shares shared sharing flagged accepted run ran runs

@@ -128,3 +128,18 @@ def test_a_legal_question_is_refused_without_a_figure(sample_dir, tmp_path):
     finally:
         a.close()
     assert out["answer"] == LEGAL_REPLY and out["route"] == "out_of_scope"
+
+
+def test_counting_the_codes_a_broad_word_names_counts_them_all(ctx):
+    it, clar = interpret(ctx, "catheter codes in class II: how many does the classification hold")
+    assert clar is None and it.understood and it.device is not None
+    assert it.device.path == "names" and it.device.text == "catheter"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["510(k) applications Medline Industries filed", "PMAs of applicants headquartered in Minnesota"],
+)
+def test_filing_and_location_verbs_are_no_device(ctx, question):
+    it, clar = interpret(ctx, question)
+    assert it.device is None
