@@ -424,6 +424,7 @@ def interpret(
     _firm_datasets(it)
     _filters_apply(it)
     _latest(tokens, it)
+    _when_terminated(it)
     _score(tokens, it, names, unknown_codes)
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
@@ -765,7 +766,8 @@ def _devices_and_names(
         switch = it.datasets == ["recall"] and list(reading.elsewhere) == ["enforcement"]  # a recall told by
         if set(reading.elsewhere) == {"udi", "gudid"}:
             reading.elsewhere = {"udi": reading.elsewhere["udi"]}  # one device's UDI, told twice
-        if (defaulted or switch) and len(reading.elsewhere) == 1 and not it.filters:  # its enforcement report
+        kept = not it.filters or switch and all(_filter_in(f, "enforcement") for f in it.filters)
+        if (defaulted or switch) and len(reading.elsewhere) == 1 and kept:  # its enforcement report
             ds, n = next(iter(reading.elsewhere.items()))
             it.datasets = [ds]
             it.notes.append(f'"{words}" is named only in the {vocab.LABEL.get(ds, ds)}, so those were searched')
@@ -804,6 +806,24 @@ def _devices_and_names(
             it.firm = None if sides[0].firm else it.firm
             it.device = None if sides[0].device else it.device
     return clar
+
+
+def _filter_in(f: Filter, ds: str) -> bool:
+    """A filter said in words that this dataset applies too ("terminated": recalls and enforcement reports)."""
+    return f.field.startswith("word:") and ds in vocab.FILTER_FIELDS.get(f.field[5:], ({}, ""))[0]
+
+
+_WHEN_ENDED = re.compile(r"(?i)^\s*(?:when|what\s+date|on\s+what\s+date|date)\b.*\bterminat\w*")
+
+
+def _when_terminated(it: Interpretation) -> None:
+    """ "when was the X recall terminated": the termination date looked up, not a count of terminated recalls."""
+    if it.datasets != ["enforcement"] or it.measure not in ("list", "count") or it.sides or it.date_from:
+        return
+    if not _WHEN_ENDED.search(it.question) or not (it.device or it.firm or it.filters):
+        return
+    it.filters = [f for f in it.filters if f.field != "word:status"]
+    it.measure, it.field = "lookup", "termination_date"
 
 
 _ARABIC = {"I": "1", "II": "2", "III": "3"}

@@ -124,7 +124,7 @@ FIELD_PHRASES = _table(
         "product_code": "product codes|product code|devices|device types|device type",
         "event_type": "event types|event type|outcomes|outcome",
         "patient_problem": "patient problems|patient problem|harms|patient outcomes",
-        "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems|"
+        "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems|problem|"
         "went wrong|what went wrong|what was wrong",
         "country": "countries|country",
         "state": "states|state",
@@ -301,7 +301,7 @@ existing currently current available as well what's vs versus compare compared a
 involving concern concerns concerning regarding regard about relating relate relates tied linked connected
 counts one ones located foreign release released design file filed cover among fall falls regulated start
 beginning end came come comes held labeled labelled initiation initiated begun came went number numbers overall
-row rows based headquartered coded applications
+row rows based headquartered coded applications terminate terminates
 procode procodes code codes version key keys dated hold holds holding contain contains containing contained
 evaluate evaluates evaluated evaluating behind mention mentions mentioning mentioned named naming started starts
 starting began begin begins apply applies applied applicable share shares shared sharing flagged accepted run ran runs

@@ -143,3 +143,15 @@ def test_counting_the_codes_a_broad_word_names_counts_them_all(ctx):
 def test_filing_and_location_verbs_are_no_device(ctx, question):
     it, clar = interpret(ctx, question)
     assert it.device is None
+
+
+def test_when_a_recall_named_only_in_enforcement_reports_ended_is_its_termination_date(ctx):
+    it, clar = interpret(ctx, "what date did the sterrad cassette recall get terminated")
+    assert clar is None and it.understood and it.datasets == ["enforcement"]
+    assert it.measure == "lookup" and it.field == "termination_date"
+    assert not any(f.field == "word:status" for f in it.filters)
+
+
+def test_terminated_recalls_counted_stay_a_status(ctx):
+    it, clar = interpret(ctx, "how many terminated recalls were there in 2013")
+    assert it.measure == "count" and any(f.field == "word:status" for f in it.filters)
