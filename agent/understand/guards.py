@@ -37,13 +37,14 @@ _PATIENT = re.compile(
 
 def _names_zero(it: Interpretation) -> str:
     """A device found neither by its product codes nor in the records' own names: the words may be no device at
-    all ("termination", "labels"), so a zero would answer a question that was not asked."""
+    all ("termination", "labels"), so a zero would answer a question that was not asked. A term of several words
+    that names product codes ("non-invasive blood pressure monitors") is a device: its zero stands."""
     d = it.device
     if d is None or d.found != 0 or it.sides:
         return ""
     if d.path == "names":
         why = "their product descriptions do not hold it"
-    elif d.path == "codes" and d.codes and all(c.records == 0 for c in d.codes):
+    elif d.path == "codes" and len(d.words.split()) == 1 and d.codes and all(c.records == 0 for c in d.codes):
         shown = ", ".join(c.code for c in d.codes[:4])
         why = f"the product codes named so ({shown}) are not used by these records, and their own names do not hold it"
     else:
