@@ -36,24 +36,26 @@ class DeviceReading:
 
 
 def codes_in(ctx: ToolContext, dataset: str, codes: list[str]) -> dict[str, int]:
-    """Records per product code in the dataset (one count query)."""
+    """Records per product code in the dataset (one count query per CODES_PER_COUNT codes: a search holds at most
+    100 terms, and a broad term names hundreds of codes; one refused query must not read as "no records")."""
     if dataset not in COUNT_NAME or not codes:
         return {}
-    try:
-        r = run_tool(
-            ctx,
-            "count_by",
-            {
-                "dataset": COUNT_NAME[dataset],
-                "field": "product_code",
-                "product_codes": codes,
-                "limit": min(1000, max(100, len(codes))),
-            },
-        )
-    except ToolError:
-        return {}
-    got = {str(row.get("product_code")): int(row["count"]) for row in r.rows}
+    got: dict[str, int] = {}
+    for i in range(0, len(codes), CODES_PER_COUNT):
+        part = codes[i : i + CODES_PER_COUNT]
+        try:
+            r = run_tool(
+                ctx,
+                "count_by",
+                {"dataset": COUNT_NAME[dataset], "field": "product_code", "product_codes": part, "limit": 100},
+            )
+        except ToolError:
+            return {}
+        got.update({str(row.get("product_code")): int(row["count"]) for row in r.rows})
     return {c: got.get(c, 0) for c in codes}
+
+
+CODES_PER_COUNT = 90  # the local API refuses a search of more than 100 terms (openFDA's 400)
 
 
 def _names_total(ctx: ToolContext, dataset: str | None, words: str) -> int:
@@ -213,6 +215,8 @@ def read_device(
         held, defined = defined, []  # only codes whose definitions hold the words have records
     if exact and any(counts.get(r["product_code"]) for r in exact):
         held = [r for r in exact if counts.get(r["product_code"])]
+    if found["unknown"] and not by_names and held and _elsewhere(ctx, words, ds, reading):
+        return reading  # "the Somnera System": a brand other datasets' names hold, not this dataset's "system" codes
     if held and not found["partial"]:
         held.sort(key=lambda r: -counts[r["product_code"]])
         device.codes = [_code(r, counts) for r in held[:MAX_CODES]]
