@@ -65,18 +65,6 @@ DATASET_PHRASES = _table(
         "facility|listings|listing|listed|plants|sites|owner operators",
     }
 )
-DATASETS = (
-    "event",
-    "recall",
-    "enforcement",
-    "510k",
-    "pma",
-    "classification",
-    "udi",
-    "registrationlisting",
-    "gudid",
-    "covid19serology",
-)
 # words that name a dataset's records or their parts: grammar once that dataset is read ("serology samples tested")
 DATASET_WORDS = {
     "covid19serology": set(

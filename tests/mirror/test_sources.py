@@ -19,18 +19,9 @@ from click.testing import CliRunner
 
 from mirror.cli import cli
 from mirror.sync import SAMPLE_DIR
+from mirror.sync.plan import ENDPOINTS
 
-DEVICE = [
-    "event",
-    "recall",
-    "enforcement",
-    "510k",
-    "pma",
-    "classification",
-    "udi",
-    "registrationlisting",
-    "covid19serology",
-]
+DEVICE = list(ENDPOINTS)  # the openFDA device endpoints a sync plans, in its order
 K510 = "device/510k/device-510k-0001-of-0001.json.zip"
 ENV = {"FDAX_RETRIES": "6", "FDAX_BACKOFF": "0.2"}
 

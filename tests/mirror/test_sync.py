@@ -9,19 +9,9 @@ import orjson
 
 from mirror import Store, status
 from mirror.sync import SAMPLE_DIR, SyncOptions, sync
-from mirror.sync.plan import parse_manifest
+from mirror.sync.plan import ENDPOINTS, parse_manifest
 
-DEVICE = [
-    "event",
-    "recall",
-    "enforcement",
-    "510k",
-    "pma",
-    "classification",
-    "udi",
-    "registrationlisting",
-    "covid19serology",
-]
+DEVICE = list(ENDPOINTS)  # the openFDA device endpoints a sync plans, in its order
 
 
 def _manifest(path=SAMPLE_DIR / "download.json"):

@@ -17,20 +17,11 @@ import pytest
 from mirror.settings import DEFAULT_GUDID_URL
 from mirror.sync import SAMPLE_DIR
 from mirror.sync.download import RetryPolicy, fetch_bytes, make_client
+from mirror.sync.plan import ENDPOINTS
 
 from .sync_helpers import errors, records, run
 
-DEVICE = [
-    "event",
-    "recall",
-    "enforcement",
-    "510k",
-    "pma",
-    "classification",
-    "udi",
-    "registrationlisting",
-    "covid19serology",
-]
+DEVICE = list(ENDPOINTS)  # the openFDA device endpoints a sync plans, in its order
 
 
 @pytest.fixture
