@@ -348,6 +348,8 @@ def main() -> None:
     ap.add_argument("--event-growth", type=int, default=EVENT_GROWTH, help="events added since 2023-07 (today)")
     a = ap.parse_args()
     only = set(a.only.split(",")) if a.only else None
+    if a.work:
+        a.work.mkdir(parents=True, exist_ok=True)  # a new folder named for the copies is made, not refused
     if a.zstd:
         if not a.data_dir or ":" not in a.zstd or "." not in a.zstd:
             ap.error("--zstd DATASET:TABLE.COLUMN goes with --data-dir, e.g. event:device_event_text.text")
