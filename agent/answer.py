@@ -7,10 +7,12 @@ grounded (`grounded`) and the model passed its quality check.
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 from .tools.specs import DATE_FIELDS, LABEL, SPECS
 from .understand.dates import readable
+from .understand.record_fields import REVIEW_DAYS
 from .understand.types import Clarification, Interpretation, LastResult
 from .writing import COLUMNS, FIELD_LABEL, as_of_text, code_text, day, decision, noun, plural, scope, table
 
@@ -120,6 +122,12 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
         return _latest_sentence(it, e, call)
     if it.measure == "lookup" and it.field and e.get("rows"):
         return _lookup_sentence(it, e, call)
+    if it.measure == "lookup" and it.field and it.field != "latest" and not total:
+        label = FIELD_LABEL.get(it.field, it.field)
+        return (
+            f"No {noun(ds, 2, it)}{scope(it, call)} are in the mirror, so I cannot give the {label} here "
+            f"({when})."
+        )  # a lookup that found no record states no figure
     head = f"{total:,} {noun(ds, total, it)}{scope(it, call)} ({when})."
     if "enforcement" in e.get("related", {}):
         n = e["related"]["enforcement"]
@@ -195,9 +203,9 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             ident = next((str(r[k]) for k in _ID_KEYS if r.get(k)), "")
         if not ident and r.get("event_id"):
             ident = f"recall event {r['event_id']}" + (f" ({r['recalling_firm']})" if r.get("recalling_firm") else "")
-        name = str(r.get("device_name") or r.get("trade_name") or r.get("brand_name") or "")
+        name = str(r.get("device_name") or r.get("trade_name") or r.get("brand_name") or r.get("name") or "")
         name = name if len(name) <= 60 else name[:57] + "…"
-        value = r.get(key)
+        value = _review_days(r) if field == REVIEW_DAYS else r.get(key)
         if isinstance(value, list):
             value = ", ".join(map(str, value)) if value else None
         if field == "device_class" and value:
@@ -213,6 +221,16 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
         shown = value if value not in (None, "") else "not given in the record"
         parts.append(f"{ident}{f' ({name})' if name else ''}: {FIELD_LABEL.get(field, field)} {shown}")
     return "; ".join(parts) + f" ({as_of_text(e)})."
+
+
+def _review_days(r: dict) -> str | None:
+    """Decision date minus date received, in days, with both dates ("53 days (2020-03-09 to 2020-05-01)")."""
+    got, decided = day(r.get("date_received")), day(r.get("decision_date"))
+    try:
+        n = (date.fromisoformat(decided) - date.fromisoformat(got)).days
+    except ValueError:
+        return None
+    return f"{n:,} {plural(n, 'day')} (received {got}, decided {decided})"
 
 
 def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], notes: list[str]) -> str:

@@ -17,6 +17,8 @@ from .quality import passes_quality
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
 from .tools.searchers import UnsupportedFilter
+from .understand.forecast import REPLY as FORECAST_REPLY
+from .understand.forecast import asks_forecast
 from .understand.interpret import apply_choice, interpret
 from .understand.legal import REPLY as LEGAL_REPLY
 from .understand.legal import asks_legal
@@ -57,6 +59,8 @@ class Nodes:
             route = "out_of_scope"  # a patient's identity: not in the data, never guessed
         elif route in ("ask", "medical", "off_topic") and asks_legal(question):
             route = "out_of_scope"  # liability or fault: a legal judgement, never answered with counts
+        elif route in ("ask", "medical", "off_topic") and asks_forecast(question):
+            route = "out_of_scope"  # what will happen: not in the records, never a count of a future period
         self.emit(event(STEP, step="guard", route=route))
         return {**TURN_RESET, "question": question, "route": route}
 
@@ -65,6 +69,8 @@ class Nodes:
             return self._final(state, PRIVACY_REPLY, [])
         if state["route"] == "out_of_scope" and asks_legal(state.get("question", "")):
             return self._final(state, LEGAL_REPLY, [])
+        if state["route"] == "out_of_scope" and asks_forecast(state.get("question", "")):
+            return self._final(state, FORECAST_REPLY, [])
         return self._final(state, guard.reply(state["route"]), [])
 
     # -- understand / clarify ---------------------------------------------------------------------------

@@ -64,7 +64,7 @@ def _base(it: Interpretation, ds: str, device=None, firm=None, place=None, side:
     if (dated.date_from or dated.date_to) and it.date_field in DATE_FIELDS.get(ds, {}):
         args["date_field"] = it.date_field
     filters: dict[str, Any] = {}
-    for f in it.filters:
+    for f in it.filters + (side.filters if side is not None else []):
         if f.field in ID_FILTERS:
             if ds in ID_FILTERS[f.field]:
                 filters[ID_FILTERS[f.field][ds]] = f.value if isinstance(f.value, list) else [f.value]

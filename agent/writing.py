@@ -59,6 +59,14 @@ FIELD_LABEL = {
     "k_numbers": "510(k) numbers",
     "labeler_duns_number": "labeler DUNS number",
     "termination_date": "termination date",
+    "product_quantity": "quantity",
+    "review_days": "review time (date received to decision)",
+    "proprietary_name": "proprietary names",
+    "antibody_agree": "agreement with the sample's known status",
+    "mri_safety": "MRI safety status",
+    "reg_expiry_year": "registration expiry year",
+    "generic_name": "generic name",
+    "code_info": "lot and code information",
 }
 DECISIONS = {
     "SESE": "substantially equivalent",
@@ -145,6 +153,7 @@ COLUMNS = {
         ("device", "Test"),
         ("date_performed", "Performed"),
         ("antibody_truth", "Truth"),
+        ("antibody_agree", "Agreement"),
         ("igg_result", "IgG"),
         ("igm_result", "IgM"),
     ],
@@ -242,6 +251,8 @@ def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
     if place:
         bits.append(f" {place.name}" if place.exclude else f" in {place.name}")
     filters = [f.label for f in it.filters if f.field in ("event_type", "recall_class", "device_class")]
+    filters += [f.label for f in it.filters if f.field.startswith("word:")]  # "(patient older than 70)"
+    filters += [f.label for f in (side.filters if side else [])]
     if filters:
         bits.append(" (" + ", ".join(filters) + ")")
     ids = [

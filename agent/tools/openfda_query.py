@@ -39,7 +39,7 @@ class UnsupportedFilter(ToolError):
 
 
 _CODE = re.compile(r"^[A-Z]{3}$")
-_SAFE = re.compile(r"[^\w\s.,'/@%:-]", re.UNICODE)  # characters a quoted openFDA value may carry
+_SAFE = re.compile(r"[^\w\s.,'/@%:+-]", re.UNICODE)  # characters a quoted openFDA value may carry
 
 
 def date_of(spec: Spec, kind: str | None) -> str:

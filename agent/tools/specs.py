@@ -96,6 +96,7 @@ DATASETS: tuple[Spec, ...] = (
             "brand_name": "device.brand_name.exact",
             "mdr_report_key": "mdr_report_key",
             "patient_sex": "patient.patient_sex",
+            "patient_age": "patient.patient_age.exact",
         },
         counts={
             "product_code": "device.device_report_product_code.exact",
@@ -106,6 +107,7 @@ DATASETS: tuple[Spec, ...] = (
             "country": "device.manufacturer_d_country.exact",
             "brand_name": "device.brand_name.exact",
             "device_class": "device.openfda.device_class",
+            "patient_age": "patient.patient_age.exact",
         },
         id_filters={"mdr_report_key": "mdr_report_key"},
     ),
@@ -129,6 +131,8 @@ DATASETS: tuple[Spec, ...] = (
             "root_cause_description": "root_cause_description",
             "k_numbers": "k_numbers",
             "pma_numbers": "pma_numbers",
+            "product_quantity": "product_quantity",
+            "city": "city",
         },
         date="event_date_initiated",
         dates={
@@ -150,6 +154,7 @@ DATASETS: tuple[Spec, ...] = (
             "k_number": "k_numbers",
             "pma_number": "pma_numbers",
             "product_res_number": "product_res_number",
+            "city": "city",
         },
         counts={
             "product_code": "product_code",
@@ -182,6 +187,9 @@ DATASETS: tuple[Spec, ...] = (
             "reason_for_recall": "reason_for_recall",
             "product_description": "product_description",
             "termination_date": "termination_date",
+            "product_quantity": "product_quantity",
+            "code_info": "code_info",
+            "city": "city",
         },
         date="report_date",
         dates={
@@ -200,6 +208,7 @@ DATASETS: tuple[Spec, ...] = (
             "status": "status.exact",
             "voluntary_mandated": "voluntary_mandated.exact",
             "recall_number": "recall_number",
+            "city": "city",
         },
         counts={
             "recall_class": "classification.exact",
@@ -228,6 +237,8 @@ DATASETS: tuple[Spec, ...] = (
             "clearance_type": "clearance_type",
             "country_code": "country_code",
             "regulation_number": "openfda.regulation_number",
+            "date_received": "date_received",
+            "city": "city",
         },
         date="decision_date",
         dates={"decided": "decision_date", "received": "date_received"},
@@ -243,6 +254,7 @@ DATASETS: tuple[Spec, ...] = (
             "advisory_committee": "advisory_committee.exact",
             "third_party": "third_party_flag",
             "k_number": "k_number.exact",
+            "city": "city",
         },
         counts={
             "product_code": "product_code",
@@ -276,6 +288,8 @@ DATASETS: tuple[Spec, ...] = (
             "decision_code": "decision_code",
             "supplement_type": "supplement_type",
             "supplement_reason": "supplement_reason",
+            "date_received": "date_received",
+            "city": "city",
         },
         date="decision_date",
         dates={"decided": "decision_date", "received": "date_received"},
@@ -292,6 +306,7 @@ DATASETS: tuple[Spec, ...] = (
             "pma_number": "pma_number",
             "supplement_number": "supplement_number",
             "supplement": "supplement_number",
+            "city": "city",
         },
         counts={
             "product_code": "product_code",
@@ -333,6 +348,7 @@ DATASETS: tuple[Spec, ...] = (
             "implant_flag": "implant_flag",
             "life_sustain_support_flag": "life_sustain_support_flag",
             "submission_type": "submission_type_id",
+            "gmp_exempt": "gmp_exempt_flag",
         },
         counts={
             "device_class": "device_class",
@@ -408,6 +424,7 @@ DATASETS: tuple[Spec, ...] = (
             "date_performed": "date_performed",
             "group": "group",
             "antibody_truth": "antibody_truth",
+            "antibody_agree": "antibody_agree",
             "igg_result": "igg_result",
             "igm_result": "igm_result",
             "lot_number": "lot_number",
@@ -419,6 +436,7 @@ DATASETS: tuple[Spec, ...] = (
         names=("device",),
         own={
             "antibody_truth": "antibody_truth",
+            "antibody_agree": "antibody_agree",
             "group": "group",
             "panel": "panel",
             "type": "type",
@@ -432,8 +450,10 @@ DATASETS: tuple[Spec, ...] = (
             "manufacturer": "manufacturer.exact",
             "device": "device.exact",
             "antibody_truth": "antibody_truth",
+            "antibody_agree": "antibody_agree",
             "panel": "panel",
             "group": "group",
+            "type": "type",
         },
     ),
     Spec(
@@ -454,6 +474,8 @@ DATASETS: tuple[Spec, ...] = (
             "iso_country_code": "registration.iso_country_code",
             "establishment_type": "establishment_type",
             "product_codes": "products.product_code",
+            "proprietary_name": "proprietary_name",
+            "reg_expiry_year": "registration.reg_expiry_date_year",
         },
         date="products.created_date",
         product_code="products.product_code",
@@ -468,6 +490,7 @@ DATASETS: tuple[Spec, ...] = (
             "registration_number": "registration.registration_number",
             "fei_number": "registration.fei_number",
             "status_code": "registration.status_code",
+            "city": "registration.city",
         },
         counts={
             "product_code": "products.product_code",

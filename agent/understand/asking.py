@@ -55,8 +55,10 @@ def ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None:
         )
     f = it.firm
     if f and f.match == "leading" and f.by_dataset and not any(f.by_dataset.get(ds) for ds in it.datasets):
+        from ..writing import noun
+
         choices = [
-            Choice(label=f"{f.name}: {n:,} {LABEL.get(ds, ds)}", patch={"datasets": [ds]})
+            Choice(label=f"{f.name}: {n:,} {noun(ds, n)}", patch={"datasets": [ds]})
             for ds, n in sorted(f.by_dataset.items(), key=lambda x: -x[1])
             if ds in LABEL
         ][:3]

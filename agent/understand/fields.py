@@ -57,6 +57,10 @@ LOOKUP_FIELDS = {
     "third_party_flag": "510k",
     "premarket_submission": "gudid",
     "k_numbers": "510k",
+    "mri_safety": "gudid",
+    "reg_expiry_year": "registrationlisting",
+    "generic_name": "pma",
+    "code_info": "enforcement",
 }
 
 

@@ -8,6 +8,7 @@ from datetime import date
 
 from ..tools import ToolContext
 from . import vocab
+from .ages import read_ages
 from .asking import (
     ask_class_kind,
     ask_dataset,
@@ -36,11 +37,14 @@ from .followups import bare, bind, field_not_dataset, merge, refining, specific
 from .guards import hold_back
 from .ids import read_ids
 from .limits import cannot_answer, firm_left_out
+from .model_numbers import hold_model_numbers
 from .names import read_names
+from .record_fields import firm_field_home, record_field
 from .resolve import codes_in, read_device
 from .sides import joined, more_sides
 from .tokens import Tokens, tokenize
 from .types import Choice, Clarification, Code, DeviceFilter, Filter, FirmFilter, Interpretation, LastResult, Side
+from .values import read_cities, read_values
 
 __all__ = ["interpret", "apply_choice", "MAX_GIVEN_CODES"]
 
@@ -95,6 +99,14 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
         for i, j, f in fields
         if i == 0 or any(abs(i - hj) <= 2 or abs(hi - j) <= 3 for hi, hj, t in hits if t in ("top", "list"))
     ]
+    if not near and "top" in tags:  # "what procode shows up most": a ranking by product code
+        near = [
+            (k, k + 1, "product_code")
+            for k, w in enumerate(lows)
+            if w in ("procode", "procodes", "code", "codes")
+            and tokens.free(k)
+            and any(abs(k - hi) <= 4 for hi, _, t in hits if t == "top")
+        ][:1]
     if not near and keyed:  # "B3359500 model number": a field of the record or code named
         near = [(i, j, f) for i, j, f in fields if f in LOOKUP_FIELDS or f in LOOKUP_ALIAS][:1]
     if not near and not set(tags) & {"count", "trend", "top", "compare"}:  # "Diasorin reg number"
@@ -103,7 +115,11 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
             for i, j, f in fields
             if f in LOOKUP_FIELDS
             and f not in COUNTABLE
-            and _at_end(lows, j)
+            and (
+                _at_end(lows, j)
+                or f in _OF_ONE
+                and (j < len(lows) and lows[j] in ("for", "of", "on") or _only_grammar_after(lows, j))
+            )
             and lows[i - 1] not in ("from", "of", "for", "in", "with", "by", "to", "at", "per")
         ][:1]
     broken = [
@@ -143,6 +159,17 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
             it.top_n = int(lows[i + 1])
             tokens.take(i + 1, i + 2, "measure")
     return [f for _, _, f in fields]
+
+
+# fields that only one record or device has, never counted: "<field> for/of <thing>" asks for it
+_OF_ONE = {"mri_safety", "reg_expiry_year", "generic_name", "code_info", "labeler_duns_number", "termination_date"}
+
+
+def _only_grammar_after(lows: list[str], j: int) -> bool:
+    """Nothing after token j but grammar and dataset words ("... its generic name in the PMA records")."""
+    return all(
+        w in vocab.FUNCTION or (w,) in vocab.DATASET_PHRASES or not any(c.isalnum() for c in w) for w in lows[j:]
+    )
 
 
 def _content(tokens: Tokens) -> list[int]:
@@ -188,12 +215,15 @@ def _ids_elsewhere(ctx: ToolContext, it: Interpretation, ids: list) -> None:
         it.datasets.append(ds)
 
 
-def _filter_fits(name: str, named: list[str]) -> bool:
+def _filter_fits(name: str, named: list[str], said: set[str] | None = None) -> bool:
     """A field value said in words is a filter of the datasets named (recalls take enforcement-report fields), or of
-    its own dataset when none is named; some words are filters only when their dataset is named."""
+    its own dataset when none is named; some words are filters only when their dataset is named, some only in a
+    dataset when the words naming the field are said too (`vocab.FILTER_CUES`)."""
     target = vocab.FILTER_DATASET[name]
     if name in vocab.NEEDS_DATASET or named:
         held = set(vocab.FILTER_FIELDS[name][0]) if name in vocab.FILTER_FIELDS else {target}
+        cues = vocab.FILTER_CUES.get(name, {})
+        held = {d for d in held if d not in cues or cues[d] & (said or set())}
         return bool(held & set(named)) or (target == "enforcement" and "recall" in named)
     return True
 
@@ -208,12 +238,18 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
             it.filters.append(Filter(field="class", value=value, label=f"class {value}", words=words))
         elif name == "supplements":
             it.supplements = "supplements" if value == "supplements" else "originals"
-        elif name in vocab.FILTER_FIELDS and not _filter_fits(name, preview):
+        elif name in vocab.FILTER_FIELDS and not _filter_fits(name, preview, set(tokens.lows())):
             for k in range(i, j):
                 tokens.role.pop(k, None)  # "positive airway pressure", "recalls of ... kits"
         elif name in vocab.FILTER_FIELDS:
             label = vocab.FILTER_FIELDS[name][1].format(v=value)
+            if name == "agree":
+                label = vocab.AGREE_LABEL.get(value, value)
+            elif name == "panel" and value in vocab.PANEL_NAMES:
+                label = f"review panel {vocab.PANEL_NAMES[value]} ({value})"
             values = list(dict.fromkeys([value, value[:1] + value[1:].lower()])) if name == "root" else value
+            if any(f.field == f"word:{name}" and f.value == values for f in it.filters):
+                continue  # "disposable (single use)": said twice, one filter
             it.filters.append(Filter(field=f"word:{name}", value=values, label=label, words=words))
 
 
@@ -231,6 +267,7 @@ def interpret(
     unknown_codes = read_codes(ctx, tokens, it)
     preview = _datasets(Tokens(tokens.text, tokens.toks, dict(tokens.role)), take=False)
     ids_ds = list(dict.fromkeys(ds for ds, _ in ids))
+    models = hold_model_numbers(ctx, tokens, preview)  # "EXPMT 2000": a model, not the year 2000
     rng = read_dates(tokens, _anchor(ctx, preview or ids_ds))
     if rng:
         it.date_from, it.date_to, it.date_words = rng.start, rng.end, rng.words
@@ -239,9 +276,16 @@ def interpret(
         it.date_field = _date_kind(tokens)
     while periods and len(periods) < 4 and (more := read_dates(tokens, _anchor(ctx, preview or ids_ds))):
         periods.append(more)  # "2020 vs 2014": one side per period
+    read_values(ctx, tokens, it, preview)
+    read_cities(ctx, tokens, it, preview)
+    read_ages(ctx, tokens, it, preview)
+    for k in models:
+        tokens.role.pop(k, None)  # read with the model's other words as a device
     _filters(tokens, it, preview)
     _class_alternative(tokens, it)
     said_fields = _measure(tokens, it, keyed=bool(ids or it.device))
+    if it.sides:
+        it.measure = "compare"  # two values of one field said: one side each
     if it.measure == "compare" and len(periods) == 1:
         periods = _years_apart(periods[0]) or periods  # "compare 2023 and 2024": one side per year
     strong = _datasets(tokens, take=True, weak_ok=False)
@@ -251,7 +295,9 @@ def interpret(
         + [
             vocab.FILTER_DATASET[f.field[5:]]
             for f in it.filters
-            if f.field.startswith("word:") and not set(vocab.FILTER_FIELDS.get(f.field[5:], ({}, ""))[0]) & set(strong)
+            if f.field.startswith("word:")
+            and vocab.FILTER_DATASET.get(f.field[5:])
+            and not set(vocab.FILTER_FIELDS.get(f.field[5:], ({}, ""))[0]) & set(strong)
         ][:1]
     )  # a filter's own dataset, unless a dataset named holds its field ("ongoing enforcement reports")
     it.datasets = list(dict.fromkeys(strong + implied))
@@ -341,6 +387,7 @@ def interpret(
         it.field = next((f for f in said_fields if f in CLASSIFICATION_FIELDS), None)  # "... system device class"
     classification_lookup(it, defaulted)
     _class_asked(tokens, it, defaulted)
+    _classification_of(it)
     _broader_codes(ctx, it)
     if refine and last is not None:
         yesno = tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
@@ -371,7 +418,9 @@ def interpret(
     ):
         bind(it, last, [])  # "OZP adverse events" then "any recalls?": recalls for OZP
     if last and last.reading and (refine or follow) and it.measure == "list" and not it.field:
-        asked = next((f for f in said_fields if f in LOOKUP_FIELDS), None)
+        asked = next(
+            (LOOKUP_ALIAS.get(f, f) for f in said_fields if LOOKUP_ALIAS.get(f, f) in LOOKUP_FIELDS), None
+        )  # "and the problem reported?": the device problem of what was found
         if asked and specific(it.model_dump()):
             it.field, it.measure = asked, "lookup"  # "and its device class?": that field of what was found
     _classes(it)
@@ -422,6 +471,7 @@ def interpret(
             it.date_from, it.date_to = again.start, again.end
     _firm_word(ctx, tokens, it)
     _firm_datasets(it)
+    _reread_device(ctx, it)
     _filters_apply(it)
     _latest(tokens, it)
     _when_terminated(it)
@@ -439,6 +489,9 @@ def interpret(
         )
     if firm_left_out(ctx, it):
         it.understood, clar = True, None
+    elif record_field(it):
+        if not strong:
+            firm_field_home(it)  # "review time for K200606": that field of the record named, where it is
     elif cannot := cannot_answer(it):
         it.understood, it.cannot, clar = False, cannot, None
     elif clar is None and it.understood and (withheld := hold_back(it)):
@@ -612,6 +665,38 @@ def _class_asked(tokens: Tokens, it: Interpretation, defaulted: bool) -> None:
     it.device = it.device.model_copy(update={"path": "given", "how": "", "codes": codes})
 
 
+_CLASSIFICATION_OF = re.compile(r"(?i)\bclassification\b|\bclassified\b|\bclassify\b")
+_THE_DATASET = re.compile(
+    r"(?i)\b(?:in|from|of|on)\s+(?:the\s+)?(?:fda\s+)?classification\b|\bclassification\s+(?:database|data|dataset|"
+    r"records|list|file)\b"
+)
+_LISTED = re.compile(r"(?i)\b(?:codes?|procodes?|list|show|all|which|how many|count|number)\b")
+
+
+def _classification_of(it: Interpretation) -> None:
+    """ "blood pressure cuff classification": the classification of a device is its device class, looked up for
+    its product codes (a broad term's codes are asked about, `asking.ask_field_of_many`); a list of codes is asked
+    for in other words ("product codes for ...", "which codes ...")."""
+    d = it.device
+    if (
+        it.datasets != ["classification"]
+        or it.measure != "list"
+        or it.field
+        or it.filters
+        or it.sides
+        or not d
+        or not d.codes
+        or d.path == "names"
+        or not _CLASSIFICATION_OF.search(it.question)
+        or _THE_DATASET.search(it.question)
+        or _LISTED.search(it.question)
+    ):
+        return
+    it.measure, it.field, it.by = "lookup", "device_class", None
+    codes = [c.model_copy(update={"records": None}) for c in d.codes]
+    it.device = d.model_copy(update={"path": "given", "how": "", "codes": codes})
+
+
 def _date_kind(tokens: Tokens) -> str:
     """Which date the period is of: the verb or noun that says it ("received", "occurred", "event date in ...",
     "terminated in 2020"); '' for the dataset's default date. The grammar words used are taken."""
@@ -650,9 +735,13 @@ def _firm_datasets(it: Interpretation) -> None:
         return
     it.datasets = [max(held, key=lambda d: held[d])]
     it.notes.append(
-        f"The classification names no firms, so {it.firm.name}'s "
+        f"The classification names no firms, so {_possessive(it.firm.name)} "
         f"{vocab.LABEL.get(it.datasets[0], it.datasets[0])} were read"
     )
+
+
+def _possessive(name: str) -> str:
+    return name + ("'" if name.endswith("s") else "'s")
 
 
 def _filters_apply(it: Interpretation) -> None:
@@ -806,6 +895,19 @@ def _devices_and_names(
             it.firm = None if sides[0].firm else it.firm
             it.device = None if sides[0].device else it.device
     return clar
+
+
+def _reread_device(ctx: ToolContext, it: Interpretation) -> None:
+    """A device read by its product codes before the question moved to a dataset whose records carry none (the
+    firm's enforcement reports): read again in that dataset's own names."""
+    from .resolve import NAMES_ONLY
+
+    d = it.device
+    if d is None or it.sides or len(it.datasets) != 1 or it.datasets[0] not in NAMES_ONLY or d.path != "codes":
+        return
+    again = read_device(ctx, d.words, it.datasets)
+    if again.device is not None:
+        it.device = again.device
 
 
 def _filter_in(f: Filter, ds: str) -> bool:

@@ -1,5 +1,6 @@
 """Questions the records could answer but the searches here cannot: said plainly instead of a figure that would be
-about something else (a false positive is not a positive; a firm excluded is not that firm)."""
+about something else (a false positive is not a positive; a firm excluded is not that firm; a quantity, review time
+or listed name over a whole dataset, which `record_fields` reads only for one record named)."""
 
 from __future__ import annotations
 
@@ -35,8 +36,8 @@ _LIMITS: list[tuple[set[str] | None, re.Pattern[str], str]] = [
             r"(?i)\bquantit(?:y|ies)\b|\bhow many units\b|\bunits\s+(?:were\s+|was\s+)?(?:recalled|affected|"
             r"distributed|involved|shipped)\b|\bnumber of units\b"
         ),
-        "The quantity of product recalled is not among the fields I read in recalls and enforcement reports, so "
-        "I cannot give it; I can show the recall itself (its number, dates, class, firm and product).",
+        "I read the quantity recalled for one recall at a time: name the recall (its number, device or firm). A "
+        "total or average over many recalls is not computed here, so I give no figure.",
     ),
     (
         {"510k", "pma"},
@@ -45,8 +46,9 @@ _LIMITS: list[tuple[set[str] | None, re.Pattern[str], str]] = [
             r"review|decid)\w*|\bdays\s+(?:from|between|to|until|it took)\b|\btime\s+to\s+(?:clearance|clear|"
             r"approval|approve|decision)\b|\bhow many days\b|\bturnaround\b"
         ),
-        "The date a submission was received is not among the fields I read in each record, so I cannot compute "
-        "its review time here; I can give its decision date.",
+        "I compute the review time (date received to decision) of one submission at a time: name it (its K or P "
+        "number, device or firm). Averages or totals over many submissions are not computed here, so I give no "
+        "figure.",
     ),
     (
         {"registrationlisting"},
@@ -54,8 +56,8 @@ _LIMITS: list[tuple[set[str] | None, re.Pattern[str], str]] = [
             r"(?i)\bproprietary\b|\b(?:brand|trade|device|product)\s+names?\b|"
             r"\b(?:what|which) (?:product|device)s?\b(?!\s+(?:codes?|types?|class))"
         ),
-        "The proprietary names of the products an establishment lists are not among the fields I read in "
-        "registrations; I can give the establishment, its registration and FEI numbers and its product codes.",
+        "I give the proprietary names an establishment lists when you name it (its firm or registration number); "
+        "for all registrations at once I can give the establishments and their product codes.",
     ),
     (
         None,
@@ -77,6 +79,8 @@ def cannot_answer(it: Interpretation) -> str:
     for datasets, pattern, said in _LIMITS:
         if datasets is not None and not set(it.datasets) & datasets:
             continue
+        if datasets == {"covid19serology"} and any(f.field == "word:agree" for f in it.filters):
+            continue  # agreement read as a filter ("false positives": antibody_agree FP)
         m = pattern.search(q)
         if not m:
             continue

@@ -64,10 +64,11 @@ DEMONYMS = {
     "vietnamese": "VN",
     "pakistani": "PK",
     "puerto rican": "PR",
+    "american": "US",
 }
 FOREIGN = {"foreign", "overseas", "non-us", "non-u.s", "ex-us", "non-usa", "non-american", "offshore"}
-NEGATION = {"outside", "excluding", "except", "non", "ex"}  # "outside (of) (the) US", "excluding Germany"
-_SKIP = {"of", "the"}
+NEGATION = {"outside", "excluding", "except", "non", "ex", "not"}  # "outside (of) (the) US", "excluding Germany"
+_SKIP = {"of", "the", "in", "from", "based", "located"}
 
 
 def _filter(words: str, code: str, kind: str, exclude: bool = False) -> PlaceFilter:
@@ -189,6 +190,8 @@ def _excluded(tokens: Tokens, i: int) -> tuple[int, PlaceFilter] | None:
         for n in (3, 2, 1):
             if k + n <= len(lows) and (p := _lookup(tokens.words(k, k + n))):
                 return k + n - i, _filter(tokens.words(i, k + n), p[0], p[1], exclude=True)
+        if k < len(lows) and lows[k] in DEMONYMS:  # "not American", "non Japanese"
+            return k + 1 - i, _filter(tokens.words(i, k + 1), DEMONYMS[lows[k]], "country", exclude=True)
     return None
 
 

@@ -35,9 +35,10 @@ class DeviceReading:
     elsewhere: dict[str, int] = field(default_factory=dict)  # other datasets whose names hold the words: records
 
 
-def codes_in(ctx: ToolContext, dataset: str, codes: list[str]) -> dict[str, int]:
+def codes_in(ctx: ToolContext, dataset: str, codes: list[str]) -> dict[str, int] | None:
     """Records per product code in the dataset (one count query per CODES_PER_COUNT codes: a search holds at most
-    100 terms, and a broad term names hundreds of codes; one refused query must not read as "no records")."""
+    100 terms, and a broad term names hundreds of codes). None when a count query was refused or timed out: the
+    counts are unknown, never "no records" ({} for a dataset without product codes, or no codes)."""
     if dataset not in COUNT_NAME or not codes:
         return {}
     got: dict[str, int] = {}
@@ -50,7 +51,7 @@ def codes_in(ctx: ToolContext, dataset: str, codes: list[str]) -> dict[str, int]
                 {"dataset": COUNT_NAME[dataset], "field": "product_code", "product_codes": part, "limit": 100},
             )
         except ToolError:
-            return {}
+            return None  # unknown: a refused or timed-out count is not a zero
         got.update({str(row.get("product_code")): int(row["count"]) for row in r.rows})
     return {c: got.get(c, 0) for c in codes}
 
@@ -106,6 +107,33 @@ def _word_forms(words: str) -> list[str]:
     return [o for o in dict.fromkeys(out) if o != words][:8]
 
 
+def _one_edit(a: str, b: str) -> bool:
+    """b is a with one letter added, dropped or changed ("cuf" / "cuff", "monitr" / "monitor")."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:k] + long_[k + 1 :] == short for k in range(len(long_)))
+
+
+def _completed(words: str, found: dict) -> list[str]:
+    """A word no device name holds, completed by the one word of the names that the other words find which it is
+    a typo or the start of ("blood pressure cuf": Blood Pressure Cuff); never a guess among several."""
+    unknown = {u.lower() for u in found.get("unknown", [])}
+    parts, out = words.split(), list(words.split())
+    seen = {w for r in found.get("rows", []) for w in re.findall(r"[a-z]+", (r.get("device_name") or "").lower())}
+    changed = False
+    for k, w in enumerate(parts):
+        low = w.lower()
+        if low not in unknown or len(low) < 3 or not low.isalpha():
+            continue
+        fits = {n for n in seen if len(n) > 2 and (n.startswith(low) and len(n) - len(low) <= 2 or _one_edit(low, n))}
+        if len(fits) == 1:
+            out[k], changed = fits.pop(), True
+    return [" ".join(out)] if changed else []
+
+
 def read_device(
     ctx: ToolContext, words: str, datasets: list[str], known: bool = True, _depth: int = 0
 ) -> DeviceReading:
@@ -125,6 +153,15 @@ def read_device(
         if reading.device is not None:
             reading.device.words = f"{words} ({spelled})"
         return reading
+    if found["unknown"] and known and not _depth:
+        for alt in _completed(words, found):  # "blood pressure cuf": the cuff its other words name
+            if (again := resolve_devices(ctx.api, alt, 30))["unknown"] or not again["total"]:
+                continue
+            reading = read_device(ctx, alt, datasets, known=True, _depth=1)
+            if reading.device is not None:
+                reading.device.words = words
+                reading.corrected = reading.corrected + [[words, alt]]
+                return reading
     if found["partial"] and known and not _depth:
         fallback = None
         for alt in _word_forms(words):  # "fluoroscopy systems": FDA names say "Fluoroscopic"
@@ -200,6 +237,13 @@ def read_device(
             _elsewhere(ctx, " ".join(w for w in words.split() if w.lower() in unknown), ds, reading)
         return reading
     counts = codes_in(ctx, ds, [r["product_code"] for r in rows])
+    if counts is None:  # records per code unknown: the codes named are searched, their own count is the answer
+        device.how = (
+            f'the records per product code matching "{words}" could not be counted, so the codes named were '
+            "searched as they are"
+        )
+        reading.strength = min(reading.strength, 0.6)
+        return reading
     held = [r for r in rows if counts.get(r["product_code"]) and _by_name(r)]
     by_names, names_text = _names_total(ctx, ds, words), words
     for alt in [] if by_names else _spelled_out(words, found):
@@ -295,7 +339,7 @@ def _defined(ctx: ToolContext, words: str, ds: str | None, rows: list[dict]) -> 
     """Words that only product codes' definitions hold ("PTCA balloons"): those codes are offered when they hold
     records here; never answered on their own."""
     reading = DeviceReading(None, 0.0, unknown=[words])
-    counts = codes_in(ctx, ds, [r["product_code"] for r in rows[:8]]) if ds else {}
+    counts = (codes_in(ctx, ds, [r["product_code"] for r in rows[:8]]) if ds else {}) or {}  # unknown: none offered
     held = [r for r in rows[:8] if counts.get(r["product_code"])][:4]
     if held:
         reading.question = (
@@ -339,7 +383,7 @@ def _nearby(
         for r in resolve_devices(ctx.api, " ".join(parts[:k] + parts[k + 1 :]), 20)["rows"]:
             if _by_name(r):
                 rows.setdefault(r["product_code"], r)
-    counts = codes_in(ctx, ds, list(rows))
+    counts = codes_in(ctx, ds, list(rows)) or {}  # unknown counts offer nothing
     held = sorted((r for c, r in rows.items() if counts.get(c)), key=lambda r: -counts[r["product_code"]])[:4]
     if (
         not held and single and len(parts) > 2
@@ -354,7 +398,7 @@ def _nearby(
             for r in found["rows"]:
                 if _by_name(r) and w.lower().rstrip("s") in (r["device_name"] or "").lower():
                     rows.setdefault(r["product_code"], r)
-        counts = codes_in(ctx, ds, list(rows))
+        counts = codes_in(ctx, ds, list(rows)) or {}
         held = sorted((r for c, r in rows.items() if counts.get(c)), key=lambda r: -counts[r["product_code"]])[:4]
     if not held:
         return
@@ -443,6 +487,28 @@ def _firm_choice(ctx: ToolContext, words: str, fixed: str, ds: str | None, readi
     return True
 
 
+def _slip(a: str, b: str) -> bool:
+    """One letter added, dropped or changed, or two neighbours swapped ("wheelchiar" / "wheelchair")."""
+    if _one_edit(a, b):
+        return True
+    diff = [k for k in range(len(a)) if len(a) == len(b) and a[k] != b[k]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
+def _plain_typo(ctx: ToolContext, found: dict) -> bool:
+    """Each correction is one slip of a word of at least 7 letters, and no firm anywhere is spelt so: the device
+    word is read without asking (said in a note). Short words and firm-like words are still asked about."""
+    from mirror.lookup.lexicon import firm_phrases
+
+    pairs = [(a.lower(), b.lower()) for a, b in found.get("corrections", [])]
+    if not pairs or found.get("partial") or found.get("unknown"):
+        return False
+    if not all(len(a) >= 7 and _slip(a, b) for a, b in pairs):
+        return False
+    hits = firm_phrases(ctx.api, [a for a, _ in pairs])
+    return not any(h is not None and h.records for h in hits.values())
+
+
 def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) -> DeviceReading:
     """Words not in the device vocabulary: the dataset's own names as typed; a correction only as a choice."""
     by_names, text = (_names_total(ctx, ds, words) if ds else 0), words
@@ -466,6 +532,12 @@ def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) ->
         fixed = " ".join(b for _, b in found["corrections"])
         if _firm_choice(ctx, words, fixed, ds, reading):
             return reading  # "medtronc": the firm Medtronic, not a device defined by it
+        if _plain_typo(ctx, found):  # "wheelchiar": one slip of a long word, no firm of that spelling
+            again = read_device(ctx, fixed, [ds] if ds else [], known=True, _depth=1)
+            if again.device is not None:
+                again.device.words = fixed
+                again.corrected = again.corrected + [[words, fixed]]
+                return again
         r = found["rows"][0]
         d = DeviceFilter(words=fixed, path="codes", codes=[_code(x) for x in found["rows"][:3]])
         reading.question = f'I do not know "{words}". Did you mean the device "{fixed}"?'

@@ -83,6 +83,7 @@ class Side(BaseModel):
     place: PlaceFilter | None = None
     date_from: date | None = None
     date_to: date | None = None
+    filters: list[Filter] = Field(default_factory=list)  # this side's own field values ("serum" vs "plasma")
 
 
 class Choice(BaseModel):

@@ -43,7 +43,7 @@ DATASET_PHRASES = _table(
         "events|event|adverse|maude|mdr|mdrs|mdr reports|medical device reports|complaints|complaint|"
         "incidents|incident|adverse reactions",
         "event?": "reports|report|reported|problems|problem",
-        "covid19serology?": "samples|sample|specimens|serum samples|plasma samples",
+        "covid19serology?": "samples|sample|specimens",
         "recall": "recalls|recall|recalled|recalling|recalled products|recalled product|recall events|withdrawals",
         "enforcement": "enforcement|enforcement reports|enforcement report|enforcement actions",
         "510k": "510k|510ks|510 k|clearances|clearance|cleared|premarket notifications|premarket notification|"
@@ -52,7 +52,7 @@ DATASET_PHRASES = _table(
         "pma supplements|approvals|approval|approved|originals|original",
         "classification": "classification|classifications|classified|regulation|regulations|device classes|"
         "review panel|panels",
-        "classification?": "product codes|product code|panel",
+        "classification?": "product codes|product code|panel|codes|procodes|procode",
         "udi": "udi|udis|device identifiers|device identifier|di|dis|udi records|udi devices|device records|labelers|"
         "labeler|udi-di|udi-dis|udi publications|primary di|primary dis|primary device identifier",
         "gudid": "gudid|accessgudid|access gudid|gudid release|gudid download|gudid data|gudid records|gudid devices|"
@@ -70,7 +70,7 @@ DATASET_WORDS = {
     "covid19serology": set(
         "samples sample results result tests test tested testing evaluations evaluation evaluated "
         "performed run panel panels antibody antibodies makers assays assay kits kit reference "
-        "references truth true truly known specimens specimen".split()
+        "references truth true truly known specimens specimen study studies".split()
     ),
     "gudid": set(
         "devices entries records release download data primary dis di identifiers labeler labelers file files".split()
@@ -133,6 +133,20 @@ FIELD_PHRASES = _table(
         "number",
         "city": "city|town",
         "product_problems": "problem code|problem codes|device problem code|product problem",
+        "mri_safety": "mri safety|mri safety status|mri status|mr safety|mr status|mri safety info|mri safe|mr safe|"
+        "mri safety information|mr safety status|mri compatibility|mri compatible|mr conditional|mri conditional",
+        "reg_expiry_year": "expire|expires|expiry|expiry year|expiration|expiration year|expiry date|expiration date|"
+        "good through|valid through|valid until",
+        "generic_name": "generic name|generic names|generic device name|generic|generically|generic device",
+        "code_info": "lot|lots|lot number|lot numbers|lot no|lot #|batch|batches|batch number|lot codes|code info|"
+        "serial numbers|affected lots",
+        "product_quantity": "quantity|quantities|product quantity|recall quantity|quantity recalled|units|qty|"
+        "qty recalled|how much product|how much was recalled|"
+        "number of units|how many units",
+        "review_days": "review time|review days|review period|time to clearance|time to approval|turnaround|"
+        "how long|how many days|days|take to clear|took to clear|take to approve|took to approve|take|took",
+        "proprietary_name": "proprietary name|proprietary names|listed device name|listed product name|"
+        "listed device|listed product|listed name",
     }
 )
 
@@ -159,6 +173,12 @@ FILTER_PHRASES = _table(
         "rx=true": "rx|prescription|prescription only|prescription-only|labeled rx",
         "otc=true": "otc|over the counter|over-the-counter",
         "kit=true": "kit|kits",
+        "single=true": "single use|single-use|single use devices|single-use devices|disposable|disposables|"
+        "flagged single-use|flagged single use|single use yes|single-use yes|for single use|one-time use",
+        "gmp=Y": "gmp exempt|gmp-exempt|exempt from gmp|exempt from the gmp|gmp exemption|exempt from gmp requirements|"
+        "exempt from good manufacturing practice|exempt from good manufacturing practices|"
+        "exempt from good manufacturing practice requirements|exempt from current good manufacturing practice|"
+        "exempt from the quality system regulation|qsr exempt|qs exempt",
         "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
         "life support|life-support|life sustaining supporting|life-sustaining supporting|"
         "life sustain support|life sustain|life sustain/support",
@@ -194,6 +214,13 @@ FILTER_PHRASES = _table(
         "antibody positive|positive samples|reference positive|reference positives|known positive",
         "truth=Negative": "negative|negatives|truly negative|truth negative|antibody truth negative|antibody-negative|"
         "antibody negative|negative samples|reference negative|reference negatives|known negative",
+        "agree=FP": "false positive|false positives|false-positive|false-positives|falsely positive|fp|fps|"
+        "false positive results|wrongly called positive|wrongly call positive|wrongly flagged positive|"
+        "wrongly read positive|wrongly identified as positive|incorrectly called positive|incorrectly positive",
+        "agree=FN": "false negative|false negatives|false-negative|false-negatives|falsely negative|fn|fns|"
+        "false negative results|wrongly called negative|wrongly call negative|missed positives|incorrectly negative",
+        "agree=TP": "true positive|true positives|true-positive|true-positives|tp|correctly called positive",
+        "agree=TN": "true negative|true negatives|true-negative|true-negatives|tn|correctly called negative",
         "sex=Female": "female patients|female patient|female pts|female pt|female|females|women|woman|"
         "patient sex female|sex female|sex of female|patient was a woman|patient was female|girls",
         "sex=Male": "male patients|male patient|male pts|male pt|male|males|men|patient sex male|sex male|"
@@ -219,6 +246,33 @@ FILTER_PHRASES = _table(
         "panel=TX": "toxicology|clinical toxicology",
     }
 )
+# a panel's two-letter code said after its noun ("advisory committee AN", "panel CV")
+FILTER_PHRASES.update(
+    {
+        (*noun.split(), tag.split("=")[1].lower()): tag
+        for tag in {t for t in FILTER_PHRASES.values() if t.startswith("panel=")}
+        for noun in ("committee", "panel", "advisory committee", "review panel", "specialty", "medical specialty")
+    }
+)
+# a panel said with its noun ("the anesthesiology review panel"): the noun is the filter's, not a dataset word
+FILTER_PHRASES.update(
+    {
+        (*words, *noun.split()): tag
+        for words, tag in list(FILTER_PHRASES.items())
+        if tag.startswith("panel=") and words[-1] not in ("committee", "panel", "specialty")
+        for noun in ("panel", "review panel", "advisory committee", "committee", "advisory panel")
+    }
+)
+# the panels by code, as a person names them ("AN": anesthesiology)
+PANEL_NAMES = {
+    tag.split("=")[1]: " ".join(words).title()
+    for words, tag in reversed(list(FILTER_PHRASES.items()))
+    if tag.startswith("panel=") and len(words) <= 3 and words[-1] not in ("committee", "panel", "specialty")
+}
+# a filter some datasets read only when the words that name its field are said ("510(k)s from the anesthesiology
+# panel" is the advisory committee; "cardiac monitor 510(k)s" is a device)
+FILTER_CUES = {"panel": {"510k": {"panel", "committee", "advisory", "specialty", "panels", "committees"}}}
+
 # field values said in words -> (searcher filter per dataset, label)
 FILTER_FIELDS = {
     "status": ({"recall": "recall_status", "enforcement": "status"}, "status {v}"),
@@ -234,14 +288,31 @@ FILTER_FIELDS = {
     "supptype": ({"pma": "supplement_words"}, "supplement type {v}"),
     "root": ({"recall": "root_cause"}, "root cause {v}"),
     "estab": ({"registrationlisting": "establishment_words"}, "establishment type {v}"),
-    "panel": ({"classification": "medical_specialty"}, "medical specialty {v}"),
+    "panel": ({"classification": "medical_specialty", "510k": "advisory_committee"}, "review panel {v}"),
+    "gmp": ({"classification": "gmp_exempt"}, "exempt from GMP (quality system) requirements"),
+    "single": ({"udi": "is_single_use", "gudid": "is_single_use"}, "single-use devices"),
     "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
     "regnum": ({"registrationlisting": "registration_number"}, "registration number {v}"),
     "fei": ({"registrationlisting": "fei_number"}, "FEI number {v}"),
     "sex": ({"event": "patient_sex"}, "patient sex {v}"),
+    "group": ({"covid19serology": "group"}, "sample group {v}"),
+    "stype": ({"covid19serology": "type"}, "sample type {v}"),
+    "age": ({"event": "patient_age"}, "patient age {v}"),
+    "city": (
+        {"pma": "city", "510k": "city", "recall": "city", "enforcement": "city", "registrationlisting": "city"},
+        "city {v}",
+    ),
+    "agree": ({"covid19serology": "antibody_agree"}, "{v}"),
+}
+# how a serology result agreed with the sample's known status, in plain words
+AGREE_LABEL = {
+    "FP": "false positives (FP)",
+    "FN": "false negatives (FN)",
+    "TP": "true positives (TP)",
+    "TN": "true negatives (TN)",
 }
 # word filters read only when their dataset is named too ("positive airway pressure" is a device)
-NEEDS_DATASET = {"truth", "sex"}
+NEEDS_DATASET = {"truth", "sex", "agree"}
 FILTER_DATASET = {
     "status": "recall",
     "voluntary": "enforcement",
@@ -261,6 +332,13 @@ FILTER_DATASET = {
     "regnum": "registrationlisting",
     "fei": "registrationlisting",
     "sex": "event",
+    "gmp": "classification",
+    "single": "udi",
+    "group": "covid19serology",
+    "agree": "covid19serology",
+    "stype": "covid19serology",
+    "age": "event",
+    "city": "",  # a city filters the dataset named; it implies none
 }
 
 FOLLOWUP = _table(
@@ -280,7 +358,8 @@ would should will shall may might must have has had having get got gets getting 
 look lookup up many much number count total so far ever also too same related associated involving involved
 make makes made making info information details summary summarize summarise records record entries entry data
 database fda device devices medical product products type types kind kinds here did does done received reported
-issued filed submitted decided initiated posted published occurred happened ever yet still just only new recent
+issued filed submitted decided initiated posted published occurred happened reviewed ever yet still just only new recent
+operate operates
 recently latest newest oldest first last past year years month months day days date dates time times quarter
 quarters like under into across overall altogether together whole entire anything something everything
 companies company firm firms manufacturer manufacturers maker makers by via including include includes has
@@ -378,6 +457,56 @@ def verbs_as_grammar(tokens: Tokens) -> None:
         after_key = i > 0 and tokens.role.get(i - 1) in ("dataset", "field", "id", "code")
         if prev in _AUX or after_key or (i == 0 and nxt in _OBJECT) or (prev in FUNCTION and nxt in _OBJECT):
             tokens.take(i, i + 1, "function")
+    for i in tokens.unused():  # phrasal verbs: "came out in 2020", "kicked off", "shows up most"
+        if lows[i] in _PARTICLES and i and tokens.free(i - 1) and _verb_like(lows[i - 1]):
+            tokens.take(i - 1, i + 1, "function")
+
+
+_PARTICLES = {"out", "off", "up"}
+_IRREGULAR = {
+    "came",
+    "come",
+    "comes",
+    "went",
+    "go",
+    "goes",
+    "show",
+    "shows",
+    "showing",
+    "turn",
+    "turns",
+    "pop",
+    "pops",
+    "kick",
+    "kicks",
+    "start",
+    "starts",
+    "get",
+    "gets",
+    "got",
+    "set",
+    "sets",
+    "put",
+    "puts",
+    "run",
+    "runs",
+    "ran",
+    "pull",
+    "pulls",
+    "roll",
+    "rolls",
+    "phase",
+    "phased",
+    "phasing",
+    "send",
+    "sends",
+    "sent",
+}
+
+
+def _verb_like(word: str) -> bool:
+    """A word that reads as a verb before a particle ("kicked", "came", "shows")."""
+    return word in _IRREGULAR or (len(word) > 4 and word.endswith("ed")) or (len(word) > 5 and word.endswith("ing"))
 
 
 # the verb that says which date a range is of ("recalls initiated in 2012", "510(k)s received in 2019")

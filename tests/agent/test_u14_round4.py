@@ -120,11 +120,11 @@ def test_a_class_of_a_record_is_read_for_its_product_code(ctx):
 @pytest.mark.parametrize(
     "question",
     [
-        "serology results that were false negatives",  # agreement with the known status
-        "how many units were distributed in recall Z-2338-2012",  # a field the rows do not carry
-        "how many days did FDA need to review K200606",  # review time: the date received is not read
+        "serology results whose antibody result agreed with the truth",  # agreement said in other words
+        "total quantity recalled across all recalls",  # a quantity is read for one recall named, not summed
+        "average review time of 510(k)s",  # a review time is computed for one submission named
         "recalls of catheters other than urological ones",  # a kind of device left out
-        "proprietary names in the DiaSorin listing",  # listed products' names
+        "proprietary names of listed products in registrations",  # listed names of no establishment named
     ],
 )
 def test_what_the_searches_cannot_do_is_said_without_a_figure(ctx, question):

@@ -1,0 +1,28 @@
+"""Questions that ask for a forecast (what FDA or a firm will do, how likely a recall is): the records hold what
+happened, never what will; answered with no figure, never with a count of a future period (always 0)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["asks_forecast", "REPLY"]
+
+REPLY = (
+    "The FDA records say what has happened, not what will: I do not predict recalls, reports or decisions, or how "
+    'likely they are. What I can show is the history, for example "adverse events for the 630G insulin pump per '
+    'year" or "recalls by Boston Scientific since 2019", from which you can judge the trend yourself.'
+)
+
+_FORECAST = re.compile(
+    r"(?i)\b(?:predict\w*|forecast\w*|how\s+likely|projections?|extrapolat\w*|odds|likelihood|probability|"
+    r"(?:likely|expected|going)\s+to\s+(?:be|get|have|see|receive|recall|approve|clear|issue|happen)|"
+    r"chances?\s+(?:of|that)|in\s+the\s+future|future\s+(?:recalls?|reports?|events?|clearances?|approvals?)|"
+    r"will\s+(?:fda|the\s+fda|it|they|there|\w+)\s+(?:be\s+)?(?:recall\w*|get|receive|approv\w*|clear\w*|pull\w*|"
+    r"issue|see|have|file)\b[^?.]*\b(?:next|coming|future|20[3-9]\d|202[6-9])|"
+    r"next\s+(?:year|quarter|month)'?s?\s+(?:\w+\s+){0,2}(?:clearances?|approvals?|recalls?|reports?|mdrs?|events?))\b"
+)
+
+
+def asks_forecast(question: str) -> bool:
+    """True when the question asks what will happen or how likely it is: a forecast, not in the records."""
+    return bool(_FORECAST.search(question or ""))
