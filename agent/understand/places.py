@@ -168,6 +168,11 @@ def _name(tokens: Tokens, i: int, j: int, reach: dict[str, int]) -> PlaceFilter 
     whole = [p for p in reading.places if p.name.lower() == text.lower() or p.code.lower() == text.lower()]
     if not whole and not capital:
         return None  # lower-case words must be the place's whole name
+    if not whole and len(lows) > 1:
+        named = [p for p in reading.places if all(w in f"{p.name} {p.code}".lower() for w in lows)]
+        if not named:
+            return None  # "SVS (Spiration) in": words of several things, not a place's name
+        reading.places = named
     found = [
         PlaceFilter(words=text, kind=p.kind, code=p.code, name=p.name, countries=list(p.countries))
         for p in (whole or reading.places)

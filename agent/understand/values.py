@@ -84,6 +84,15 @@ _CITY = {"pma", "510k", "recall", "enforcement", "registrationlisting"}
 _BEFORE_CITY = {"in", "from", "city", "is", "of", "at", "near"}
 
 
+_ABBREVIATED = {"saint": "st", "sainte": "ste", "fort": "ft", "mount": "mt"}
+
+
+def _city_form(text: str) -> str:
+    """A city's words as records spell them: lower case, no periods, "Saint" as "st"."""
+    words = text.lower().replace(".", " ").split()
+    return " ".join(_ABBREVIATED.get(w, w) for w in words)
+
+
 def _is_place_or_firm(ctx: ToolContext, words: str) -> bool:
     from mirror.lookup.lexicon import firm_phrases
     from mirror.lookup.places import COUNTRIES, US_STATES
@@ -117,13 +126,15 @@ def read_cities(ctx: ToolContext, tokens: Tokens, it: Interpretation, named: lis
             words = tokens.words(k, k + n)
             if _is_place_or_firm(ctx, words):
                 continue
+            spelt = _city_form(words)
             try:
-                total = run_tool(ctx, SEARCHER[ds], {"filters": {"city": words}, "limit": 0}).total
+                rows = run_tool(ctx, SEARCHER[ds], {"filters": {"city": spelt}, "limit": 3}).rows
             except ToolError:
                 continue
-            if total:
+            if any(_city_form(str(r.get("city") or "")) == spelt for r in rows):
+                # the whole city as the records spell it ("Paul" is not "St. Paul"; "Saint Paul" is "ST PAUL")
                 tokens.take(k, k + n, "filter")
                 it.filters.append(
-                    Filter(field="word:city", value=words.upper(), label=f"city {words.title()}", words=words)
+                    Filter(field="word:city", value=spelt.upper(), label=f"city {words.title()}", words=words)
                 )
                 return

@@ -359,7 +359,7 @@ look lookup up many much number count total so far ever also too same related as
 make makes made making info information details summary summarize summarise records record entries entry data
 database fda device devices medical product products type types kind kinds here did does done received reported
 issued filed submitted decided initiated posted published occurred happened reviewed ever yet still just only new recent
-operate operates
+operate operates mislabeled mislabelled defective faulty
 recently latest newest oldest first last past year years month months day days date dates time times quarter
 quarters like under into across overall altogether together whole entire anything something everything
 companies company firm firms manufacturer manufacturers maker makers by via including include includes has

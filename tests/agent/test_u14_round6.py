@@ -129,3 +129,15 @@ def test_phrasal_verbs_are_grammar(ctx):
 def test_not_with_a_demonym_leaves_the_country_out(ctx):
     it, clar = interpret(ctx, "510(k)s in 2020 from applicants that are not Japanese")
     assert it.place is not None and it.place.exclude and it.place.code == "JP" and it.device is None
+
+
+def test_a_city_is_matched_whole_as_the_records_spell_it(ctx):
+    it, clar = interpret(ctx, "PMA approvals for Saint Paul applicants")
+    assert ("word:city", "ST PAUL") in _filters(it)  # the records say "ST PAUL"
+    it, clar = interpret(ctx, "PMA approvals for Paul")
+    assert not any(f.field == "word:city" for f in it.filters)  # "Paul" alone is no city the records hold
+
+
+def test_words_of_several_things_are_no_place(ctx):
+    it, clar = interpret(ctx, "generic name of SVS (Spiration) in the PMA records")
+    assert it.place is None and clar is None
