@@ -180,48 +180,28 @@ def check_histogram(expected_sum: int | None):
     return chk
 
 
+def _key_lookup(endpoint: str, field: str, keys: list) -> Req:
+    """20 lookups of one record by its key field (the first sample key is the warm-up)."""
+    return Req(
+        f"{endpoint} key lookup (20 keys)",
+        f"/device/{endpoint}.json",
+        [f"search={field}:{k}" for k in keys[1:21]],
+        "key",
+        check_total(1, (field, "")),
+        warmup=f"search={field}:{keys[0]}",
+    )
+
+
 def build_requests(summary: dict) -> list[Req]:
     eps = summary["endpoints"]
     ev = eps["event"]
     focus = ev["focus_by_year"]
     dxy_total = ev["product_codes"]["focus"]["DXY"]
     dxy_2020 = focus["DXY"].get("2020", 0)
-    reqs = []
-    keys = ev["sample_keys"]
-    reqs.append(
-        Req(
-            "event key lookup (20 keys)",
-            "/device/event.json",
-            [f"search=mdr_report_key:{k}" for k in keys[1:21]],
-            "key",
-            check_total(1, ("mdr_report_key", "")),
-            warmup=f"search=mdr_report_key:{keys[0]}",
-        )
-    )
-    if "udi" in eps:
-        k = eps["udi"]["sample_keys"]
-        reqs.append(
-            Req(
-                "udi key lookup (20 keys)",
-                "/device/udi.json",
-                [f"search=public_device_record_key:{x}" for x in k[1:21]],
-                "key",
-                check_total(1, ("public_device_record_key", "")),
-                warmup=f"search=public_device_record_key:{k[0]}",
-            )
-        )
-    if "510k" in eps:
-        k = eps["510k"]["sample_keys"]
-        reqs.append(
-            Req(
-                "510k key lookup (20 keys)",
-                "/device/510k.json",
-                [f"search=k_number:{x}" for x in k[1:21]],
-                "key",
-                check_total(1, ("k_number", "")),
-                warmup=f"search=k_number:{k[0]}",
-            )
-        )
+    reqs = [_key_lookup("event", "mdr_report_key", ev["sample_keys"])]
+    for name, field in (("udi", "public_device_record_key"), ("510k", "k_number")):
+        if name in eps:
+            reqs.append(_key_lookup(name, field, eps[name]["sample_keys"]))
     reqs += [
         Req(
             "DXY + 2020 date range, limit=100",
