@@ -26,13 +26,11 @@ interpretation agreeing). Goals (issue 14): right >= 95%, confident wrong figure
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -46,27 +44,14 @@ sys.path.insert(0, str(HERE / "questions"))
 from bank import Bank, Family, as_of_dates, expected, load_bank  # noqa: E402
 from score import judge, read_payload  # noqa: E402
 
+sys.path.insert(0, str(HERE))
+from eval_setup import ModelMissing, embedded_ready, make_assistant, sample_mirror  # noqa: E402
+
 DEFAULT_BANK = HERE / "questions" / "sample.yaml"
 GOALS = {"right": 0.95, "wrong_figures": 0}
 
 
 # --------------------------------------------------------------------------------------------- mirror and models
-
-
-def sample_mirror(work: Path, say) -> Path:
-    data = work / "data"
-    if (data / "db").is_dir():
-        say(f"mirror: reusing {data}")
-        return data
-    say(f"mirror: python -m mirror sync --sample --data-dir {data} --quiet")
-    done = subprocess.run(
-        [sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode:
-        raise SystemExit(f"mirror sync --sample failed:\n{done.stdout}{done.stderr}")
-    return data
 
 
 def run_folder(data: Path, work: Path, label: str) -> Path:
@@ -76,35 +61,6 @@ def run_folder(data: Path, work: Path, label: str) -> Path:
     d.mkdir(parents=True)
     (d / "db").symlink_to((data / "db").resolve(), target_is_directory=True)
     return d
-
-
-class ModelMissing(RuntimeError):
-    """The model asked for cannot run here (its note says why)."""
-
-
-def make_assistant(label: str, data: Path):
-    from agent.assistant import Assistant
-    from agent.settings import AgentSettings
-    from mirror.settings import Settings
-
-    if label == "none":
-        return Assistant(Settings(data_dir=data), AgentSettings(model="none"), model=None)
-    a = Assistant(Settings(data_dir=data), AgentSettings(model=label))
-    if a.model is None:
-        a.close()
-        raise ModelMissing(a.model_note or f"--model {label} could not be loaded")
-    return a
-
-
-def embedded_ready() -> str:
-    """'' when the embedded model can run, else why not."""
-    if importlib.util.find_spec("llama_cpp") is None:
-        return "llama-cpp-python is not installed in this venv"
-    try:
-        from agent.models import embedded_model_path
-    except Exception as e:  # the agent package is being changed under us
-        return f"agent.models does not import ({type(e).__name__}: {e})"
-    return "" if embedded_model_path() is not None else "the SmolLM2-135M GGUF package is not installed"
 
 
 # ------------------------------------------------------------------------------------------------------ running

