@@ -105,11 +105,14 @@ def local_manifest(site: Path, url: str) -> str:
     return f"{url}/download.local.json"
 
 
-def run_sync(st, manifest: str, data: Path, log: Path) -> dict:
+def run_sync(st, manifest: str, data: Path, log: Path, code: Path | None = None) -> dict:
     env = dict(os.environ, FDAX_OFFLINE="1")
+    if code is not None:  # the `mirror` package of another tree (e.g. an older commit's, `git archive`d)
+        env["PYTHONPATH"] = str(code)
     m = st.run_measured(
         [
             sys.executable,
+            *(["-P"] if code is not None else []),  # not the current folder's `mirror` first on the path
             "-m",
             "mirror",
             "sync",
@@ -163,21 +166,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", type=float, default=0.005, help="synth_mirror scale of the event site (0.005)")
     ap.add_argument("--workdir", type=Path, help="work folder (default: a new temporary one, removed after)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--code", type=Path, help="run the `mirror` package found in this folder (default: this checkout)")
+    ap.add_argument("--reuse-sites", action="store_true", help="with --workdir: keep the sites A and B already there")
     args = ap.parse_args(argv)
     sm, st = _load("synth_mirror"), _load("sync_throughput")
     work = Path(args.workdir or tempfile.mkdtemp(prefix="fdax-refresh-")).resolve()
     try:
         print(f"SYNTHETIC refresh benchmark in {work}", file=sys.stderr, flush=True)
-        sm.build(work / "A", args.scale, ["event"], workers=2, say=lambda *a: print(*a, file=sys.stderr))
-        changed, files = re_export(work / "A", work / "B", NEW_DATE)
+        if not (args.reuse_sites and (work / "B" / "download.json").exists()):
+            sm.build(work / "A", args.scale, ["event"], workers=2, say=lambda *a: print(*a, file=sys.stderr))
+            changed, files = re_export(work / "A", work / "B", NEW_DATE)
+        else:
+            parts = json.loads((work / "B" / "download.json").read_text())["results"]["device"]["event"]["partitions"]
+            changed, files = parts[-1]["file"], len(parts)
+        for old in ("data", "fresh"):
+            shutil.rmtree(work / old, ignore_errors=True)
         srv_a, url_a = serve(work / "A")
         srv_b, url_b = serve(work / "B")
         man_a, man_b = local_manifest(work / "A", url_a), local_manifest(work / "B", url_b)
         (work / "logs").mkdir(exist_ok=True)
         runs = {
-            "first sync": run_sync(st, man_a, work / "data", work / "logs" / "first"),
-            "refresh": run_sync(st, man_b, work / "data", work / "logs" / "refresh"),
-            "full re-sync (old refresh)": run_sync(st, man_b, work / "fresh", work / "logs" / "full"),
+            "first sync": run_sync(st, man_a, work / "data", work / "logs" / "first", args.code),
+            "refresh": run_sync(st, man_b, work / "data", work / "logs" / "refresh", args.code),
+            "full re-sync (old refresh)": run_sync(st, man_b, work / "fresh", work / "logs" / "full", args.code),
         }
         equal = same_rows(work / "data", work / "fresh")
         srv_a.shutdown()

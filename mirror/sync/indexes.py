@@ -18,7 +18,9 @@ The word index of event narratives (`device_event_text_terms`: term, rowid, date
 texts and each two words in a row, split as the API splits them, with the records whose text holds them;
 but not the common words (in more than 1% of the records, listed apart in `device_event_text_common`) nor
 two common words in a row. A search for one word or a two-word phrase that holds a rare word is answered
-from it exactly (the same tokens, so the same records); other text searches scan the texts as before.
+from it exactly (the same tokens, so the same records); other text searches scan the texts as before. Which words
+are common is read from a sample of the texts: any set gives the same answers (a common word is searched by scan).
+A refresh that replaces a few partitions of a copied file updates the word index in place (`_words_in_place`).
 
 Both kinds of index name records by the main table's rowid. `finish` checkpoints first (so that rows deleted
 for dropped partitions are vacuumed before any rowid is written down) and records the table's row count and
@@ -30,6 +32,7 @@ by the next `mirror sync`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..schema.datasets import Dataset
@@ -40,7 +43,21 @@ from ..store.state import rowid_stamp, set_meta
 from .load import ensure_tables
 from .loadsql import listed_sql, rows_sql, summary_sql, words_sql
 
-__all__ = ["outdated", "copy_upgraded", "finish", "index_problems"]
+__all__ = ["outdated", "copy_upgraded", "finish", "index_problems", "Refresh", "MAX_WORD_RUNS"]
+
+# A refresh adds the terms of the partitions it loaded to the word index as one more run sorted by term (a term's
+# rows are then in a few row groups, one per run); after this many runs the index is built again as one run.
+MAX_WORD_RUNS = 8
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """What a build that started as a copy of the published file changed: the partitions it loaded anew, and those
+    whose rows it removed (loaded anew, or no longer in the export)."""
+
+    published: Path
+    loaded: tuple[str, ...]
+    gone: tuple[str, ...]
 
 
 def outdated(store: Store, path: Path, ds: Dataset, indexes: bool = True) -> list[str]:
@@ -117,9 +134,11 @@ def copy_upgraded(con: Connection, source: Path, ds: Dataset) -> None:
         con.execute(f"DETACH {src}")
 
 
-def finish(con: Connection, ds: Dataset, only: set[str] | None = None) -> None:
+def finish(con: Connection, ds: Dataset, only: set[str] | None = None, refresh: Refresh | None = None) -> None:
     """The indexes and summaries of a complete build: the key index, the listed columns' summaries and the word
-    index (read in rowid batches). `only`: just these of them (what an unchanged file lacks), else all."""
+    index (read in rowid batches). `only`: just these of them (what an unchanged file lacks), else all. `refresh`:
+    the build is a copy of the published file with some partitions replaced; the word index is then brought up to
+    date in place (`_words_in_place`) when the kept records' rowids did not move, else built again."""
     con.execute("SET enable_progress_bar=false")  # long statements: DuckDB would draw a bar on stdout
     con.execute("CHECKPOINT")  # deleted rows (dropped partitions) are vacuumed now, before rowids are written down
     for table in _LEGACY.get(ds.endpoint, ()):
@@ -132,13 +151,68 @@ def finish(con: Connection, ds: Dataset, only: set[str] | None = None) -> None:
         con.execute(f'CREATE INDEX IF NOT EXISTS "{_index_name(ds)}" ON "{ds.table}" ("{ds.key[0]}")')
     if ix.words and (only is None or {ix.words.table, ix.words.common} & only):
         rows = one(con.execute(f'SELECT coalesce(max(rowid) + 1, 0) FROM "{ds.table}_{ds.words}"'))[0]
-        for sql in words_sql(ds, rows):
-            con.execute(sql)
+        if refresh is None or only is not None or not _words_in_place(con, ds, refresh, rows):
+            for sql in words_sql(ds, rows):
+                con.execute(sql)
+            set_meta(con, word_runs=1)
     if ix.rows and (only is None or {r.table for r in ix.rows} & only):
         for sql in rows_sql(ds):
             con.execute(sql)
     if ix.by_rowid:
         set_meta(con, rowid_stamp=rowid_stamp(con, f'"{ds.table}"'))
+
+
+def _words_in_place(con: Connection, ds: Dataset, refresh: Refresh, rows: int) -> bool:
+    """Bring the copied word index up to date: delete the terms of the records that are gone, add those of the
+    partitions loaded, with the common words kept. Only when the copy's index matched its records, every kept
+    partition's rows kept their rowids (a checkpoint may move rows when it compacts row groups) and the index has
+    fewer than MAX_WORD_RUNS runs; False (nothing changed) otherwise, and the caller builds it again."""
+    ix = layout(ds).words
+    assert ix is not None
+    meta = dict(con.execute("SELECT key, value FROM _sync_meta").fetchall())
+    runs = int(meta.get("word_runs") or MAX_WORD_RUNS)
+    have = {
+        t
+        for (t,) in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+        ).fetchall()
+    }
+    if runs >= MAX_WORD_RUNS or not {ix.table, ix.common} <= have or not refresh.published.exists():
+        return False
+    pub = "_published"
+    con.execute(f"ATTACH '{str(refresh.published).replace(chr(39), chr(39) * 2)}' AS {pub} (READ_ONLY)")
+    try:
+        stamp = con.execute(f"SELECT value FROM {pub}.main._sync_meta WHERE key = 'rowid_stamp'").fetchone()
+        if stamp is None or stamp[0] != rowid_stamp(con, f'{pub}.main."{ds.table}"'):
+            return False
+        before, after = _ranges(con, f'{pub}.main."{ds.table}"'), _ranges(con, f'"{ds.table}"')
+        gone = set(refresh.gone)
+        kept = {p: r for p, r in before.items() if p not in gone}
+        if any(after.get(p) != r or not _contiguous(r) for p, r in kept.items()):
+            return False
+        stale = [before[p] for p in gone if p in before]
+        if not all(_contiguous(r) for r in stale):
+            return False
+    finally:
+        con.execute(f"DETACH {pub}")
+    for lo, hi, _ in stale:
+        con.execute(f'DELETE FROM "{ix.table}" WHERE rowid BETWEEN ? AND ?', [lo, hi])
+    if refresh.loaded:
+        for sql in words_sql(ds, rows, common=False, partitions=list(refresh.loaded)):
+            con.execute(sql)
+    set_meta(con, word_runs=runs + 1)
+    return True
+
+
+def _ranges(con: Connection, table: str) -> dict[str, tuple[int, int, int]]:
+    """Each partition's lowest and highest rowid and row count in `table` (quoted SQL, maybe qualified)."""
+    rows = con.execute(f"SELECT _partition, min(rowid), max(rowid), count(*) FROM {table} GROUP BY _partition")
+    return {p: (lo, hi, n) for p, lo, hi, n in rows.fetchall()}
+
+
+def _contiguous(r: tuple[int, int, int]) -> bool:
+    lo, hi, n = r
+    return hi - lo + 1 == n
 
 
 def index_problems(con: Connection, ds: Dataset) -> list[str]:

@@ -27,6 +27,7 @@ __all__ = [
 
 STAGE = "_chunk"
 COMMON = 0.01  # a word in more than this share of a word index's rows is common (not indexed)
+SAMPLE_ROWS = 51_200  # the common words are counted on about this many texts: 25 blocks of 2,048 rows, spread out
 _DATE_SQL = {kind: f"try_strptime({{v}}, '{fmt}')::DATE" for kind, fmt in zip(("ymd", "iso", "mdy"), DATE_FORMATS)}
 _TYPE = {"str": "VARCHAR", "date": "DATE", "list": "VARCHAR[]"}
 # The record JSON is stored ZSTD-compressed whatever DuckDB's own analysis would pick: left to itself, DuckDB 1.5
@@ -189,63 +190,83 @@ def child_sql(ds: Dataset, ch: Child) -> str:
     )
 
 
-def words_sql(ds: Dataset, rows: int, common_share: float = COMMON, batch: int = 200_000) -> list[str]:
+def words_sql(
+    ds: Dataset,
+    rows: int,
+    common_share: float = COMMON,
+    batch: int = 200_000,
+    sample: int = SAMPLE_ROWS,
+    common: bool = True,
+    partitions: list[str] | None = None,
+) -> list[str]:
     """(Re)build the word index of `ds.words` (whose child table's rowids are below `rows`): every term (a word, or two
     words in a row) of the child's texts that holds a rare word, with the main table's rowid of each record whose
     text holds it, once, with its `words_cover` columns, sorted by term (zone maps find a term's rows); and apart the
-    common words (in more than
-    `common_share` of the records). Rows are read in rowid batches, so that memory stays bounded."""
+    common words. Rows are read in rowid batches, so that memory stays bounded.
+
+    The common words are those in more than `common_share` of the records, counted on a sample of about `sample`
+    texts when there are more (blocks of rows spread over the table, read through zone maps): any set of common words
+    gives the same search results, since the API looks up only the words the common table lacks and scans for the
+    others; a sample only moves a few borderline words from one side to the other. `common=False` keeps the common
+    words the file has. `partitions`: add the terms of these partitions' records only to the index the file has
+    (whose terms of records no longer there were deleted first), as one more run of rows sorted by term."""
     assert ds.words_tables is not None, f"{ds.table} has no word index"
-    words, common = ds.words_tables
+    words, common_table = ds.words_tables
     cover = "".join(f', m."{c}"' for c in ds.words_cover)
     child, word, key = f"{ds.table}_{ds.words}", WORD_SQL, ds.key[0]
     spans = [(lo, lo + batch - 1) for lo in range(0, max(rows, 1), batch)]
-    split = (
-        f'SELECT "{key}" AS key, regexp_extract_all(lower("text"), \'{word}\') AS ws FROM "{child}" '
-        "WHERE rowid BETWEEN {lo} AND {hi}"
-    )
-    return (
-        [
-            "CREATE OR REPLACE TEMP TABLE _df (word VARCHAR, n BIGINT)",
-            "CREATE OR REPLACE TEMP TABLE _terms (term VARCHAR, key VARCHAR)",
-        ]
-        + [
-            f"INSERT INTO _df SELECT w, count(DISTINCT key) FROM (SELECT key, unnest(ws) AS w FROM "
-            f"({split.format(lo=lo, hi=hi)})) GROUP BY w"
-            for lo, hi in spans
-        ]
-        + [
-            f'CREATE OR REPLACE TABLE "{common}" AS SELECT word FROM _df GROUP BY word '
-            f'HAVING sum(n) > {float(common_share)} * (SELECT count(DISTINCT "{key}") FROM "{child}")',
-            "DROP TABLE _df",
-        ]
-        + [_rare_terms_sql(child, key, common, lo, hi) for lo, hi in spans]
-        + [
-            f'CREATE OR REPLACE TABLE "{words}" AS SELECT DISTINCT w.term, m.rowid AS rowid{cover} FROM _terms w '
-            f'JOIN "{ds.table}" m ON m."{key}" = w.key ORDER BY term, rowid',
-            "DROP TABLE _terms",
-        ]
+    listed = ", ".join(_lit(p) for p in partitions or [])
+    part = "" if partitions is None else f' AND "_partition" IN ({listed})'
+    out = ["CREATE OR REPLACE TEMP TABLE _terms (term VARCHAR, key VARCHAR)"]
+    if common:
+        out.append(
+            f'CREATE OR REPLACE TABLE "{common_table}" AS SELECT w AS word FROM (SELECT DISTINCT key, '
+            f"unnest(regexp_extract_all(lower(text), '{word}')) AS w FROM ({_sample(child, key, rows, sample)})) "
+            f"GROUP BY w HAVING count(*) > {float(common_share)} * "
+            f"(SELECT count(DISTINCT key) FROM ({_sample(child, key, rows, sample)}))"
+        )
+    out += [_rare_terms_sql(child, key, common_table, lo, hi, part) for lo, hi in spans]
+    terms = f'SELECT DISTINCT w.term, m.rowid AS rowid{cover} FROM _terms w JOIN "{ds.table}" m ON m."{key}" = w.key'
+    if partitions is None:
+        out.append(f'CREATE OR REPLACE TABLE "{words}" AS {terms} ORDER BY term, rowid')
+    else:
+        out.append(f'INSERT INTO "{words}" {terms} WHERE m."_partition" IN ({listed}) ORDER BY term, rowid')
+    return out + ["DROP TABLE _terms"]
+
+
+def _sample(child: str, key: str, rows: int, sample: int, block: int = 2048) -> str:
+    """About `sample` of the child's `rows` texts (all of them when there are fewer): every n-th block of rowids."""
+    every = max(1, rows // max(sample, 1))
+    if every == 1:
+        return f'SELECT "{key}" AS key, "text" FROM "{child}"'
+    return " UNION ALL ".join(
+        f'SELECT "{key}" AS key, "text" FROM "{child}" WHERE rowid BETWEEN {lo} AND {lo + block - 1}'
+        for lo in range(0, rows, block * every)
     )
 
 
-def _rare_terms_sql(child: str, key: str, common: str, lo: int, hi: int) -> str:
+def _lit(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _rare_terms_sql(child: str, key: str, common: str, lo: int, hi: int, part: str = "") -> str:
     """The (term, key) pairs of child rows lo..hi: each rare word, and each two words in a row of which one is rare.
 
-    Built from the rare words' positions (an anti-join of the tokens on the common words, then the neighbours of
-    each rare word by position), not by forming every two-word term and testing it: most words are common, so
-    this forms a few terms per text instead of one per word (the same pairs)."""
+    Each word is paired with the next one (two lists unnested side by side) and both are looked up in the (small)
+    common words; a two-word term is formed only when one of the two is rare (the same pairs as forming every term
+    and testing it, tests/mirror/test_d15_words.py)."""
     word = WORD_SQL
-    tokens = (
-        f"SELECT rid, key, unnest(ws) AS w, unnest(range(1, len(ws) + 1)) AS i FROM (SELECT rowid AS rid, "
-        f'"{key}" AS key, regexp_extract_all(lower("text"), \'{word}\') AS ws FROM "{child}" '
-        f"WHERE rowid BETWEEN {lo} AND {hi})"
+    pairs = (
+        f'SELECT key, unnest(ws) AS a, unnest(ws[2:]) AS b FROM (SELECT "{key}" AS key, '
+        f'regexp_extract_all(lower("text"), \'{word}\') AS ws FROM "{child}" WHERE rowid BETWEEN {lo} AND {hi}{part})'
+    )
+    flagged = (
+        f'SELECT key, a, b, a IN (SELECT word FROM "{common}") AS ca, b IN (SELECT word FROM "{common}") AS cb '
+        f"FROM ({pairs})"
     )
     return (
-        f"INSERT INTO _terms WITH t AS MATERIALIZED ({tokens}), "
-        f'r AS (SELECT rid, key, w, i FROM t WHERE w NOT IN (SELECT word FROM "{common}")) '
-        "SELECT DISTINCT term, key FROM (SELECT w AS term, key FROM r "
-        "UNION ALL SELECT t.w || ' ' || r.w, r.key FROM r JOIN t ON t.rid = r.rid AND t.i = r.i - 1 "
-        "UNION ALL SELECT r.w || ' ' || t.w, r.key FROM r JOIN t ON t.rid = r.rid AND t.i = r.i + 1)"
+        "INSERT INTO _terms SELECT DISTINCT term, key FROM (SELECT key, unnest([CASE WHEN NOT ca THEN a END, "
+        f"CASE WHEN NOT (ca AND cb) THEN a || ' ' || b END]) AS term FROM ({flagged})) WHERE term IS NOT NULL"
     )
 
 

@@ -26,7 +26,7 @@ from .fetch import FolderSource, HttpSource, Source, fetch_cached, is_url, read_
 from .fetchlist import PlanReport, device_items, gudid_item, manifest_item
 from .guard import check_entry, previous_records, shrank
 from .gudid import run as gudid_sync
-from .indexes import copy_upgraded, finish, outdated
+from .indexes import Refresh, copy_upgraded, finish, outdated
 from .load import Fetched, drop_partition, ensure_tables, keep_partition, load_partition, open_stream
 from .plan import ENDPOINTS, Manifest, Partition, parse_manifest, plan
 from .progress import Progress, ProgressEvent
@@ -312,7 +312,7 @@ def _build(
         ensure_tables(con, ds)
         set_meta(con, export_date=w.export_date, status="building", dataset=w.dataset)
         streams: dict[str, tuple[Fetched, ChunkStream | PartitionError]] = {}
-        loaded = 0
+        loaded: list[str] = []
         try:
             for i, p in enumerate(w.to_load):
                 futures[p.path].result()  # waits for the download (and digest); raises its failure
@@ -334,7 +334,7 @@ def _build(
                     if nxt and futures[nxt.path].done() and not _unchanged(w, nxt, futures[nxt.path]):
                         _prefetch(store, settings, w, i + 1, futures, streams, after=stream)
                     load_partition(con, ds, p, fetched, stream.work, stream=stream)
-                    loaded += 1
+                    loaded.append(p.path)
                 except PartitionError:
                     remove(store.data_dir / "downloads", fetched.path)  # a bad download is fetched anew next time
                     raise
@@ -359,7 +359,10 @@ def _build(
             shrink_allowed=str(w.previous is not None and shrank(w.previous, planned)).lower(),
         )
         con.execute("COMMIT")
-        finish(con, ds, set(w.lacks) if w.base == "copy" and not (loaded or w.to_drop) else None)
+        refresh = None
+        if w.base == "copy" and not w.lacks:  # a copy of the published file: its word index is updated in place
+            refresh = Refresh(store.current(w.dataset), tuple(loaded), tuple(loaded + w.to_drop))
+        finish(con, ds, set(w.lacks) if w.base == "copy" and not (loaded or w.to_drop) else None, refresh)
         store.publish(w.dataset, con)
         published = True
         r.status = "updated"

@@ -149,10 +149,10 @@ def test_a_migration_that_fails_after_the_copy_is_finished_by_the_next_sync(old_
 
     real = run.finish
 
-    def crash(con, ds, only=None):
+    def crash(con, ds, *args, **kwargs):
         if ds.endpoint == "udi":
             raise KeyboardInterrupt  # as a Ctrl-C between the copy and the publish
-        real(con, ds, only)
+        real(con, ds, *args, **kwargs)
 
     monkeypatch.setattr(run, "finish", crash)
     with pytest.raises(KeyboardInterrupt):
