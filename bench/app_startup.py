@@ -38,7 +38,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.app.conftest import start_xvfb, stop, xdotool  # noqa: E402  (the app tests' Xvfb and process helpers)
+# the app tests' launcher, Xvfb and process helpers
+from tests.app.conftest import free_port, launch_app, listening, start_xvfb, stop, xdotool  # noqa: E402
 
 APP = [sys.executable, "-c", "from app.cli import main; main()"]
 QUESTIONS = [
@@ -80,13 +81,13 @@ def painted(display: str, box: tuple[int, int, int, int]) -> bool:
 def desktop_run(data: Path, work: Path, display: str, questions: int, app: list[str] = APP, early: bool = True) -> dict:
     trace = work / f"trace-{time.time_ns()}.jsonl"
     t0 = time.time()
-    proc = subprocess.Popen(
-        [*app, "--model", "none", "--data-dir", str(data), "--config", str(work / "app.json"), "--trace", str(trace)],
-        cwd=ROOT,
-        start_new_session=True,
+    proc = launch_app(
+        data,
+        work,
+        trace,
+        app=app,
         stdout=(work / "desktop.log").open("ab"),
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "DISPLAY": display, "FDAX_EARLY_CLIENT": "1" if early else "0"},
+        env={"DISPLAY": display, "FDAX_EARLY_CLIENT": "1" if early else "0"},
     )
     try:
         window = wait(
@@ -163,53 +164,13 @@ CLEARED = """() => ![...document.querySelectorAll('flt-semantics')].some(n => {
 
 
 def web_run(data: Path, work: Path, questions: int) -> dict:
-    import socket
-    import urllib.error
-    import urllib.request
-
     from playwright.sync_api import sync_playwright
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    trace, url = work / f"trace-{time.time_ns()}.jsonl", f"http://127.0.0.1:{port}/"
+    port, trace = free_port(), work / f"trace-{time.time_ns()}.jsonl"
     t0 = time.time()
-    proc = subprocess.Popen(
-        [
-            *APP,
-            "--web",
-            "--port",
-            str(port),
-            "--model",
-            "none",
-            "--data-dir",
-            str(data),
-            "--config",
-            str(work / "app.json"),
-            "--trace",
-            str(trace),
-        ],
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-    def up() -> str:
-        """The address the app printed, with this launch's token, once its server answers ("" before)."""
-        printed = [e["url"] for e in trace_events(trace) if e["event"] == "listening"]
-        if not printed:
-            return ""
-        try:
-            urllib.request.urlopen(url, timeout=1)
-        except urllib.error.HTTPError as e:
-            return printed[-1] if e.code == 403 else ""  # up: a page without the token is refused
-        except OSError:
-            return ""
-        return printed[-1]
-
+    proc = launch_app(data, work, trace, "--web", "--port", str(port), app=APP, stdout=subprocess.DEVNULL)
     try:
-        url = wait(up, 60, "the server", 0.02)
+        url = wait(lambda: listening(trace), 60, "the server", 0.02)  # the printed address, once it answers
         t_http = time.time()
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])

@@ -99,6 +99,29 @@ def stop(proc: subprocess.Popen, timeout: float = 10) -> int:
     return proc.returncode
 
 
+def launch_app(
+    data: Path,
+    folder: Path,
+    trace: Path,
+    *first: str,
+    app: list[str] = FDA_EXPLORER,
+    env: dict[str, str] | None = None,
+    stdout=subprocess.PIPE,
+) -> subprocess.Popen:
+    """`fda-explorer FIRST... --model none --data-dir DATA --config FOLDER/app.json --trace TRACE` (`app` instead of
+    fda-explorer when given) from the repository root in a session of its own (so `stop` ends it whole), with `env`
+    added to this process's environment; its output and errors go to `stdout` (a pipe unless told)."""
+    return subprocess.Popen(
+        [*app, *first, "--model", "none", "--data-dir", str(data), "--config", str(folder / "app.json")]
+        + ["--trace", str(trace)],
+        cwd=ROOT,
+        start_new_session=True,
+        stdout=stdout,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})},
+    )
+
+
 def xdotool(display: str, *args: str) -> str:
     """Run xdotool on `display`; its output, stripped."""
     return subprocess.run(
@@ -173,19 +196,10 @@ def web_app(data: Path, tmp_path: Path, home: Path | None = None) -> Iterator[tu
     its token, the trace file). On leaving: the app stops with exit 0 and printed no traceback of its own."""
     require("chromium")
     port, trace = free_port(), tmp_path / f"trace-{free_port()}.jsonl"
-    env = {**os.environ, "FDAX_DATA_DIR": str(data)}
+    env = {"FDAX_DATA_DIR": str(data)}
     if home is not None:  # the bundles are looked for under HOME; Flet's offline web files stay in the cache
         env.update(HOME=str(home), XDG_CACHE_HOME=str(Path(platformdirs.user_cache_dir()).expanduser()))
-    command = ["--web", "--port", str(port), "--model", "none", "--data-dir", str(data)]
-    command += ["--config", str(tmp_path / "app.json"), "--trace", str(trace)]
-    proc = subprocess.Popen(
-        [*FDA_EXPLORER, *command],
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
+    proc = launch_app(data, tmp_path, trace, "--web", "--port", str(port), env=env)
     try:
         url = wait_for(lambda: listening(trace) or proc.poll() is not None, 60, "the web server")
         assert proc.poll() is None, proc.stdout.read().decode()

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import FDA_EXPLORER, ROOT, SCREENSHOTS, require, settled_screenshot, start_xvfb, stop, wait_for, xdotool
+from .conftest import SCREENSHOTS, launch_app, require, settled_screenshot, start_xvfb, stop, wait_for, xdotool
 
 pytestmark = pytest.mark.slow
 TITLE = "FDA Explorer Offline"
@@ -28,9 +26,7 @@ def display():
 
 
 def _events(trace: Path) -> dict[str, dict]:
-    if not trace.exists():
-        return {}
-    return {e["event"]: e for e in map(json.loads, trace.read_text().splitlines())}
+    return {e["event"]: e for e in _lines(trace)}
 
 
 def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_copy, tmp_path):
@@ -38,24 +34,7 @@ def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_
 
     data, trace = mirror_copy(sample_mirror), tmp_path / "trace.jsonl"
     unpacked = client_path() is not None  # Flet unpacks its client at the first window ever
-    proc = subprocess.Popen(
-        [
-            *FDA_EXPLORER,
-            "--model",
-            "none",
-            "--data-dir",
-            str(data),
-            "--config",
-            str(tmp_path / "app.json"),
-            "--trace",
-            str(trace),
-        ],
-        cwd=ROOT,
-        start_new_session=True,
-        env={**os.environ, "DISPLAY": display},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    proc = launch_app(data, tmp_path, trace, env={"DISPLAY": display})
     try:
         window = wait_for(
             lambda: xdotool(display, "search", "--onlyvisible", "--name", TITLE) or proc.poll() is not None,
@@ -118,27 +97,6 @@ def test_the_early_client_is_started_on_a_bound_loopback_socket(tmp_path, monkey
     assert early_client.spawn() is None
 
 
-def _launch(display: str, data: Path, tmp_path: Path, trace: Path) -> subprocess.Popen:
-    return subprocess.Popen(
-        [
-            *FDA_EXPLORER,
-            "--model",
-            "none",
-            "--data-dir",
-            str(data),
-            "--config",
-            str(tmp_path / "app.json"),
-            "--trace",
-            str(trace),
-        ],
-        cwd=ROOT,
-        start_new_session=True,
-        env={**os.environ, "DISPLAY": display},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-
-
 def _lines(trace: Path) -> list[dict]:
     return [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
 
@@ -148,7 +106,7 @@ def test_a_conversation_comes_back_whole_in_a_second_window(display, sample_mirr
     is drawn with its tables, chart and Export buttons."""
     data = mirror_copy(sample_mirror)
     first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
-    proc = _launch(display, data, tmp_path, first)
+    proc = launch_app(data, tmp_path, first, env={"DISPLAY": display})
     try:
         wait_for(lambda: {"ready", "assistant_ready"} <= set(_events(first)), 60, "the first window")
         for i, question in enumerate(("adverse event reports for product code JAA", "adverse events by month in 2023")):
@@ -160,7 +118,7 @@ def test_a_conversation_comes_back_whole_in_a_second_window(display, sample_mirr
         assert proc.wait(30) == 0
     finally:
         stop(proc)
-    proc = _launch(display, data, tmp_path, second)
+    proc = launch_app(data, tmp_path, second, env={"DISPLAY": display})
     try:
         wait_for(lambda: {"ready", "assistant_ready"} <= set(_events(second)), 60, "the second window")
         xdotool(display, "mousemove", "52", "110", "click", "1")  # Sessions

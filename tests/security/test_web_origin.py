@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import shutil
 import subprocess
 import threading
@@ -19,7 +18,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.app.conftest import FDA_EXPLORER, ROOT, free_port, require, stop, wait_for
+from tests.app.conftest import free_port, launch_app, listening, require, stop, wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 ATTACK_PAGE = """<!doctype html><title>a page from elsewhere</title><script>
@@ -75,41 +74,15 @@ class App:
             return e.response.status_code
 
 
-def _listening(trace: Path) -> str:
-    lines = trace.read_text().splitlines() if trace.exists() else []
-    return next((json.loads(line)["url"] for line in lines if '"listening"' in line), "")
-
-
 @pytest.fixture(scope="module")
 def app(sample_dir, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("web-origin")
     data, port, trace = tmp / "data", free_port(), tmp / "trace.jsonl"
     shutil.copytree(sample_dir, data, ignore=shutil.ignore_patterns("*.lock", "agent"))
-    proc = subprocess.Popen(
-        [
-            *FDA_EXPLORER,
-            "--web",
-            "--port",
-            str(port),
-            "--model",
-            "none",
-            "--data-dir",
-            str(data),
-            "--config",
-            str(tmp / "app.json"),
-            "--trace",
-            str(trace),
-        ],
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "FDAX_DATA_DIR": str(data)},
-    )
+    proc = launch_app(data, tmp, trace, "--web", "--port", str(port), env={"FDAX_DATA_DIR": str(data)})
     try:
-        url = wait_for(lambda: _listening(trace) or proc.poll() is not None, 60, "the web server")
+        url = wait_for(lambda: listening(trace) or proc.poll() is not None, 60, "the web server to answer")
         assert proc.poll() is None, proc.stdout.read().decode()
-        wait_for(lambda: _up(port), 30, "the web server to answer")
         yield App(proc, port, url, trace)
     finally:
         code = stop(proc)
@@ -117,14 +90,6 @@ def app(sample_dir, tmp_path_factory):
         assert code == 0, f"fda-explorer --web exited with {code}:\n{output}"
         assert "Traceback" not in output and "ERROR" not in output, output
         assert f"open http://127.0.0.1:{port}/?token=" in output  # the address to open is printed
-
-
-def _up(port: int) -> bool:
-    try:
-        http.client.HTTPConnection("127.0.0.1", port, timeout=2).request("HEAD", "/")
-        return True
-    except OSError:
-        return False
 
 
 def test_the_printed_address_carries_a_token_that_becomes_a_strict_cookie(app):
