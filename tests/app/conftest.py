@@ -32,6 +32,12 @@ def sync_sample(dest: Path, only: str | None = None) -> Path:
     return dest
 
 
+def count_result(key: str, counted: dict[str, int], total: int, provenance: list[dict], **more) -> dict:
+    """A count_by tool result as the app receives it: `counted` ({value: count}) becomes its rows, in that order."""
+    rows = [{key: value, "count": n} for value, n in counted.items()]
+    return {"tool": "count_by", "total": total, "id_fields": [key], "provenance": provenance, "rows": rows, **more}
+
+
 @pytest.fixture(scope="session")
 def sample_mirror(sample_dir) -> Path:
     """The whole sample mirror, read-only for tests (copy it with `mirror_copy` to change it): the session's

@@ -14,6 +14,8 @@ from app.reading import reading_parts
 from app.rephrase import edit_of, rephrase
 from app.results import chart_of, tables_of
 
+from .conftest import count_result
+
 PROV = [{"dataset": "device/event", "as_of": "2025-09-23", "query": "search=x&limit=10"}]
 EVENTS = {
     "tool": "search_events",
@@ -25,13 +27,7 @@ EVENTS = {
         {"mdr_report_key": "1000006", "brand_name": "OEC 9900", "event_type": "Injury", "score": 2},
     ],
 }
-MONTHS = {
-    "tool": "count_by",
-    "total": 3,
-    "id_fields": ["month"],
-    "provenance": PROV,
-    "rows": [{"month": "2023-02", "count": 1}, {"month": "2023-04", "count": 2}],
-}
+MONTHS = count_result("month", {"2023-02": 1, "2023-04": 2}, 3, PROV)
 PUMPS = {
     "question": "adverse events for infusion pumps in 2023",
     "datasets": ["event"],

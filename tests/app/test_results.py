@@ -7,6 +7,8 @@ from app.reading import reading_parts, split_answer, without_tables
 from app.results import as_of_of, chart_of, contributing_as_of, tables_of
 from app.timeline import attach_queries, entry_of
 
+from .conftest import count_result
+
 PROV = [{"dataset": "device/event", "as_of": "2025-09-23", "query": "search=x&limit=2"}]
 SEARCH = {
     "tool": "search_events",
@@ -18,28 +20,9 @@ SEARCH = {
         {"mdr_report_key": "10", "date_received": None, "extra": 3},
     ],
 }
-TREND = {
-    "tool": "count_by",
-    "total": 7,
-    "id_fields": ["year"],
-    "provenance": PROV,
-    "rows": [{"year": "2008", "count": 1}, {"year": "2011", "count": 5}],
-}
-MONTHS = {
-    "tool": "count_by",
-    "total": 3,
-    "id_fields": ["month"],
-    "provenance": PROV,
-    "rows": [{"month": "2023-11", "count": 1}, {"month": "2024-02", "count": 2}],
-}
-TOP = {
-    "tool": "count_by",
-    "total": 9,
-    "id_fields": ["manufacturer"],
-    "provenance": PROV,
-    "truncated": True,
-    "rows": [{"manufacturer": "B", "count": 2}, {"manufacturer": "A", "count": 7}],
-}
+TREND = count_result("year", {"2008": 1, "2011": 5}, 7, PROV)
+MONTHS = count_result("month", {"2023-11": 1, "2024-02": 2}, 3, PROV)
+TOP = count_result("manufacturer", {"B": 2, "A": 7}, 9, PROV, truncated=True)
 
 
 def test_a_table_per_result_with_rows_columns_in_order_and_a_capped_note():
