@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -19,9 +18,7 @@ from agent.audit import write_audit
 from agent.cli import tools_cli
 from agent.errors import Cancelled
 from agent.sessions import MAX_SESSION_ID, InvalidSessionId, check_session_id, inside, session_lock
-
-ROOT = Path(__file__).resolve().parents[2]
-FDA_EXPLORER = [sys.executable, "-c", "from app.cli import main; main()"]
+from tests.app.conftest import FDA_EXPLORER, ROOT
 
 
 @pytest.fixture
