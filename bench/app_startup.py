@@ -39,9 +39,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 # the app tests' launcher, Xvfb and process helpers
-from tests.app.conftest import free_port, launch_app, listening, start_xvfb, stop, xdotool  # noqa: E402
+from tests.app.conftest import (  # noqa: E402
+    FDA_EXPLORER,
+    free_port,
+    launch_app,
+    listening,
+    start_xvfb,
+    stop,
+    trace_events,  # noqa: E402
+    xdotool,
+)
 
-APP = [sys.executable, "-c", "from app.cli import main; main()"]
+APP = FDA_EXPLORER  # the app from this checkout (--exe adds a built one)
 QUESTIONS = [
     "adverse events by year",
     "adverse event reports for product code JAA",
@@ -66,10 +75,6 @@ def wait(predicate, timeout: float, what: str, interval: float = POLL):
             return value
         time.sleep(interval)
     raise SystemExit(f"bench: timed out after {timeout:g}s waiting for {what}")
-
-
-def trace_events(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
 def painted(display: str, box: tuple[int, int, int, int]) -> bool:

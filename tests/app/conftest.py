@@ -181,6 +181,11 @@ def require(*tools: str) -> None:
         )
 
 
+def trace_events(trace: Path) -> list[dict]:
+    """The events the app wrote to its `--trace` file so far, in order ([] before it writes one)."""
+    return [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
+
+
 def listening(trace: Path) -> str:
     """The address the app printed (with this launch's token), once its server listens; "" before."""
     lines = trace.read_text().splitlines() if trace.exists() else []

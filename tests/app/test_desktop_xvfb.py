@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import SCREENSHOTS, launch_app, require, settled_screenshot, start_xvfb, stop, wait_for, xdotool
+from .conftest import (
+    SCREENSHOTS,
+    launch_app,
+    require,
+    settled_screenshot,
+    start_xvfb,
+    stop,
+    trace_events,
+    wait_for,
+    xdotool,
+)
 
 pytestmark = pytest.mark.slow
 TITLE = "FDA Explorer Offline"
@@ -26,7 +35,7 @@ def display():
 
 
 def _events(trace: Path) -> dict[str, dict]:
-    return {e["event"]: e for e in _lines(trace)}
+    return {e["event"]: e for e in trace_events(trace)}
 
 
 def test_window_starts_answers_and_exits_cleanly(display, sample_mirror, mirror_copy, tmp_path):
@@ -97,10 +106,6 @@ def test_the_early_client_is_started_on_a_bound_loopback_socket(tmp_path, monkey
     assert early_client.spawn() is None
 
 
-def _lines(trace: Path) -> list[dict]:
-    return [json.loads(line) for line in trace.read_text().splitlines()] if trace.exists() else []
-
-
 def test_a_conversation_comes_back_whole_in_a_second_window(display, sample_mirror, mirror_copy, tmp_path):
     """Issue 16: ask two questions, quit, start the app again, open the conversation from Sessions: every answer
     is drawn with its tables, chart and Export buttons."""
@@ -113,7 +118,7 @@ def test_a_conversation_comes_back_whole_in_a_second_window(display, sample_mirr
             xdotool(display, "mousemove", "600", "768", "click", "1")
             xdotool(display, "type", "--delay", "15", question)
             xdotool(display, "key", "Return")
-            wait_for(lambda: sum(e["event"] == "answer_shown" for e in _lines(first)) > i, 30, f"answer {i + 1}")
+            wait_for(lambda: sum(e["event"] == "answer_shown" for e in trace_events(first)) > i, 30, f"answer {i + 1}")
         xdotool(display, "key", "ctrl+q")
         assert proc.wait(30) == 0
     finally:
@@ -127,7 +132,7 @@ def test_a_conversation_comes_back_whole_in_a_second_window(display, sample_mirr
         def whole():
             drawn = [
                 (e["turns"], e["tables"], e["charts"], e["exports"])
-                for e in _lines(second)
+                for e in trace_events(second)
                 if e["event"] == "conversation_shown"
             ]
             if (2, 2, 1, 2) in drawn:

@@ -5,7 +5,6 @@ session is created; the printed address still works."""
 from __future__ import annotations
 
 import http.client
-import json
 import shutil
 import subprocess
 import threading
@@ -18,7 +17,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tests.app.conftest import free_port, launch_app, listening, require, stop, wait_for
+from tests.app.conftest import free_port, launch_app, listening, require, stop, trace_events, wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 ATTACK_PAGE = """<!doctype html><title>a page from elsewhere</title><script>
@@ -49,7 +48,7 @@ class App:
 
     def sessions(self) -> int:
         """App sessions created so far (one `ready` line of the trace per browser tab that reached the app)."""
-        return sum(json.loads(line)["event"] == "ready" for line in self.trace.read_text().splitlines())
+        return sum(e["event"] == "ready" for e in trace_events(self.trace))
 
     def get(self, path: str = "/", **headers: str) -> http.client.HTTPResponse:
         c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
