@@ -21,6 +21,11 @@ from agent.sessions import MAX_SESSION_ID, InvalidSessionId, check_session_id, i
 from tests.app.conftest import FDA_EXPLORER, ROOT
 
 
+def _ask(session: str, question: str, data: Path) -> list[str]:
+    """The command `fda-explorer ask --model none --json --session SESSION QUESTION --data-dir DATA`."""
+    return [*FDA_EXPLORER, "ask", "--model", "none", "--json", "--session", session, question, "--data-dir", str(data)]
+
+
 @pytest.fixture
 def data(sample_dir, tmp_path) -> Path:
     """A private copy of the sample mirror (asking writes sessions and audits into it)."""
@@ -83,18 +88,7 @@ def test_fda_explorer_ask_with_a_traversal_or_a_long_id_writes_nothing_and_says_
     outside = tmp_path / "outside_audit"
     for bad in (str(outside), "../../../outside_audit", "y" * 300):
         run = subprocess.run(
-            [
-                *FDA_EXPLORER,
-                "ask",
-                "--model",
-                "none",
-                "--json",
-                "--session",
-                bad,
-                "recalls for DXY",
-                "--data-dir",
-                str(data),
-            ],
+            _ask(bad, "recalls for DXY", data),
             capture_output=True,
             text=True,
             timeout=120,
@@ -230,18 +224,7 @@ def test_two_assistants_asking_on_one_session_at_once_keep_both_turns(data):
 def test_eight_concurrent_asks_on_one_session_keep_every_turn(data):
     runs = [
         subprocess.Popen(
-            [
-                *FDA_EXPLORER,
-                "ask",
-                "--model",
-                "none",
-                "--json",
-                "--session",
-                "concsess",
-                f"recalls for DXY number {i}",
-                "--data-dir",
-                str(data),
-            ],
+            _ask("concsess", f"recalls for DXY number {i}", data),
             cwd=ROOT,
             text=True,
             stdout=subprocess.PIPE,
