@@ -697,6 +697,17 @@ def open_api(data: Path):
     return Api(Settings(data_dir=data))
 
 
+def say_machine() -> dict:
+    """Print the benchmark's title and the machine it runs on; those facts, for the JSON document."""
+    facts = _st.machine_facts()
+    say("FDA Explorer Offline: query latency benchmark (SYNTHETIC data from bench/synth_mirror.py)")
+    say(
+        f"machine: {facts['cores']} cores, {facts['cpu'] or 'cpu ?'}, {facts['ram_gib']} GiB RAM; Python "
+        f"{facts['python']}, duckdb {facts['duckdb']}; FDAX_* environment: {facts['fdax_env'] or 'none'}"
+    )
+    return facts
+
+
 def main_existing(ap: argparse.ArgumentParser, args) -> int:
     """--site (+ --data-dir, or --url): one scale, the site's own, on a mirror synced earlier; no generation or sync."""
     global HOW
@@ -707,12 +718,7 @@ def main_existing(ap: argparse.ArgumentParser, args) -> int:
         ap.error(f"{args.site}: no {synth.MARKER}; give a folder that bench/synth_mirror.py wrote")
     summary = json.loads(marker.read_text())
     scale = summary["scale"]
-    facts = _st.machine_facts()
-    say("FDA Explorer Offline: query latency benchmark (SYNTHETIC data from bench/synth_mirror.py)")
-    say(
-        f"machine: {facts['cores']} cores, {facts['cpu'] or 'cpu ?'}, {facts['ram_gib']} GiB RAM; Python "
-        f"{facts['python']}, duckdb {facts['duckdb']}; FDAX_* environment: {facts['fdax_env'] or 'none'}"
-    )
+    facts = say_machine()
     ev = summary["endpoints"]["event"]
     say(
         f"site: {args.site}, scale {scale:g}, {sum(e['records'] for e in summary['endpoints'].values()):,} records; "
@@ -803,12 +809,7 @@ def main(argv: list[str] | None = None) -> int:
     if any(not 0 < s <= 5 for s in scales) or args.repeat < 1:
         ap.error("scales must be in (0, 5] and --repeat at least 1")
     work = prepare_workdir(args.workdir)
-    facts = _st.machine_facts()
-    say("FDA Explorer Offline: query latency benchmark (SYNTHETIC data from bench/synth_mirror.py)")
-    say(
-        f"machine: {facts['cores']} cores, {facts['cpu'] or 'cpu ?'}, {facts['ram_gib']} GiB RAM; Python "
-        f"{facts['python']}, duckdb {facts['duckdb']}; FDAX_* environment: {facts['fdax_env'] or 'none'}"
-    )
+    facts = say_machine()
     say(f"work folder: {work}; scale(s): {', '.join(f'{s:g}' for s in scales)}; {args.repeat} timed calls per request")
     doc: dict = {
         "synthetic": True,
