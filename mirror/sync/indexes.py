@@ -163,10 +163,11 @@ def finish(con: Connection, ds: Dataset, only: set[str] | None = None, refresh: 
 
 
 def _words_in_place(con: Connection, ds: Dataset, refresh: Refresh, rows: int) -> bool:
-    """Bring the copied word index up to date: delete the terms of the records that are gone, add those of the
-    partitions loaded, with the common words kept. Only when the copy's index matched its records, every kept
-    partition's rows kept their rowids (a checkpoint may move rows when it compacts row groups) and the index has
-    fewer than MAX_WORD_RUNS runs; False (nothing changed) otherwise, and the caller builds it again."""
+    """Bring the copied word index up to date: delete the terms of the records that are gone, move the rowids of the
+    kept records that the checkpoint moved (it compacts row groups after deletes; rows keep their order, so each kept
+    partition moves as one block), and add the terms of the partitions loaded, with the common words kept. Only when
+    the copy's index matched its records, every partition is one block of rowids before and after, and the index
+    has fewer than MAX_WORD_RUNS runs; False (nothing changed) otherwise, and the caller builds it again."""
     ix = layout(ds).words
     assert ix is not None
     meta = dict(con.execute("SELECT key, value FROM _sync_meta").fetchall())
@@ -188,15 +189,33 @@ def _words_in_place(con: Connection, ds: Dataset, refresh: Refresh, rows: int) -
         before, after = _ranges(con, f'{pub}.main."{ds.table}"'), _ranges(con, f'"{ds.table}"')
         gone = set(refresh.gone)
         kept = {p: r for p, r in before.items() if p not in gone}
-        if any(after.get(p) != r or not _contiguous(r) for p, r in kept.items()):
-            return False
+        moved = _moves(before, after, kept)
         stale = [before[p] for p in gone if p in before]
-        if not all(_contiguous(r) for r in stale):
+        if moved is None or not all(_contiguous(r) for r in stale):
             return False
     finally:
         con.execute(f"DETACH {pub}")
-    for lo, hi, _ in stale:
-        con.execute(f'DELETE FROM "{ix.table}" WHERE rowid BETWEEN ? AND ?', [lo, hi])
+    if moved:  # one pass: the stale terms left out, the moved rowids shifted, the order (by term) kept
+        shift = " ".join(f"WHEN rowid BETWEEN {lo} AND {hi} THEN rowid + {d}" for lo, hi, d in moved)
+        drop = " OR ".join(f"rowid BETWEEN {lo} AND {hi}" for lo, hi, _ in stale) or "FALSE"
+        con.execute("SET preserve_insertion_order=true")
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(
+                f'CREATE TABLE "_{ix.table}" AS SELECT * REPLACE (CASE {shift} ELSE rowid END AS rowid) '
+                f'FROM "{ix.table}" WHERE NOT ({drop})'
+            )
+            con.execute(f'DROP TABLE "{ix.table}"')
+            con.execute(f'ALTER TABLE "_{ix.table}" RENAME TO "{ix.table}"')
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        finally:
+            con.execute("SET preserve_insertion_order=false")
+    else:
+        for lo, hi, _ in stale:
+            con.execute(f'DELETE FROM "{ix.table}" WHERE rowid BETWEEN ? AND ?', [lo, hi])
     if refresh.loaded:
         for sql in words_sql(ds, rows, common=False, partitions=list(refresh.loaded)):
             con.execute(sql)
@@ -208,6 +227,31 @@ def _ranges(con: Connection, table: str) -> dict[str, tuple[int, int, int]]:
     """Each partition's lowest and highest rowid and row count in `table` (quoted SQL, maybe qualified)."""
     rows = con.execute(f"SELECT _partition, min(rowid), max(rowid), count(*) FROM {table} GROUP BY _partition")
     return {p: (lo, hi, n) for p, lo, hi, n in rows.fetchall()}
+
+
+def _moves(
+    before: dict[str, tuple[int, int, int]],
+    after: dict[str, tuple[int, int, int]],
+    kept: dict[str, tuple[int, int, int]],
+) -> list[tuple[int, int, int]] | None:
+    """The old rowid ranges of kept partitions that moved, with how far (lo, hi, delta), neighbours that moved
+    alike merged; None when a kept partition is not one block of rowids before and after, or changed size."""
+    out: list[tuple[int, int, int]] = []
+    for p, r in sorted(kept.items(), key=lambda kv: kv[1][0]):
+        a = after.get(p)
+        if a is None or a[2] != r[2] or not (_contiguous(a) and _contiguous(r)):
+            return None
+        if a[0] != r[0]:
+            if out and out[-1][2] == a[0] - r[0] and not _between(before, kept, out[-1][1], r[0]):
+                out[-1] = (out[-1][0], r[1], out[-1][2])
+            else:
+                out.append((r[0], r[1], a[0] - r[0]))
+    return out
+
+
+def _between(before: dict[str, tuple[int, int, int]], kept: dict, lo: int, hi: int) -> bool:
+    """Whether a partition that is not kept had rowids between lo and hi (then two ranges cannot merge)."""
+    return any(lo < r[0] < hi for p, r in before.items() if p not in kept)
 
 
 def _contiguous(r: tuple[int, int, int]) -> bool:
