@@ -191,6 +191,19 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             "device_problem": "device_problems",
         }.get(field, field),
     ]
+    ds = call.get("dataset") or (it.datasets[0] if it.datasets else "")
+    spec = SPECS.get(ds)
+    carried = (
+        field == REVIEW_DAYS
+        or spec is None
+        or any(k in spec.row for k in keys)
+        or any(k in r for r in rows for k in keys)
+    )
+    if not carried:  # "MRI safety of the 630G" in adverse event reports: never "not given in the record"
+        return (
+            f"The {LABEL.get(ds, ds)} do not carry the {FIELD_LABEL.get(field, field)}, so I cannot give it from "
+            f"them ({as_of_text(e)})."
+        )
     parts = []
     for r in rows[:TOP_ROWS]:
         key = next((k for k in keys if r.get(k) not in (None, "", [])), keys[-1])

@@ -133,6 +133,7 @@ DATASETS: tuple[Spec, ...] = (
             "pma_numbers": "pma_numbers",
             "product_quantity": "product_quantity",
             "city": "city",
+            "code_info": "code_info",
         },
         date="event_date_initiated",
         dates={

@@ -83,6 +83,37 @@ def _patient_as_device(it: Interpretation) -> str:
     )
 
 
+def _name_unread(it: Interpretation) -> str:
+    """A name left unexplained ("Abbott PMA approvals in Texas" where no record names Abbott): a figure without it
+    would answer for every firm or device, so none is given. Names are words written with a capital (the first word
+    too: a word no reading used is no grammar). Lookups are left alone: their record is named otherwise."""
+    if it.measure == "lookup":
+        return ""  # the record is named otherwise; a qualifier left over ("DiaSorin (Saluggia)") changes no value
+    firms = [it.firm] if it.firm else []
+    firms += [side.firm for side in it.sides if side.firm]
+    read = {w.lower() for f in firms for w in re.findall(r"[\w&'-]+", f"{f.words} {f.name}")}
+    names = [
+        w
+        for w in it.unexplained
+        if len(w) >= 3
+        and w[:1].isupper()
+        and any(c.isalpha() for c in w)
+        and not (len(w) <= 4 and _after_firm(it.question, w, read))  # "Boston Sci": a firm's name shortened
+    ]
+    if not names:
+        return ""
+    said = ", ".join(f'"{w}"' for w in names[:3])
+    return (
+        f"I did not find {said} in these records as a firm, device or place, so I give no figure: a count without "
+        f"it would answer for all of them. Spell the name as the records do, or ask again without it."
+    )
+
+
+def _after_firm(question: str, word: str, firm_words: set[str]) -> bool:
+    m = re.search(r"([\w&'-]+)[\s.,]+" + re.escape(word) + r"\b", question)
+    return bool(m and m.group(1).lower() in firm_words)
+
+
 def hold_back(it: Interpretation) -> str:
     """What to say instead of a figure when the reading rests on words that name no device or field ('' when none)."""
-    return _names_zero(it) or _field_unread(it) or _patient_as_device(it)
+    return _names_zero(it) or _field_unread(it) or _patient_as_device(it) or _name_unread(it)

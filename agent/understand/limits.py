@@ -19,16 +19,16 @@ _LIMITS: list[tuple[set[str] | None, re.Pattern[str], str]] = [
             r"(?i)\b(?:false|true)[- ]?(?:positive|negative)s?\b|\bwrongly\s+(?:call\w*|flag\w*|identif\w*|read)\b|"
             r"\bmis-?(?:called|classified|read)\b|\bagree(?:d|ment)?\b"
         ),
-        "Whether a serology result agreed with the sample's known status (true or false positives and negatives) "
-        "is not among the fields I can search; I can count results by the sample's known status (antibody truth) "
-        "and list them with their IgG and IgM results.",
+        "I count serology results by how they agreed with the sample's known status (true or false positives and "
+        'negatives) when you name it so in the COVID-19 serology evaluations ("false positives in the serology '
+        'data"); as asked, I give no figure.',
     ),
     (
         {"covid19serology"},
         re.compile(r"\b(?:FP|FN|TP|TN)\b"),
-        "Whether a serology result agreed with the sample's known status (true or false positives and negatives) "
-        "is not among the fields I can search; I can count results by the sample's known status (antibody truth) "
-        "and list them with their IgG and IgM results.",
+        "I count serology results by how they agreed with the sample's known status (true or false positives and "
+        'negatives) when you name it so in the COVID-19 serology evaluations ("false positives in the serology '
+        'data"); as asked, I give no figure.',
     ),
     (
         {"recall", "enforcement"},

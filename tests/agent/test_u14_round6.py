@@ -108,6 +108,7 @@ def test_a_lookup_that_finds_no_record_states_no_figure(assistant):
         "how many recalls will Abbott have next year?",
         "forecast the number of MDRs for insulin pumps in 2027",
         "how likely is FDA to clear another leadless pacemaker",
+        "will Abbott get more recalls",
     ],
 )
 def test_forecasts_are_refused(assistant, question):
@@ -141,3 +142,24 @@ def test_a_city_is_matched_whole_as_the_records_spell_it(ctx):
 def test_words_of_several_things_are_no_place(ctx):
     it, clar = interpret(ctx, "generic name of SVS (Spiration) in the PMA records")
     assert it.place is None and clar is None
+
+
+def test_a_field_the_dataset_does_not_carry_is_said_so_not_missing(assistant):
+    out = assistant.ask("MRI safety status of the 630G insulin pump in the adverse event reports", session_id="nc")
+    assert "do not carry the MRI safety status" in out["answer"] and "not given in the record" not in out["answer"]
+
+
+def test_a_recalls_lots_are_read_from_the_recall(assistant):
+    out = assistant.ask("lot numbers in the Arrow International recall", session_id="lot")
+    assert "13F18C0374" in out["answer"]
+
+
+@pytest.mark.parametrize("question", ["Zyntrex PMA approvals in Texas", "recalls by Medtronic Qorvath"])
+def test_a_name_no_record_holds_gives_no_figure(ctx, question):
+    it, clar = interpret(ctx, question)
+    assert clar is None and not it.understood and "I give no figure" in it.cannot
+
+
+def test_a_firm_name_shortened_is_still_the_firm(ctx):
+    it, clar = interpret(ctx, "Medtronic vs Boston Sci PMA supplements")
+    assert it.understood and len(it.sides) == 2
