@@ -47,13 +47,13 @@ def _load(name: str):
     return mod
 
 
-def re_export(src: Path, dst: Path, new_date: str) -> tuple[str, int]:
-    """Export B from export A: every zip rewritten with a new last_updated; one record of the last quarter changed.
-    Returns the changed file's path and the records per file are unchanged."""
+def re_export(src: Path, dst: Path, new_date: str, which: int = -1) -> tuple[str, int]:
+    """Export B from export A: every zip rewritten with a new last_updated; one record of one file changed (`which`:
+    its index in the manifest, the last by default). Returns the changed file's path and the number of files."""
     man = json.loads((src / "download.json").read_text())
     entry = man["results"]["device"]["event"]
     old_date = man["meta"]["last_updated"]
-    changed = entry["partitions"][-1]["file"]
+    changed = entry["partitions"][which]["file"]
     for p in entry["partitions"]:
         rel = p["file"].split("/", 3)[3]
         a, b = src / rel, dst / rel
@@ -167,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workdir", type=Path, help="work folder (default: a new temporary one, removed after)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--code", type=Path, help="run the `mirror` package found in this folder (default: this checkout)")
+    ap.add_argument("--change", type=int, default=-1, help="index of the file export B changes (default -1: the last)")
     ap.add_argument("--reuse-sites", action="store_true", help="with --workdir: keep the sites A and B already there")
     args = ap.parse_args(argv)
     sm, st = _load("synth_mirror"), _load("sync_throughput")
@@ -175,10 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"SYNTHETIC refresh benchmark in {work}", file=sys.stderr, flush=True)
         if not (args.reuse_sites and (work / "B" / "download.json").exists()):
             sm.build(work / "A", args.scale, ["event"], workers=2, say=lambda *a: print(*a, file=sys.stderr))
-            changed, files = re_export(work / "A", work / "B", NEW_DATE)
+            changed, files = re_export(work / "A", work / "B", NEW_DATE, args.change)
         else:
             parts = json.loads((work / "B" / "download.json").read_text())["results"]["device"]["event"]["partitions"]
-            changed, files = parts[-1]["file"], len(parts)
+            changed, files = parts[args.change]["file"], len(parts)
         for old in ("data", "fresh"):
             shutil.rmtree(work / old, ignore_errors=True)
         srv_a, url_a = serve(work / "A")
