@@ -267,7 +267,7 @@ def interpret(
     unknown_codes = read_codes(ctx, tokens, it)
     preview = _datasets(Tokens(tokens.text, tokens.toks, dict(tokens.role)), take=False)
     ids_ds = list(dict.fromkeys(ds for ds, _ in ids))
-    models = hold_model_numbers(ctx, tokens, preview)  # "EXPMT 2000": a model, not the year 2000
+    models = hold_model_numbers(ctx, tokens)  # "EXPMT 2000": a model, not the year 2000
     rng = read_dates(tokens, _anchor(ctx, preview or ids_ds))
     if rng:
         it.date_from, it.date_to, it.date_words = rng.start, rng.end, rng.words

@@ -15,12 +15,12 @@ __all__ = ["hold_model_numbers", "MODEL"]
 
 MODEL = "model?"  # a token kept from the date reader; released before names are read
 _NUMBER = re.compile(r"^\d{4}$")
-_WHERE = ("gudid", "udi", "event", "510k", "pma")  # datasets whose names carry models
+_WHERE = ("gudid", "udi")  # the device records, whose names carry version and model numbers
 
 
-def _named(ctx: ToolContext, words: str, datasets: list[str]) -> bool:
+def _named(ctx: ToolContext, words: str) -> bool:
     have = ctx.api.datasets()
-    for ds in dict.fromkeys([d for d in datasets if d in _WHERE] + ["gudid", "udi"]):  # models: UDI names
+    for ds in _WHERE:  # device records name their models; a report's or a submission's text search costs more
         if ds not in have:
             continue
         try:
@@ -31,7 +31,7 @@ def _named(ctx: ToolContext, words: str, datasets: list[str]) -> bool:
     return False
 
 
-def hold_model_numbers(ctx: ToolContext, tokens: Tokens, datasets: list[str]) -> list[int]:
+def hold_model_numbers(ctx: ToolContext, tokens: Tokens) -> list[int]:
     """Mark each four-digit number said right after a word that is no grammar, month or dataset word and that the
     records' names hold with it ("EXPMT 2000"); returns the tokens marked (the caller releases them)."""
     lows, held = tokens.lows(), []
@@ -43,7 +43,7 @@ def hold_model_numbers(ctx: ToolContext, tokens: Tokens, datasets: list[str]) ->
             continue
         if (prev,) in vocab.DATASET_PHRASES or prev in ("since", "before", "after", "until", "through", "to"):
             continue
-        if _named(ctx, f"{tokens.toks[k - 1].text} {tokens.toks[k].text}", datasets):
+        if _named(ctx, f"{tokens.toks[k - 1].text} {tokens.toks[k].text}"):
             tokens.role[k] = MODEL
             held.append(k)
     return held
