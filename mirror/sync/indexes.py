@@ -32,6 +32,8 @@ by the next `mirror sync`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,29 +111,42 @@ def copy_upgraded(con: Connection, source: Path, ds: Dataset) -> None:
     con.execute(f"ATTACH '{str(source).replace(chr(39), chr(39) * 2)}' AS {src} (READ_ONLY)")
     try:
         con.execute("SET enable_progress_bar=false")
-        con.execute("SET preserve_insertion_order=true")
-        con.execute("BEGIN TRANSACTION")
-        ensure_tables(con, ds)
-        have = {
-            c
-            for (c,) in con.execute(
-                "SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND table_name = ?", [src, ds.table]
-            ).fetchall()
-        }
-        listed = "".join(f', {listed_sql(ds, name, "record")} AS "{name}"' for name in ds.listed if name not in have)
-        con.execute(f'INSERT INTO "{ds.table}" BY NAME SELECT *{listed} FROM {src}.main."{ds.table}"')
-        for ch in ds.children:
-            table = f"{ds.table}_{ch.suffix}"
-            con.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM {src}.main."{table}"')
-        for table in ("_sync_meta", "_sync_state"):
-            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {src}.main.{table}")  # older: no digest
+        with _ordered_transaction(con):
+            ensure_tables(con, ds)
+            have = {
+                c
+                for (c,) in con.execute(
+                    "SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND table_name = ?",
+                    [src, ds.table],
+                ).fetchall()
+            }
+            listed = "".join(
+                f', {listed_sql(ds, name, "record")} AS "{name}"' for name in ds.listed if name not in have
+            )
+            con.execute(f'INSERT INTO "{ds.table}" BY NAME SELECT *{listed} FROM {src}.main."{ds.table}"')
+            for ch in ds.children:
+                table = f"{ds.table}_{ch.suffix}"
+                con.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM {src}.main."{table}"')
+            for table in ("_sync_meta", "_sync_state"):
+                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {src}.main.{table}")  # older: no digest
+    finally:
+        con.execute(f"DETACH {src}")
+
+
+@contextmanager
+def _ordered_transaction(con: Connection) -> Iterator[None]:
+    """One transaction in which inserted rows keep their order (rowids follow it); committed, or rolled back on
+    any error; the connection's usual unordered inserts restored after."""
+    con.execute("SET preserve_insertion_order=true")
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     finally:
         con.execute("SET preserve_insertion_order=false")
-        con.execute(f"DETACH {src}")
 
 
 def finish(con: Connection, ds: Dataset, only: set[str] | None = None, refresh: Refresh | None = None) -> None:
@@ -198,21 +213,13 @@ def _words_in_place(con: Connection, ds: Dataset, refresh: Refresh, rows: int) -
     if moved:  # one pass: the stale terms left out, the moved rowids shifted, the order (by term) kept
         shift = " ".join(f"WHEN rowid BETWEEN {lo} AND {hi} THEN rowid + {d}" for lo, hi, d in moved)
         drop = " OR ".join(f"rowid BETWEEN {lo} AND {hi}" for lo, hi, _ in stale) or "FALSE"
-        con.execute("SET preserve_insertion_order=true")
-        con.execute("BEGIN TRANSACTION")
-        try:
+        with _ordered_transaction(con):
             con.execute(
                 f'CREATE TABLE "_{ix.table}" AS SELECT * REPLACE (CASE {shift} ELSE rowid END AS rowid) '
                 f'FROM "{ix.table}" WHERE NOT ({drop})'
             )
             con.execute(f'DROP TABLE "{ix.table}"')
             con.execute(f'ALTER TABLE "_{ix.table}" RENAME TO "{ix.table}"')
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
-        finally:
-            con.execute("SET preserve_insertion_order=false")
     else:
         for lo, hi, _ in stale:
             con.execute(f'DELETE FROM "{ix.table}" WHERE rowid BETWEEN ? AND ?', [lo, hi])
