@@ -17,6 +17,8 @@ from .quality import passes_quality
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
 from .tools.searchers import UnsupportedFilter
+from .understand.drafting import REPLY as DRAFTING_REPLY
+from .understand.drafting import asks_document
 from .understand.forecast import REPLY as FORECAST_REPLY
 from .understand.forecast import asks_forecast
 from .understand.interpret import apply_choice, interpret
@@ -61,6 +63,8 @@ class Nodes:
             route = "out_of_scope"  # liability or fault: a legal judgement, never answered with counts
         elif route in ("ask", "medical", "off_topic") and asks_forecast(question):
             route = "out_of_scope"  # what will happen: not in the records, never a count of a future period
+        elif route in ("ask", "medical", "off_topic") and asks_document(question):
+            route = "out_of_scope"  # a letter, summary or response to write: not a search of the records
         self.emit(event(STEP, step="guard", route=route))
         return {**TURN_RESET, "question": question, "route": route}
 
@@ -71,6 +75,8 @@ class Nodes:
             return self._final(state, LEGAL_REPLY, [])
         if state["route"] == "out_of_scope" and asks_forecast(state.get("question", "")):
             return self._final(state, FORECAST_REPLY, [])
+        if state["route"] == "out_of_scope" and asks_document(state.get("question", "")):
+            return self._final(state, DRAFTING_REPLY, [])
         return self._final(state, guard.reply(state["route"]), [])
 
     # -- understand / clarify ---------------------------------------------------------------------------
