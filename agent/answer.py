@@ -14,7 +14,7 @@ from .tools.specs import DATE_FIELDS, LABEL, SPECS
 from .understand.dates import readable
 from .understand.record_fields import REVIEW_DAYS
 from .understand.types import Clarification, Interpretation, LastResult
-from .writing import COLUMNS, FIELD_LABEL, as_of_text, code_text, day, decision, noun, plural, scope, table
+from .writing import COLUMNS, as_of_text, code_text, day, decision, field_label, noun, plural, scope, table
 
 __all__ = [
     "write_answer",
@@ -62,9 +62,9 @@ def interpreted_line(it: Interpretation) -> str:
     if it.measure == "trend":
         bits.append(f"per {it.by}")
     elif it.measure == "top" and it.by:
-        bits.append(f"top {FIELD_LABEL.get(it.by, it.by)}")
+        bits.append(f"top {field_label(it.by)}")
     elif it.measure == "lookup" and it.field:
-        bits.append(f"field {FIELD_LABEL.get(it.field, it.field)}")
+        bits.append(f"field {field_label(it.field)}")
     line = "Interpreted as: " + "; ".join(bits).rstrip(".") + "."
     if it.unexplained:
         line += " Words not used: " + ", ".join(f'"{w}"' for w in it.unexplained) + "."
@@ -115,7 +115,7 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
                 f"({total:,} matching {plural(total, 'record')} in all; {when})."
             )
         return (
-            f"{FIELD_LABEL.get(field, field).capitalize()} with the most {what}{scope(it, call)}: "
+            f"{field_label(field).capitalize()} with the most {what}{scope(it, call)}: "
             f"{buckets or 'none'} ({total:,} matching {plural(total, 'record')} in all; {when})."
         )
     if it.measure == "lookup" and it.field == "latest" and e.get("rows"):
@@ -123,7 +123,7 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
     if it.measure == "lookup" and it.field and e.get("rows"):
         return _lookup_sentence(it, e, call)
     if it.measure == "lookup" and it.field and it.field != "latest" and not total:
-        label = FIELD_LABEL.get(it.field, it.field)
+        label = field_label(it.field)
         return (
             f"No {noun(ds, 2, it)}{scope(it, call)} are in the mirror, so I cannot give the {label} here "
             f"({when})."
@@ -201,7 +201,7 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     )
     if not carried:  # "MRI safety of the 630G" in adverse event reports: never "not given in the record"
         return (
-            f"The {LABEL.get(ds, ds)} do not carry the {FIELD_LABEL.get(field, field)}, so I cannot give it from "
+            f"The {LABEL.get(ds, ds)} do not carry the {field_label(field)}, so I cannot give it from "
             f"them ({as_of_text(e)})."
         )
     parts = []
@@ -210,7 +210,7 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
         ident = (
             str(r["primary_di"])
             if r.get("primary_di")
-            else ", ".join(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f))
+            else ", ".join(dict.fromkeys(str(r[f]) for f in e.get("id_fields", [])[:2] if r.get(f)))
         )  # a DI reads better than a key
         if not ident:
             ident = next((str(r[k]) for k in _ID_KEYS if r.get(k)), "")
@@ -232,7 +232,7 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
         elif field.endswith("_flag") and str(value).upper() in ("Y", "N"):
             value = f"{'yes' if str(value).upper() == 'Y' else 'no'} ({value})"
         shown = value if value not in (None, "") else "not given in the record"
-        parts.append(f"{ident}{f' ({name})' if name else ''}: {FIELD_LABEL.get(field, field)} {shown}")
+        parts.append(f"{ident}{f' ({name})' if name else ''}: {field_label(field)} {shown}")
     return "; ".join(parts) + f" ({as_of_text(e)})."
 
 

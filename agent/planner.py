@@ -8,8 +8,9 @@ from typing import Any
 from mirror.lookup.places import REGIONS
 
 from .tools import TOOLS
-from .tools.specs import COUNT_NAME, DATE_FIELDS, ID_FILTERS, SEARCHER
+from .tools.specs import COUNT_NAME, DATE_FIELDS, ID_FILTERS, SEARCHER, SPECS
 from .understand import vocab
+from .understand.field_names import catalogue_path
 from .understand.fields import TOP_OK
 from .understand.resolve import MAX_CODES
 from .understand.types import DeviceFilter, FirmFilter, Interpretation, PlaceFilter, Side
@@ -84,6 +85,10 @@ def _base(it: Interpretation, ds: str, device=None, firm=None, place=None, side:
         filters["supplement"] = "original" if it.supplements == "originals" else "supplement"
     if filters:
         args["filters"] = filters
+    if it.measure == "lookup" and it.field and ds in SPECS and it.field not in SPECS[ds].row:
+        path = catalogue_path(it.field, ds)  # a field asked for by name: read from the records by its path
+        if path:
+            args["fields"] = [path]
     return args
 
 

@@ -9,7 +9,19 @@ from .tools.specs import LABEL, SOURCE
 from .understand.dates import readable
 from .understand.types import DeviceFilter, Interpretation
 
-__all__ = ["noun", "plural", "day", "decision", "scope", "code_text", "as_of_text", "table", "COLUMNS", "FIELD_LABEL"]
+__all__ = [
+    "noun",
+    "plural",
+    "day",
+    "decision",
+    "scope",
+    "code_text",
+    "as_of_text",
+    "table",
+    "COLUMNS",
+    "FIELD_LABEL",
+    "field_label",
+]
 
 NOUNS = {
     "event": "adverse event report",
@@ -68,6 +80,15 @@ FIELD_LABEL = {
     "generic_name": "generic name",
     "code_info": "lot and code information",
 }
+
+
+def field_label(field: str | None) -> str:
+    """A field in words: its label, else the last part of its path ("owner_operator_number": "owner operator
+    number"), never a raw field name."""
+    f = field or ""
+    return FIELD_LABEL.get(f) or f.rsplit(".", 1)[-1].replace("_", " ")
+
+
 DECISIONS = {
     "SESE": "substantially equivalent",
     "SESD": "substantially equivalent with drug",
@@ -309,7 +330,7 @@ def table(ds: str, e: dict, limit: int) -> str:
     if e["tool"] == "count_by":
         key = next(k for k in rows[0] if k != "count")
         return "\n".join(
-            [f"| {FIELD_LABEL.get(key, key)} | records |", "|---|---|"]
+            [f"| {field_label(key)} | records |", "|---|---|"]
             + [f"| {_cell(key, r.get(key))} | {r['count']:,} |" for r in rows]
         )
     cols = [(k, label) for k, label in COLUMNS.get(ds, []) if any(r.get(k) not in (None, "", []) for r in rows)]

@@ -136,6 +136,11 @@ class SearchArgs(BaseModel):
         default_factory=dict, description='Dataset fields, e.g. {"event_type": "Death"}'
     )
     limit: int = Field(25, ge=0, le=1000, description="Rows to return (the total is always the full count)")
+    fields: list[str] | None = Field(
+        None,
+        description="More record fields to read into each row, as the field catalogue names them "
+        '(e.g. ["registration.owner_operator.owner_operator_number"]); each row holds them by their last part',
+    )
 
     @field_validator("product_codes")
     @classmethod

@@ -91,6 +91,9 @@ def search(ctx: ToolContext, endpoint: str, args: SearchArgs) -> ToolResult:
         )
         prov.append(provenance(ctx, endpoint, pq, params))
     rows = [_row(spec, r) for r in records]
+    for path in args.fields or []:  # a field asked for by name: read from the record, by its last part
+        for row, record in zip(rows, records):
+            row.setdefault(path.rsplit(".", 1)[-1], _value(record, path))
     if endpoint == "recall" and rows:
         _recall_classes(ctx, rows)
     return ToolResult(

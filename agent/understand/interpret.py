@@ -19,6 +19,7 @@ from .asking import (
 )
 from .codes import MAX_GIVEN_CODES, read_codes
 from .dates import DateRange, read_dates
+from .field_names import ask_field, field_of_named, reason_in_enforcement, take_fields
 from .fields import (
     CLASSIFICATION_FIELDS,
     COUNTABLE,
@@ -44,7 +45,7 @@ from .resolve import codes_in, read_device
 from .sides import joined, more_sides
 from .tokens import Tokens, tokenize
 from .types import Choice, Clarification, Code, DeviceFilter, Filter, FirmFilter, Interpretation, LastResult, Side
-from .values import read_cities, read_values
+from .values import read_categories, read_cities, read_values
 
 __all__ = ["interpret", "apply_choice", "MAX_GIVEN_CODES"]
 
@@ -264,6 +265,7 @@ def interpret(
         return it, None
     ids = read_ids(tokens)
     it.filters += [f for _, f in ids]
+    by_name = take_fields(tokens, KNOWN_FIELDS)  # "owner operator number", "reason for recall": before any other word
     unknown_codes = read_codes(ctx, tokens, it)
     preview = _datasets(Tokens(tokens.text, tokens.toks, dict(tokens.role)), take=False)
     ids_ds = list(dict.fromkeys(ds for ds, _ in ids))
@@ -277,6 +279,7 @@ def interpret(
     while periods and len(periods) < 4 and (more := read_dates(tokens, _anchor(ctx, preview or ids_ds))):
         periods.append(more)  # "2020 vs 2014": one side per period
     read_values(ctx, tokens, it, preview)
+    read_categories(ctx, tokens, it, preview)
     read_cities(ctx, tokens, it, preview)
     read_ages(ctx, tokens, it, preview)
     for k in models:
@@ -331,6 +334,7 @@ def interpret(
     for k in tokens.unused():
         if any(tokens.toks[k].low in vocab.DATASET_WORDS.get(ds, ()) for ds in it.datasets):
             tokens.take(k, k + 1, "dataset")  # "serology samples tested": the records' own nouns
+    by_name += take_fields(tokens)  # the other field names said, where still free: never device words
     names = read_names(ctx, tokens, vocab.FUNCTION | vocab.FIELD_WORDS)
     for k in range(len(tokens.toks)):
         if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:
@@ -357,6 +361,7 @@ def interpret(
         or bool(names.firms)
         and it.field in FIRM_LOOKUPS,
     )
+    ask_field(it, by_name, bool(ids or names.firms or names.devices))
     if (
         tokens.lows()[0] == "when"
         and it.measure == "list"
@@ -389,6 +394,7 @@ def interpret(
     _class_asked(tokens, it, defaulted)
     _classification_of(it)
     _broader_codes(ctx, it)
+    field_of_named(ctx, it, frozenset(LOOKUP_FIELDS))
     if refine and last is not None:
         yesno = tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
         classes = [f for f in it.filters if f.field == "class"]
@@ -475,6 +481,7 @@ def interpret(
     _filters_apply(it)
     _latest(tokens, it)
     _when_terminated(it)
+    reason_in_enforcement(it)
     _score(tokens, it, names, unknown_codes)
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
@@ -503,6 +510,15 @@ def interpret(
     ):
         it.understood = True  # the question names a device we could not read: ask
     return it, clar if it.understood else None
+
+
+# fields the readers already know by their own words (lookups, rankings, filters, a record's quantity or names):
+# the field lexicon takes their words only where those readers left them free
+KNOWN_FIELDS = frozenset(
+    {*LOOKUP_FIELDS, *COUNTABLE, *LOOKUP_ALIAS, "product_quantity", "proprietary_name", "root_cause_description"}
+    | {"recalling_firm", "manufacturer_name", "company_name", "patient_problems", "device_problems"}
+    | {p.removesuffix(".exact").rsplit(".", 1)[-1] for ds, _ in vocab.FILTER_FIELDS.values() for p in ds.values()}
+)
 
 
 # kinds of date said only right before the period ("terminated in 2020"); elsewhere the word is a filter

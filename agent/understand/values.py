@@ -4,11 +4,14 @@ device name. Two values of one field said together are compared, one side each (
 
 from __future__ import annotations
 
+import re
+
 from ..tools import ToolContext, ToolError, run_tool
+from . import vocab
 from .tokens import Tokens
 from .types import Filter, Interpretation, Side
 
-__all__ = ["read_values"]
+__all__ = ["read_values", "read_categories"]
 
 # dataset -> (count_by field, filter name in vocab.FILTER_FIELDS, label); values ending in a sign take its words
 _FIELDS = {
@@ -19,7 +22,7 @@ _FIELDS = {
 }
 _SIGNS = {"+": ("positive", "pos", "positives", "reactive"), "-": ("negative", "neg", "negatives", "nonreactive")}
 _AFTER = {"group", "groups", "panel", "cohort", "population"}  # the group's own noun, said after it
-_COUNT_NAME = {"covid19serology": "serology"}
+_COUNT_NAME = {"covid19serology": "serology", "event": "events"}
 
 
 def _values(ctx: ToolContext, ds: str, field: str) -> list[str]:
@@ -79,6 +82,40 @@ def read_values(ctx: ToolContext, tokens: Tokens, it: Interpretation, named: lis
                 it.filters += found
 
 
+# fields whose values are categories a question names in full ("the problem No Display/Image"): dataset ->
+# (count_by field, filter name in vocab.FILTER_FIELDS, the field's own nouns, taken with the value)
+_CATEGORIES = {"event": ("device_problem", "problem", {"problem", "problems", "device", "product", "coded", "code"})}
+
+
+def read_categories(ctx: ToolContext, tokens: Tokens, it: Interpretation, named: list[str]) -> None:
+    """A value of a category field said in full, as the mirror holds it ("reports coded No Display/Image", "MDRs with
+    no display / image problems"): a filter on that field, never device words. Values of two words or more only (one
+    word, like "Leak", is too often something else); read when the dataset is named or none is."""
+    for ds, (field, name, nouns) in _CATEGORIES.items():
+        if named and ds not in named:
+            continue
+        lows = tokens.lows()
+        key = f"category values {ds} {field}"
+        if key not in ctx.cache:  # one count of the field's values per open mirror
+            ctx.cache[key] = sorted(_values(ctx, ds, field), key=len, reverse=True)
+        for v in ctx.cache[key]:
+            words = re.findall(r"[a-z0-9]+", v.lower())
+            if len(words) < 2:
+                continue
+            for k in range(len(lows) - len(words) + 1):
+                if lows[k : k + len(words)] != words or not all(tokens.free(j) for j in range(k, k + len(words))):
+                    continue
+                start, end = k, k + len(words)
+                while start and lows[start - 1] in nouns and tokens.free(start - 1):
+                    start -= 1  # "the problem No Display/Image"
+                while end < len(lows) and lows[end] in nouns and tokens.free(end):
+                    end += 1  # "no display / image problems"
+                tokens.take(start, end, "filter")
+                label = vocab.FILTER_FIELDS[name][1].format(v=v)
+                it.filters.append(Filter(field=f"word:{name}", value=v, label=label, words=tokens.words(start, end)))
+                return
+
+
 # the datasets whose records name the firm's city, and the filter that reads it
 _CITY = {"pma", "510k", "recall", "enforcement", "registrationlisting"}
 _BEFORE_CITY = {"in", "from", "city", "is", "of", "at", "near"}
@@ -108,7 +145,6 @@ def read_cities(ctx: ToolContext, tokens: Tokens, it: Interpretation, named: lis
     """ "PMA applicants in Minneapolis", "where the applicant city is minneapolis": a word (or two) that the named
     dataset's records hold as the firm's city, and that is no state, country or firm, is a city filter."""
     from ..tools.specs import SEARCHER
-    from . import vocab
 
     if len(named) != 1 or named[0] not in _CITY:
         return

@@ -303,6 +303,7 @@ FILTER_FIELDS = {
         "city {v}",
     ),
     "agree": ({"covid19serology": "antibody_agree"}, "{v}"),
+    "problem": ({"event": "device_problem"}, "device problem {v}"),
 }
 # how a serology result agreed with the sample's known status, in plain words
 AGREE_LABEL = {
@@ -339,6 +340,7 @@ FILTER_DATASET = {
     "stype": "covid19serology",
     "age": "event",
     "city": "",  # a city filters the dataset named; it implies none
+    "problem": "event",
 }
 
 FOLLOWUP = _table(
