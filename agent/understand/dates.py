@@ -266,6 +266,9 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
         unit = UNITS.get(w[k + 1] if n and k + 1 < len(w) else n_word)
         used = (k - i) + (2 if n else 1)
         n = n or 1
+        half = 3 if w[i + used : i + used + 3] == ["and", "a", "half"] else 0
+        if unit == "year" and half:  # "the past year and a half": eighteen months
+            return _minus_months(anchor, 12 * n + 6), anchor, used + half
         if unit == "year":
             return _minus_years(anchor, n), anchor, used
         if unit == "month":

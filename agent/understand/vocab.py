@@ -82,7 +82,8 @@ MEASURE_PHRASES = _table(
         "count": "how many|number of|count|count of|total|how often|how much|tally",
         "list": "list|show|show me|find|give me|display|which|what|get|see|tell me about|details of|details for",
         "trend": "trend|trends|over time|per year|per month|by year|by month|each year|each month|yearly|monthly|"
-        "annual|annually|year by year|month by month|year over year|by quarter|per quarter",
+        "annual|annually|year by year|month by month|year over year|by quarter|per quarter|trended|trending|"
+        "by decision year|by year of decision|by received year|by year received|by report year|per decision year",
         "top": "top|most|most common|most frequent|leading|biggest|largest|main|highest|ranking|rank",
         "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
         "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"

@@ -142,3 +142,20 @@ def test_a_request_to_write_a_document_is_refused(assistant, question):
 )
 def test_questions_about_records_that_mention_documents_are_not_refused(question):
     assert not asks_document(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "months"),
+    [("recalls over the past year and a half", 18), ("510(k)s in the last 2 years and a half", 30)],
+)
+def test_a_year_and_a_half_is_eighteen_months(ctx, question, months):
+    it, _ = interpret(ctx, question)
+    assert it.date_from is not None and it.date_to is not None
+    span = (it.date_to.year - it.date_from.year) * 12 + it.date_to.month - it.date_from.month
+    assert span == months and not it.unexplained
+
+
+@pytest.mark.parametrize("question", ["how have 510(k) decisions trended?", "PMA records by decision year"])
+def test_a_trend_said_as_a_verb_or_by_decision_year_is_a_trend(ctx, question):
+    it, clar = interpret(ctx, question)
+    assert clar is None and (it.measure, it.by) == ("trend", "year")
