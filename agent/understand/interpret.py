@@ -434,7 +434,9 @@ def interpret(
     if it.field == "registration_number" and any(f.field in ("word:regnum", "word:fei") for f in it.filters):
         it.field, it.measure = None, "list"  # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}
-    if (
+    if "pma" in it.datasets and _BOTH_KINDS.search(question) and not it.sides:
+        it.supplements = "all"  # "approvals and supplements": every PMA record, originals and supplements alike
+    elif (
         "pma" in it.datasets
         and said & {"supplement", "supplements"}
         and said & {"original", "originals"}
@@ -518,6 +520,13 @@ KNOWN_FIELDS = frozenset(
     {*LOOKUP_FIELDS, *COUNTABLE, *LOOKUP_ALIAS, "product_quantity", "proprietary_name", "root_cause_description"}
     | {"recalling_firm", "manufacturer_name", "company_name", "patient_problems", "device_problems"}
     | {p.removesuffix(".exact").rsplit(".", 1)[-1] for ds, _ in vocab.FILTER_FIELDS.values() for p in ds.values()}
+)
+
+
+# both kinds of PMA record said together: all of them
+_BOTH_KINDS = re.compile(
+    r"(?i)\b(?:approvals?|originals?)\s+(?:and|&|plus|\+|with)\s+(?:their\s+|the\s+)?supplements?\b|"
+    r"\bsupplements?\s+(?:and|&|plus|\+)\s+(?:the\s+)?(?:approvals?|originals?)\b"
 )
 
 

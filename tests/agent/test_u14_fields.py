@@ -159,3 +159,8 @@ def test_a_year_and_a_half_is_eighteen_months(ctx, question, months):
 def test_a_trend_said_as_a_verb_or_by_decision_year_is_a_trend(ctx, question):
     it, clar = interpret(ctx, question)
     assert clar is None and (it.measure, it.by) == ("trend", "year")
+
+
+def test_approvals_and_supplements_said_together_count_every_pma_record(ctx):
+    it, clar = interpret(ctx, "PMA approvals and supplements per year")
+    assert clar is None and it.supplements == "all" and not it.filters
