@@ -174,6 +174,14 @@ def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
 _CLASS_FIELDS = {"device_class": "device_class", "regulation_number": "regulation_number", "review_panel": "panel"}
 
 
+def _word_set(text: str) -> set[str]:
+    """A device name's words, in any order, singular ("Mesh, Surgical" and "surgical meshes" are the same)."""
+    out = set()
+    for w in re.findall(r"[a-z0-9]+", text.lower()):
+        out.add(w[:-2] if w.endswith("es") and w[:-2].endswith(("sh", "ch", "x", "ss")) else w.rstrip("s") or w)
+    return out
+
+
 def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | None:
     """A classification field asked of a device term whose product codes do not share one value ("what class is a
     catheter?": catheters are in classes I, II and III): which device is meant, never one value for all."""
@@ -191,6 +199,14 @@ def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | N
     rows = named  # the codes whose own names say the words, not those found by a definition or a brand
     values = {str(r.get(key) or "") for r in rows} - {"", "N", "U", "f"}
     if len(rows) <= BROAD or len(values) <= 1:  # a few codes are each answered with their own value
+        return None
+    exact = [r for r in rows if _word_set(r.get("device_name") or "") == _word_set(d.words)]
+    if len(exact) == 1 and d.codes:  # "surgical mesh" is the code named "Mesh, Surgical": that one, not a question
+        r = exact[0]
+        code = d.codes[0].model_copy(
+            update={"code": r["product_code"], "name": r["device_name"] or "", "records": None}
+        )
+        it.device = d.model_copy(update={"codes": [code], "path": "given", "how": ""})
         return None
     rows = sorted(rows, key=lambda r: (str(r.get("device_class") or ""), r.get("device_name") or ""))
     picks: list[dict] = []

@@ -164,3 +164,10 @@ def test_a_trend_said_as_a_verb_or_by_decision_year_is_a_trend(ctx, question):
 def test_approvals_and_supplements_said_together_count_every_pma_record(ctx):
     it, clar = interpret(ctx, "PMA approvals and supplements per year")
     assert clar is None and it.supplements == "all" and not it.filters
+
+
+@pytest.mark.parametrize("question", ["regulation number of surgical mesh", "mesh, surgical: which 21 CFR regulation?"])
+def test_a_term_that_is_exactly_one_codes_name_is_that_code(ctx, question):
+    it, clar = interpret(ctx, question)
+    assert clar is None and it.field == "regulation_number"
+    assert it.device is not None and [c.code for c in it.device.codes] == ["FTM"]
