@@ -4,26 +4,12 @@ their numbers), a category field's value named in full is a filter, and a reques
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from agent.assistant import Assistant
-from agent.settings import AgentSettings
 from agent.understand.drafting import REPLY as DRAFTING_REPLY
 from agent.understand.drafting import asks_document
 from agent.understand.field_names import field_names, find_fields
 from agent.understand.interpret import interpret
-from mirror.settings import Settings
-
-
-@pytest.fixture
-def assistant(sample_dir, tmp_path):
-    d = tmp_path / "data"
-    shutil.copytree(sample_dir / "db", d / "db")
-    a = Assistant(Settings(data_dir=d), AgentSettings(model="none"), model=None)
-    yield a
-    a.close()
 
 
 def test_the_lexicon_is_built_from_the_field_catalogue():

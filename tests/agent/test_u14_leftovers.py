@@ -6,26 +6,12 @@ never "no records"."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from agent.assistant import Assistant
-from agent.settings import AgentSettings
 from agent.tools.openfda_query import _quote
 from agent.understand import resolve
 from agent.understand.interpret import interpret
 from agent.understand.resolve import codes_in, read_device
-from mirror.settings import Settings
-
-
-@pytest.fixture
-def assistant(sample_dir, tmp_path):
-    d = tmp_path / "data"
-    shutil.copytree(sample_dir / "db", d / "db")
-    a = Assistant(Settings(data_dir=d), AgentSettings(model="none"), model=None)
-    yield a
-    a.close()
 
 
 @pytest.mark.parametrize(

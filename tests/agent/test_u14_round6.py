@@ -6,25 +6,11 @@ states no figure."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from agent.assistant import Assistant
-from agent.settings import AgentSettings
 from agent.understand.forecast import REPLY as FORECAST_REPLY
 from agent.understand.forecast import asks_forecast
 from agent.understand.interpret import interpret
-from mirror.settings import Settings
-
-
-@pytest.fixture
-def assistant(sample_dir, tmp_path):
-    d = tmp_path / "data"
-    shutil.copytree(sample_dir / "db", d / "db")
-    a = Assistant(Settings(data_dir=d), AgentSettings(model="none"), model=None)
-    yield a
-    a.close()
 
 
 def _filters(it) -> list[tuple[str, object]]:
