@@ -9,11 +9,12 @@ inter-process file lock), so each reads the turns the other saved.
 from __future__ import annotations
 
 import re
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from mirror.store.lock import try_lock
 
 from .errors import AgentError
 
@@ -52,27 +53,6 @@ def inside(root: Path, name: str) -> Path:
     return path
 
 
-if sys.platform == "win32":  # no fcntl: lock the first byte of the file (released when the handle closes)
-    import msvcrt
-
-    def _try_lock(fh) -> bool:
-        fh.seek(0)
-        try:
-            msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-else:
-    import fcntl
-
-    def _try_lock(fh) -> bool:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
-
-
 @contextmanager
 def session_lock(
     folder: Path, session_id: str, waiting: Callable[[], None] = lambda: None, poll: float = 0.05
@@ -86,7 +66,7 @@ def session_lock(
     path = path.with_name(path.name + ".lock")
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+b") as fh:
-        while not _try_lock(fh):
+        while not try_lock(fh):
             waiting()
             time.sleep(poll)
         yield

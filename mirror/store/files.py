@@ -12,13 +12,13 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
 
 from ..errors import DiskFullError, LockedError, MirrorError, MirrorMissingError, first_line
+from .lock import try_lock, unlock
 from .rows import one
 
 __all__ = [
@@ -112,12 +112,12 @@ class Store:
     def sync_lock(self):
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with open(self.data_dir / "sync.lock", "a+") as fh:
-            if not _try_lock(fh):
+            if not try_lock(fh):
                 raise LockedError(f"{self.data_dir}: another `mirror sync` is running; wait for it to finish")
             try:
                 yield
             finally:
-                _unlock(fh)
+                unlock(fh)
 
     def file_storage(self, path: Path) -> str:
         """The storage version of the dataset file at `path` ("" when it cannot be read)."""
@@ -274,31 +274,3 @@ def _fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-if sys.platform == "win32":  # no fcntl: lock the first byte of the file (released when the handle closes)
-    import msvcrt
-
-    def _try_lock(fh) -> bool:
-        fh.seek(0)
-        try:
-            msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-
-    def _unlock(fh) -> None:
-        fh.seek(0)
-        msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
-else:
-    import fcntl
-
-    def _try_lock(fh) -> bool:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
-
-    def _unlock(fh) -> None:
-        fcntl.flock(fh, fcntl.LOCK_UN)
