@@ -5,23 +5,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from agent.pdf_text import FONT_DIRS, latin1
+
 from .exports import Export, columns_of
 from .labels import dataset_label, display_value, tool_label
 
 __all__ = ["write_pdf"]
 
-FONTS = [
-    Path("/usr/share/fonts/truetype/dejavu"),
-    Path("/usr/share/fonts/dejavu"),
-    Path("/Library/Fonts"),
-    Path("C:/Windows/Fonts"),
-]
 MAX_CELL = 160  # characters of a table cell (a narrative is cut; the XLSX and CSV keep it whole)
 
 
 def _font(pdf) -> tuple[str, bool]:
     """A Unicode TrueType font when the system has DejaVu Sans, else Helvetica (its text is made Latin-1)."""
-    for d in FONTS:
+    for d in FONT_DIRS:
         regular, bold = d / "DejaVuSans.ttf", d / "DejaVuSans-Bold.ttf"
         if regular.is_file():
             pdf.add_font("DejaVu", "", str(regular))
@@ -44,18 +40,7 @@ class _Writer:
         s = str(s)
         if self.unicode:
             return s
-        for a, b in (
-            ("\u2026", "..."),
-            ("\u2013", "-"),
-            ("\u2014", "-"),
-            ("\u2192", "->"),
-            ("\u201c", '"'),
-            ("\u201d", '"'),
-            ("\u2019", "'"),
-            ("\u00b7", "-"),
-        ):
-            s = s.replace(a, b)
-        return s.encode("latin-1", "replace").decode("latin-1")
+        return latin1(s)
 
     def heading(self, s: str, size: int = 13) -> None:
         self.pdf.set_font(self.family, "B", size)

@@ -7,32 +7,16 @@ from pathlib import Path
 
 from fpdf import FPDF
 
+from ..pdf_text import FONT_DIRS, latin1
 from .report import Block, Report
 
 __all__ = ["write_pdf"]
 
-FONT_DIRS = [
-    Path("/usr/share/fonts/truetype/dejavu"),
-    Path("/usr/share/fonts/dejavu"),
-    Path("/Library/Fonts"),
-    Path("C:/Windows/Fonts"),
-]
 MAX_CELL = 200  # characters of a table cell
 # Relative column widths of the tables whose columns are known; others get equal widths.
 WIDTHS = {
     "term": (5, 14, 3, 3, 3, 4, 4, 4, 7, 4, 7, 4, 6),  # the signal table: by, term, year, a, b, c, d, ...
 }
-_LATIN = (
-    ("\u2026", "..."),
-    ("\u2013", "-"),
-    ("\u2014", "-"),
-    ("\u2192", "->"),
-    ("\u201c", '"'),
-    ("\u201d", '"'),
-    ("\u2019", "'"),
-    ("\u00b7", "-"),
-    ("\u2265", ">="),
-)
 
 
 class _Pdf(FPDF):
@@ -81,9 +65,7 @@ class _Writer:
     def text(self, s: str) -> str:
         if self.unicode:
             return s
-        for a, b in _LATIN:
-            s = s.replace(a, b)
-        return s.encode("latin-1", "replace").decode("latin-1")
+        return latin1(s)
 
     def block(self, blk: Block) -> None:
         pdf, fam = self.pdf, self.pdf.family
