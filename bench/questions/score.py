@@ -15,7 +15,7 @@ from typing import Any
 
 from bank import Expected, Family
 
-__all__ = ["Reading", "Score", "read_payload", "figures", "headline", "judge", "OUTCOMES", "FIGURE_MATCHES"]
+__all__ = ["Reading", "Score", "read_payload", "figures", "headline", "judge", "OUTCOMES", "FIGURE_MATCHES", "MONTHS"]
 
 # right: what the family expects (or an also_ok kind); wrong: answered but not the expected figure / value (with
 # `wrong_figure` when it states a figure); clarified / refused: did that when it was not expected; no_answer: neither
@@ -23,6 +23,21 @@ __all__ = ["Reading", "Score", "read_payload", "figures", "headline", "judge", "
 OUTCOMES = ("right", "wrong", "clarified", "refused", "no_answer", "error")
 
 FIGURE_MATCHES = ("count", "compare")
+# The months in English, as answers and the generated questions spell them (templates.py asks with these).
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 REFUSAL_ROUTES = {"medical", "off_topic", "refused", "refuse", "out_of_scope"}
 _REFUSAL_TEXT = re.compile(
     r"(?i)can(?:no|')t (?:give|provide|offer) (?:personal |individual )?medical advice|not (?:able|allowed) to advise|"
@@ -307,21 +322,7 @@ def _norm(s: str) -> str:
 
 def _date_in(v: Any, text: str) -> bool:
     d = v if isinstance(v, date) else date.fromisoformat(str(v)[:10])
-    months = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ]
-    m, mon = months[d.month - 1], months[d.month - 1][:3]
+    m, mon = MONTHS[d.month - 1], MONTHS[d.month - 1][:3]
     forms = [
         d.isoformat(),
         d.strftime("%Y%m%d"),

@@ -27,21 +27,8 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bank import as_of_dates  # noqa: E402
+from score import MONTHS  # noqa: E402
 
-MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 STATES = {
     "CA": "California",
     "TX": "Texas",
