@@ -56,35 +56,27 @@ FIXTURES = ROOT / "tests" / "data" / "fixtures" / "openfda"
 REAL_MANIFESTS = (ROOT.parent / "shared" / "fixtures" / "openfda" / "download.json", FIXTURES / "download.json")
 
 
-def _sync_throughput():
-    """bench/sync_throughput.py, for its openFDA bulk-format helpers (one implementation of the file format)."""
-    name = "fdax_bench_sync_throughput"
+def _by_path(name: str, path: Path):
+    """The Python file at `path` as module `name`, loaded once (the benchmarks and tests/data are scripts)."""
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("sync_throughput.py"))
+        spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         spec.loader.exec_module(mod)
     return sys.modules[name]
 
 
-_ST = _sync_throughput()
+# bench/sync_throughput.py, for its openFDA bulk-format helpers (one implementation of the file format), and
+# tests/data/build_sample.py, which builds the sample site that every synthetic record is copied from.
+_ST = _by_path("fdax_bench_sync_throughput", Path(__file__).with_name("sync_throughput.py"))
+_SAMPLE_BUILD = _by_path("fdax_build_sample", ROOT / "tests" / "data" / "build_sample.py")
 _TX = _ST.synth_text()  # bench/synth_text.py: calibrated new text (one implementation, shared)
 CAL = _TX.CALIBRATION
 json_head, JSON_TAIL, DISCLAIMER, DL, MIB = _ST.json_head, _ST.JSON_TAIL, _ST.DISCLAIMER, _ST.DL, _ST.MIB
 
 SYNTHETIC = "bench synth_mirror"
 MARKER = "synth_mirror.json"  # the summary; also marks DIR as ours (safe to overwrite)
-ENDPOINTS = (
-    "enforcement",
-    "event",
-    "classification",
-    "510k",
-    "pma",
-    "recall",
-    "registrationlisting",
-    "udi",
-    "covid19serology",
-)  # order of the real 2023 manifest
+ENDPOINTS = tuple(_SAMPLE_BUILD.ENDPOINTS)  # the nine, in the order of the real 2023 manifest
 SCALE_FREE = ("classification", "covid19serology")
 CHUNK = {"event": 95_000, "udi": 100_000}  # openFDA's export chunk sizes (records per file); others 250,000
 DEFAULT_CHUNK = 250_000

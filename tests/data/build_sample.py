@@ -30,7 +30,7 @@ ENDPOINTS = [
     "registrationlisting",
     "udi",
     "covid19serology",
-]  # order of the real 2023 manifest
+]  # order of the real 2023 manifest (bench/synth_mirror.py reads this list)
 PARTS = {"udi": 2}  # endpoints split into several files to exercise multi-part partitions
 THIN = {"recall", "enforcement", "registrationlisting"}
 KEYS = {
