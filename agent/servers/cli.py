@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,6 +21,17 @@ data_option = click.option(
 )
 
 
+def whole_option(*decls: str, span: tuple[int, int], default: int | None, text: str, **more: Any) -> Callable:
+    """A whole-number option within `span` (both ends allowed), its default shown in --help when it has one."""
+    kind = click.IntRange(*span)
+    return click.option(*decls, type=kind, default=default, show_default=default is not None, help=text, **more)
+
+
+def repeatable_option(flag: str, dest: str, text: str) -> Callable:
+    """An option that may be given several times; the command receives a tuple of the values as `dest`."""
+    return click.option(flag, dest, multiple=True, help=text)
+
+
 def _fail(message: str, code: int = 1):
     click.echo(f"Error: {message}", err=True)
     sys.exit(code)
@@ -30,13 +43,13 @@ def _settings(data_dir: Path | None) -> Settings:
 
 
 @click.command("mcp")
-@click.option(
+@whole_option(
     "--http",
     "http_port",
-    type=click.IntRange(0, 65535),
+    span=(0, 65535),
     default=None,
     metavar="PORT",
-    help="Serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port).",
+    text="Serve Streamable HTTP on http://127.0.0.1:PORT/mcp instead of stdio (0 picks a free port).",
 )
 @data_option
 def mcp_command(http_port: int | None, data_dir: Path | None) -> None:
@@ -66,37 +79,26 @@ def mcp_command(http_port: int | None, data_dir: Path | None) -> None:
     show_default=True,
     help="Address to listen on; any other than loopback needs --token.",
 )
-@click.option(
-    "--port",
-    type=click.IntRange(0, 65535),
-    default=8765,
-    show_default=True,
-    help="Port to listen on (0 picks a free one).",
-)
+@whole_option("--port", span=(0, 65535), default=8765, text="Port to listen on (0 picks a free one).")
 @click.option(
     "--token",
     envvar="FDAX_SERVE_TOKEN",
     default=None,
     help="Bearer token every request must carry (or FDAX_SERVE_TOKEN); required off loopback.",
 )
-@click.option(
-    "--cors-origin",
-    "origins",
-    multiple=True,
-    help="A web page origin allowed to call the API (repeatable); none by default.",
+@repeatable_option(
+    "--cors-origin", "origins", "A web page origin allowed to call the API (repeatable); none by default."
 )
-@click.option(
+@repeatable_option(
     "--allow-host",
     "allow_hosts",
-    multiple=True,
-    help="Another name clients reach this server by, accepted in the Host header (repeatable).",
+    "Another name clients reach this server by, accepted in the Host header (repeatable).",
 )
-@click.option(
+@whole_option(
     "--concurrency",
-    type=click.IntRange(1, 16),
+    span=(1, 16),
     default=1,
-    show_default=True,
-    help="Questions answered at once (each holds its own model instance).",
+    text="Questions answered at once (each holds its own model instance).",
 )
 @click.option("--model", default=None, help=f"The model: {MODEL_HELP} (default: the model setting).")
 @click.option("--ollama-url", default=None, help="Ollama server for ollama:NAME (default: FDAX_OLLAMA_URL).")
