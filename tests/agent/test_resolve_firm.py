@@ -140,28 +140,17 @@ def test_normaliser_never_mangles_a_name(ctx, sample_dir):
             assert len(key) > 1 and not set(kept) <= LEGAL_WORDS, (name, key)
 
 
+# The sample's spellings of the firms asked about more than once below: {(variant, dataset, field)}
+MEDTRONIC = {("Medtronic, Inc.", "device/pma", "applicant"), ("MEDTRONIC INC.", "device/pma", "applicant")}
+BOSTON = {
+    ("BOSTON SCIENTIFIC CORPORATION", "device/event", "manufacturer_d_name"),
+    ("BOSTONSCIENTIFIC", "device/pma", "applicant"),
+}
+TZ = {("Tz Medical, Inc.", "device/udi", "company_name"), ("Tz Medical, Inc.", "gudid", "companyName")}
 SAMPLE = [  # query, canonical name, {(variant, dataset, field)}, match
-    (
-        "Medtronic",
-        "Medtronic, Inc.",
-        {("Medtronic, Inc.", "device/pma", "applicant"), ("MEDTRONIC INC.", "device/pma", "applicant")},
-        "exact",
-    ),
-    (
-        "MEDTRONIC INC",
-        "Medtronic, Inc.",
-        {("Medtronic, Inc.", "device/pma", "applicant"), ("MEDTRONIC INC.", "device/pma", "applicant")},
-        "exact",
-    ),
-    (
-        "boston scientific",
-        "BOSTON SCIENTIFIC CORPORATION",
-        {
-            ("BOSTON SCIENTIFIC CORPORATION", "device/event", "manufacturer_d_name"),
-            ("BOSTONSCIENTIFIC", "device/pma", "applicant"),
-        },
-        "exact",
-    ),
+    ("Medtronic", "Medtronic, Inc.", MEDTRONIC, "exact"),
+    ("MEDTRONIC INC", "Medtronic, Inc.", MEDTRONIC, "exact"),
+    ("boston scientific", "BOSTON SCIENTIFIC CORPORATION", BOSTON, "exact"),
     (
         "DiaSorin SpA",
         "DiaSorin S.p.A",
@@ -171,34 +160,11 @@ SAMPLE = [  # query, canonical name, {(variant, dataset, field)}, match
         },
         "exact",
     ),
-    (
-        "TZ MEDICAL",
-        "Tz Medical, Inc.",
-        {("Tz Medical, Inc.", "device/udi", "company_name"), ("Tz Medical, Inc.", "gudid", "companyName")},
-        "exact",
-    ),
-    (
-        "793149709",
-        "Tz Medical, Inc.",
-        {("Tz Medical, Inc.", "device/udi", "company_name"), ("Tz Medical, Inc.", "gudid", "companyName")},
-        "id",
-    ),
+    ("TZ MEDICAL", "Tz Medical, Inc.", TZ, "exact"),
+    ("793149709", "Tz Medical, Inc.", TZ, "id"),
     ("2518433", "Arrow International Inc", {("Arrow International Inc", "device/recall", "recalling_firm")}, "id"),
-    (
-        "Medtronc",
-        "Medtronic, Inc.",
-        {("Medtronic, Inc.", "device/pma", "applicant"), ("MEDTRONIC INC.", "device/pma", "applicant")},
-        "typo",
-    ),
-    (
-        "Bostn Scientific Corp",
-        "BOSTON SCIENTIFIC CORPORATION",
-        {
-            ("BOSTON SCIENTIFIC CORPORATION", "device/event", "manufacturer_d_name"),
-            ("BOSTONSCIENTIFIC", "device/pma", "applicant"),
-        },
-        "typo",
-    ),
+    ("Medtronc", "Medtronic, Inc.", MEDTRONIC, "typo"),
+    ("Bostn Scientific Corp", "BOSTON SCIENTIFIC CORPORATION", BOSTON, "typo"),
     (
         "Ethicon",
         "ETHICON ENDO-SURGERY, INC.",
