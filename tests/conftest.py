@@ -1,14 +1,19 @@
-"""Shared test resources: the shipped sample, a real HTTP server on 127.0.0.1, CLI runners."""
+"""Shared test resources: the shipped sample, a real HTTP server on 127.0.0.1, `mirror serve`, CLI runners."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import httpx
 import orjson
 import pytest
 
@@ -148,3 +153,37 @@ def sample_dir(tmp_path_factory) -> Path:
         capture_output=True,
     )
     return d
+
+
+def start_server(data_dir: Path, *extra: str) -> tuple[subprocess.Popen, str]:
+    """`mirror serve --port 0` on `data_dir` (plus `extra` options): the process and its base URL, once it answers."""
+    p = subprocess.Popen(
+        [sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(data_dir), *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = p.stderr.readline()
+    m = re.search(r"on (http://127\.0\.0\.1:\d+)/", line)
+    assert m, line + (p.stderr.read() if p.poll() is not None else "")
+    base = m.group(1)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            httpx.get(base + "/download.json", timeout=2)
+            return p, base
+        except httpx.TransportError:
+            time.sleep(0.1)
+    p.kill()
+    raise AssertionError("server did not answer")
+
+
+@contextmanager
+def mirror_serve(data_dir: Path, *extra: str) -> Iterator[str]:
+    """A running `mirror serve` on `data_dir`: its base URL (http://127.0.0.1:PORT), stopped on leaving."""
+    p, base = start_server(data_dir, *extra)
+    try:
+        yield base
+    finally:
+        p.terminate()
+        p.wait(timeout=20)

@@ -5,10 +5,7 @@ the same answers as the API in process. Both on the sample mirror (real DuckDB f
 from __future__ import annotations
 
 import importlib.util
-import re
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +14,7 @@ from mirror import Store
 from mirror.api import Api
 from mirror.settings import Settings
 from mirror.store.files import STORAGE_VERSION
+from tests.conftest import mirror_serve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,29 +60,12 @@ def test_storage_size_still_copies_at_the_old_storage_version(sample_dir: Path, 
 
 @pytest.fixture
 def server(sample_dir: Path):
-    p = subprocess.Popen(
-        [sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(sample_dir)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    line = p.stderr.readline()
-    m = re.search(r"on (http://127\.0\.0\.1:\d+)/", line)
-    assert m, line
-    api = query_latency.HttpApi(m.group(1))
-    deadline = time.time() + 20
-    while True:
+    with mirror_serve(sample_dir) as base:
+        api = query_latency.HttpApi(base)
         try:
-            api.get("/download.json")
-            break
-        except OSError:
+            yield api
+        finally:
             api.close()
-            assert time.time() < deadline, "the server did not answer"
-            time.sleep(0.1)
-    yield api
-    api.close()
-    p.terminate()
-    p.wait(timeout=20)
 
 
 def test_http_requests_answer_like_the_api_in_process(server, sample_dir: Path):

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
-import re
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.conftest import (
+    mirror_serve,
+    start_server,  # noqa: F401  (tests/security/test_api_hostile.py imports it from here)
+)
 
 
 def mirror(*args: str, **kw) -> subprocess.CompletedProcess:
@@ -53,31 +56,8 @@ def test_query_on_a_missing_mirror_says_what_to_do(tmp_path: Path):
     assert r.stderr.count("\n") == 1 and "mirror sync" in r.stderr
 
 
-def start_server(mirror_dir: Path, *extra: str) -> tuple[subprocess.Popen, str]:
-    p = subprocess.Popen(
-        [sys.executable, "-m", "mirror", "serve", "--port", "0", "--data-dir", str(mirror_dir), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    line = p.stderr.readline()
-    m = re.search(r"on (http://127\.0\.0\.1:\d+)/", line)
-    assert m, line + (p.stderr.read() if p.poll() is not None else "")
-    base = m.group(1)
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        try:
-            httpx.get(base + "/download.json", timeout=2)
-            return p, base
-        except httpx.TransportError:
-            time.sleep(0.1)
-    p.kill()
-    raise AssertionError("server did not answer")
-
-
 def test_serve_answers_over_http_like_the_api(mirror_dir: Path):
-    p, base = start_server(mirror_dir)
-    try:
+    with mirror_serve(mirror_dir) as base:
         r = httpx.get(base + "/device/classification.json", params={"search": "device_class:2", "limit": "3"})
         assert r.status_code == 200 and r.headers["content-type"] == "application/json; charset=utf-8"
         link = r.headers["link"]
@@ -94,9 +74,6 @@ def test_serve_answers_over_http_like_the_api(mirror_dir: Path):
         # only loopback: the listening socket is bound to 127.0.0.1
         port = int(base.rsplit(":", 1)[1])
         assert f"127.0.0.1:{port}" in base
-    finally:
-        p.terminate()
-        p.wait(timeout=20)
 
 
 def test_serve_refuses_a_missing_mirror_and_a_busy_port(tmp_path: Path, mirror_dir: Path):
