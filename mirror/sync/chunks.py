@@ -37,14 +37,17 @@ def records_digest(bulk: BulkFile, chunk_bytes: int = 32 << 20) -> str:
 class ChunkStream:
     """Writes a bulk file's records as NDJSON chunk files under `work`, at most `ahead` files in advance.
 
-    `after` (another stream) delays the start until that stream has produced everything, so the next
-    partition is unzipped while the current one finishes its inserts and commit."""
+    `after` (another stream) delays the start until that stream's last chunk was taken, so the next partition is
+    unzipped while the current one commits: the commit's checkpoint runs on one core, and the unzipping that fills
+    the other one then no longer competes with DuckDB's threads while chunks are inserted. `ahead` leaves room for
+    a commit's worth of chunks."""
 
     def __init__(
-        self, bulk: BulkFile, work: Path, chunk_bytes: int, ahead: int = 4, after: "ChunkStream | None" = None
+        self, bulk: BulkFile, work: Path, chunk_bytes: int, ahead: int = 8, after: "ChunkStream | None" = None
     ) -> None:
         self.bulk, self.work, self.chunk_bytes = bulk, Path(work), chunk_bytes
         self.produced = threading.Event()
+        self.consumed = threading.Event()  # the last chunk was taken (or the stream stopped)
         self._hash = hashlib.sha256()
         self._complete = False
         self._q: queue.Queue = queue.Queue(maxsize=ahead)
@@ -56,7 +59,7 @@ class ChunkStream:
     def _run(self) -> None:
         try:
             if self._after is not None:
-                while not (self._after.produced.wait(0.1) or self._stop.is_set()):
+                while not (self._after.consumed.wait(0.1) or self._stop.is_set()):
                     pass
             self.work.mkdir(parents=True, exist_ok=True)
             for n, block in enumerate(self.bulk.chunks(self.chunk_bytes)):
@@ -83,13 +86,16 @@ class ChunkStream:
 
     def __iter__(self) -> Iterator[Path]:
         """Chunk files in order; each is deleted once the consumer moves on."""
-        while (item := self._q.get()) is not None:
-            if isinstance(item, BaseException):
-                raise item
-            try:
-                yield item
-            finally:
-                item.unlink(missing_ok=True)
+        try:
+            while (item := self._q.get()) is not None:
+                if isinstance(item, BaseException):
+                    raise item
+                try:
+                    yield item
+                finally:
+                    item.unlink(missing_ok=True)
+        finally:
+            self.consumed.set()
 
     @property
     def digest(self) -> str | None:
@@ -98,5 +104,6 @@ class ChunkStream:
 
     def close(self) -> None:
         self._stop.set()
+        self.consumed.set()
         self._thread.join(timeout=30)
         shutil.rmtree(self.work, ignore_errors=True)

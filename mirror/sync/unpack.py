@@ -39,9 +39,15 @@ _END = b"\n  ]"
 _RS = b"\x1e"  # a raw control character never occurs in valid JSON text
 
 
-def _flatten(block: bytes | bytearray) -> bytes | bytearray:
-    """Records of the results array (pretty-printed) to one record per line."""
-    return block.replace(_SEP, b"}" + _RS + b"{").replace(b"\n", b"").replace(_RS, b"\n") + b"\n"
+_LINES = bytes.maketrans(_RS, b"\n")
+
+
+def _flatten(block: bytearray) -> bytearray:
+    """Records of the results array (pretty-printed) to one record per line: the separators marked, then in one pass
+    every newline deleted and each mark made a newline (two passes over the block instead of four)."""
+    out = block.replace(_SEP, b"}" + _RS + b"{").translate(_LINES, b"\n")
+    out += b"\n"  # in place: no copy of the block for its last byte
+    return out
 
 
 _KINDS: dict[type, str] = {list: "an array", str: "a string"}  # what a record that is not an object is
