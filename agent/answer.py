@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from .tools.specs import DATE_FIELDS, LABEL, SPECS
+from .understand import vocab
 from .understand.dates import readable
 from .understand.record_fields import REVIEW_DAYS
 from .understand.types import Clarification, Interpretation, LastResult
@@ -147,6 +148,8 @@ def _bucket(field: str, value: Any) -> str:
     from mirror.lookup.places import COUNTRIES, US_STATES
 
     text = str(value)
+    if field == "review_panel" and text.upper() in vocab.PANEL_NAMES:
+        return f"{vocab.PANEL_NAMES[text.upper()]} ({text.upper()})"  # "ch" is Clinical Chemistry (CH)
     names = {"state": US_STATES, "country": COUNTRIES}.get(field, {})
     name = names.get(text.upper())
     name = name[1] if isinstance(name, tuple) else name  # countries: (ISO3, name)

@@ -10,17 +10,29 @@ from typing import Any, Callable
 from langgraph.types import interrupt
 
 from . import guard, prompts
-from .answer import citations, clarify_text, grounded, last_result, not_understood, summary, write_answer
+from .answer import (
+    citations,
+    clarify_text,
+    grounded,
+    interpreted_line,
+    last_result,
+    not_understood,
+    summary,
+    write_answer,
+)
 from .events import ANSWER, ERROR, NOTE, STEP, TOKEN, TOOL_CALL, TOOL_RESULT, event
 from .planner import call_key, plan_calls
 from .quality import passes_quality
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
 from .tools.searchers import UnsupportedFilter
+from .understand.commerce import REPLY as COMMERCE_REPLY
+from .understand.commerce import asks_commerce
 from .understand.drafting import REPLY as DRAFTING_REPLY
 from .understand.drafting import asks_document
 from .understand.forecast import REPLY as FORECAST_REPLY
 from .understand.forecast import asks_forecast
+from .understand.guards import weak_zero
 from .understand.interpret import apply_choice, interpret
 from .understand.legal import REPLY as LEGAL_REPLY
 from .understand.legal import asks_legal
@@ -65,6 +77,8 @@ class Nodes:
             route = "out_of_scope"  # what will happen: not in the records, never a count of a future period
         elif route in ("ask", "medical", "off_topic") and asks_document(question):
             route = "out_of_scope"  # a letter, summary or response to write: not a search of the records
+        elif route in ("ask", "medical", "off_topic") and asks_commerce(question):
+            route = "out_of_scope"  # prices, sales, revenue: in no FDA device record, never a count of reports
         self.emit(event(STEP, step="guard", route=route))
         return {**TURN_RESET, "question": question, "route": route}
 
@@ -77,6 +91,8 @@ class Nodes:
             return self._final(state, FORECAST_REPLY, [])
         if state["route"] == "out_of_scope" and asks_document(state.get("question", "")):
             return self._final(state, DRAFTING_REPLY, [])
+        if state["route"] == "out_of_scope" and asks_commerce(state.get("question", "")):
+            return self._final(state, COMMERCE_REPLY, [])
         return self._final(state, guard.reply(state["route"]), [])
 
     # -- understand / clarify ---------------------------------------------------------------------------
@@ -255,6 +271,13 @@ class Nodes:
         ]
         if not evidence and not calls:
             return self._final(state, not_understood(it), [])
+        totals = [
+            evidence[c["result_index"]].get("total", 0)
+            for c in calls
+            if c.get("result_index") is not None and not c.get("label", "").startswith("supplements")
+        ]
+        if held := weak_zero(it, totals):
+            return self._final(state, f"{interpreted_line(it)}\n\n{held}", [])
         text = write_answer(it, evidence, calls, notes)
         model_calls = state.get("model_calls", 0)
         if self.model is not None and evidence and self._summaries_allowed():

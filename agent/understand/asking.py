@@ -20,6 +20,7 @@ __all__ = [
 ]
 
 BROAD = 20  # a one-word device term matching more product codes than this is asked about
+FEW = 3  # a device term whose codes disagree on the field asked: more codes than this are asked about, not listed
 
 
 def ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None:
@@ -191,14 +192,15 @@ def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | N
     key = _CLASS_FIELDS.get(it.field or "")
     if it.measure != "lookup" or not key or not d or d.words == ", ".join(c.code for c in d.codes) or it.sides:
         return None
-    if d.matched <= BROAD:
+    few = FEW if it.field == "device_class" else BROAD  # a class said for one of them reads as the device's class
+    if d.matched <= few:
         return None  # a few codes are each answered with their own value
     rows = resolve_devices(ctx.api, d.words, limit=500)["rows"]
     stems = [w.lower().rstrip("s") for w in d.words.split() if len(w) > 2]
     named = [r for r in rows if all(s_ in (r.get("device_name") or "").lower() for s_ in stems)]
     rows = named  # the codes whose own names say the words, not those found by a definition or a brand
     values = {str(r.get(key) or "") for r in rows} - {"", "N", "U", "f"}
-    if len(rows) <= BROAD or len(values) <= 1:  # a few codes are each answered with their own value
+    if len(rows) <= few or len(values) <= 1:  # a few codes are each answered with their own value
         return None
     exact = [r for r in rows if _word_set(r.get("device_name") or "") == _word_set(d.words)]
     if len(exact) == 1 and d.codes:  # "surgical mesh" is the code named "Mesh, Surgical": that one, not a question

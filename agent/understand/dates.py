@@ -227,6 +227,15 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
             return s, e, 3 if _year(c) else 4
     if (m := re.fullmatch(r"h([12])", a)) and (y := _year(b)):
         return (date(y, 1, 1), date(y, 6, 30), 2) if m[1] == "1" else (date(y, 7, 1), date(y, 12, 31), 2)
+    if a in ("last", "final") and b in ("quarter", "half", "month") and (yu := _of_year(w, i + 2)):
+        y, used = yu  # "the last quarter of 2022": its fourth quarter, not the data's last three months
+        if b == "quarter":
+            s, e = _quarter(y, 4)
+        elif b == "half":
+            s, e = date(y, 7, 1), date(y, 12, 31)
+        else:
+            s, e = date(y, 12, 1), date(y, 12, 31)
+        return s, e, 2 + used
     if a in ("first", "second") and b == "half":
         y = _year(c) or (_year(w[i + 3]) if c == "of" and i + 3 < len(w) else None)
         if y:
@@ -237,9 +246,21 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
     return None
 
 
+def _of_year(w: list[str], j: int) -> tuple[int, int] | None:
+    """(year, tokens used) for "2022" or "of 2022" at w[j]."""
+    if j < len(w) and (y := _year(w[j])):
+        return y, 1
+    if j + 1 < len(w) and w[j] == "of" and (y := _year(w[j + 1])):
+        return y, 2
+    return None
+
+
 def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, int] | None:
     a, b = w[i], (w[i + 1] if i + 1 < len(w) else "")
     c = w[i + 2] if i + 2 < len(w) else ""
+    k = i + (1 if a == "the" else 0)
+    if k + 1 < len(w) and w[k] in ("last", "final") and w[k + 1] in ("quarter", "half", "month") and _of_year(w, k + 2):
+        return None  # "the last quarter of 2022": a part of that year (read as a point)
     if a in ("this", "current") and b == "year" or a in ("ytd",) or (a, b, c) == ("year", "to", "date"):
         return date(anchor.year, 1, 1), anchor, (3 if a == "year" else 1 if a == "ytd" else 2)
     if a in ("this", "current") and b == "month":
@@ -409,6 +430,15 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
             return listed  # "2008, 2009 or 2010"
         y_a = _year(w[i])
         y_b = _year(w[j + 1]) if j + 1 < len(w) else None
+        if (
+            w[i] in MONTHS
+            and p[2] >= 2
+            and j + 1 < len(w)
+            and w[j] in _JOIN - {"and"}
+            and w[j + 1] in MONTHS
+            and (q := _point(w, j + 1, anchor))
+        ):
+            return p[0], q[1], p[2] + 1 + q[2]  # "Oct 2022 - Dec 2022", "October 2022 to December 2022"
         if j < len(w) and w[j] in _JOIN and (q := _point(w, j + 1, anchor)) and y_a and y_b:
             if w[j] != "and" or y_b == y_a + 1:
                 return p[0], q[1], p[2] + 1 + q[2]  # "2019 to 2021", "2008 - 2009", "2008 and 2009"

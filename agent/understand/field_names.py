@@ -164,8 +164,12 @@ def take_fields(tokens: Tokens, known: frozenset[str] | set[str] = frozenset()) 
 
 
 def catalogue_path(leaf: str, ds: str) -> str | None:
-    """The path of a field in one dataset's records (None when that dataset does not carry it)."""
-    return next((f.paths.get(ds) for f in field_names() if f.leaf == leaf), None)
+    """The path of a field in one dataset's records (None when that dataset does not carry it). Fields read
+    elsewhere by their words (a lot number) are found in the catalogue itself."""
+    found = next((f.paths.get(ds) for f in field_names() if f.leaf == leaf), None)
+    if found or leaf not in _SKIP:
+        return found
+    return next((p for p in sorted(_catalogue().get(ds, {}), key=len) if p.rsplit(".", 1)[-1] == leaf), None)
 
 
 def label(field: str) -> str:

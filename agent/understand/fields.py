@@ -76,7 +76,7 @@ TOP_OK = {
     "pma": {"manufacturer", "product_code", "decision_code", "supplement_type", "state"},
     "udi": {"manufacturer", "product_code"},
     "registrationlisting": {"country", "product_code", "state"},
-    "classification": {"device_class", "review_panel"},
+    "classification": {"device_class", "review_panel", "medical_specialty"},
     "gudid": {"manufacturer", "product_code", "gmdn_term", "brand_name"},
     "covid19serology": {"manufacturer", "antibody_truth", "device", "panel"},
 }

@@ -8,7 +8,7 @@ import re
 
 from .types import Interpretation
 
-__all__ = ["hold_back"]
+__all__ = ["hold_back", "weak_zero"]
 
 # words that ask for a field of a record; when no reading used them, a figure would answer something else
 _FIELD_WORDS = {
@@ -70,7 +70,10 @@ def _field_unread(it: Interpretation) -> str:
 
 def _patient_as_device(it: Interpretation) -> str:
     d = it.device
-    if d is None or not (_PATIENT.search(d.words) or any(_PATIENT.fullmatch(c.code) for c in d.codes)):
+    if d is None or not (
+        _PATIENT.search(d.words)
+        or any(_PATIENT.fullmatch(c.code) and c.code.lower() in d.words.lower().split() for c in d.codes)
+    ):  # a code typed as such ("MEN"), not one found for other words ("MAN" for "assay")
         return ""
     if d.path != "given" and any(c.records for c in d.codes):
         return ""  # a device named so that holds records here ("Condom, Female"): the reading stands
@@ -114,6 +117,63 @@ def _after_firm(question: str, word: str, firm_words: set[str]) -> bool:
     return bool(m and m.group(1).lower() in firm_words)
 
 
+def _defined_only(it: Interpretation) -> str:
+    """One word that names no device and is only mentioned in some codes' definitions ("cardio": an infant
+    positioner's definition): a figure for those codes would answer another question."""
+    d = it.device
+    if d is None or it.sides or len(d.words.split()) != 1 or not d.how.startswith("no product code is named"):
+        return ""
+    return (
+        f'"{d.words}" names no device: only the definitions of {", ".join(d.codes_shown())} mention it, so I give '
+        "no figure for it. Name the device or its product code, or ask again without that word."
+    )
+
+
 def hold_back(it: Interpretation) -> str:
     """What to say instead of a figure when the reading rests on words that name no device or field ('' when none)."""
-    return _names_zero(it) or _field_unread(it) or _patient_as_device(it) or _name_unread(it)
+    return _names_zero(it) or _field_unread(it) or _patient_as_device(it) or _name_unread(it) or _defined_only(it)
+
+
+_GRAMMAR = {"the", "a", "an", "of", "for", "and", "or", "in", "on", "with", "to", "by", "from", "device", "devices"}
+
+
+def _stem(w: str) -> str:
+    w = w.lower().rstrip("s")
+    return w[: max(4, len(w) - 2)]
+
+
+def _weak_reading(it: Interpretation) -> str:
+    """Why the reading is not sure enough for a zero ('' when it is): words read as others, a device found only
+    in definitions, device words that no name of its product codes holds, or words no reading used."""
+    d = it.device
+    fixed = [n for n in it.notes if n.startswith('read "') and '" as "' in n]
+    if fixed:
+        return f"I {fixed[0]}, and that may not be what you meant"
+    if d is not None and d.how.startswith("no product code is named"):
+        return f'"{d.words}" names no device: only the definitions of {", ".join(d.codes_shown())} mention it'
+    if d is not None and d.path in ("codes", "codes+names") and d.codes:
+        names = " ".join(c.name.lower() for c in d.codes)
+        words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", d.words.lower()) if w not in _GRAMMAR]
+        missing = [w for w in words if _stem(w) not in names]
+        if missing:
+            shown = ", ".join(f'"{w}"' for w in missing[:3])
+            return f'{shown} is in no name of the product codes I read for "{d.words}"'
+    left = [w for w in it.unexplained if len(w) >= 3 and any(c.isalpha() for c in w)]
+    if left:
+        return "I did not use " + ", ".join(f'"{w}"' for w in left[:3]) + " from your question"
+    return ""
+
+
+def weak_zero(it: Interpretation, totals: list[int]) -> str:
+    """What to say instead of "0" when every search found nothing and the reading is not sure ('' otherwise): a
+    zero is said only when the question was understood."""
+    if not totals or any(totals) or it.measure == "lookup":
+        return ""
+    why = _weak_reading(it)
+    if not why:
+        return ""
+    return (
+        f"I found no records for the reading above, but {why}, so I do not say that there are none. "
+        "Ask again with the device, firm or record as the records spell it (a product code such as DXY, or a record "
+        "number such as K200606) and I will count them."
+    )

@@ -287,6 +287,7 @@ def interpret(
     _filters(tokens, it, preview)
     _class_alternative(tokens, it)
     said_fields = _measure(tokens, it, keyed=bool(ids or it.device))
+    classes_asked = _classes_listed(it)
     if it.sides:
         it.measure = "compare"  # two values of one field said: one side each
     if it.measure == "compare" and len(periods) == 1:
@@ -371,6 +372,15 @@ def interpret(
         and not it.date_from
     ):
         it.field, it.measure = "decision_date", "lookup"  # "when was K202114 cleared?": its decision date
+    if (
+        classes_asked
+        and not it.sides
+        and (names.devices or names.firms or ids or it.device)
+        and it.measure in ("list", "lookup")
+    ):
+        it.filters = [f for f in it.filters if f.field != "class"]  # "Yumizen CRP assay: class I, II or III?"
+        it.field = "recall_class" if set(it.datasets) & {"recall", "enforcement"} else "device_class"
+        it.measure, it.by = "lookup", None
     defaulted = not it.datasets
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
@@ -378,6 +388,7 @@ def interpret(
     ids_apply(it, ids_ds)
     clar = _devices_and_names(ctx, tokens, it, names, defaulted)
     more_sides(it, names, periods)
+    _site_of_firm(it)
     firm_home(it)
     if (
         it.measure == "top"
@@ -431,6 +442,11 @@ def interpret(
             it.field, it.measure = asked, "lookup"  # "and its device class?": that field of what was found
     _classes(it)
     _class_of_record(ctx, it)
+    _sides_of_one_field(it)
+    if it.field == "code_info" and it.datasets and set(it.datasets) <= {"event", "covid19serology"}:
+        it.field = "lot_number"  # "lot #" of an adverse event report: its device's lot number
+    if it.measure == "top" and it.by == "review_panel" and re.search(r"(?i)\bspecialt(?:y|ies)\b", question):
+        it.by = "medical_specialty"  # "which specialty has the most class I devices": the specialty's name
     if it.field == "registration_number" and any(f.field in ("word:regnum", "word:fei") for f in it.filters):
         it.field, it.measure = None, "list"  # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}
@@ -449,6 +465,7 @@ def interpret(
         and "pma" in it.datasets
         and not any(f.field == "pma_number" for f in it.filters)
         and said & {"approval", "approvals", "approved", "approve"}
+        and not said & {"decision", "decisions", "decided"}  # "approvals/decisions": every decision, not originals
     ):
         it.supplements = "originals" if it.measure in ("count", "list", "compare") else "all"
     elif (
@@ -478,9 +495,11 @@ def interpret(
         if again:
             it.date_from, it.date_to = again.start, again.end
     _firm_word(ctx, tokens, it)
+    _registered_as_verb(it)
     _firm_datasets(it)
     _reread_device(ctx, it)
     _filters_apply(it)
+    _problem_of_the_device(it)
     _latest(tokens, it)
     _when_terminated(it)
     reason_in_enforcement(it)
@@ -765,6 +784,71 @@ def _firm_datasets(it: Interpretation) -> None:
     )
 
 
+_LISTED_CLASSES = re.compile(
+    r"(?i)\bclass(?:es)?\s+(?:i{1,3}|[123])\s*(?:,\s*(?:class\s+)?(?:i{1,3}|[123])\s*)*,?\s*or\s+(?:class\s+)?"
+    r"(?:i{1,3}|[123])\s*\?"
+)
+
+
+def _classes_listed(it: Interpretation) -> bool:
+    """ "class I, II or III?" closing a question: the class is asked (each record's own), not a filter."""
+    return bool(_LISTED_CLASSES.search(it.question)) and any(f.field == "class" for f in it.filters)
+
+
+def _problem_of_the_device(it: Interpretation) -> None:
+    """ "reports where the screen showed no image": the device problem is the question; words around it that no
+    record's device holds ("screen showed") describe the problem, so they are said as not used, not searched."""
+    d = it.device
+    if d is None or it.sides or d.path == "given" or not any(f.field == "word:problem" for f in it.filters):
+        return
+    if d.found or any(c.records for c in d.codes) or (d.codes and any(c.records is None for c in d.codes)):
+        return
+    it.unexplained = list(dict.fromkeys(it.unexplained + d.words.split()))
+    it.device = None
+
+
+def _site_of_firm(it: Interpretation) -> None:
+    """ "Medtronic PR" next to a firm whose names include "Medtronic Puerto Rico Operations": the place is the
+    firm's site (its own name), not a filter on where every side's records come from."""
+    p = it.place
+    if p is None or p.exclude:
+        return
+    holders: list[Interpretation | Side] = [it] if it.firm else []
+    holders += [side for side in it.sides if side.firm]
+    for h in holders:
+        f = h.firm
+        if f is None:
+            continue
+        said = re.search(rf"(?i)\b{re.escape(f.words)}(?:'s)?\s+(?:in\s+)?{re.escape(p.words)}\b", it.question)
+        site = [v for v in f.variants if p.name.lower() in v.lower()]
+        if said and site:
+            name = site[0]
+            h.firm = f.model_copy(
+                update={"name": name, "variants": site, "match": "entity", "words": f"{f.words} {p.words}"}
+            )
+            if isinstance(h, Side):
+                h.label = name
+            it.place = None
+            return
+
+
+def _registered_as_verb(it: Interpretation) -> None:
+    """ "brand names registered in the UDI database by Netech": "registered" or "listed" says how the records came
+    to be, not the registrations dataset, when another dataset is named and the firm has no registration there."""
+    if "registrationlisting" not in it.datasets or len(it.datasets) < 2 or not it.firm or not it.firm.by_dataset:
+        return
+    if _REGISTRATION_NOUNS.search(it.question) or it.firm.by_dataset.get("registrationlisting"):
+        return
+    it.datasets = [d for d in it.datasets if d != "registrationlisting"]
+    if it.field == "brand_name" and it.measure == "lookup" and set(it.datasets) & {"udi", "gudid"}:
+        it.measure, it.field = "list", None  # the firm's device records, their brand names in the table
+
+
+_REGISTRATION_NOUNS = re.compile(
+    r"(?i)\b(?:registrations?|establishments?|facilit(?:y|ies)|listings?|plants?|sites?|owner\s+operators?)\b"
+)
+
+
 def _possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
@@ -885,7 +969,11 @@ def _devices_and_names(
             ds, n = next(iter(reading.elsewhere.items()))
             it.datasets = [ds]
             it.notes.append(f'"{words}" is named only in the {vocab.LABEL.get(ds, ds)}, so those were searched')
+            picked = next((c.patch.get("device") for c in reading.choices if c.patch.get("datasets") == [ds]), None)
             reading = read_device(ctx, words, [ds], known=tokens.role.get(a) == "device")
+            if picked and (reading.device is None or not (reading.device.found or reading.device.path != "codes")):
+                reading.device = DeviceFilter.model_validate(picked)  # the words that dataset's names hold
+                reading.choices, reading.question = [], ""
         only = reading.choices[0].patch if len(reading.choices) == 1 else {}
         if reading.device is None and set(only) == {"firm"} and it.firm is None and not names.devices[1:]:
             it.firm = FirmFilter.model_validate(only["firm"])  # "medtronc": one firm's spelling, no device's
@@ -1004,6 +1092,44 @@ def _classes(it: Interpretation) -> None:
                 )
             )
     it.filters = out
+
+
+def _sides_of_one_field(it: Interpretation) -> None:
+    """Two values of one field ("class II or class III cardiovascular devices", "deaths vs malfunctions"): a record
+    holds one value, so together they would find none; each value is a side of a comparison, counted apart."""
+    if it.sides or it.measure == "lookup" or it.field:
+        return
+    groups: dict[str, list[Filter]] = {}
+    for f in it.filters:
+        if isinstance(f.value, str) and (
+            f.field in ("device_class", "recall_class", "event_type") or f.field.startswith("word:")
+        ):
+            groups.setdefault(f.field, []).append(f)
+    for fs in groups.values():
+        if len({f.value for f in fs}) < 2:
+            continue
+        kept = [f for f in fs if not _negated(it.question, f.words)]
+        if kept and len(kept) < len(fs):  # "malfunctions in 2023, not deaths": a record has one value, so the
+            it.filters = [f for f in it.filters if f in kept or f not in fs]  # one kept leaves the other out
+            return
+        if len({f.value for f in fs}) > 1:
+            it.sides = [Side(label=f.label, filters=[f]) for f in fs[:4]]
+            it.filters = [f for f in it.filters if f not in fs]
+            it.measure = "compare"
+            return
+
+
+def _negated(question: str, words: str) -> bool:
+    """The words are said after "not", "no", "except", "excluding", "other than", "without"."""
+    return bool(
+        words
+        and re.search(
+            r"(?i)\b(?:not|no|except|excluding|exclude|other\s+than|without|but\s+not)\s+(?:the\s+|any\s+)?"
+            + re.escape(words)
+            + r"\b",
+            question,
+        )
+    )
 
 
 def _score(tokens: Tokens, it: Interpretation, names, unknown_codes: list[str]) -> None:

@@ -261,6 +261,8 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
     """A run no firm or place took: a device when its words are device words; else a firm by spelling or nothing."""
     lows = tokens.lows(a, b)
     words = tokens.words(a, b)
+    if b - a == 1 and lows[0] in _NEGATIONS:
+        return  # "not", "never" alone: grammar, never a device (nor the product code NOT)
     if not any(sum(ch.isalpha() for ch in w) >= 2 or re.fullmatch(r"\d+[a-z]+\d*|[a-z]+\d+[a-z]*", w) for w in lows):
         return  # numbers and symbols: not a name
     known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS]
@@ -282,6 +284,9 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
         return
     out.devices.append((a, b, words))  # tried as a device; unknown words stay unexplained if it fails
     tokens.take(a, b, "device?")
+
+
+_NEGATIONS = {"not", "no", "never", "nor", "none", "neither", "nothing", "without"}
 
 
 _INITIALS_SQL = """SELECT key, any_value(name ORDER BY records DESC), sum(records)::BIGINT FROM {keys}

@@ -44,6 +44,10 @@ class DeviceFilter(BaseModel):
     how: str = ""  # said in the answer: which path found what
     found: int | None = None  # names path: records whose own names hold the words (None: not counted)
 
+    def codes_shown(self, n: int = 4) -> list[str]:
+        """The first product codes as a person reads them: 'OUW (Infant Positioner)'."""
+        return [f"{c.code} ({c.name})" if c.name else c.code for c in self.codes[:n]]
+
 
 class FirmFilter(BaseModel):
     words: str

@@ -114,6 +114,24 @@ def read_categories(ctx: ToolContext, tokens: Tokens, it: Interpretation, named:
                 label = vocab.FILTER_FIELDS[name][1].format(v=v)
                 it.filters.append(Filter(field=f"word:{name}", value=v, label=label, words=tokens.words(start, end)))
                 return
+        _absence(tokens, it, name, ctx.cache[key])
+
+
+def _absence(tokens: Tokens, it: Interpretation, name: str, values: list[str]) -> None:
+    """ "the screen showed no image": "no" and one word of exactly one value that says an absence ("No
+    Display/Image") is that value, said in other words."""
+    lows = tokens.lows()
+    for k in range(len(lows) - 1):
+        if lows[k] != "no" or not (tokens.free(k) and tokens.free(k + 1)):
+            continue
+        w = lows[k + 1].removesuffix("s")
+        hits = [v for v in values if (ws := re.findall(r"[a-z0-9]+", v.lower()))[:1] == ["no"] and w in ws[1:]]
+        if len(hits) == 1 and len(w) >= 4:
+            v = hits[0]
+            tokens.take(k, k + 2, "filter")
+            label = vocab.FILTER_FIELDS[name][1].format(v=v)
+            it.filters.append(Filter(field=f"word:{name}", value=v, label=label, words=tokens.words(k, k + 2)))
+            return
 
 
 # the datasets whose records name the firm's city, and the filter that reads it

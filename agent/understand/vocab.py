@@ -79,7 +79,7 @@ DATASET_WORDS = {
 
 MEASURE_PHRASES = _table(
     {
-        "count": "how many|number of|count|count of|total|how often|how much|tally",
+        "count": "how many|number of|count|count of|total|how often|how much|tally|volume|volumes",
         "list": "list|show|show me|find|give me|display|which|what|get|see|tell me about|details of|details for",
         "trend": "trend|trends|over time|per year|per month|by year|by month|each year|each month|yearly|monthly|"
         "annual|annually|year by year|month by month|year over year|by quarter|per quarter|trended|trending|"
@@ -104,7 +104,8 @@ FIELD_PHRASES = _table(
         "date of approval|date approved|clearance date|date of clearance|date cleared",
         "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why|caused|what caused",
         "recall_class": "recall class|recall classes|recall classification",
-        "review_panel": "review panel|panel|medical specialty|specialty|advisory committee|advisory panel|committee",
+        "review_panel": "review panel|panel|medical specialty|specialty|advisory committee|advisory panel|committee|"
+        "review panels|panels|medical specialties|specialties",
         "device_name": "device name|name of the device|what device",
         "applicant": "applicant|applicants|sponsor|sponsors|holder|holders",
         "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
@@ -226,7 +227,7 @@ FILTER_PHRASES = _table(
         "patient sex female|sex female|sex of female|patient was a woman|patient was female|girls",
         "sex=Male": "male patients|male patient|male pts|male pt|male|males|men|patient sex male|sex male|"
         "patient was a man|patient was male|boys",
-        "panel=CV": "cardiovascular|cardiology|cardiac",
+        "panel=CV": "cardiovascular|cardiology|cardiac|cardio",
         "panel=DE": "dental|dentistry",
         "panel=OP": "ophthalmic|ophthalmology|eye",
         "panel=OR": "orthopedic|orthopaedic|orthopedics",
@@ -387,6 +388,10 @@ pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme s
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
 VERB_DEVICE_WORDS = {
+    "leads",
+    "change",
+    "changed",
+    "changes",
     "clear",
     "clears",
     "cover",
@@ -458,7 +463,8 @@ def verbs_as_grammar(tokens: Tokens) -> None:
             continue
         prev, nxt = (lows[i - 1] if i else ""), (lows[i + 1] if i + 1 < len(lows) else "")
         after_key = i > 0 and tokens.role.get(i - 1) in ("dataset", "field", "id", "code")
-        if prev in _AUX or after_key or (i == 0 and nxt in _OBJECT) or (prev in FUNCTION and nxt in _OBJECT):
+        ranked = lows[i] == "leads" and prev in _RANKED and not any(c.isalnum() for c in nxt)  # "which firm leads?"
+        if prev in _AUX or after_key or ranked or (i == 0 and nxt in _OBJECT) or (prev in FUNCTION and nxt in _OBJECT):
             tokens.take(i, i + 1, "function")
     for i in tokens.unused():  # phrasal verbs: "came out in 2020", "kicked off", "shows up most"
         if lows[i] in _PARTICLES and i and tokens.free(i - 1) and _verb_like(lows[i - 1]):
@@ -466,6 +472,8 @@ def verbs_as_grammar(tokens: Tokens) -> None:
 
 
 _PARTICLES = {"out", "off", "up"}
+# nouns of what is ranked: "which specialty leads?" ranks specialties ("pacemaker leads" stays a device)
+_RANKED = {"specialty", "panel", "firm", "company", "manufacturer", "state", "country", "class", "code", "one", "who"}
 _IRREGULAR = {
     "came",
     "come",
