@@ -40,6 +40,8 @@ NAME = "fda-explorer"
 TITLE = "FDA Explorer Offline"
 sys.path.insert(0, str(ROOT))
 
+from xvfb import start_xvfb  # noqa: E402  (build/xvfb.py, beside this script)
+
 from mirror.ops.snapshot import snapshot_kind  # noqa: E402  (the repository's own package, not an installed copy)
 from mirror.store.files import Store  # noqa: E402
 
@@ -152,16 +154,8 @@ def _xvfb() -> tuple[str, subprocess.Popen | None]:
     """The display to measure on: a private Xvfb when one is installed, else $DISPLAY, else ("", None)."""
     if shutil.which("Xvfb") is None:
         return os.environ.get("DISPLAY", ""), None
-    read, write = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        start_new_session=True,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as f:
-        return f":{f.readline().strip()}", proc
+    proc, display = start_xvfb()
+    return display, proc
 
 
 def _trace(path: Path) -> dict[str, float]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -21,6 +22,18 @@ import platformdirs
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _build_xvfb():
+    """build/xvfb.py, loaded by path (build/ is the installer's folder of scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location("fdax_build_xvfb", ROOT / "build" / "xvfb.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+start_xvfb = _build_xvfb().start_xvfb  # the build's private Xvfb (1280x800): (process, DISPLAY value)
 SCREENSHOTS = Path(os.environ.get("FDAX_APP_SCREENSHOTS") or ROOT / "tests" / "app" / "screenshots")
 FDA_EXPLORER = [sys.executable, "-c", "from app.cli import main; main()"]
 PARTIAL = "event,recall,enforcement,classification,udi,registrationlisting,covid19serology,gudid"  # no 510k, pma
@@ -151,24 +164,6 @@ def settled_screenshot(display: str, path: Path, unlike=None, timeout: float = 2
     path.parent.mkdir(parents=True, exist_ok=True)
     image.save(path)
     return image
-
-
-def start_xvfb() -> tuple[subprocess.Popen, str]:
-    """A private Xvfb server (1280x800) in its own session: (process, DISPLAY value)."""
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        start_new_session=True,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as f:
-        number = f.readline().strip()  # Xvfb writes the display number once it accepts connections
-    if not number:
-        stop(xvfb)
-        raise AssertionError("Xvfb did not start")
-    return xvfb, f":{number}"
 
 
 def require(*tools: str) -> None:
