@@ -25,7 +25,7 @@ from mirror.api.server import HEAD_TIMEOUT, _allowed, allowed_hosts
 from mirror.api.sql import Translator, grouped
 from mirror.settings import Settings
 from mirror.store.files import Store
-from tests.mirror.api.test_cli_serve import start_server
+from tests.conftest import start_server
 
 WORDS = "+".join(f"w{i}" for i in range(100))
 WILDCARDS = "+".join(f"*{a}*{b}*" for a in "aeiou" for b in "abcdefghijklmnopqrst")  # 100 terms, slow on 6,530

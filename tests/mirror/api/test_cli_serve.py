@@ -11,10 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import (
-    mirror_serve,
-    start_server,  # noqa: F401  (tests/security/test_api_hostile.py imports it from here)
-)
+from tests.conftest import mirror_serve
 
 
 def mirror(*args: str, **kw) -> subprocess.CompletedProcess:
