@@ -55,8 +55,9 @@ GOALS = {"right": 0.95, "wrong_figures": 0}
 
 
 def run_folder(data: Path, work: Path, label: str) -> Path:
-    """A fresh folder per model run whose db/ is a link to the mirror's (read-only; nothing copied)."""
-    d = work / f"run-{label}"
+    """A fresh folder per model run whose db/ is a link to the mirror's (read-only; nothing copied). The folder is
+    named after this process too, so two evaluations sharing one --workdir never delete each other's run."""
+    d = work / f"run-{label}-{os.getpid()}"
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
     (d / "db").symlink_to((data / "db").resolve(), target_is_directory=True)
@@ -335,11 +336,14 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             say(f"\nrunning --model {label} on {len(picked)} questions ...")
             t0 = time.perf_counter()
+            folder = run_folder(data, work, label)
             try:
-                results[label] = run_model(label, run_folder(data, work, label), picked, say, args.verbose)
+                results[label] = run_model(label, folder, picked, say, args.verbose)
             except ModelMissing as e:
                 say(f"  not measured: {e}")
                 continue
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
             say(f"  done in {time.perf_counter() - t0:.1f} s")
     finally:
         if not args.workdir:
