@@ -387,6 +387,18 @@ def interpret(
     recall_numbers(ctx, it)
     ids_apply(it, ids_ds)
     clar = _devices_and_names(ctx, tokens, it, names, defaulted)
+    if (
+        tokens.lows()[0] == "when"
+        and it.measure == "list"
+        and not it.field
+        and it.device
+        and it.device.path == "names"
+        and set(it.datasets) <= {"510k", "pma"}
+        and it.datasets
+        and not it.date_from
+        and re.search(r"(?i)\b(?:cleared|approved|clearance|approval|decided)\b", question)
+    ):
+        it.field, it.measure = "decision_date", "lookup"  # "when was the O-Genesis system cleared?": its date
     more_sides(it, names, periods)
     _site_of_firm(it)
     firm_home(it)
@@ -399,6 +411,14 @@ def interpret(
     ):
         it.measure, it.by = "list", None  # "which MDRs are under OZO": its records, not a ranking
     flag_question(it, tokens)
+    if (
+        it.measure == "top"
+        and it.by == "product_code"
+        and it.datasets
+        and set(it.datasets) <= {"udi", "gudid"}
+        and not _RANKING_WORDS.search(question)
+    ):
+        it.measure, it.by = "list", None  # "what devices does Netech have in GUDID": its device records, listed
     if it.measure == "list" and not it.field and it.device and not ids:
         it.field = next((f for f in said_fields if f in CLASSIFICATION_FIELDS), None)  # "... system device class"
     classification_lookup(it, defaulted)
@@ -1117,6 +1137,11 @@ def _sides_of_one_field(it: Interpretation) -> None:
             it.filters = [f for f in it.filters if f not in fs]
             it.measure = "compare"
             return
+
+
+_RANKING_WORDS = re.compile(
+    r"(?i)\b(?:product\s+codes?|procodes?|codes?|device\s+types?|kinds?|most|top|leading|common|rank\w*)\b"
+)
 
 
 def _negated(question: str, words: str) -> bool:

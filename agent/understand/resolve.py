@@ -3,6 +3,7 @@ dataset's own brand / generic / device names searched when the codes find little
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -246,7 +247,7 @@ def read_device(
         return reading
     held = [r for r in rows if counts.get(r["product_code"]) and _by_name(r)]
     by_names, names_text = _names_total(ctx, ds, words), words
-    for alt in [] if by_names else _spelled_out(words, found):
+    for alt in [] if by_names else _spelled_out(words, found) + (_respelled(ctx, words, ds, found) if ds else []):
         if n := _names_total(ctx, ds, alt):
             by_names, names_text = n, alt  # "central line kits": "central venous catheter kits"
             break
@@ -509,10 +510,38 @@ def _plain_typo(ctx: ToolContext, found: dict) -> bool:
     return not any(h is not None and h.records for h in hits.values())
 
 
+def _respelled(ctx: ToolContext, words: str, ds: str, found: dict) -> list[str]:
+    """A word of a brand typed with a slip ("o-genisis graft delivery"): the records that the other words find
+    in the dataset's own names, and the one word of theirs the slip is closest to ("O-Genesis"); never a guess
+    among several."""
+    unknown = {u.lower() for u in found.get("unknown", [])}
+    parts = words.split()
+    odd = [w for w in parts if unknown & set(re.findall(r"[a-z0-9]+", w.lower()))]  # "o-genisis": "genisis"
+    unknown = {w.lower() for w in odd}
+    rest = " ".join(w for w in parts if w.lower() not in unknown)
+    if not unknown or not rest or len(parts) < 2:
+        return []
+    try:
+        rows = run_tool(ctx, SEARCHER[ds], {"names": rest, "limit": 20}).rows
+    except ToolError:
+        return []
+    seen = {w for r in rows for v in r.values() if isinstance(v, str) for w in re.findall(r"[\w-]+", v.lower())}
+    out = list(parts)
+    for k, w in enumerate(parts):
+        low = w.lower()
+        if low not in unknown or len(low) < 5:
+            continue
+        fits = {n for n in seen if len(n) >= 5 and difflib.SequenceMatcher(None, low, n).ratio() >= 0.8}
+        if len(fits) != 1:
+            return []
+        out[k] = fits.pop()
+    return [" ".join(out)] if out != parts else []
+
+
 def _unknown_words(ctx: ToolContext, words: str, ds: str | None, found: dict) -> DeviceReading:
     """Words not in the device vocabulary: the dataset's own names as typed; a correction only as a choice."""
     by_names, text = (_names_total(ctx, ds, words) if ds else 0), words
-    for alt in [] if by_names or not ds else _spelled_out(words, found):
+    for alt in [] if by_names or not ds else _spelled_out(words, found) + _respelled(ctx, words, ds, found):
         if n := _names_total(ctx, ds, alt):
             by_names, text = n, alt
             break

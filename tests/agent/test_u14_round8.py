@@ -174,3 +174,15 @@ def test_classes_listed_as_a_question_ask_the_class(assistant):
 def test_registered_is_a_verb_when_another_dataset_is_named(ctx):
     it, clar = interpret(ctx, "which devices has Netech registered in the UDI database")
     assert clar is None and it.understood and it.datasets == ["udi"]
+
+
+def test_a_brand_typed_with_a_slip_is_read_from_the_records_names(assistant):
+    out = assistant.ask("when was the o-genisis graft delivery system cleared", session_id="og")
+    head = _head(out)
+    assert "K200606" in head and "decision date 2020-05-01" in head
+
+
+def test_the_devices_a_firm_has_in_gudid_are_its_records(assistant):
+    out = assistant.ask("which devices does Netech Corporation have in the GUDID release?", session_id="nt")
+    assert "External Pacemaker Ananlyzer" in out["answer"]
+    assert "Product codes with the most" not in out["answer"]
