@@ -34,6 +34,8 @@ from .understand.forecast import REPLY as FORECAST_REPLY
 from .understand.forecast import asks_forecast
 from .understand.guards import weak_zero
 from .understand.interpret import apply_choice, interpret
+from .understand.judgement import REPLY as JUDGEMENT_REPLY
+from .understand.judgement import asks_judgement
 from .understand.legal import REPLY as LEGAL_REPLY
 from .understand.legal import asks_legal
 from .understand.privacy import REPLY as PRIVACY_REPLY
@@ -79,6 +81,8 @@ class Nodes:
             route = "out_of_scope"  # a letter, summary or response to write: not a search of the records
         elif route in ("ask", "medical", "off_topic") and asks_commerce(question):
             route = "out_of_scope"  # prices, sales, revenue: in no FDA device record, never a count of reports
+        elif route in ("ask", "off_topic") and asks_judgement(question):
+            route = "out_of_scope"  # safest, best, failure rates: a judgement or a denominator no record holds
         self.emit(event(STEP, step="guard", route=route))
         return {**TURN_RESET, "question": question, "route": route}
 
@@ -93,6 +97,8 @@ class Nodes:
             return self._final(state, DRAFTING_REPLY, [])
         if state["route"] == "out_of_scope" and asks_commerce(state.get("question", "")):
             return self._final(state, COMMERCE_REPLY, [])
+        if state["route"] == "out_of_scope" and asks_judgement(state.get("question", "")):
+            return self._final(state, JUDGEMENT_REPLY, [])
         return self._final(state, guard.reply(state["route"]), [])
 
     # -- understand / clarify ---------------------------------------------------------------------------

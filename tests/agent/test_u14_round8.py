@@ -15,6 +15,8 @@ from agent.understand.commerce import asks_commerce
 from agent.understand.dates import read_dates
 from agent.understand.guards import weak_zero
 from agent.understand.interpret import interpret
+from agent.understand.judgement import REPLY as JUDGEMENT_REPLY
+from agent.understand.judgement import asks_judgement
 from agent.understand.tokens import tokenize
 from agent.understand.types import Code, DeviceFilter, Interpretation
 
@@ -186,3 +188,35 @@ def test_the_devices_a_firm_has_in_gudid_are_its_records(assistant):
     out = assistant.ask("which devices does Netech Corporation have in the GUDID release?", session_id="nt")
     assert "External Pacemaker Ananlyzer" in out["answer"]
     assert "Product codes with the most" not in out["answer"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which glucose meter is the safest?",
+        "is the Impella heart pump safe to use?",
+        "what's the failure rate of the 770G pump",
+        "how many hospitals use the da Vinci robot?",
+        "what percentage of 630G pumps broke down",
+    ],
+)
+def test_judgements_and_rates_are_refused(question):
+    assert asks_judgement(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["is the EXPMT 2000 analyzer MR safe?", "most common device problems in 2023", "which firm has the most recalls"],
+)
+def test_record_questions_are_no_judgements(question):
+    assert not asks_judgement(question)
+
+
+def test_a_safety_ranking_gets_no_figure(assistant):
+    out = assistant.ask("which insulin pump is the safest?", session_id="safe")
+    assert out["answer"] == JUDGEMENT_REPLY
+
+
+def test_a_firms_staff_is_no_record_figure(assistant):
+    out = assistant.ask("how many employees does Abbott have?", session_id="staff")
+    assert out["answer"] == COMMERCE_REPLY
