@@ -389,6 +389,10 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
         return rel
     if a == "between" or a == "from":
         p = _point(w, i + 1, anchor, month_alone=True)
+        if p is None and i + 3 < len(w) and w[i + 1] in MONTHS and w[i + 2] in _JOIN and w[i + 3] in MONTHS:
+            q = _point(w, i + 3, anchor)  # "between March and May 2020": the months of the year said last
+            if q and _year(w[i + 4] if i + 4 < len(w) else ""):
+                return date(q[0].year, MONTHS[w[i + 1]], 1), q[1], 3 + q[2]
         if p and i + 1 + p[2] < len(w) and w[i + 1 + p[2]] in _JOIN:
             q = _point(w, i + 2 + p[2], anchor, month_alone=True)
             if q:

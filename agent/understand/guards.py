@@ -149,6 +149,8 @@ def _weak_reading(it: Interpretation) -> str:
     fixed = [n for n in it.notes if n.startswith('read "') and '" as "' in n]
     if fixed:
         return f"I {fixed[0]}, and that may not be what you meant"
+    if d is not None and d.path == "names" and not d.found:
+        return f'no record here names "{d.words}" and those words may be no device at all'
     if d is not None and d.how.startswith("no product code is named"):
         return f'"{d.words}" names no device: only the definitions of {", ".join(d.codes_shown())} mention it'
     if d is not None and d.path in ("codes", "codes+names") and d.codes:

@@ -87,7 +87,7 @@ MEASURE_PHRASES = _table(
         "top": "top|most|most common|most frequent|leading|biggest|largest|main|highest|ranking|rank",
         "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
         "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"
-        "difference between|side by side",
+        "difference between|side by side|more common|less common|more frequent|less frequent",
     }
 )
 

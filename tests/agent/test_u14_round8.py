@@ -36,6 +36,7 @@ def _head(out: dict) -> str:
         ("the last month of 2018", date(2018, 12, 1), date(2018, 12, 31)),
         ("reports from Nov 2022 - Dec 2022", date(2022, 11, 1), date(2022, 12, 31)),
         ("from February 2021 to April 2021", date(2021, 2, 1), date(2021, 4, 30)),
+        ("510(k)s cleared between March and May 2020", date(2020, 3, 1), date(2020, 5, 31)),
     ],
 )
 def test_a_part_of_a_named_year_is_that_years_part(said, start, end):
@@ -220,3 +221,17 @@ def test_a_safety_ranking_gets_no_figure(assistant):
 def test_a_firms_staff_is_no_record_figure(assistant):
     out = assistant.ask("how many employees does Abbott have?", session_id="staff")
     assert out["answer"] == COMMERCE_REPLY
+
+
+def test_which_is_more_common_compares_and_is_no_device(ctx):
+    it, clar = interpret(ctx, "recall classes in enforcement reports: class I or class II, which is more common?")
+    assert clar is None and it.measure == "compare" and it.device is None
+
+
+def test_a_zero_over_words_no_record_names_is_not_said():
+    it = Interpretation(
+        question="q", measure="count", device=DeviceFilter(words="frobnicator", path="names", text="frobnicator")
+    )
+    assert '"frobnicator"' in weak_zero(it, [0, 0])
+    it.device.found = 4
+    assert weak_zero(it, [0, 0]) == ""  # the names hold the words: the zero of a narrower search stands
