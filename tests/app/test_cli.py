@@ -71,8 +71,9 @@ def test_every_option_and_setting_is_documented():
 def test_the_views_hold_no_mirror_or_agent_code_and_the_app_reaches_them_through_few_modules():
     """app -> agent -> mirror; within the app only these import agent or mirror: backend (the one way to the mirror
     and the assistant), banners (their errors), launch and cli (start-up), config (the model setting's grammar,
-    agent.modelspec), watch (the surveillance screen's state, over agent.surveil's functions) and errors (a record
-    the mirror cannot open is also a MirrorError)."""
+    agent.modelspec), watch (the surveillance screen's state, over agent.surveil's functions), errors (a record
+    the mirror cannot open is also a MirrorError) and exports_pdf (the PDF text rules it shares with the surveillance
+    report, agent.pdf_text)."""
     importers = set()
     for path in (ROOT / "app").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -86,7 +87,16 @@ def test_the_views_hold_no_mirror_or_agent_code_and_the_app_reaches_them_through
             if any(n.split(".")[0] in ("agent", "mirror") for n in names):
                 importers.add(path.relative_to(ROOT / "app").as_posix())
             assert not any(n.split(".")[0] == "duckdb" for n in names), path
-    assert importers == {"backend.py", "banners.py", "launch.py", "cli.py", "config.py", "watch.py", "errors.py"}
+    assert importers == {
+        "backend.py",
+        "banners.py",
+        "launch.py",
+        "cli.py",
+        "config.py",
+        "watch.py",
+        "errors.py",
+        "exports_pdf.py",
+    }
 
 
 def test_the_public_surface_is_declared_and_cheap_to_import():
