@@ -225,6 +225,12 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
         if y:
             s, e = _quarter(y, ORDINAL[a])
             return s, e, 3 if _year(c) else 4
+    if (m := re.fullmatch(r"fy[-']?(\d{2}|\d{4})", a)) or a == "fy" and (m := re.fullmatch(r"(\d{2}|\d{4})", b)):
+        y = _year(m[1]) or (2000 + int(m[1]) if len(m[1]) == 2 else None)
+        if y:  # FDA's fiscal year: October to September ("FY2012": 2011-10-01 to 2012-09-30)
+            return date(y - 1, 10, 1), date(y, 9, 30), 1 if a != "fy" else 2
+    if a == "fiscal" and b == "year" and (y := _year(c)):
+        return date(y - 1, 10, 1), date(y, 9, 30), 3
     if (m := re.fullmatch(r"h([12])", a)) and (y := _year(b)):
         return (date(y, 1, 1), date(y, 6, 30), 2) if m[1] == "1" else (date(y, 7, 1), date(y, 12, 31), 2)
     if a in ("last", "final") and b in ("quarter", "half", "month") and (yu := _of_year(w, i + 2)):

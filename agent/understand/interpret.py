@@ -500,7 +500,7 @@ def interpret(
         )  # "supplements approved": decided APPR, not 30-day notices
     enf = [
         f
-        for f in it.filters
+        for f in it.filters + [f for side in it.sides for f in side.filters]  # "class II vs class III recalls"
         if f.field == "recall_class"
         or f.field.startswith("word:")
         and vocab.FILTER_DATASET.get(f.field[5:]) == "enforcement"

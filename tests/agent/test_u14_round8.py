@@ -37,6 +37,8 @@ def _head(out: dict) -> str:
         ("reports from Nov 2022 - Dec 2022", date(2022, 11, 1), date(2022, 12, 31)),
         ("from February 2021 to April 2021", date(2021, 2, 1), date(2021, 4, 30)),
         ("510(k)s cleared between March and May 2020", date(2020, 3, 1), date(2020, 5, 31)),
+        ("enforcement reports dated FY2012", date(2011, 10, 1), date(2012, 9, 30)),
+        ("recalls in fiscal year 2016", date(2015, 10, 1), date(2016, 9, 30)),
     ],
 )
 def test_a_part_of_a_named_year_is_that_years_part(said, start, end):
@@ -235,3 +237,9 @@ def test_a_zero_over_words_no_record_names_is_not_said():
     assert '"frobnicator"' in weak_zero(it, [0, 0])
     it.device.found = 4
     assert weak_zero(it, [0, 0]) == ""  # the names hold the words: the zero of a narrower search stands
+
+
+def test_recall_classes_compared_are_counted_in_enforcement_reports(assistant):
+    out = assistant.ask("how many recalls are class II and how many class III", session_id="rc")
+    head = _head(out)
+    assert "enforcement reports" in head and "class II: 1" in head and "class III: 1" in head
