@@ -27,7 +27,11 @@ __all__ = [
 
 STAGE = "_chunk"
 COMMON = 0.01  # a word in more than this share of a word index's rows is common (not indexed)
-SAMPLE_ROWS = 51_200  # the common words are counted on about this many texts: 25 blocks of 2,048 rows, spread out
+# The common words are counted on about SAMPLE_ROWS texts, in SAMPLE_BLOCKS blocks of rows spread over the table.
+# 12,800 texts in 25 blocks of 512 (51,200 in blocks of 2,048 before): at 1 GiB of events, 0.5 instead of 2.1 CPU s,
+# 1,128 common words instead of 1,126, and 0.5% fewer index rows. Search results do not depend on it.
+SAMPLE_ROWS = 12_800
+SAMPLE_BLOCKS = 25
 _DATE_SQL = {kind: f"try_strptime({{v}}, '{fmt}')::DATE" for kind, fmt in zip(("ymd", "iso", "mdy"), DATE_FORMATS)}
 _TYPE = {"str": "VARCHAR", "date": "DATE", "list": "VARCHAR[]"}
 # The record JSON is stored ZSTD-compressed whatever DuckDB's own analysis would pick: left to itself, DuckDB 1.5
@@ -234,9 +238,11 @@ def words_sql(
     return out + ["DROP TABLE _terms"]
 
 
-def _sample(child: str, key: str, rows: int, sample: int, block: int = 2048) -> str:
-    """About `sample` of the child's `rows` texts (all of them when there are fewer): every n-th block of rowids."""
+def _sample(child: str, key: str, rows: int, sample: int) -> str:
+    """About `sample` of the child's `rows` texts (all of them when there are fewer): every n-th block of rowids,
+    SAMPLE_BLOCKS blocks in all."""
     every = max(1, rows // max(sample, 1))
+    block = max(1, sample // SAMPLE_BLOCKS)
     if every == 1:
         return f'SELECT "{key}" AS key, "text" FROM "{child}"'
     return " UNION ALL ".join(
