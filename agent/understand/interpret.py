@@ -135,6 +135,8 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
     # "reports by manufacturer" is a breakdown; "submitted by applicants in CA" names who submitted
     if broken and not (set(tags) & {"compare", "trend"}):  # "insulin pump reports by manufacturer"
         tags, near = tags + ["top"], broken + [x for x in near if x not in broken]
+    asked = [x for x in near if x[0] > 0 and lows[x[0] - 1] in ("which", "what")]  # "... - which specialty leads?"
+    near = asked + [x for x in near if x not in asked]
     if "compare" in tags:
         it.measure = "compare"
     elif "trend" in tags:
@@ -542,6 +544,10 @@ def interpret(
             firm_field_home(it)  # "review time for K200606": that field of the record named, where it is
     elif cannot := cannot_answer(it):
         it.understood, it.cannot, clar = False, cannot, None
+    elif clar is None and it.understood and (negated := _negated_filter(it)):
+        it.understood, it.cannot = False, negated
+    elif clar is None and it.understood and (unapplied := _class_not_applied(it)):
+        it.understood, it.cannot = False, unapplied
     elif clar is None and it.understood and (withheld := hold_back(it)):
         it.understood, it.cannot = False, withheld  # never a figure for a reading that rests on words it did not find
     if (
@@ -1144,14 +1150,46 @@ _RANKING_WORDS = re.compile(
 )
 
 
+def _negated_filter(it: Interpretation) -> str:
+    """A value said to be left out ("recalls of catheter kits, not the ones terminated") that the reading applied as
+    a filter: the searches here cannot leave a value out, so no figure is given rather than the opposite count."""
+    for f in it.filters:
+        if f.field != "place" and f.words and _negated(it.question, f.words):
+            return (
+                f"You asked to leave out {f.label}, and the searches here can only narrow to a value, not leave one "
+                "out, so I give no figure. Ask for the records with that value, or without naming it, and compare."
+            )
+    return ""
+
+
+def _class_not_applied(it: Interpretation) -> str:
+    """A device class asked of records that do not carry it (adverse event reports, 510(k)s): the search would drop
+    it and count every class, so no figure is given. PMA approvals are class III devices: "class III" narrows none."""
+    from ..tools.specs import SPECS
+
+    classes = [f for f in it.filters + [f for s in it.sides for f in s.filters] if f.field == "device_class"]
+    lacking = [d for d in it.datasets if d in SPECS and "device_class" not in SPECS[d].own]
+    if not classes or not lacking:
+        return ""
+    if set(lacking) == {"pma"} and all(f.value == "3" for f in classes) and not it.sides:
+        it.filters = [f for f in it.filters if f.field != "device_class"]
+        it.notes.append("PMA approvals are for class III devices, so every PMA approval was counted")
+        return ""
+    labels = " and ".join(vocab.LABEL.get(d, d) for d in lacking)
+    return (
+        f"I cannot narrow the {labels} to {classes[0].label}: their searches here do not filter by device class, "
+        'so I give no figure. I can list the product codes of that class ("class II product codes") and then '
+        "count the records for one of them."
+    )
+
+
 def _negated(question: str, words: str) -> bool:
     """The words are said after "not", "no", "except", "excluding", "other than", "without"."""
     return bool(
         words
         and re.search(
-            r"(?i)\b(?:not|no|except|excluding|exclude|other\s+than|without|but\s+not)\s+(?:the\s+|any\s+)?"
-            + re.escape(words)
-            + r"\b",
+            r"(?i)\b(?:not|no|except|excluding|exclude|other\s+than|without|but\s+not)\s+"
+            r"(?:(?:the|any|those|these|ones|that|which|were|are|was|is)\s+){0,3}" + re.escape(words) + r"\b",
             question,
         )
     )

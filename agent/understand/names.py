@@ -261,8 +261,13 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
     """A run no firm or place took: a device when its words are device words; else a firm by spelling or nothing."""
     lows = tokens.lows(a, b)
     words = tokens.words(a, b)
-    if b - a == 1 and lows[0] in _NEGATIONS:
-        return  # "not", "never" alone: grammar, never a device (nor the product code NOT)
+    while b > a and lows[b - a - 1] in _NEGATIONS:
+        b -= 1  # "catheter kits, not ...": the negation is grammar, never a device word (nor the product code NOT)
+    while b > a and lows[0] in _NEGATIONS:
+        a, lows = a + 1, lows[1:]
+    if b <= a:
+        return
+    lows, words = tokens.lows(a, b), tokens.words(a, b)
     if not any(sum(ch.isalpha() for ch in w) >= 2 or re.fullmatch(r"\d+[a-z]+\d*|[a-z]+\d+[a-z]*", w) for w in lows):
         return  # numbers and symbols: not a name
     known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS]

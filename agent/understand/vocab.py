@@ -381,7 +381,7 @@ said happen happens occur occurs belong belongs belonging assigned assign affect
 marketed list listed? within down breakdown split grouped broken machine machines unit units equipment
 publication publications true false marked tagged designated flagged
 exactly approximately roughly about overall altogether whatsoever logged took own owns owned decide decides
-section sections
+section sections combined cumulative cumulatively altogether sum summed
 pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme submitter submitters filer filers
 """.replace("listed?", "").split()
 )

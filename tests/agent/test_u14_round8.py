@@ -243,3 +243,36 @@ def test_recall_classes_compared_are_counted_in_enforcement_reports(assistant):
     out = assistant.ask("how many recalls are class II and how many class III", session_id="rc")
     head = _head(out)
     assert "enforcement reports" in head and "class II: 1" in head and "class III: 1" in head
+
+
+@pytest.mark.parametrize("question", ["adverse events for class II devices in 2023", "510(k)s of class 2 devices"])
+def test_a_device_class_the_search_cannot_apply_gives_no_figure(ctx, question):
+    it, clar = interpret(ctx, question)
+    assert clar is None and not it.understood
+    assert "do not filter by device class" in it.cannot
+
+
+def test_class_iii_pma_approvals_are_every_pma_approval(ctx):
+    it, clar = interpret(ctx, "pma approvals for class III devices in 2020")
+    assert clar is None and it.understood and not any(f.field == "device_class" for f in it.filters)
+    assert any("class III devices" in n for n in it.notes)
+
+
+def test_a_value_to_leave_out_gives_no_opposite_count(ctx):
+    it, clar = interpret(ctx, "event reports that were not deaths in 2023")
+    assert clar is None and not it.understood and "leave out death reports" in it.cannot
+
+
+def test_a_negation_closing_a_device_span_is_grammar(ctx):
+    it, _ = interpret(ctx, "recalls of Arrow catheter kits, not the ones terminated")
+    assert it.device is None or "not" not in it.device.words.lower().split()
+
+
+def test_combined_is_no_device(ctx):
+    it, clar = interpret(ctx, "how many udi records were published in 2019 and 2020 combined")
+    assert clar is None and it.understood and it.device is None
+
+
+def test_the_field_after_which_is_the_one_ranked(ctx):
+    it, clar = interpret(ctx, "class I product codes - which specialty leads?")
+    assert clar is None and (it.measure, it.by) == ("top", "medical_specialty")
