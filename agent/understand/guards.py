@@ -99,7 +99,7 @@ def _name_unread(it: Interpretation) -> str:
         w
         for w in it.unexplained
         if len(w) >= 3
-        and w[:1].isupper()
+        and (w[:1].isupper() or _MODEL.fullmatch(w.lower()))  # "670g": a model's name, in any case
         and any(c.isalpha() for c in w)
         and not (len(w) <= 4 and _after_firm(it.question, w, read))  # "Boston Sci": a firm's name shortened
     ]
@@ -110,6 +110,9 @@ def _name_unread(it: Interpretation) -> str:
         f"I did not find {said} in these records as a firm, device or place, so I give no figure: a count without "
         f"it would answer for all of them. Spell the name as the records do, or ask again without it."
     )
+
+
+_MODEL = re.compile(r"(?=[a-z-]*\d)(?=[0-9-]*[a-z])[a-z0-9-]{3,}")  # letters and digits together: "770g", "mmt-332a"
 
 
 def _after_firm(question: str, word: str, firm_words: set[str]) -> bool:

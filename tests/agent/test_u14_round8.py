@@ -276,3 +276,8 @@ def test_combined_is_no_device(ctx):
 def test_the_field_after_which_is_the_one_ranked(ctx):
     it, clar = interpret(ctx, "class I product codes - which specialty leads?")
     assert clar is None and (it.measure, it.by) == ("top", "medical_specialty")
+
+
+def test_a_model_name_left_unused_gives_no_figure(ctx):
+    it, clar = interpret(ctx, "events for the minimed 670g and 770g")
+    assert clar is None and not it.understood and '"770g"' in it.cannot
