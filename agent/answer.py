@@ -110,7 +110,7 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
             n = sum(r["count"] for r in rows if r not in named)
             buckets += f"; {n:,} with none given"
         what = noun(ds, 2, it)
-        if field in ("year", "month", "day"):
+        if field in ("year", "quarter", "month", "day"):
             return (
                 f"{what[0].upper()}{what[1:]}{scope(it, call)} per {field}: {buckets or 'none'} "
                 f"({total:,} matching {plural(total, 'record')} in all; {when})."

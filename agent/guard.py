@@ -85,6 +85,9 @@ DRUG_NAMES = (
 # other agencies' and other products' data: not in this mirror ("drug-eluting stent" is a device)
 _OTHER = re.compile(
     r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|"
+    r"eu\s+mdr|eu\s+ivdr|ivdr|notified\s+bod(?:y|ies)|ce\s+(?:mark(?:ed|ing|s)?|certificates?|certified)|bfarm|"
+    r"nmpa|swissmedic|t[uü]v(?:\s*s[uü]d)?|field\s+safety\s+(?:notices?|corrective\s+actions?)|fscas?|"
+    r"under\s+the\s+mdr|class\s+ii[ab]|"
     r"drugs?(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pump))|"
     r"medicines?|medications?|meds|foods?|cosmetics?|tobacco|"
     r"vaccines?|dietary supplements?|peanut|butter|pet food|"

@@ -56,6 +56,7 @@ FIELD_LABEL = {
     "supplement_type": "supplement types",
     "clearance_type": "clearance types",
     "year": "year",
+    "quarter": "quarter",
     "month": "month",
     "implant_flag": "implant",
     "life_sustain_support_flag": "life-sustaining or supporting",

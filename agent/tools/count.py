@@ -16,7 +16,8 @@ from .specs import DATASET_NAMES, SPECS
 __all__ = ["CountArgs", "count_by", "COUNT_FIELDS"]
 
 COUNT_FIELDS = {
-    ep: sorted({"year", "month", "day"} | set(s.counts)) if s.date else sorted(s.counts) for ep, s in SPECS.items()
+    ep: sorted({"year", "quarter", "month", "day"} | set(s.counts)) if s.date else sorted(s.counts)
+    for ep, s in SPECS.items()
 }
 
 
@@ -25,7 +26,7 @@ class CountArgs(SearchArgs):
         description="events, recalls, enforcement, 510k, pma, classification, udi, registrations, serology or gudid"
     )
     field: str = Field(
-        description="What to count by: year, month, day (trends), product_code, manufacturer, "
+        description="What to count by: year, quarter, month, day (trends), product_code, manufacturer, "
         "event_type, patient_problem, device_problem, recall_class, country, ..."
     )
     limit: int = Field(25, ge=1, le=1000, description="Buckets to return (the most frequent; all for trends)")
@@ -52,7 +53,7 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
         )
     filters = SearchArgs(**args.model_dump(exclude={"dataset", "field", "limit"}))
     search_value, notes = build_search(spec, filters, ctx)
-    trend = name in ("year", "month", "day")
+    trend = name in ("year", "quarter", "month", "day")
     count_field = date_of(spec, args.date_field) if trend else spec.counts[name]
     params = ([("search", search_value)] if search_value else []) + [("count", count_field)]
     if not trend:
@@ -61,11 +62,18 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
     status, body = get(ctx, endpoint, query)
     buckets = body.get("results", []) if status == 200 else []
     if trend:
-        width = {"year": 4, "month": 6, "day": 8}[name]
+        width = {"year": 4, "quarter": 6, "month": 6, "day": 8}[name]
         agg: Counter = Counter()
         for b in buckets:
-            agg[b["time"][:width]] += b["count"]
-        fmt = (lambda k: k) if name == "year" else (lambda k: f"{k[:4]}-{k[4:6]}" + (f"-{k[6:]}" if width == 8 else ""))
+            key = b["time"][:width]
+            if name == "quarter":  # "2020-Q3": months 07-09 of 2020
+                key = f"{key[:4]}-Q{(int(key[4:6] or 1) - 1) // 3 + 1}" if key[4:6].isdigit() else key[:4]
+            agg[key] += b["count"]
+        fmt = (
+            (lambda k: k)
+            if name in ("year", "quarter")
+            else (lambda k: f"{k[:4]}-{k[4:6]}" + (f"-{k[6:]}" if width == 8 else ""))
+        )
         rows = [{name: fmt(k), "count": n} for k, n in sorted(agg.items())]
         notes.append(f"{name}s are of {count_field}; records without a readable {count_field} are not counted")
     else:

@@ -94,6 +94,11 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
             tokens.take(k, k + 1, "field")  # "model number of ...": the field's number, not a count
     hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
     tags = [t for _, _, t in hits]
+    spans = [k for k, w in enumerate(lows) if re.fullmatch(r"q[1-4]\s*-\s*q[1-4]", w) and tokens.free(k)]
+    for k in spans:  # "counts q1-q4 2020": one bucket per quarter
+        tokens.take(k, k + 1, "measure")
+    if spans and "trend" not in tags:
+        tags.append("trend")
     fields = sorted(vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False))  # in the order said
     near = [
         (i, j, f)
@@ -141,6 +146,8 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
         it.measure = "compare"
     elif "trend" in tags:
         it.measure, it.by = "trend", "month" if any(w.startswith("month") for w in lows) else "year"
+        if any(w.startswith("quarter") or re.match(r"q[1-4]\b", w) for w in lows):
+            it.by = "quarter"  # "PMA decisions per quarter in 2020": one bucket per calendar quarter
     elif "top" in tags:
         field = next((COUNTABLE[f] for _, _, f in near if f in COUNTABLE), None)
         if field:

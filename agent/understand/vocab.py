@@ -82,7 +82,8 @@ MEASURE_PHRASES = _table(
         "count": "how many|number of|count|count of|total|how often|how much|tally|volume|volumes",
         "list": "list|show|show me|find|give me|display|which|what|get|see|tell me about|details of|details for",
         "trend": "trend|trends|over time|per year|per month|by year|by month|each year|each month|yearly|monthly|"
-        "annual|annually|year by year|month by month|year over year|by quarter|per quarter|trended|trending|"
+        "annual|annually|year by year|month by month|year over year|by quarter|per quarter|"
+        "each quarter|quarterly|by quarters|per calendar quarter|trended|trending|"
         "by decision year|by year of decision|by received year|by year received|by report year|per decision year",
         "top": "top|most|most common|most frequent|leading|biggest|largest|main|highest|ranking|rank",
         "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
