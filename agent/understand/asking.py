@@ -143,7 +143,13 @@ def ask_class_kind(it: Interpretation) -> Clarification | None:
     )
 
 
-_CLASS_OF_DEVICE_RECALLS = re.compile(r"(?i)\bclass\s+(?:i{1,3}|[123]|one|two|three)\s+devices?\s+recall")
+_CLASS_N = r"class[\s-]*(?:i{1,3}|[123]|one|two|three)\b"
+# "class III device recalls", a bare "class 2 recalls" or "recalls that are class ii": the class can be the recall's
+# or the recalled devices'; "enforcement" or "recall class" names the recall's.
+_CLASS_OF_DEVICE_RECALLS = re.compile(
+    rf"(?i)\b{_CLASS_N}\s+(?:devices?\s+)?recall|\brecalls?\s+(?:that\s+)?(?:are|were|is|was)\s+{_CLASS_N}"
+)
+_RECALL_CLASS_SAID = re.compile(r"(?i)\benforcement|\brecall\s+class|\bclassified|\bclassification")
 
 
 def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
@@ -152,6 +158,8 @@ def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
 
     rc = [f for f in it.filters if f.field == "recall_class"]
     if not rc or len(it.filters) > 1 or it.sides or not _CLASS_OF_DEVICE_RECALLS.search(it.question):
+        return None
+    if _RECALL_CLASS_SAID.search(it.question):
         return None
     f = rc[0]
     roman = str(f.value).removeprefix("Class ")

@@ -221,7 +221,8 @@ def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
                 and re.fullmatch(r"\d[\w.-]*", lows[i + 1]) is not None
                 and re.fullmatch(r"(19|20)\d\d", lows[i + 1]) is None
             )
-            if t.text.isupper() and t.text not in NOT_CODES and not model:  # "PAD 6082" is a model number
+            fei = t.text.upper() == "FEI"  # the establishment identifier unless said to be a product code
+            if t.text.isupper() and t.text not in NOT_CODES and not model and not fei:  # "PAD 6082" is a model number
                 caps.append(i)
                 continue
         if w not in ("and", "or", "&"):

@@ -93,6 +93,10 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
         if lows[k] == "number" and lows[k + 1] == "of" and k in named and tokens.free(k):
             tokens.take(k, k + 1, "field")  # "model number of ...": the field's number, not a count
     hits = vocab.match_phrases(tokens, vocab.MEASURE_PHRASES, "measure")
+    for k, tok in enumerate(tokens.toks):  # "the #1 problem": the top one
+        if tok.low == "1" and tokens.free(k) and tokens.text[: tok.start].rstrip().endswith("#"):
+            tokens.take(k, k + 1, "measure")
+            hits.append((k, k + 1, "top"))
     tags = [t for _, _, t in hits]
     spans = [k for k, w in enumerate(lows) if re.fullmatch(r"q[1-4]\s*-\s*q[1-4]", w) and tokens.free(k)]
     for k in spans:  # "counts q1-q4 2020": one bucket per quarter
@@ -149,7 +153,8 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
         if any(w.startswith("quarter") or re.match(r"q[1-4]\b", w) for w in lows):
             it.by = "quarter"  # "PMA decisions per quarter in 2020": one bucket per calendar quarter
     elif "top" in tags:
-        field = next((COUNTABLE[f] for _, _, f in near if f in COUNTABLE), None)
+        counted = {v: k for k, v in LOOKUP_ALIAS.items()}  # "top product problem": device problems counted
+        field = next((COUNTABLE[counted.get(f, f)] for _, _, f in near if counted.get(f, f) in COUNTABLE), None)
         if field:
             it.measure, it.by = "top", field
     elif "count" in tags:
@@ -993,6 +998,11 @@ def _devices_and_names(
     it.place = names.places[0] if names.places else it.place
     devices = []
     for a, b, words in joined(tokens, names.devices, it.measure == "compare"):
+        if words.lower() in ("implantable", "implanted") and set(it.datasets) <= {"classification"}:
+            tokens.take(a, b, "filter")  # "class 3 implantable device types": the classification's implant flag
+            if not any(f.field == "word:implant" for f in it.filters):
+                it.filters.append(Filter(field="word:implant", value="Y", label="implants", words=words))
+            continue
         reading = read_device(ctx, words, it.datasets, known=tokens.role.get(a) == "device")
         switch = it.datasets == ["recall"] and list(reading.elsewhere) == ["enforcement"]  # a recall told by
         if set(reading.elsewhere) == {"udi", "gudid"}:

@@ -62,7 +62,7 @@ DATASET_PHRASES = _table(
         "serological|covid antibody|covid-19 antibody|covid19 antibody|covid|covid-19|covid19|"
         "sars-cov-2|sars cov 2|coronavirus",
         "registrationlisting": "registrations|registration|registered|establishments|establishment|facilities|"
-        "facility|listings|listing|listed|plants|sites|owner operators",
+        "facility|listings|listing|listed|plants|sites|owner operators|registrant|registrants",
     }
 )
 # words that name a dataset's records or their parts: grammar once that dataset is read ("serology samples tested")
@@ -70,8 +70,9 @@ DATASET_WORDS = {
     "covid19serology": set(
         "samples sample results result tests test tested testing evaluations evaluation evaluated "
         "performed run panel panels antibody antibodies makers assays assay kits kit reference "
-        "references truth true truly known specimens specimen study studies".split()
+        "references truth true truly known specimens specimen study studies used using".split()
     ),
+    "registrationlisting": set("lists registrant registrants".split()),
     "gudid": set(
         "devices entries records release download data primary dis di identifiers labeler labelers file files".split()
     ),
@@ -85,7 +86,8 @@ MEASURE_PHRASES = _table(
         "annual|annually|year by year|month by month|year over year|by quarter|per quarter|"
         "each quarter|quarterly|by quarters|per calendar quarter|trended|trending|"
         "by decision year|by year of decision|by received year|by year received|by report year|per decision year",
-        "top": "top|most|most common|most frequent|leading|biggest|largest|main|highest|ranking|rank",
+        "top": "top|most|most common|most frequent|most frequently|most often|number one|"
+        "leading|biggest|largest|main|highest|ranking|rank",
         "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
         "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"
         "difference between|side by side|more common|less common|more frequent|less frequent",
