@@ -144,11 +144,10 @@ def ask_class_kind(it: Interpretation) -> Clarification | None:
 
 
 _CLASS_N = r"class[\s-]*(?:i{1,3}|[123]|one|two|three)\b"
-# "class III device recalls", a bare "class 2 recalls" or "recalls that are class ii": the class can be the recall's
-# or the recalled devices'; "enforcement" or "recall class" names the recall's.
-_CLASS_OF_DEVICE_RECALLS = re.compile(
-    rf"(?i)\b{_CLASS_N}\s+(?:devices?\s+)?recall|\brecalls?\s+(?:that\s+)?(?:are|were|is|was)\s+{_CLASS_N}"
-)
+_CLASS_OF_DEVICE_RECALLS = re.compile(rf"(?i)\b{_CLASS_N}\s+devices?\s+recall")
+# a bare "class 2 recalls" or "recalls that are class ii" counted: the two readings give different figures, so a count
+# asks which class is meant ("enforcement" or "recall class" names the recall's); a list shows each record's class
+_CLASS_RECALLS = re.compile(rf"(?i)\b{_CLASS_N}\s+recall|\brecalls?\s+(?:that\s+)?(?:are|were|is|was)\s+{_CLASS_N}")
 _RECALL_CLASS_SAID = re.compile(r"(?i)\benforcement|\brecall\s+class|\bclassified|\bclassification")
 
 
@@ -157,7 +156,8 @@ def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
     from .types import Filter
 
     rc = [f for f in it.filters if f.field == "recall_class"]
-    if not rc or len(it.filters) > 1 or it.sides or not _CLASS_OF_DEVICE_RECALLS.search(it.question):
+    bare = it.measure == "count" and _CLASS_RECALLS.search(it.question)
+    if not rc or len(it.filters) > 1 or it.sides or not (bare or _CLASS_OF_DEVICE_RECALLS.search(it.question)):
         return None
     if _RECALL_CLASS_SAID.search(it.question):
         return None

@@ -33,13 +33,18 @@ def test_the_top_problem_over_all_event_reports_is_answered(assistant):
 
 @pytest.mark.parametrize(
     "question",
-    ["how many class 3 recalls do we have?", "class I recalls in total", "recalls that were class two"],
+    ["how many class 3 recalls do we have?", "class I recalls in total", "count the recalls that were class two"],
 )
 def test_a_bare_class_of_recalls_asks_which_class_is_meant(ctx, question):
     _, ask = interpret(ctx, question, None)
     assert ask is not None
     labels = " | ".join(c.label for c in ask.choices)
     assert "recalls of device class" in labels and "FDA enforcement reports" in labels
+
+
+def test_a_list_of_class_ii_recalls_is_answered_with_each_record_class(ctx):
+    it, ask = interpret(ctx, "show me the Class II recalls", None)
+    assert ask is None and it.datasets == ["enforcement"]
 
 
 def test_a_recall_class_said_in_enforcement_terms_is_not_asked_about(ctx):
