@@ -26,20 +26,9 @@ from .quality import passes_quality
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
 from .tools.searchers import UnsupportedFilter
-from .understand.commerce import REPLY as COMMERCE_REPLY
-from .understand.commerce import asks_commerce
-from .understand.drafting import REPLY as DRAFTING_REPLY
-from .understand.drafting import asks_document
-from .understand.forecast import REPLY as FORECAST_REPLY
-from .understand.forecast import asks_forecast
 from .understand.guards import weak_zero
 from .understand.interpret import apply_choice, interpret
-from .understand.judgement import REPLY as JUDGEMENT_REPLY
-from .understand.judgement import asks_judgement
-from .understand.legal import REPLY as LEGAL_REPLY
-from .understand.legal import asks_legal
-from .understand.privacy import REPLY as PRIVACY_REPLY
-from .understand.privacy import asks_identity
+from .understand.refusals import refusal_reply, refuses
 from .understand.types import Clarification, Interpretation, LastResult
 
 __all__ = ["Nodes", "pick"]
@@ -71,35 +60,14 @@ class Nodes:
         question = state["messages"][-1]["content"] if state.get("messages") else ""
         last = state.get("last") or {}
         route = guard.classify(question, has_context=bool(last.get("codes") or last.get("firms")))
-        if route in ("ask", "medical") and asks_identity(question):
-            route = "out_of_scope"  # a patient's identity: not in the data, never guessed
-        elif route in ("ask", "medical", "off_topic") and asks_legal(question):
-            route = "out_of_scope"  # liability or fault: a legal judgement, never answered with counts
-        elif route in ("ask", "medical", "off_topic") and asks_forecast(question):
-            route = "out_of_scope"  # what will happen: not in the records, never a count of a future period
-        elif route in ("ask", "medical", "off_topic") and asks_document(question):
-            route = "out_of_scope"  # a letter, summary or response to write: not a search of the records
-        elif route in ("ask", "medical", "off_topic") and asks_commerce(question):
-            route = "out_of_scope"  # prices, sales, revenue: in no FDA device record, never a count of reports
-        elif route in ("ask", "off_topic") and asks_judgement(question):
-            route = "out_of_scope"  # safest, best, failure rates: a judgement or a denominator no record holds
+        if refuses(route, question):
+            route = "out_of_scope"  # asks for what no record holds: refused, never answered with counts
         self.emit(event(STEP, step="guard", route=route))
         return {**TURN_RESET, "question": question, "route": route}
 
     def direct(self, state: AgentState) -> dict:
-        if state["route"] == "out_of_scope" and asks_identity(state.get("question", "")):
-            return self._final(state, PRIVACY_REPLY, [])
-        if state["route"] == "out_of_scope" and asks_legal(state.get("question", "")):
-            return self._final(state, LEGAL_REPLY, [])
-        if state["route"] == "out_of_scope" and asks_forecast(state.get("question", "")):
-            return self._final(state, FORECAST_REPLY, [])
-        if state["route"] == "out_of_scope" and asks_document(state.get("question", "")):
-            return self._final(state, DRAFTING_REPLY, [])
-        if state["route"] == "out_of_scope" and asks_commerce(state.get("question", "")):
-            return self._final(state, COMMERCE_REPLY, [])
-        if state["route"] == "out_of_scope" and asks_judgement(state.get("question", "")):
-            return self._final(state, JUDGEMENT_REPLY, [])
-        return self._final(state, guard.reply(state["route"]), [])
+        refusal = refusal_reply(state.get("question", "")) if state["route"] == "out_of_scope" else None
+        return self._final(state, refusal or guard.reply(state["route"]), [])
 
     # -- understand / clarify ---------------------------------------------------------------------------
     def understand(self, state: AgentState) -> dict:
