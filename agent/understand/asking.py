@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..tools import ToolContext
+from .resolve import same_words
 from .types import Choice, Clarification, Interpretation
 
 __all__ = [
@@ -183,14 +184,6 @@ def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
 _CLASS_FIELDS = {"device_class": "device_class", "regulation_number": "regulation_number", "review_panel": "panel"}
 
 
-def _word_set(text: str) -> set[str]:
-    """A device name's words, in any order, singular ("Mesh, Surgical" and "surgical meshes" are the same)."""
-    out = set()
-    for w in re.findall(r"[a-z0-9]+", text.lower()):
-        out.add(w[:-2] if w.endswith("es") and w[:-2].endswith(("sh", "ch", "x", "ss")) else w.rstrip("s") or w)
-    return out
-
-
 def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | None:
     """A classification field asked of a device term whose product codes do not share one value ("what class is a
     catheter?": catheters are in classes I, II and III): which device is meant, never one value for all."""
@@ -210,7 +203,7 @@ def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | N
     values = {str(r.get(key) or "") for r in rows} - {"", "N", "U", "f"}
     if len(rows) <= few or len(values) <= 1:  # a few codes are each answered with their own value
         return None
-    exact = [r for r in rows if _word_set(r.get("device_name") or "") == _word_set(d.words)]
+    exact = [r for r in rows if same_words(r.get("device_name") or "", d.words)]
     if len(exact) == 1 and d.codes:  # "surgical mesh" is the code named "Mesh, Surgical": that one, not a question
         r = exact[0]
         code = d.codes[0].model_copy(

@@ -682,19 +682,19 @@ def _broader_codes(ctx: ToolContext, it: Interpretation) -> None:
     Oximeter, Fetal Pulse): the code named by the head word alone (DQA Oximeter) is looked up beside them."""
     from mirror.lookup.devices import resolve_devices
 
-    from .resolve import _same_words
+    from .resolve import same_words
 
     d = it.device
     if it.measure != "lookup" or it.field not in CLASSIFICATION_FIELDS or not d or not d.codes or it.sides:
         return
     words = [w for w in re.findall(r"[A-Za-z]+", d.words) if len(w) >= 4]
-    if len(words) < 2 or len(d.codes) > 2 or any(_same_words(c.name, d.words) for c in d.codes):
+    if len(words) < 2 or len(d.codes) > 2 or any(same_words(c.name, d.words) for c in d.codes):
         return
     have = {c.code for c in d.codes}
     extra = []
     for w in words:
         for r in resolve_devices(ctx.api, w, 5)["rows"]:
-            if r["product_code"] not in have and _same_words(r["device_name"] or "", w):
+            if r["product_code"] not in have and same_words(r["device_name"] or "", w):
                 extra.append(
                     Code(code=r["product_code"], name=r["device_name"] or "", device_class=str(r["device_class"] or ""))
                 )

@@ -13,7 +13,7 @@ from ..tools import ToolContext, ToolError, run_tool
 from ..tools import specs as _specs
 from .types import Choice, Code, DeviceFilter
 
-__all__ = ["DeviceReading", "read_device", "codes_in", "MAX_CODES", "COUNT_NAME"]
+__all__ = ["DeviceReading", "read_device", "codes_in", "same_words", "MAX_CODES", "COUNT_NAME"]
 
 MAX_CODES = 12  # product codes a search takes
 NAMES_ONLY = ("enforcement", "covid19serology")  # records without product codes: searched by names
@@ -229,7 +229,7 @@ def read_device(
     if found["unknown"]:
         strength *= 0.6
     top = rows[0]["score"] or 0
-    exact = [r for r in rows if _same_words(r["device_name"], words)]  # named exactly so: that code alone
+    exact = [r for r in rows if same_words(r["device_name"], words)]  # named exactly so: that code alone
     primary = exact or [r for r in rows if (r["score"] or 0) >= 0.8 * top][:MAX_CODES]
     device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes", matched=found["total"])
     reading = DeviceReading(device, strength, found["corrections"], found["unknown"])
@@ -434,14 +434,21 @@ def _names_only(ctx: ToolContext, words: str, ds: str) -> DeviceReading:
     return DeviceReading(device, 0.8 if n else 0.5)
 
 
-def _stems(text: str) -> set[str]:
-    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", (text or "").lower())}
+def _singular(w: str) -> str:
+    """A word without its plural ending: "meshes" -> "mesh", "pumps" -> "pump" ("gas" and "lens" stay)."""
+    if w.endswith("es") and w[:-2].endswith(("sh", "ch", "x", "ss")):
+        return w[:-2]
+    return w[:-1] if w.endswith("s") and len(w) > 3 else w
 
 
-def _same_words(name: str, words: str) -> bool:
-    """A product code's device name made of the question's words ("Pump, Infusion, Insulin" = "insulin infusion
-    pumps")."""
-    return bool(name) and _stems(name) == _stems(words)
+def same_words(name: str, words: str) -> bool:
+    """A product code's device name made of the question's words, in any order and number ("Pump, Infusion,
+    Insulin" = "insulin infusion pumps", "Mesh, Surgical" = "surgical meshes")."""
+
+    def stems(text: str) -> set[str]:
+        return {_singular(w) for w in re.findall(r"[a-z0-9]+", (text or "").lower())}
+
+    return bool(name) and stems(name) == stems(words)
 
 
 def _by_name(r: dict) -> bool:
