@@ -258,21 +258,30 @@ def _lit(value: str) -> str:
 def _rare_terms_sql(child: str, key: str, common: str, lo: int, hi: int, part: str = "") -> str:
     """The (term, key) pairs of child rows lo..hi: each rare word, and each two words in a row of which one is rare.
 
-    Each word is paired with the next one (two lists unnested side by side) and both are looked up in the (small)
-    common words; a two-word term is formed only when one of the two is rare (the same pairs as forming every term
-    and testing it, tests/mirror/test_d15_words.py)."""
+    Each distinct text of the rows is split once, with the keys of the records that hold it (a narrative repeated
+    over many records is split once, not once per record). Each word is paired with the next one (two lists
+    unnested side by side) and both are looked up in the (small) common words; a two-word term is formed only when
+    one of the two is rare (the same pairs as forming every term and testing it, tests/mirror/test_d15_words.py)."""
     word = WORD_SQL
+    texts = (
+        f'SELECT row_number() OVER () AS id, text, keys FROM (SELECT "text" AS text, list(DISTINCT "{key}") AS keys '
+        f'FROM "{child}" WHERE rowid BETWEEN {lo} AND {hi}{part} GROUP BY "text")'
+    )
     pairs = (
-        f'SELECT key, unnest(ws) AS a, unnest(ws[2:]) AS b FROM (SELECT "{key}" AS key, '
-        f'regexp_extract_all(lower("text"), \'{word}\') AS ws FROM "{child}" WHERE rowid BETWEEN {lo} AND {hi}{part})'
+        f"SELECT id, unnest(ws) AS a, unnest(ws[2:]) AS b FROM (SELECT id, "
+        f"regexp_extract_all(lower(text), '{word}') AS ws FROM texts)"
     )
     flagged = (
-        f'SELECT key, a, b, a IN (SELECT word FROM "{common}") AS ca, b IN (SELECT word FROM "{common}") AS cb '
+        f'SELECT id, a, b, a IN (SELECT word FROM "{common}") AS ca, b IN (SELECT word FROM "{common}") AS cb '
         f"FROM ({pairs})"
     )
-    return (
-        "INSERT INTO _terms SELECT DISTINCT term, key FROM (SELECT key, unnest([CASE WHEN NOT ca THEN a END, "
+    terms = (
+        "SELECT DISTINCT id, term FROM (SELECT id, unnest([CASE WHEN NOT ca THEN a END, "
         f"CASE WHEN NOT (ca AND cb) THEN a || ' ' || b END]) AS term FROM ({flagged})) WHERE term IS NOT NULL"
+    )
+    return (
+        f"INSERT INTO _terms WITH texts AS MATERIALIZED ({texts}), terms AS ({terms}) SELECT DISTINCT term, key "
+        "FROM (SELECT term, unnest(keys) AS key FROM terms JOIN texts USING (id))"
     )
 
 
