@@ -26,6 +26,7 @@ from .quality import passes_quality
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
 from .tools.searchers import UnsupportedFilter
+from .understand.accounting import account
 from .understand.guards import weak_zero
 from .understand.interpret import apply_choice, interpret
 from .understand.refusals import refusal_reply, refuses
@@ -252,7 +253,13 @@ class Nodes:
         ]
         if held := weak_zero(it, totals):
             return self._final(state, f"{interpreted_line(it)}\n\n{held}", [])
+        held, lead = account(it, totals)  # every measure and grouping asked for is one the search computed
+        if held:
+            return self._final(state, f"{interpreted_line(it)}\n\n{held}", [])
         text = write_answer(it, evidence, calls, notes)
+        if lead:
+            head, _, rest = text.partition("\n\n")
+            text = f"{head}\n\n{lead} {rest}" if rest else f"{lead} {head}"
         model_calls = state.get("model_calls", 0)
         if self.model is not None and evidence and self._summaries_allowed():
             narrative, used = self._narrative(state["question"], evidence, text)

@@ -267,6 +267,12 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
     k = i + (1 if a == "the" else 0)
     if k + 1 < len(w) and w[k] in ("last", "final") and w[k + 1] in ("quarter", "half", "month") and _of_year(w, k + 2):
         return None  # "the last quarter of 2022": a part of that year (read as a point)
+    if a in ("first", "second") and b == "half" and not _of_year(w, i + 2):
+        y = anchor.year if a == "first" or anchor.month >= 7 else anchor.year - 1  # the as-of year's, or the last
+        used = 5 if w[i + 2 : i + 5] == ["of", "the", "year"] else 2
+        if a == "first":
+            return date(y, 1, 1), min(date(y, 6, 30), anchor), used
+        return date(y, 7, 1), min(date(y, 12, 31), anchor), used
     if a in ("this", "current") and b == "year" or a in ("ytd",) or (a, b, c) == ("year", "to", "date"):
         return date(anchor.year, 1, 1), anchor, (3 if a == "year" else 1 if a == "ytd" else 2)
     if a in ("this", "current") and b == "month":

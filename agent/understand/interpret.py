@@ -8,6 +8,7 @@ from datetime import date
 
 from ..tools import ToolContext
 from . import vocab
+from .accounting import drop_verb_device, form_word_device
 from .ages import read_ages
 from .asking import (
     ask_class_kind,
@@ -562,6 +563,10 @@ def interpret(
         it.understood, it.cannot = False, unapplied
     elif clar is None and it.understood and (withheld := hold_back(it)):
         it.understood, it.cannot = False, withheld  # never a figure for a reading that rests on words it did not find
+    if not refine:
+        drop_verb_device(it)
+    if not refine and (formed := form_word_device(it)):
+        it.understood, it.cannot, clar = False, formed, None  # "sterile", "FEI", "rate": a word that names no device
     if (
         clar is not None
         and not it.understood

@@ -526,12 +526,19 @@ def _respelled(ctx: ToolContext, words: str, ds: str, found: dict) -> list[str]:
     odd = [w for w in parts if unknown & set(re.findall(r"[a-z0-9]+", w.lower()))]  # "o-genisis": "genisis"
     unknown = {w.lower() for w in odd}
     rest = " ".join(w for w in parts if w.lower() not in unknown)
-    if not unknown or not rest or len(parts) < 2:
+    if not unknown or len(parts) < 2:
         return []
-    try:
-        rows = run_tool(ctx, SEARCHER[ds], {"names": rest, "limit": 20}).rows
-    except ToolError:
-        return []
+    # every word unknown ("endopth xcel"): the one word the records' names hold as typed finds them
+    tries = [rest] if rest else [w for w in parts if len(w) >= 4]
+    rows: list[dict] = []
+    for kept in tries:
+        try:
+            rows = run_tool(ctx, SEARCHER[ds], {"names": kept, "limit": 20}).rows
+        except ToolError:
+            return []
+        if rows:
+            unknown = {w.lower() for w in parts if w != kept} if not rest else unknown
+            break
     seen = {w for r in rows for v in r.values() if isinstance(v, str) for w in re.findall(r"[\w-]+", v.lower())}
     out = list(parts)
     for k, w in enumerate(parts):

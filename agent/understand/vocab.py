@@ -232,17 +232,18 @@ FILTER_PHRASES = _table(
         "patient was a man|patient was male|boys",
         "panel=CV": "cardiovascular|cardiology|cardiac|cardio",
         "panel=DE": "dental|dentistry",
-        "panel=OP": "ophthalmic|ophthalmology|eye",
-        "panel=OR": "orthopedic|orthopaedic|orthopedics",
+        "panel=OP": "ophthalmic|ophthalmology|eye|opthalmic|opthalmology|ophtalmic|ophtalmology|opthamology|"
+        "ophthamology",
+        "panel=OR": "orthopedic|orthopaedic|orthopedics|orthopeadic|orthopaedics",
         "panel=NE": "neurology|neurological",
         "panel=RA": "radiology|radiological",
-        "panel=AN": "anesthesiology|anesthesia",
+        "panel=AN": "anesthesiology|anesthesia|anaesthesiology|anaesthesia",
         "panel=GU": "gastroenterology|urology",
         "panel=CH": "clinical chemistry",
         "panel=MI": "microbiology",
-        "panel=HE": "hematology",
+        "panel=HE": "hematology|haematology",
         "panel=IM": "immunology",
-        "panel=OB": "obstetrics|gynecology|ob/gyn",
+        "panel=OB": "obstetrics|gynecology|ob/gyn|gynaecology",
         "panel=EN": "ear nose throat|ent",
         "panel=HO": "general hospital",
         "panel=PM": "physical medicine",
@@ -376,6 +377,7 @@ involving concern concerns concerning regarding regard about relating relate rel
 counts one ones located foreign release released design file filed cover among fall falls regulated start
 beginning end came come comes held labeled labelled initiation initiated begun came went number numbers overall
 row rows based headquartered coded applications terminate terminates
+average averages avg mean median percent percentage percentages proportion proportions ratio ratios fraction fractions
 procode procodes code codes version key keys dated hold holds holding contain contains containing contained
 evaluate evaluates evaluated evaluating behind mention mentions mentioning mentioned named naming started starts
 starting began begin begins apply applies applied applicable share shares shared sharing flagged accepted run ran runs

@@ -1,0 +1,187 @@
+"""The last accounting of a question before a figure is stated: the words that ask for a measure or a grouping must
+match what the executed search computed, each side of a comparison passes the weak-reading checks of a single search,
+and a device is never read from a word that only describes one ("implantable", "used"), asks for a measure ("rate")
+or names an identifier field ("FEI", "lot")."""
+
+from __future__ import annotations
+
+import re
+
+from .types import DeviceFilter, Interpretation
+
+__all__ = ["account", "form_word_device", "drop_verb_device"]
+
+# words that describe a device, never a device filter on their own
+_FORM = {
+    "implantable", "implanted", "reusable", "sterile", "nonsterile", "non-sterile", "disposable", "portable",
+    "wearable",
+}  # fmt: skip
+# ordinary verbs: grammar of the question, never a device
+_VERBS = {
+    "use", "uses", "used", "using", "made", "make", "sold", "filed", "given", "listed", "reported", "received",
+    "cleared", "approved", "recalled", "marketed", "registered", "submitted", "involved", "involving",
+}  # fmt: skip
+# identifier fields of a record, never a device filter on their own
+_IDS = {"fei", "duns", "udi", "di", "udi-di", "lot", "lots", "serial", "k", "number", "no", "#"}
+# words that ask for a measure, never a device filter on their own
+_MEASURES = {
+    "average", "avg", "mean", "median", "percent", "percentage", "percentages", "proportion", "ratio", "share",
+    "rate", "rates", "fraction",
+}  # fmt: skip
+_FILLER = {"the", "a", "an", "of", "device", "devices", "product", "products", "type", "types", "kind", "kinds"}
+
+
+def _words(d: DeviceFilter) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9#-]+", d.words.lower()) if w not in _FILLER]
+
+
+def drop_verb_device(it: Interpretation) -> None:
+    """A device read only from an ordinary verb ("which DUNS does Netech use"): the verb is grammar, so the reading
+    keeps no device filter for it (a side of a comparison made of a verb is left to the weak-side check)."""
+    d = it.device
+    if d is not None and d.path != "given" and (words := _words(d)) and all(w in _VERBS for w in words):
+        it.device = None
+
+
+def form_word_device(it: Interpretation) -> str:
+    """What to say instead of a figure when the only device of the reading was read from a word that names none
+    ('' otherwise). A product code asked for as such ("product code FEI") stays the code."""
+    sides = [s.device for s in it.sides if s.device is not None]
+    for d in ([it.device] if it.device is not None else []) + sides:
+        if said := _formed(it.question, d):
+            return said
+    return ""
+
+
+def _formed(question: str, d: DeviceFilter) -> str:
+    words = _words(d)
+    if not words:
+        return ""
+    if d.path == "given" and (re.search(r"(?i)\b(?:product\s+)?codes?\b|\bprocodes?\b", question)):
+        return ""  # "adverse events for product code FEI": the code itself
+    if all(w in _IDS for w in words):
+        return (
+            f'"{d.words}" names a number that identifies a record, not a device, so I give no figure for it. Ask for '
+            'that number of a named record or firm ("the FEI of DiaSorin", "the lot in report 16081314"), or name '
+            "the device."
+        )
+    if all(w in _MEASURES for w in words):
+        return (
+            f'"{d.words}" asks for a measure, not a device, and I count records only, so I give no figure for it. '
+            "Ask for the two counts (the records with what you want, and the records in all) and compare them."
+        )
+    if all(w in _FORM or w in _IDS or w in _VERBS for w in words) and d.path != "given":
+        return (
+            f'"{d.words}" describes a device but names none, so I give no figure for it: the product codes whose '
+            f'names hold "{d.words}" are many different devices. Name the device itself (with that word if you like) '
+            "or its product code."
+        )
+    return ""
+
+
+_UNITS = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
+_GROUPING = re.compile(
+    r"(?i)\b(?:per|by|each|every)\s+(?:calendar\s+|fiscal\s+)?(day|week|month|quarter|year)s?\b(?!\s+(?:of|ago|old))"
+    r"|\b(daily|weekly|monthly|quarterly|yearly)\b"
+)
+_ADVERB = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter", "yearly": "year"}
+_UNCOMPUTED = [
+    (re.compile(r"(?i)\b(?:average|avg|median)\b|\bmean\s+(?:number|count|time|days?|age|value)\b"), "averages"),
+    (
+        re.compile(
+            r"(?i)\b(?:percent(?:age)?s?|proportions?|ratios?|fractions?)\b|%|\bshare\s+of\b|\brates?\s+of\b|"
+            r"\b(?:death|injury|malfunction|recall|event|approval|clearance)\s+rates?\b"
+        ),
+        "percentages or rates",
+    ),
+    (
+        re.compile(
+            r"(?i)\bhow\s+long\b|\b(?:days|weeks|months|years|time)\s+(?:between|from|to)\b|\bduration\b|"
+            r"\bturnaround\b"
+        ),
+        "the time between two dates",
+    ),
+]
+_FEWEST = re.compile(r"(?i)\b(?:least|fewest|lowest|bottom)\b")
+_EARLIEST = re.compile(
+    r"(?i)\b(?:oldest|earliest)\b|\bfirst(?!\s+(?:quarter|half|q[1-4]|name|names|of|week|month|time|page))\b"
+)
+
+
+def _grouping(question: str) -> str:
+    m = _GROUPING.search(question)
+    if not m:
+        return ""
+    return _UNITS[m.group(1).lower()] if m.group(1) else _ADVERB[m.group(2).lower()]
+
+
+def _weak_side(it: Interpretation) -> str:
+    for side in it.sides:
+        d = side.device
+        if d is None:
+            continue
+        words = [w for w in re.findall(r"[a-z][a-z0-9-]+", d.words.lower()) if w not in _FILLER]
+        if d.path == "names" and not d.found:
+            return f'no record here names "{d.words}"'
+        if d.how.startswith("no product code is named"):
+            return f'"{d.words}" names no device: only some product codes\' definitions mention it'
+        if d.path in ("codes", "codes+names") and d.codes and all(c.records == 0 for c in d.codes) and not d.found:
+            return f'no record here is filed under the product codes named "{d.words}"'
+        names = " ".join(c.name.lower() for c in d.codes)
+        missing = [w for w in words if w[: max(4, len(w) - 2)] not in names]
+        if d.path in ("codes", "codes+names") and d.codes and missing:
+            return f'"{missing[0]}" is in no name of the product codes I read for "{d.words}"'
+    return ""
+
+
+def account(it: Interpretation, totals: list[int]) -> tuple[str, str]:
+    """(what to say instead of a figure, a sentence said before the figure): both '' when the search that ran
+    answers every measure and grouping the question asks for."""
+    if it.measure == "lookup" and it.field:
+        return "", ""  # a field of a named record ("how long did K200606 take"): the field answers it
+    if re.search(r"(?i)\bserial\b", it.question):
+        return (
+            "The serial number is not among the fields I read in these records, so I give no figure for it. I can "
+            "show the record itself (its firm, device, dates, lot and model numbers).",
+            "",
+        )
+    group = _grouping(it.question)
+    if group in ("day", "week"):
+        lead = (
+            f"I count per month, quarter or year, not per {group}: "
+            + ("the counts below are per month." if it.measure == "trend" and it.by == "month" else "")
+            + ("the counts below are per year." if it.measure == "trend" and it.by == "year" else "")
+            + ("the counts below are per quarter." if it.measure == "trend" and it.by == "quarter" else "")
+            + ("the count below is for the whole period asked." if it.measure != "trend" else "")
+        )
+        return "", lead
+    if group and it.measure not in ("compare", "lookup") and not (it.measure == "trend" and it.by == group):
+        ran = f"per {it.by}" if it.measure == "trend" and it.by else "over the whole period"
+        return (
+            f"You asked for the figures per {group}, but the search I ran counted {ran}, so I give no figure. "
+            f'Ask again as "... per {group} in <year>" and I will count each {group}.',
+            "",
+        )
+    if _FEWEST.search(it.question) and it.measure == "top":
+        return (
+            "I rank from the most records down, not from the fewest, so I give no figure for the fewest. Ask for "
+            "the counts of the firms or devices you have in mind and compare them.",
+            "",
+        )
+    if _EARLIEST.search(it.question) and it.measure == "list" and totals and max(totals) > 1:
+        return (
+            "I list records newest first and do not pick out the earliest of several, so I give no figure for it. "
+            'Ask for them per year ("... per year") and the first year listed holds the earliest.',
+            "",
+        )
+    if it.sides and totals and not any(totals) and (why := _weak_side(it)):
+        return (
+            f"I found no records on either side of the comparison, but {why}, so I do not say that there are none. "
+            "Name each side as the records spell it (a device, a product code such as DXY, or a firm) and I will "
+            "compare them.",
+            "",
+        )
+    for pattern, what in _UNCOMPUTED:
+        if pattern.search(it.question):
+            return "", f"I do not compute {what} here: the figures below are counts of records, not {what}."
+    return "", ""

@@ -1,0 +1,170 @@
+"""The accounting check of issue 14 (agent/understand/accounting.py): a figure is stated only when the search that ran
+computed every measure and grouping the question asks for, each side of a comparison is read as surely as a single
+search, and a word that only describes a device, asks for a measure or names an identifier is never a device. Worded
+apart from the bank, on the sample mirror."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from agent.understand.accounting import account
+from agent.understand.dates import read_dates
+from agent.understand.interpret import interpret
+from agent.understand.tokens import tokenize
+from agent.understand.types import Interpretation
+
+AS_OF = date(2025, 9, 23)
+
+
+def _body(answer: str) -> str:
+    return answer.split("\n\n", 1)[1] if "\n\n" in answer else answer
+
+
+@pytest.mark.parametrize(
+    ("question", "measure", "by"),
+    [
+        ("510(k) clearances per quarter in 2021", "trend", "year"),
+        ("monthly counts of recalls in 2012", "count", None),
+        ("MDRs each year, listed", "list", None),
+        ("top firms per month in 2020", "top", "recalling_firm"),
+    ],
+)
+def test_a_grouping_asked_but_not_run_gives_no_figure(question, measure, by):
+    held, lead = account(Interpretation(question=question, measure=measure, by=by), [5])
+    assert held and "no figure" in held and not lead
+
+
+@pytest.mark.parametrize(
+    ("question", "by"),
+    [("recalls per quarter in 2012", "quarter"), ("monthly MDR counts", "month"), ("clearances by year", "year")],
+)
+def test_a_grouping_that_ran_is_stated(question, by):
+    assert account(Interpretation(question=question, measure="trend", by=by), [5]) == ("", "")
+
+
+def test_a_week_is_said_to_be_counted_otherwise(assistant):
+    out = assistant.ask("maude reports on a weekly basis during 2023", session_id="w")
+    body = _body(out["answer"])
+    assert body.startswith("I count per month, quarter or year, not per week")
+    assert "5 adverse event reports" in body
+
+
+@pytest.mark.parametrize(
+    ("question", "what"),
+    [
+        ("what is the mean number of recalls per year", "averages"),
+        ("what fraction of maude reports are malfunctions", "percentages or rates"),
+        ("what share of the 2023 adverse event reports were malfunctions", "percentages or rates"),
+        ("percentage of recalls that were class 1", "percentages or rates"),
+    ],
+)
+def test_a_measure_the_tools_cannot_compute_is_said_and_counts_are_labelled(assistant, question, what):
+    out = assistant.ask(question, session_id="m")
+    body = _body(out["answer"])
+    assert body.startswith(f"I do not compute {what} here: the figures below are counts of records")
+
+
+def test_the_time_between_two_dates_of_many_records_is_said(assistant):
+    out = assistant.ask("number of days from initiation to termination for recall Z-0053-2020", session_id="d")
+    assert "I do not compute the time between two dates here" in out["answer"]
+
+
+def test_the_fewest_is_never_answered_with_the_most(ctx):
+    it = Interpretation(question="which firm has the fewest recalls", measure="top", by="recalling_firm")
+    held, _ = account(it, [3])
+    assert "not from the fewest" in held
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many adverse events involved saline compared with blood",
+        "registrations that listed pump compared with catheter",
+    ],
+)
+def test_a_zero_against_zero_over_weak_sides_is_not_stated(assistant, question):
+    out = assistant.ask(question, session_id="c")
+    assert ": 0;" not in out["answer"] and "side by side" not in out["answer"]
+    assert "I do not say that there are none" in out["answer"]
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("reusable device types in class 2", "reusable"),
+        ("how many sterile products are class III", "sterile"),
+        ("disposable devices with recalls", "disposable"),
+    ],
+)
+def test_a_describing_word_alone_is_never_a_device(ctx, question, word):
+    it, ask = interpret(ctx, question, None)
+    assert ask is None and not it.understood
+    assert f'"{word}" describes a device but names none' in it.cannot
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [("rate of injuries in the adverse event reports", "rate"), ("what were the rates of deaths in maude", "rates")],
+)
+def test_a_measure_word_is_never_a_device(ctx, question, word):
+    it, ask = interpret(ctx, question, None)
+    assert ask is None and not it.understood
+    assert "asks for a measure, not a device" in it.cannot
+
+
+def test_a_describing_word_before_a_device_noun_keeps_the_device(ctx):
+    it, _ = interpret(ctx, "sterile tray recalls", None)
+    assert it.understood and it.device is not None and "tray" in it.device.words.lower()
+
+
+def test_a_serial_number_asked_is_never_answered_with_a_count(assistant):
+    out = assistant.ask("what serial no. is in MDR 16081314?", session_id="s")
+    assert "serial number is not among the fields" in out["answer"]
+    assert "1 adverse event report" not in out["answer"]
+
+
+@pytest.mark.parametrize(
+    ("words", "start", "end"),
+    [
+        ("in the second half", date(2025, 7, 1), date(2025, 9, 23)),
+        ("during the first half", date(2025, 1, 1), date(2025, 6, 30)),
+        ("in the second half of 2021", date(2021, 7, 1), date(2021, 12, 31)),
+    ],
+)
+def test_a_half_year_without_a_year_is_anchored_on_the_as_of_date(words, start, end):
+    rng = read_dates(tokenize(words), AS_OF)
+    assert rng is not None and (rng.start, rng.end) == (start, end)
+
+
+def test_a_half_year_without_a_year_is_never_a_device(assistant):
+    out = assistant.ask("how many 510(k)s in the second half?", session_id="h")
+    head = out["answer"].splitlines()[0]
+    assert "Second Antibody" not in out["answer"] and "2025-07-01" in head
+
+
+@pytest.mark.parametrize("question", ["opthalmic device types in class 2", "ophtalmology panel product codes"])
+def test_a_panel_word_with_a_slip_reads_as_the_panel(ctx, question):
+    it, ask = interpret(ctx, question, None)
+    assert ask is None and it.device is None
+    assert any(f.label.endswith("Ophthalmic (OP)") for f in it.filters) or "Ophthalmic (OP)" in it.cannot + " ".join(
+        it.notes
+    )
+
+
+def test_the_earliest_of_several_records_is_not_answered_with_a_newest_first_list(assistant):
+    out = assistant.ask("the oldest maude report for product code OZP", session_id="o")
+    assert "do not pick out the earliest" in out["answer"]
+    assert "| Report key" not in out["answer"]
+
+
+def test_a_single_record_is_its_own_earliest(ctx):
+    it = Interpretation(question="earliest recall for Z-0053-2020", measure="list")
+    assert account(it, [1]) == ("", "")
+
+
+def test_an_ordinary_verb_is_grammar_not_a_device(ctx):
+    it, ask = interpret(ctx, "which labeler DUNS does Netech use", None)
+    assert ask is None and it.device is None
+    assert it.firm is not None and it.firm.name.startswith("NETECH") and it.field == "labeler_duns_number"
