@@ -9,7 +9,7 @@ import re
 
 from .types import DeviceFilter, Interpretation
 
-__all__ = ["account", "form_word_device", "drop_verb_device"]
+__all__ = ["account", "form_word_device", "drop_verb_device", "which_unit"]
 
 # words that describe a device, never a device filter on their own
 _FORM = {
@@ -79,17 +79,30 @@ def _formed(question: str, d: DeviceFilter) -> str:
     return ""
 
 
-_UNITS = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
+_UNITS = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year", "half": "half year"}
 _GROUPING = re.compile(
-    r"(?i)\b(?:per|by|each|every)\s+(?:calendar\s+|fiscal\s+)?(day|week|month|quarter|year)s?\b(?!\s+(?:of|ago|old))"
-    r"|\b(daily|weekly|monthly|quarterly|yearly)\b"
+    r"(?i)\b(?:per|by|each|every|a)\s+(?:calendar\s+|fiscal\s+)?(half|day|week|month|quarter|year)s?"
+    r"(?:[\s-]+years?)?\b(?!\s+(?:of|ago|old))|\b(daily|weekly|monthly|quarterly|yearly|semiannual(?:ly)?|biannual(?:ly)?)\b"
 )
 _ADVERB = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter", "yearly": "year"}
+# "which month had the most": one count per month, read off the largest
+_WHICH_UNIT = re.compile(
+    r"(?i)\b(?:which|what)\s+(month|quarter|year)s?\b(?=.*\b(?:most|least|fewest|highest|lowest|busiest|peak|"
+    r"more|max(?:imum)?|min(?:imum)?)\b)"
+)
+# a second breakdown asked beside a period ("recalls by root cause per year"): the count per period alone is another
+# question ("by" after a verb names who did it: "submitted by applicants")
+_SECOND_WAY = re.compile(
+    r"(?i)\btop\b|\bmost\b|(?<!ed )\bby\s+(?!(?:year|month|quarter|week|day|half|calendar|fiscal|decision|received|"
+    r"report|date|the\s+(?:year|month|quarter))\b)[a-z]+"
+)
+_COMPARED = re.compile(r"(?i)\b(?:vs\.?|versus|compared?\s+(?:with|to)|compare)\b")
 _UNCOMPUTED = [
     (re.compile(r"(?i)\b(?:average|avg|median)\b|\bmean\s+(?:number|count|time|days?|age|value)\b"), "averages"),
     (
         re.compile(
             r"(?i)\b(?:percent(?:age)?s?|proportions?|ratios?|fractions?)\b|%|\bshare\s+of\b|\brates?\s+of\b|"
+            r"\bper\s+\d[\d,]*\b|"
             r"\b(?:death|injury|malfunction|recall|event|approval|clearance)\s+rates?\b"
         ),
         "percentages or rates",
@@ -97,6 +110,7 @@ _UNCOMPUTED = [
     (
         re.compile(
             r"(?i)\bhow\s+long\b|\b(?:days|weeks|months|years|time)\s+(?:between|from|to)\b|\bduration\b|"
+            r"\bhow\s+many\s+(?:days|weeks|months|years)\b|"
             r"\bturnaround\b"
         ),
         "the time between two dates",
@@ -112,7 +126,17 @@ def _grouping(question: str) -> str:
     m = _GROUPING.search(question)
     if not m:
         return ""
-    return _UNITS[m.group(1).lower()] if m.group(1) else _ADVERB[m.group(2).lower()]
+    if m.group(1):
+        return _UNITS[m.group(1).lower()]
+    return _ADVERB.get(m.group(2).lower(), "half year")
+
+
+def which_unit(it: Interpretation) -> None:
+    """ "Which month of 2023 had the most reports", "what quarter saw the most PMA decisions": a count per month
+    (quarter, year), never one total or a ranking of another field."""
+    m = _WHICH_UNIT.search(it.question)
+    if m and not it.sides and it.measure in ("count", "list", "top") and not (it.measure == "top" and it.by == "year"):
+        it.measure, it.by = "trend", m.group(1).lower()
 
 
 def _weak_side(it: Interpretation) -> str:
@@ -137,16 +161,22 @@ def _weak_side(it: Interpretation) -> str:
 def account(it: Interpretation, totals: list[int]) -> tuple[str, str]:
     """(what to say instead of a figure, a sentence said before the figure): both '' when the search that ran
     answers every measure and grouping the question asks for."""
-    if it.measure == "lookup" and it.field:
-        return "", ""  # a field of a named record ("how long did K200606 take"): the field answers it
-    if re.search(r"(?i)\bserial\b", it.question):
+    if re.search(r"(?i)\bserial\b", it.question) and "serial" not in (it.field or ""):
         return (
             "The serial number is not among the fields I read in these records, so I give no figure for it. I can "
             "show the record itself (its firm, device, dates, lot and model numbers).",
             "",
         )
+    if it.measure == "lookup" and it.field:
+        return "", ""  # a field of a named record ("how long did K200606 take"): the field answers it
     group = _grouping(it.question)
-    if group in ("day", "week"):
+    if _COMPARED.search(it.question) and not it.sides and it.supplements != "originals":
+        return (
+            "You asked for a comparison, but I read only one side of it, so I give no figure. Name both sides as "
+            'the records spell them ("recalls of A versus B", "2023 vs 2024") and I will count each.',
+            "",
+        )
+    if group in ("day", "week", "half year"):
         lead = (
             f"I count per month, quarter or year, not per {group}: "
             + ("the counts below are per month." if it.measure == "trend" and it.by == "month" else "")
@@ -160,6 +190,12 @@ def account(it: Interpretation, totals: list[int]) -> tuple[str, str]:
         return (
             f"You asked for the figures per {group}, but the search I ran counted {ran}, so I give no figure. "
             f'Ask again as "... per {group} in <year>" and I will count each {group}.',
+            "",
+        )
+    if it.measure == "trend" and _SECOND_WAY.search(it.question) and not _WHICH_UNIT.search(it.question):
+        return (
+            f"You asked for a second breakdown beside the count per {it.by or 'period'}, and I count one way at a "
+            "time, so I give no figure. Ask for one breakdown at a time (per year, or by firm, device or cause).",
             "",
         )
     if _FEWEST.search(it.question) and it.measure == "top":

@@ -8,7 +8,7 @@ from datetime import date
 
 from ..tools import ToolContext
 from . import vocab
-from .accounting import drop_verb_device, form_word_device
+from .accounting import drop_verb_device, form_word_device, which_unit
 from .ages import read_ages
 from .asking import (
     ask_class_kind,
@@ -565,6 +565,7 @@ def interpret(
         it.understood, it.cannot = False, withheld  # never a figure for a reading that rests on words it did not find
     if not refine:
         drop_verb_device(it)
+        which_unit(it)
     if not refine and (formed := form_word_device(it)):
         it.understood, it.cannot, clar = False, formed, None  # "sterile", "FEI", "rate": a word that names no device
     if (

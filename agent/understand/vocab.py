@@ -84,7 +84,8 @@ MEASURE_PHRASES = _table(
         "list": "list|show|show me|find|give me|display|which|what|get|see|tell me about|details of|details for",
         "trend": "trend|trends|over time|per year|per month|by year|by month|each year|each month|yearly|monthly|"
         "annual|annually|year by year|month by month|year over year|by quarter|per quarter|"
-        "each quarter|quarterly|by quarters|per calendar quarter|trended|trending|"
+        "each quarter|quarterly|by quarters|per calendar quarter|trended|trending|every year|every month|"
+        "every quarter|year on year|month on month|"
         "by decision year|by year of decision|by received year|by year received|by report year|per decision year",
         "top": "top|most|most common|most frequent|most frequently|most often|number one|"
         "leading|biggest|largest|main|highest|ranking|rank",

@@ -168,3 +168,58 @@ def test_an_ordinary_verb_is_grammar_not_a_device(ctx):
     it, ask = interpret(ctx, "which labeler DUNS does Netech use", None)
     assert ask is None and it.device is None
     assert it.firm is not None and it.firm.name.startswith("NETECH") and it.field == "labeler_duns_number"
+
+
+def test_a_serial_number_of_a_device_is_never_answered_with_its_lot(assistant):
+    out = assistant.ask("give me the serial no of the 630G pump in the mdr data", session_id="s2")
+    assert "serial number is not among the fields" in out["answer"]
+    assert "HG4A1P5" not in out["answer"]
+
+
+@pytest.mark.parametrize(
+    ("question", "by"),
+    [
+        ("what month in 2023 saw the most MDRs", "month"),
+        ("in 2020, which quarter had the highest number of pma decisions", "quarter"),
+    ],
+)
+def test_which_period_had_the_most_is_a_count_per_period(ctx, question, by):
+    it, ask = interpret(ctx, question, None)
+    assert ask is None and (it.measure, it.by) == ("trend", by)
+
+
+def test_every_month_is_a_grouping(ctx):
+    it, _ = interpret(ctx, "adverse event reports for every month of 2023", None)
+    assert (it.measure, it.by) == ("trend", "month")
+
+
+def test_a_half_year_grouping_is_said_to_be_counted_otherwise():
+    it = Interpretation(question="clearances per half-year in 2020", measure="count")
+    assert account(it, [5])[1].startswith("I count per month, quarter or year, not per half year")
+
+
+def test_a_comparison_read_with_one_side_gives_no_figure(assistant):
+    out = assistant.ask("recalls that were open compared to those terminated", session_id="v")
+    assert "I read only one side of it" in out["answer"] or "side by side" in out["answer"]
+    assert (
+        "I read only one side of it"
+        in account(Interpretation(question="terminated versus ongoing recalls", measure="count"), [1])[0]
+    )
+
+
+@pytest.mark.parametrize(
+    "question", ["510(k)s by product code per year", "top 3 firms by recall count per year", "mdrs by brand each year"]
+)
+def test_a_second_breakdown_beside_the_period_gives_no_figure(question):
+    held, _ = account(Interpretation(question=question, measure="trend", by="year"), [4])
+    assert "second breakdown" in held
+
+
+def test_how_many_days_a_recall_lasted_is_said_not_computed(assistant):
+    out = assistant.ask("how many days did Arrow International's recall run", session_id="r")
+    assert "I do not compute the time between two dates here" in out["answer"]
+
+
+def test_a_rate_per_hundred_is_said_not_computed():
+    _, lead = account(Interpretation(question="injuries per 1,000 reports in 2023", measure="count"), [2])
+    assert lead.startswith("I do not compute percentages or rates here")
