@@ -81,7 +81,7 @@ def _formed(question: str, d: DeviceFilter) -> str:
 
 _UNITS = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year", "half": "half year"}
 _GROUPING = re.compile(
-    r"(?i)\b(?:per|by|each|every|a)\s+(?:calendar\s+|fiscal\s+)?(half|day|week|month|quarter|year)s?"
+    r"(?i)\b(?:per|by|each|every)\s+(?:calendar\s+|fiscal\s+)?(half|day|week|month|quarter|year)s?"
     r"(?:[\s-]+years?)?\b(?!\s+(?:of|ago|old))|\b(daily|weekly|monthly|quarterly|yearly|semiannual(?:ly)?|biannual(?:ly)?)\b"
 )
 _ADVERB = {"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter", "yearly": "year"}

@@ -223,3 +223,11 @@ def test_how_many_days_a_recall_lasted_is_said_not_computed(assistant):
 def test_a_rate_per_hundred_is_said_not_computed():
     _, lead = account(Interpretation(question="injuries per 1,000 reports in 2023", measure="count"), [2])
     assert lead.startswith("I do not compute percentages or rates here")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["recalls over the last year and a half", "MDRs received in a year", "510(k)s from the first half of 2020"],
+)
+def test_a_period_is_no_grouping(question):
+    assert account(Interpretation(question=question, measure="count"), [3]) == ("", "")
