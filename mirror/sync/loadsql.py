@@ -182,17 +182,15 @@ def main_sql(ds: Dataset) -> str:
 
 
 def child_sql(ds: Dataset, ch: Child) -> str:
-    """One row per element of the child's staged array. Only the parent's keys go beside the unnested elements, not
-    the whole staged structure (1 GiB of events: 7.7 instead of 8.8 CPU s for the three child tables)."""
+    """One row per element of the child's staged array."""
     listed = {col for _, col in ch.listed}
     cols = ", ".join(
         f'{_typed(c, _ref("e", c.path), ds.date_format, c.name in listed)} AS "{c.name}"' for c in ch.columns
     )
     keys = ", ".join(f'{_col(ds, key)} AS "{key}"' for key in ch.parent_keys)
-    names = ", ".join(f'"{key}"' for key in ch.parent_keys)
     return (
-        f'INSERT INTO "{ds.table}_{ch.suffix}" BY NAME SELECT $part AS _partition, {names}, {cols} '
-        f"FROM (SELECT {keys}, unnest({_ref('s', ch.array.removesuffix('[*]'))}) AS e FROM {STAGE})"
+        f'INSERT INTO "{ds.table}_{ch.suffix}" BY NAME SELECT $part AS _partition, {keys}, {cols} '
+        f"FROM (SELECT s, unnest({_ref('s', ch.array.removesuffix('[*]'))}) AS e FROM {STAGE})"
     )
 
 
