@@ -253,7 +253,7 @@ class Nodes:
         ]
         if held := weak_zero(it, totals):
             return self._final(state, f"{interpreted_line(it)}\n\n{held}", [])
-        held, lead = account(it, totals)  # every measure and grouping asked for is one the search computed
+        held, lead = account(it, totals, state.get("dropped", []))  # every filter applied, every measure computed
         if held:
             return self._final(state, f"{interpreted_line(it)}\n\n{held}", [])
         text = write_answer(it, evidence, calls, notes)

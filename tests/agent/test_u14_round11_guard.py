@@ -231,3 +231,15 @@ def test_a_rate_per_hundred_is_said_not_computed():
 )
 def test_a_period_is_no_grouping(question):
     assert account(Interpretation(question=question, measure="count"), [3]) == ("", "")
+
+
+def test_a_place_asked_of_gudid_is_said_in_plain_words(assistant):
+    out = assistant.ask("AccessGUDID device records from labelers in California", session_id="g")
+    assert "could not be narrowed to a place (California)" in out["answer"]
+    assert "product_codes" not in out["answer"]
+
+
+def test_a_place_asked_of_the_gudid_release_alone_is_said_in_plain_words(assistant):
+    out = assistant.ask("GUDID devices from labelers in Texas", session_id="g2")
+    assert "cannot be narrowed to a place here, so I give no figure for Texas" in out["answer"]
+    assert "product_codes" not in out["answer"]
