@@ -256,7 +256,13 @@ class Nodes:
         held, lead = account(it, totals, state.get("dropped", []))  # every filter applied, every measure computed
         if held:
             return self._final(state, f"{interpreted_line(it)}\n\n{held}", [])
-        text = write_answer(it, evidence, calls, notes)
+        dropped = {d.replace("filters.", "") for d in state.get("dropped", [])}
+        said = (
+            it.model_copy(update={"place": None})
+            if it.place and dropped & {"state", "country", "exclude_country"}
+            else it
+        )
+        text = write_answer(said, evidence, calls, notes)  # a place the search ran without is not said of its counts
         if lead:
             head, _, rest = text.partition("\n\n")
             text = f"{head}\n\n{lead} {rest}" if rest else f"{lead} {head}"

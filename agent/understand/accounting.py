@@ -164,7 +164,7 @@ _PLACE_KEYS = {"state", "country", "exclude_country", "countries", "city"}
 def account(it: Interpretation, totals: list[int], dropped: list[str] | None = None) -> tuple[str, str]:
     """(what to say instead of a figure, a sentence said before the figure): both '' when the search that ran
     applied every filter and answers every measure and grouping the question asks for. `dropped`: filters a dataset
-    could not apply, left out of the search that ran."""
+    could not apply, left out of the search that ran (the counts are then said to be without them)."""
     if it.place and it.datasets == ["gudid"]:
         return (
             f"The AccessGUDID records cannot be narrowed to a place here, so I give no figure for {it.place.name}. "
@@ -178,11 +178,12 @@ def account(it: Interpretation, totals: list[int], dropped: list[str] | None = N
             if it.place and set(keys) & _PLACE_KEYS
             else ", ".join(k.replace("_", " ") for k in keys)
         )
-        return (
-            f"The search could not be narrowed to {what} in one of these datasets and ran without it, so I give no "
-            "figure: it would count records the question left out. Ask about one dataset at a time, or without it.",
-            "",
+        tail = (
+            f"the counts below are of records from every place, not only {it.place.name}."
+            if it.place and set(keys) & _PLACE_KEYS
+            else "the counts below are without it."
         )
+        return "", f"These records cannot be narrowed to {what}, so the search ran without it: {tail}"
     if re.search(r"(?i)\bserial\b", it.question) and "serial" not in (it.field or ""):
         return (
             "The serial number is not among the fields I read in these records, so I give no figure for it. I can "

@@ -116,10 +116,9 @@ def test_multi_part_question_searches_each_dataset(data):
     assert "K202114" in out["answer"]
 
 
-def test_a_filter_a_dataset_lacks_is_dropped_and_no_figure_is_given(data):
-    """The search is retried without the filter, but a figure without it would count records the question left out
-    (issue 14, the accounting check): it is held back and the reason said. This test asserted a figure with a note
-    before."""
+def test_a_filter_a_dataset_lacks_is_dropped_and_the_counts_say_so(data):
+    """The search is retried without the filter; the answer says first that its counts are of every place (issue 14,
+    the accounting check), and never says them of the place asked. This test asserted only the note before."""
     a = make(data)
     try:
         out = a.ask("PMA approvals from the US in 2020")
@@ -127,8 +126,10 @@ def test_a_filter_a_dataset_lacks_is_dropped_and_no_figure_is_given(data):
         a.close()
     tools = [(c["tool"], c["ok"]) for c in out["tool_calls"]]
     assert ("search_pma", False) in tools and ("search_pma", True) in tools
-    assert "could not be narrowed to a place (United States) in one of these datasets" in out["answer"]
-    assert "PMA approvals in 2020" not in out["answer"]
+    body = out["answer"].split("\n\n", 1)[1]
+    assert body.startswith("These records cannot be narrowed to a place (United States), so the search ran without it")
+    assert "country does not apply to one of the datasets, so that search ran without it" in out["answer"]
+    assert "in the United States" not in body.split("\n")[0].split(": the counts below")[1]
 
 
 PROBE_ANSWERS = [
