@@ -177,6 +177,7 @@ def summarise(rows: list[dict]) -> dict:
         "clarified": len(clar),
         "clarified_needed": sum(r["kind"] == "clarify" for r in clar),
         "clarify_expected": sum(r["kind"] == "clarify" for r in rows),
+        "every_reading": sum(r.get("detail") == "answered every reading" for r in rows),
         "refused": sum(r["refused"] for r in rows),
         "refuse_expected": sum(r["kind"] == "refuse" for r in rows),
         "no_answer": sum(r["outcome"] == "no_answer" for r in rows),
@@ -256,6 +257,7 @@ def totals(results: dict[str, list[dict]], say) -> None:
     row("other wrong answers (no figure / wrong value)", [str(s[k]["wrong"] - s[k]["wrong_figures"]) for k in labels])
     row("clarifications asked (needed / asked)", [f"{s[k]['clarified_needed']} / {s[k]['clarified']}" for k in labels])
     row("  clarifications expected", [str(s[k]["clarify_expected"]) for k in labels])
+    row("  of them answered for every reading instead", [str(s[k]["every_reading"]) for k in labels])
     row("refused (expected)", [f"{s[k]['refused']} ({s[k]['refuse_expected']})" for k in labels])
     row("no answer / errors", [f"{s[k]['no_answer']} / {s[k]['errors']}" for k in labels])
     row(

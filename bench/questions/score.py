@@ -219,6 +219,8 @@ def judge(fam: Family, r: Reading, exp: Expected | None) -> Score:
             choices_found=found,
             detail=str(r.clarify.get("question", ""))[:160],
         )
+    if fam.kind == "clarify" and _every_reading(r, exp):  # no question asked, but each reading answered apart
+        return Score("right", figure=fig, interp_ok=interp_ok, detail="answered every reading", extra={"every": 1})
     if fam.kind != "answer":  # a clarification or refusal was due and an answer came
         return Score(
             "wrong" if fig is not None else "no_answer",
@@ -306,6 +308,15 @@ def _choices_found(r: Reading, exp: Expected | None) -> float | None:
         return None
     hay = _norm(" ".join(map(str, r.clarify.get("choices") or [])) + " " + r.text)
     return sum(1 for row in exp.rows if _norm(str(row[0])) in hay) / len(exp.rows)
+
+
+def _every_reading(r: Reading, exp: Expected | None) -> bool:
+    """An answer to an ambiguous question that names every expected choice (two or more) in its body answers each
+    reading apart, e.g. both cables of a firm with each one's model number: not a wrong figure, as asking is not."""
+    if r.refused or not exp or not exp.rows or len(exp.rows) < 2:
+        return False
+    hay = f" {_norm(r.body)} "
+    return all(f" {_norm(str(row[0]))} " in hay for row in exp.rows)
 
 
 _SUFFIX = re.compile(

@@ -176,3 +176,15 @@ def test_a_zero_for_a_misread_question_is_a_confident_wrong_figure(sample_bank, 
     bad, good = score.judge(fam, misread, exp), score.judge(fam, understood, exp)
     assert (bad.outcome, bad.wrong_figure) == ("wrong", True)
     assert (good.outcome, good.wrong_figure) == ("right", False)
+
+
+def test_an_ambiguous_question_answered_for_every_reading_is_not_a_wrong_figure(sample_bank):
+    fam = _family(sample_bank, "r11_clar_tz_cable_model")
+    exp = qbank.Expected(rows=(("PAD 6082",), ("PAD 6089",)))
+    both = score.read_payload(
+        {"answer": "00811331018295 (Cable to Philips): model PAD 6082; 00811331018325 (Cable to T1): model PAD 6089."}
+    )
+    one = score.read_payload({"answer": "00811331018325 (Cable to T1): model PAD 6089."})
+    right, wrong = score.judge(fam, both, exp), score.judge(fam, one, exp)
+    assert (right.outcome, right.detail) == ("right", "answered every reading")
+    assert wrong.outcome != "right"
