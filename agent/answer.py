@@ -249,6 +249,22 @@ def _review_days(r: dict) -> str | None:
     return f"{n:,} {plural(n, 'day')} (received {got}, decided {decided})"
 
 
+# a question answered by yes or no: an auxiliary first ("has X ever had", "did X get"), "any ...?", or said so
+_YES_NO = re.compile(
+    r"(?i)(?:^|[:;]|\s[-–]\s)\W*(?:has|have|had|did|does|do|is|are|was|were|any|ever)\b|\by\s*/\s*n\b|"
+    r"\byes\s*(?:or|/)\s*no\b"
+)
+_NOT_YES_NO = re.compile(r"(?i)^\W*(?:how|what|which|when|who|where|list|show|count|give|tell)\b")
+
+
+def asks_yes_no(it: Interpretation) -> bool:
+    """A question answered first by Yes or No, then its figure: a count or list of one search, no lookup."""
+    if it.measure not in ("count", "list") or it.sides or it.field or it.followup:
+        return False
+    q = it.question
+    return bool(_YES_NO.search(q) or re.search(r"(?i)\bever\b", q) and not _NOT_YES_NO.search(q))
+
+
 def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], notes: list[str]) -> str:
     """The whole answer text: interpreted line, first sentence(s), table, notes and provenance."""
     done = [(c, evidence[c["result_index"]]) for c in calls if c.get("result_index") is not None]
@@ -262,6 +278,8 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     else:
         for c, e in main:
             lines.append(_main_sentence(it, e, c, [x for x in extra if x["call"]["dataset"] == c.get("dataset")]))
+        if len(main) == 1 and asks_yes_no(it) and main[0][1].get("tool") != "count_by":
+            lines[-1] = ("Yes: " if main[0][1].get("total") else "No: ") + lines[-1]  # "has X ever had ...?"
     for c, e in [] if it.exclude_firm else main[:3]:  # all records' table would show the firm's too
         t = table(c.get("dataset", ""), e, TOP_ROWS)
         if t:

@@ -46,7 +46,9 @@ _HELP = re.compile(
 _MEDICAL = re.compile(
     r"\b(should i|can i|do i need|is it safe for me|am i|my (doctor|surgeon|symptoms?|pain|heart|child|mother|father|"
     r"wife|husband|daughter|son|kids?|baby|mom|mum|dad|parents?|grand\w+|partner|patient)|"
-    r"i (have|feel|got|am having)|(stop|start|take|replace|remove) my|dosage|diagnos\w*|"
+    r"i (?:have|feel|got|am having)(?! (?:(?:a|an|the|one|this|our|two|some|several) )?(?:customer |new |field |"
+    r"product |user )?(?:complaints?|capas?|questions?|query|request|reports?|suppliers?|audits?|lists?|files?|"
+    r"recalls?|mdrs?|records?|reviews?|lots?))|(stop|start|take|replace|remove) my|dosage|diagnos\w*|"
     r"treat(ment)? (for|of) my|is (my|this) [\w-]+( [\w-]+)? safe( for me)?)\b",
     re.I,
 )
@@ -80,7 +82,15 @@ DRUG_NAMES = (
     "fentanyl|morphine|tramadol|gabapentin|lyrica|pregabalin|sertraline|zoloft|prozac|fluoxetine|lexapro|"
     "escitalopram|xanax|alprazolam|adderall|ritalin|humira|keytruda|botox|viagra|cialis|plavix|clopidogrel|"
     "prednisone|amoxicillin|azithromycin|zithromax|ciprofloxacin|antibiotics?|antidepressants?|statins?|"
-    "opioids?|beta[- ]blockers?|blood thinners?|chemotherapy"
+    "opioids?|beta[- ]blockers?|blood thinners?|chemotherapy|ranitidine|zantac|famotidine|pepcid|valsartan|"
+    "irbesartan|olmesartan|candesartan|diovan|benicar|nizatidine|cimetidine|pantoprazole|esomeprazole|lansoprazole|"
+    "glipizide|glyburide|sitagliptin|empagliflozin|dapagliflozin|montelukast|singulair|albuterol|fluticasone|"
+    "cetirizine|loratadine|diphenhydramine|benadryl|lovenox|narcan|buprenorphine|"
+    "sildenafil|tadalafil|finasteride|tamsulosin|quetiapine|olanzapine|risperidone|aripiprazole|duloxetine|"
+    "venlafaxine|bupropion|trazodone|zolpidem|lorazepam|diazepam|clonazepam|cyclobenzaprine|meloxicam|celecoxib|"
+    "diclofenac|hydroxychloroquine|ivermectin|doxycycline|cephalexin|metronidazole|nitrofurantoin|acyclovir|"
+    "valacyclovir|oseltamivir|tamiflu|paxlovid|tablets?|caplets?|softgels?|gelcaps?|lozenges?|"
+    "oral solutions?|oral suspensions?|dosage forms?"
 ).split("|")
 # other agencies' and other products' data: not in this mirror ("drug-eluting stent" is a device)
 _OTHER = re.compile(
@@ -90,10 +100,11 @@ _OTHER = re.compile(
     r"under\s+the\s+mdr|class\s+ii[ab]|"
     r"drugs?(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pump))|"
     r"medicines?|medications?|meds|foods?|cosmetics?|tobacco|"
+    r"\d+(?:\.\d+)?\s*(?:mg|mcg)\s+(?:tablets?|capsules?|caplets?|doses?|pills?)|"
     r"vaccines?|dietary supplements?|peanut|butter|pet food|"
     r"(?:"
     + "|".join(DRUG_NAMES)
-    + r")(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pumps?|ports?|pens?|injectors?)))\b",
+    + r")(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pumps?|ports?|pens?|injectors?|assays?|tests?|kits?)))\b",
     re.I,
 )
 OTHER_DATA = (

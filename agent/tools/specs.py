@@ -95,6 +95,7 @@ DATASETS: tuple[Spec, ...] = (
             "device_problem": "product_problems.exact",
             "brand_name": "device.brand_name.exact",
             "mdr_report_key": "mdr_report_key",
+            "report_number": "report_number.exact",
             "patient_sex": "patient.patient_sex",
             "patient_age": "patient.patient_age.exact",
         },
@@ -109,7 +110,7 @@ DATASETS: tuple[Spec, ...] = (
             "device_class": "device.openfda.device_class",
             "patient_age": "patient.patient_age.exact",
         },
-        id_filters={"mdr_report_key": "mdr_report_key"},
+        id_filters={"mdr_report_key": "mdr_report_key", "report_number": "report_number"},
     ),
     Spec(
         endpoint="recall",

@@ -395,10 +395,43 @@ def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
     return None
 
 
+def _partial_day(w: list[str], i: int) -> tuple[int, int, int] | None:
+    """A day said without its year: (month, day, tokens used) for 'January 1', 'Jan 1st', '1 Jan', '1st of Jan'."""
+    a, b, c = (w[i + k] if i + k < len(w) else "" for k in range(3))
+    if a in MONTHS and (n := _day_of(b)):
+        return MONTHS[a], n, 2
+    if (n := _day_of(a)) and b in MONTHS:
+        return MONTHS[b], n, 2
+    if (n := _day_of(a)) and b == "of" and c in MONTHS:
+        return MONTHS[c], n, 3
+    return None
+
+
+def _day_range(w: list[str], i: int) -> tuple[date, date, int] | None:
+    """Two days joined, the first one's year taken from the second when left out; two dates typed 4/1/2020-6/30/2020."""
+    k = i + 1 if w[i] in ("between", "from") else i
+    if (first := _day(w, k)) and k + first[2] < len(w):
+        j = k + first[2]
+        if re.fullmatch(r"\d{1,2}/\d{1,2}/\d{4}", w[k]) and (q := _day(w, j)) and q[0] >= first[0]:
+            return first[0], q[1], (j - i) + q[2]  # two typed dates side by side: the dash between them dropped
+        if w[j] in _JOIN and (q := _day(w, j + 1)) and q[0] >= first[0]:
+            return first[0], q[1], (j + 1 - i) + q[2]
+        return None
+    if (part := _partial_day(w, k)) and k + part[2] < len(w) and w[k + part[2]] in _JOIN:
+        j = k + part[2] + 1
+        if q := _day(w, j):
+            start = _date(q[0].year, part[0], part[1])
+            if start and start <= q[0]:
+                return start, q[1], (j - i) + q[2]
+    return None
+
+
 def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, int] | None:
     a = w[i]
     if rel := _relative(w, i, anchor):
         return rel
+    if days := _day_range(w, i):
+        return days  # "between January 1 and March 31, 2023", "1 Jan to 31 Mar 2023", "04/01/2020-06/30/2020"
     if a == "between" or a == "from":
         p = _point(w, i + 1, anchor, month_alone=True)
         if p is None and i + 3 < len(w) and w[i + 1] in MONTHS and w[i + 2] in _JOIN and w[i + 3] in MONTHS:

@@ -171,6 +171,8 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             name = "fei" if cue == "fei" else "regnum"  # "registration number 1628808", "FEI 3002808212"
             label = f"{'FEI' if cue == 'fei' else 'registration'} number {up}"
             out.append(("registrationlisting", Filter(field=f"word:{name}", value=up, label=label, words=t.text)))
+        elif re.fullmatch(r"\d{5,10}-(?:19|20)\d\d-\d{5,6}", up):  # registration number - year - sequence
+            out.append(("event", Filter(field="report_number", value=up, label=f"report {up}", words=t.text)))
         elif (
             re.fullmatch(r"\d{5,10}", up)
             and prev in ("mdr", "report", "key", "event", "number", "#")

@@ -19,6 +19,7 @@ from .asking import (
     ask_when_weak,
 )
 from .codes import MAX_GIVEN_CODES, read_codes
+from .context import describe_record, take_context
 from .dates import DateRange, read_dates
 from .field_names import ask_field, field_of_named, reason_in_enforcement, take_fields
 from .fields import (
@@ -278,6 +279,7 @@ def interpret(
     if not tokens.toks:
         it.understood = False
         return it, None
+    take_context(tokens)  # "for our CAPA", "a screw supplier": the work's words, never names to search
     ids = read_ids(tokens)
     it.filters += [f for _, f in ids]
     by_name = take_fields(tokens, KNOWN_FIELDS)  # "owner operator number", "reason for recall": before any other word
@@ -351,6 +353,7 @@ def interpret(
         if any(tokens.toks[k].low in vocab.DATASET_WORDS.get(ds, ()) for ds in it.datasets):
             tokens.take(k, k + 1, "dataset")  # "serology samples tested": the records' own nouns
     by_name += take_fields(tokens)  # the other field names said, where still free: never device words
+    describe_record(tokens, it, ids)  # "Z-0053-2020, the lidstock labeling one": the record's description
     names = read_names(ctx, tokens, vocab.FUNCTION | vocab.FIELD_WORDS)
     for k in range(len(tokens.toks)):
         if tokens.free(k) and tokens.toks[k].low in vocab.FUNCTION | vocab.FIELD_WORDS:
@@ -1161,11 +1164,25 @@ def _sides_of_one_field(it: Interpretation) -> None:
         if kept and len(kept) < len(fs):  # "malfunctions in 2023, not deaths": a record has one value, so the
             it.filters = [f for f in it.filters if f in kept or f not in fs]  # one kept leaves the other out
             return
+        if len(fs) == 2 and _slashed(it.question, fs[0].words, fs[1].words):
+            union = Filter(
+                field=fs[0].field,
+                value=[str(fs[0].value), str(fs[1].value)],
+                label=f"{fs[0].label} or {fs[1].label}",
+                words=f"{fs[0].words}/{fs[1].words}",
+            )  # "malfunction/injury reports": a report of either kind, counted once
+            it.filters = [f for f in it.filters if f not in fs] + [union]
+            return
         if len({f.value for f in fs}) > 1:
             it.sides = [Side(label=f.label, filters=[f]) for f in fs[:4]]
             it.filters = [f for f in it.filters if f not in fs]
             it.measure = "compare"
             return
+
+
+def _slashed(question: str, a: str, b: str) -> bool:
+    """Two values typed with a slash between them ("malfunction/injury"): either one, not one against the other."""
+    return bool(a and b and re.search(rf"(?i){re.escape(a)}\s*/\s*{re.escape(b)}", question))
 
 
 _RANKING_WORDS = re.compile(

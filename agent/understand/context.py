@@ -1,0 +1,111 @@
+"""The words of quality and regulatory work that frame a question ("for our CAPA", "before we qualify X as a screw
+supplier", "for the DHF"), and the words that describe a record named by its number: the question's context, never
+a firm, device or filter to search for."""
+
+from __future__ import annotations
+
+import re
+
+from . import vocab
+from .tokens import Tokens
+from .types import Filter, Interpretation
+
+__all__ = ["take_context", "describe_record", "RECORD_FIELDS"]
+
+# one word of the work itself: read as grammar wherever it stands
+_WORK = set(
+    """capa capas supplier suppliers vendor vendors subcontractor subcontractors qualify qualifying qualification
+requalify requalification audit audits auditing auditor auditors dhf dhfs dhr dhrs dmr dmrs ncr ncrs
+nonconformance nonconformances deviation deviations escalation escalate escalating y/n yes/no y n i'm im
+linking link attaching reviewing preparing prepping compiling updating documenting investigating""".split()
+)
+# a noun of the work: context when a work word or "our" stands before it ("risk file", "our submission")
+_NOUNS = {"file", "files", "review", "reviews", "submission", "folder", "binder", "memo"}
+_WORK_BEFORE = {
+    "supplier",
+    "vendor",
+    "risk",
+    "technical",
+    "design",
+    "history",
+    "master",
+    "trend",
+    "trending",
+    "management",
+    "quarterly",
+    "annual",
+    "monthly",
+    "weekly",
+    "capa",
+    "complaint",
+    "audit",
+    "our",
+}
+_ARTICLE = {"a", "an", "our", "the", "one", "this", "that", "customer", "new", "single"}
+# a complaint of one's own work ("I have a complaint on a cable", "our complaint about"): context, not the events
+_COMPLAINT = {"complaint", "complaints"}
+_ACTIONS = re.compile(r"(?i)\b(?:enforcement|field|corrective|regulatory)\s+actions?\b")
+# nouns of a record's fields that no field lexicon holds alone ("the problem FDA coded on it")
+_FIELD_NOUNS = {"problem", "problems", "coded", "code", "date", "start", "started", "class", "classification"}
+# record numbers: a question naming one asks about that record; its other words describe it
+RECORD_FIELDS = {"k_number", "pma_number", "supplement_number", "product_res_number", "mdr_report_key", "report_number"}
+
+
+def take_context(tokens: Tokens) -> list[str]:
+    """Mark the work's words as grammar; returns what was read so ("CAPA", "screw supplier")."""
+    lows, out = tokens.lows(), []
+    for i in range(len(lows)):
+        if not tokens.free(i):
+            continue
+        w, prev = lows[i], lows[i - 1] if i else ""
+        if w in _WORK:
+            start = i
+            if w in {"supplier", "suppliers", "vendor", "vendors"} and i >= 2 and lows[i - 2] in _ARTICLE:
+                if tokens.free(i - 1) and lows[i - 1].isalpha():
+                    start = i - 1  # "a screw supplier": the kind of supplier, not a device asked about
+            tokens.take(start, i + 1, "function")
+            out.append(tokens.words(start, i + 1))
+        elif w in _NOUNS and prev in _WORK_BEFORE | _WORK:
+            tokens.take(i, i + 1, "function")
+            out.append(tokens.words(i - 1, i + 1))
+        elif w in _COMPLAINT and (prev in _ARTICLE or prev == "customer") and not _plural_count(lows, i):
+            tokens.take(i, i + 1, "function")  # "I have a complaint on ...": the work, not the MAUDE reports
+            out.append(tokens.words(i, i + 1))
+    for m in _ACTIONS.finditer(tokens.text):
+        for k, t in enumerate(tokens.toks):
+            if m.start() <= t.start < m.end() and t.low in ("action", "actions") and tokens.free(k):
+                tokens.take(k, k + 1, "function")  # "enforcement action": the enforcement report, not a device
+    return out
+
+
+def _plural_count(lows: list[str], i: int) -> bool:
+    return lows[i].endswith("s") and any(w in ("how", "many", "count", "number") for w in lows[max(0, i - 4) : i])
+
+
+def describe_record(tokens: Tokens, it: Interpretation, ids: list[tuple[str, Filter]]) -> None:
+    """A record named by its number: the question's other content words describe it ("Z-0053-2020, the lidstock
+    labeling one"); they are read as its description, never as a firm, device or patient to filter on."""
+    if not any(f.field in RECORD_FIELDS for _, f in ids) or it.sides:
+        return
+    own = {ds for ds, f in ids if f.field in RECORD_FIELDS}
+    other = [
+        f
+        for f in it.filters
+        if f.field.startswith("word:") and vocab.FILTER_DATASET.get(f.field[5:], next(iter(own))) not in own
+    ]  # "the blue kit one": a word of another dataset's field describes the record, it is no filter here
+    for f in other:
+        it.filters.remove(f)
+        it.datasets = [d for d in it.datasets if d != vocab.FILTER_DATASET[f.field[5:]]]
+    grammar = vocab.FUNCTION | vocab.FIELD_WORDS | set(vocab.DATE_KIND)
+    free = [
+        k
+        for k in tokens.unused()
+        if any(c.isalnum() for c in tokens.toks[k].text) and tokens.toks[k].low not in grammar | _FIELD_NOUNS
+    ]
+    if not free and not other:
+        return
+    for k in free:
+        tokens.take(k, k + 1, "described")
+    said = " ".join([tokens.toks[k].text for k in free] + [f.words for f in other if f.words])
+    label = next(f.label for _, f in ids if f.field in RECORD_FIELDS)
+    it.notes.append(f'"{said}" was read as describing {label}, not as a filter')
