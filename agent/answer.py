@@ -259,7 +259,7 @@ _NOT_YES_NO = re.compile(r"(?i)^\W*(?:how|what|which|when|who|where|list|show|co
 
 def asks_yes_no(it: Interpretation) -> bool:
     """A question answered first by Yes or No, then its figure: a count or list of one search, no lookup."""
-    if it.measure not in ("count", "list") or it.sides or it.field or it.followup:
+    if it.measure not in ("count", "list", "compare") or it.sides or it.field or it.followup:
         return False
     q = it.question
     return bool(_YES_NO.search(q) or re.search(r"(?i)\bever\b", q) and not _NOT_YES_NO.search(q))

@@ -44,7 +44,7 @@ _WORK_BEFORE = {
 _ARTICLE = {"a", "an", "our", "the", "one", "this", "that", "customer", "new", "single"}
 # a complaint of one's own work ("I have a complaint on a cable", "our complaint about"): context, not the events
 _COMPLAINT = {"complaint", "complaints"}
-_ACTIONS = re.compile(r"(?i)\b(?:enforcement|field|corrective|regulatory)\s+actions?\b")
+_ACTIONS = re.compile(r"(?i)\benforcement\s+actions?\b")
 # nouns of a record's fields that no field lexicon holds alone ("the problem FDA coded on it")
 _FIELD_NOUNS = {"problem", "problems", "coded", "code", "date", "start", "started", "class", "classification"}
 # record numbers: a question naming one asks about that record; its other words describe it
@@ -66,7 +66,8 @@ def take_context(tokens: Tokens) -> list[str]:
             tokens.take(start, i + 1, "function")
             out.append(tokens.words(start, i + 1))
         elif w in _NOUNS and prev in _WORK_BEFORE | _WORK:
-            tokens.take(i, i + 1, "function")
+            start = i - 1 if tokens.free(i - 1) else i  # "management review", "risk file": neither is a device
+            tokens.take(start, i + 1, "function")
             out.append(tokens.words(i - 1, i + 1))
         elif w in _COMPLAINT and (prev in _ARTICLE or prev == "customer") and not _plural_count(lows, i):
             tokens.take(i, i + 1, "function")  # "I have a complaint on ...": the work, not the MAUDE reports

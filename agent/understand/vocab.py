@@ -44,7 +44,8 @@ DATASET_PHRASES = _table(
         "incidents|incident|adverse reactions",
         "event?": "reports|report|reported|problems|problem",
         "covid19serology?": "samples|sample|specimens",
-        "recall": "recalls|recall|recalled|recalling|recalled products|recalled product|recall events|withdrawals",
+        "recall": "recalls|recall|recalled|recalling|recalled products|recalled product|recall events|withdrawals|"
+        "field action|field actions|field correction|field corrections|market withdrawal|market withdrawals",
         "enforcement": "enforcement|enforcement reports|enforcement report|enforcement actions",
         "510k": "510k|510ks|510 k|clearances|clearance|cleared|premarket notifications|premarket notification|"
         "de novo|de novos|denovo|submissions cleared",

@@ -122,3 +122,17 @@ def test_two_event_types_with_a_slash_are_counted_together(ctx):
     assert clar is None and not it.sides and it.measure != "compare"
     types = [f for f in it.filters if f.field == "event_type"]
     assert len(types) == 1 and isinstance(types[0].value, list) and len(types[0].value) == 2
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "For the quarterly management review: Medtronic recalls in 2019?",
+        "field actions by Medtronic during 2019, for the risk file",
+    ],
+)
+def test_a_review_or_file_of_the_work_names_no_device(ctx, question):
+    it, clar = interpret(ctx, question)
+    assert clar is None and it.device is None, clar
+    assert it.datasets == ["recall"] and it.firm is not None and it.firm.name.startswith("Medtronic")
+    assert (it.date_from, it.date_to) == (date(2019, 1, 1), date(2019, 12, 31))
