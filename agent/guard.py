@@ -104,7 +104,8 @@ _OTHER = re.compile(
     r"vaccines?|dietary supplements?|peanut|butter|pet food|"
     r"(?:"
     + "|".join(DRUG_NAMES)
-    + r")(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pumps?|ports?|pens?|injectors?|assays?|tests?|kits?)))\b",
+    + r")(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pumps?|ports?|pens?|injectors?|assays?|tests?|kits?|"
+    r"computers?|pcs?|apps?|applications?|mounts?|holders?|stands?|press(?:es)?|software)))\b",
     re.I,
 )
 OTHER_DATA = (

@@ -17,7 +17,8 @@ _WORK = set(
     """capa capas supplier suppliers vendor vendors subcontractor subcontractors qualify qualifying qualification
 requalify requalification audit audits auditing auditor auditors dhf dhfs dhr dhrs dmr dmrs ncr ncrs
 nonconformance nonconformances deviation deviations escalation escalate escalating y/n yes/no y n i'm im
-linking link attaching reviewing preparing prepping compiling updating documenting investigating""".split()
+linking link attaching reviewing preparing prepping compiling updating documenting investigating customer
+customers""".split()
 )
 # a noun of the work: context when a work word or "our" stands before it ("risk file", "our submission")
 _NOUNS = {"file", "files", "review", "reviews", "submission", "folder", "binder", "memo"}
@@ -43,7 +44,9 @@ _WORK_BEFORE = {
 }
 _ARTICLE = {"a", "an", "our", "the", "one", "this", "that", "customer", "new", "single"}
 # a complaint of one's own work ("I have a complaint on a cable", "our complaint about"): context, not the events
-_COMPLAINT = {"complaint", "complaints"}
+_COMPLAINT = {"complaint"}
+_NUMBERED = re.compile(r"([a-z]+)[-#_]?(?=[\w-]*\d)[\w-]+")
+_OWN_NUMBER = re.compile(r"#?(?!(?:19|20)\d\d$)\d[\d-]*")
 _ACTIONS = re.compile(r"(?i)\benforcement\s+actions?\b")
 # nouns of a record's fields that no field lexicon holds alone ("the problem FDA coded on it")
 _FIELD_NOUNS = {"problem", "problems", "coded", "code", "date", "start", "started", "class", "classification"}
@@ -58,18 +61,26 @@ def take_context(tokens: Tokens) -> list[str]:
         if not tokens.free(i):
             continue
         w, prev = lows[i], lows[i - 1] if i else ""
-        if w in _WORK:
+        if (m := _NUMBERED.fullmatch(w)) and m[1] in _WORK | _COMPLAINT:
+            tokens.take(i, i + 1, "function")  # "CAPA-0042", "NCR#17": the work's own record, no device
+            out.append(tokens.words(i, i + 1))
+        elif w in _WORK:
             start = i
             if w in {"supplier", "suppliers", "vendor", "vendors"} and i >= 2 and lows[i - 2] in _ARTICLE:
                 if tokens.free(i - 1) and lows[i - 1].isalpha():
                     start = i - 1  # "a screw supplier": the kind of supplier, not a device asked about
-            tokens.take(start, i + 1, "function")
-            out.append(tokens.words(start, i + 1))
+            end = i + 1
+            if w not in ("y", "n") and end < len(lows) and tokens.free(end) and _OWN_NUMBER.fullmatch(lows[end]):
+                end += 1  # "CAPA 2231", "audit 24-017": the work's own number, neither a date nor a record
+                while end < len(lows) and tokens.toks[end].start == tokens.toks[end - 1].end and tokens.free(end):
+                    end += 1  # "2024-117" typed as one number, read by the tokenizer in two
+            tokens.take(start, end, "function")
+            out.append(tokens.words(start, end))
         elif w in _NOUNS and prev in _WORK_BEFORE | _WORK:
             start = i - 1 if tokens.free(i - 1) else i  # "management review", "risk file": neither is a device
             tokens.take(start, i + 1, "function")
             out.append(tokens.words(i - 1, i + 1))
-        elif w in _COMPLAINT and (prev in _ARTICLE or prev == "customer") and not _plural_count(lows, i):
+        elif w in _COMPLAINT and (prev in _ARTICLE or prev == "customer"):
             tokens.take(i, i + 1, "function")  # "I have a complaint on ...": the work, not the MAUDE reports
             out.append(tokens.words(i, i + 1))
     for m in _ACTIONS.finditer(tokens.text):
@@ -77,10 +88,6 @@ def take_context(tokens: Tokens) -> list[str]:
             if m.start() <= t.start < m.end() and t.low in ("action", "actions") and tokens.free(k):
                 tokens.take(k, k + 1, "function")  # "enforcement action": the enforcement report, not a device
     return out
-
-
-def _plural_count(lows: list[str], i: int) -> bool:
-    return lows[i].endswith("s") and any(w in ("how", "many", "count", "number") for w in lows[max(0, i - 4) : i])
 
 
 def describe_record(tokens: Tokens, it: Interpretation, ids: list[tuple[str, Filter]]) -> None:

@@ -136,3 +136,18 @@ def test_a_review_or_file_of_the_work_names_no_device(ctx, question):
     assert clar is None and it.device is None, clar
     assert it.datasets == ["recall"] and it.firm is not None and it.firm.name.startswith("Medtronic")
     assert (it.date_from, it.date_to) == (date(2019, 1, 1), date(2019, 12, 31))
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["CAPA-0107: number of MDRs for product code FRN in 2023", "ncr 2023-88 - FRN adverse events during 2023"],
+)
+def test_the_works_own_record_number_is_neither_a_device_nor_a_date(ctx, question):
+    it, clar = interpret(ctx, question)
+    assert clar is None and it.codes() == ["FRN"] and it.datasets == ["event"]
+    assert (it.date_from, it.date_to) == (date(2023, 1, 1), date(2023, 12, 31)) and not it.unexplained
+
+
+def test_customer_complaints_counted_are_still_the_adverse_event_reports(ctx):
+    it, _ = interpret(ctx, "how many customer complaints were filed on FRN pumps in 2023")
+    assert it.datasets == ["event"] and it.codes() == ["FRN"]
