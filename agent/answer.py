@@ -254,6 +254,10 @@ _YES_NO = re.compile(
     r"(?i)(?:^|[:;]|\s[-–]\s)\W*(?:has|have|had|did|does|do|is|are|was|were|any|ever)\b|\by\s*/\s*n\b|"
     r"\byes\s*(?:or|/)\s*no\b"
 )
+_THRESHOLD = re.compile(
+    r"(?i)\b(?:more|fewer|less|greater|higher|lower)\s+than\b|\bat\s+(?:least|most)\b|\b(?:over|above|under|below|"
+    r"exceed\w*|beyond)\s+\d|\bmost\b|\bmore\b"
+)
 _NOT_YES_NO = re.compile(r"(?i)^\W*(?:how|what|which|when|who|where|list|show|count|give|tell)\b")
 
 
@@ -262,6 +266,8 @@ def asks_yes_no(it: Interpretation) -> bool:
     if it.measure not in ("count", "list", "compare") or it.sides or it.field or it.followup:
         return False
     q = it.question
+    if _THRESHOLD.search(q):
+        return False  # "did X have more than 5 recalls?": the figure answers it, a bare Yes for one would mislead
     return bool(_YES_NO.search(q) or re.search(r"(?i)\bever\b", q) and not _NOT_YES_NO.search(q))
 
 

@@ -407,19 +407,30 @@ def _partial_day(w: list[str], i: int) -> tuple[int, int, int] | None:
     return None
 
 
+def _one_day(w: list[str], i: int) -> tuple[date, date, int] | None:
+    """One whole day at token i, 'the' before it allowed: '31 March 2023', 'the 31st of March 2023', '2023-03-31'."""
+    skip = 1 if i < len(w) and w[i] == "the" else 0
+    if i + skip < len(w) and (m := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", w[i + skip])):
+        day = _year(m[1]) and _date(int(m[1]), int(m[2]), int(m[3]))
+        return (day, day, skip + 1) if day else None
+    got = _day(w, i + skip)
+    return (got[0], got[1], got[2] + skip) if got else None
+
+
 def _day_range(w: list[str], i: int) -> tuple[date, date, int] | None:
     """Two days joined, the first one's year taken from the second when left out; two dates typed 4/1/2020-6/30/2020."""
     k = i + 1 if w[i] in ("between", "from") else i
-    if (first := _day(w, k)) and k + first[2] < len(w):
+    if (first := _one_day(w, k)) and k + first[2] < len(w):
         j = k + first[2]
-        if re.fullmatch(r"\d{1,2}/\d{1,2}/\d{4}", w[k]) and (q := _day(w, j)) and q[0] >= first[0]:
+        if re.fullmatch(r"\d{1,2}/\d{1,2}/\d{4}", w[k]) and (q := _one_day(w, j)) and q[0] >= first[0]:
             return first[0], q[1], (j - i) + q[2]  # two typed dates side by side: the dash between them dropped
-        if w[j] in _JOIN and (q := _day(w, j + 1)) and q[0] >= first[0]:
+        if w[j] in _JOIN and (q := _one_day(w, j + 1)) and q[0] >= first[0]:
             return first[0], q[1], (j + 1 - i) + q[2]
         return None
-    if (part := _partial_day(w, k)) and k + part[2] < len(w) and w[k + part[2]] in _JOIN:
-        j = k + part[2] + 1
-        if q := _day(w, j):
+    skip = 1 if k < len(w) and w[k] == "the" else 0
+    if (part := _partial_day(w, k + skip)) and k + skip + part[2] < len(w) and w[k + skip + part[2]] in _JOIN:
+        j = k + skip + part[2] + 1
+        if q := _one_day(w, j):
             start = _date(q[0].year, part[0], part[1])
             if start and start <= q[0]:
                 return start, q[1], (j - i) + q[2]

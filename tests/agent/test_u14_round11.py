@@ -151,3 +151,21 @@ def test_the_works_own_record_number_is_neither_a_device_nor_a_date(ctx, questio
 def test_customer_complaints_counted_are_still_the_adverse_event_reports(ctx):
     it, _ = interpret(ctx, "how many customer complaints were filed on FRN pumps in 2023")
     assert it.datasets == ["event"] and it.codes() == ["FRN"]
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("MDRs from 2022-02-01 to 2022-04-30", date(2022, 2, 1), date(2022, 4, 30)),
+        ("recalls from the 2nd of May to the 9th of June 2021", date(2021, 5, 2), date(2021, 6, 9)),
+    ],
+)
+def test_whole_days_and_ordinal_days_make_a_range(question, start, end):
+    rng = read_dates(tokenize(question), AS_OF)
+    assert rng is not None and (rng.start, rng.end) == (start, end)
+
+
+def test_a_threshold_question_is_answered_by_its_figure_not_a_bare_yes(assistant):
+    out = assistant.ask("did Encore Medical have more than 3 class II recalls?", session_id="th")
+    body = _body(out["answer"])
+    assert not body.startswith(("Yes", "No")) and "1 enforcement report" in body, body
