@@ -18,10 +18,13 @@ _WORK = set(
 requalify requalification audit audits auditing auditor auditors dhf dhfs dhr dhrs dmr dmrs ncr ncrs
 nonconformance nonconformances deviation deviations escalation escalate escalating y/n yes/no y n i'm im
 linking link attaching reviewing preparing prepping compiling updating documenting investigating customer
-customers""".split()
+customers regulatory intelligence request requested requesting postmarket post-market surveillance pms psur
+psurs pmsr pmcf upcoming assessment assessments inspection inspections incoming agreement
+agreements notified asked asking quality compliance remediation found finding findings
+defect defects""".split()
 )
 # a noun of the work: context when a work word or "our" stands before it ("risk file", "our submission")
-_NOUNS = {"file", "files", "review", "reviews", "submission", "folder", "binder", "memo"}
+_NOUNS = {"file", "files", "review", "reviews", "submission", "folder", "binder", "memo", "evaluation", "investigation"}
 _WORK_BEFORE = {
     "supplier",
     "vendor",
@@ -40,8 +43,12 @@ _WORK_BEFORE = {
     "capa",
     "complaint",
     "audit",
+    "surveillance",
+    "safety",
+    "evaluation",
     "our",
 }
+_QUALIFIERS = {"product", "products", "post", "market", "postmarket", "regulatory", "clinical", "internal"}
 _ARTICLE = {"a", "an", "our", "the", "one", "this", "that", "customer", "new", "single"}
 # a complaint of one's own work ("I have a complaint on a cable", "our complaint about"): context, not the events
 _COMPLAINT = {"complaint"}
@@ -76,8 +83,12 @@ def take_context(tokens: Tokens) -> list[str]:
                     end += 1  # "2024-117" typed as one number, read by the tokenizer in two
             tokens.take(start, end, "function")
             out.append(tokens.words(start, end))
-        elif w in _NOUNS and prev in _WORK_BEFORE | _WORK:
-            start = i - 1 if tokens.free(i - 1) else i  # "management review", "risk file": neither is a device
+        elif w == "part" and prev == "as" and i + 1 < len(lows) and lows[i + 1] == "of":
+            tokens.take(i, i + 1, "function")  # "as part of the supplier evaluation"
+        elif w in _NOUNS and prev in _WORK_BEFORE | _WORK | _QUALIFIERS:
+            start = i
+            while start and lows[start - 1] in _WORK_BEFORE | _QUALIFIERS and tokens.free(start - 1):
+                start -= 1  # "management review", "annual product review", "risk file": none of them a device
             tokens.take(start, i + 1, "function")
             out.append(tokens.words(i - 1, i + 1))
         elif w in _COMPLAINT and (prev in _ARTICLE or prev == "customer"):

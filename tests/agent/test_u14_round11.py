@@ -169,3 +169,24 @@ def test_a_threshold_question_is_answered_by_its_figure_not_a_bare_yes(assistant
     out = assistant.ask("did Encore Medical have more than 3 class II recalls?", session_id="th")
     body = _body(out["answer"])
     assert not body.startswith(("Yes", "No")) and "1 enforcement report" in body, body
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "As part of our vendor evaluation of Arrow International, show their recalls",
+        "Post-market surveillance memo: Arrow International recalls",
+        "Incoming inspection found defects; were there recalls for Arrow International?",
+        "regulatory intelligence request - Arrow International recalls",
+    ],
+)
+def test_the_frame_of_the_work_leaves_the_firm_and_the_dataset(ctx, question):
+    it, clar = interpret(ctx, question)
+    assert clar is None and it.understood and it.device is None and not it.unexplained, (clar, it.unexplained)
+    assert it.datasets == ["recall"] and it.firm is not None and it.firm.name.startswith("Arrow International")
+    assert it.measure in ("list", "count")
+
+
+def test_an_annual_product_review_is_no_yearly_trend(ctx):
+    it, clar = interpret(ctx, "for the annual product review: FRN adverse events in 2023")
+    assert clar is None and it.measure != "trend" and it.codes() == ["FRN"]
