@@ -57,6 +57,8 @@ _OWN_NUMBER = re.compile(r"#?(?!(?:19|20)\d\d$)\d[\d-]*")
 _ACTIONS = re.compile(r"(?i)\benforcement\s+actions?\b")
 # nouns of a record's fields that no field lexicon holds alone ("the problem FDA coded on it")
 _FIELD_NOUNS = {"problem", "problems", "coded", "code", "date", "start", "started", "class", "classification"}
+_SUBJECTS = {"it", "they", "this", "that", "he", "she", "those", "these"}
+_AUXILIARIES = {"did", "does", "do", "was", "were", "is", "are", "has", "have", "had", "will", "would", "could"}
 # record numbers: a question naming one asks about that record; its other words describe it
 RECORD_FIELDS = {"k_number", "pma_number", "supplement_number", "product_res_number", "mdr_report_key", "report_number"}
 
@@ -121,8 +123,19 @@ def describe_record(tokens: Tokens, it: Interpretation, ids: list[tuple[str, Fil
         for k in tokens.unused()
         if any(c.isalnum() for c in tokens.toks[k].text) and tokens.toks[k].low not in grammar | _FIELD_NOUNS
     ]
+    lows = tokens.lows()
+    verbs = {k for k in free if k >= 2 and lows[k - 1] in _SUBJECTS and lows[k - 2] in _AUXILIARIES}
+    verbs |= {k + 1 for k in verbs if k + 1 < len(lows) and lows[k + 1] in ("up", "out", "off", "down")}
+    free = [k for k in free if k not in verbs]  # "when did it wrap up": what the record did is asked, not described
     if not free and not other:
         return
+    said_else = [
+        k
+        for k in range(len(tokens.toks))
+        if k not in free and tokens.role.get(k) != "id" and tokens.toks[k].text.isalnum()
+    ]
+    if not said_else:
+        return  # "frobnicate K202114 zorp": nothing reads as a question around the number, so nothing describes it
     for k in free:
         tokens.take(k, k + 1, "described")
     said = " ".join([tokens.toks[k].text for k in free] + [f.words for f in other if f.words])
