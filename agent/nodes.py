@@ -26,7 +26,7 @@ from .quality import passes_quality
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
 from .tools.searchers import UnsupportedFilter
-from .understand.accounting import account
+from .understand.accounting import account, place_dropped
 from .understand.guards import weak_zero
 from .understand.interpret import apply_choice, interpret
 from .understand.refusals import refusal_reply, refuses
@@ -256,12 +256,7 @@ class Nodes:
         held, lead = account(it, totals, state.get("dropped", []))  # every filter applied, every measure computed
         if held:
             return self._final(state, f"{interpreted_line(it)}\n\n{held}", [])
-        dropped = {d.replace("filters.", "") for d in state.get("dropped", [])}
-        said = (
-            it.model_copy(update={"place": None})
-            if it.place and dropped & {"state", "country", "exclude_country"}
-            else it
-        )
+        said = it.model_copy(update={"place": None}) if place_dropped(it, state.get("dropped", [])) else it
         text = write_answer(said, evidence, calls, notes)  # a place the search ran without is not said of its counts
         if lead:
             head, _, rest = text.partition("\n\n")

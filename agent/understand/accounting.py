@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 
+from .guards import weak_device
 from .types import DeviceFilter, Interpretation
 
-__all__ = ["account", "form_word_device", "drop_verb_device", "which_unit"]
+__all__ = ["account", "form_word_device", "drop_verb_device", "place_dropped", "which_unit"]
 
 # words that describe a device, never a device filter on their own
 _FORM = {
@@ -140,25 +141,25 @@ def which_unit(it: Interpretation) -> None:
 
 
 def _weak_side(it: Interpretation) -> str:
+    """Why a side of a comparison is too weak for "0 against 0" (the weak-reading checks of a single search, and
+    product codes named that hold no record here)."""
     for side in it.sides:
         d = side.device
         if d is None:
             continue
-        words = [w for w in re.findall(r"[a-z][a-z0-9-]+", d.words.lower()) if w not in _FILLER]
-        if d.path == "names" and not d.found:
-            return f'no record here names "{d.words}"'
-        if d.how.startswith("no product code is named"):
-            return f'"{d.words}" names no device: only some product codes\' definitions mention it'
         if d.path in ("codes", "codes+names") and d.codes and all(c.records == 0 for c in d.codes) and not d.found:
             return f'no record here is filed under the product codes named "{d.words}"'
-        names = " ".join(c.name.lower() for c in d.codes)
-        missing = [w for w in words if w[: max(4, len(w) - 2)] not in names]
-        if d.path in ("codes", "codes+names") and d.codes and missing:
-            return f'"{missing[0]}" is in no name of the product codes I read for "{d.words}"'
+        if why := weak_device(d):
+            return why
     return ""
 
 
 _PLACE_KEYS = {"state", "country", "exclude_country", "countries", "city"}
+
+
+def place_dropped(it: Interpretation, dropped: list[str]) -> bool:
+    """The question's place is among the filters the search ran without (`dropped`, as the retry names them)."""
+    return bool(it.place) and bool({d.replace("filters.", "") for d in dropped} & _PLACE_KEYS)
 
 
 def account(it: Interpretation, totals: list[int], dropped: list[str] | None = None) -> tuple[str, str]:
@@ -172,17 +173,12 @@ def account(it: Interpretation, totals: list[int], dropped: list[str] | None = N
             "",
         )
     if dropped:
-        keys = [d.replace("filters.", "") for d in dropped]
-        what = (
-            f"a place ({it.place.name})"
-            if it.place and set(keys) & _PLACE_KEYS
-            else ", ".join(k.replace("_", " ") for k in keys)
-        )
-        tail = (
-            f"the counts below are of records from every place, not only {it.place.name}."
-            if it.place and set(keys) & _PLACE_KEYS
-            else "the counts below are without it."
-        )
+        if it.place and place_dropped(it, dropped):
+            what = f"a place ({it.place.name})"
+            tail = f"the counts below are of records from every place, not only {it.place.name}."
+        else:
+            what = ", ".join(d.replace("filters.", "").replace("_", " ") for d in dropped)
+            tail = "the counts below are without it."
         return "", f"These records cannot be narrowed to {what}, so the search ran without it: {tail}"
     if re.search(r"(?i)\bserial\b", it.question) and "serial" not in (it.field or ""):
         return (
@@ -200,14 +196,14 @@ def account(it: Interpretation, totals: list[int], dropped: list[str] | None = N
             "",
         )
     if group in ("day", "week", "half year"):
-        lead = (
-            f"I count per month, quarter or year, not per {group}: "
-            + ("the counts below are per month." if it.measure == "trend" and it.by == "month" else "")
-            + ("the counts below are per year." if it.measure == "trend" and it.by == "year" else "")
-            + ("the counts below are per quarter." if it.measure == "trend" and it.by == "quarter" else "")
-            + ("the count below is for the whole period asked." if it.measure != "trend" else "")
+        ran = (
+            f"the counts below are per {it.by}."
+            if it.measure == "trend" and it.by in ("month", "quarter", "year")
+            else "the count below is for the whole period asked."
+            if it.measure != "trend"
+            else ""
         )
-        return "", lead
+        return "", f"I count per month, quarter or year, not per {group}: {ran}"
     if group and it.measure not in ("compare", "lookup") and not (it.measure == "trend" and it.by == group):
         ran = f"per {it.by}" if it.measure == "trend" and it.by else "over the whole period"
         return (

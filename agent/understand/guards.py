@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from .types import Interpretation
+from .types import DeviceFilter, Interpretation
 
-__all__ = ["hold_back", "weak_zero"]
+__all__ = ["hold_back", "weak_device", "weak_zero"]
 
 # words that ask for a field of a record; when no reading used them, a figure would answer something else
 _FIELD_WORDS = {
@@ -152,20 +152,28 @@ def _weak_reading(it: Interpretation) -> str:
     fixed = [n for n in it.notes if n.startswith('read "') and '" as "' in n]
     if fixed:
         return f"I {fixed[0]}, and that may not be what you meant"
-    if d is not None and d.path == "names" and not d.found:
+    if d is not None and (why := weak_device(d)):
+        return why
+    left = [w for w in it.unexplained if len(w) >= 3 and any(c.isalpha() for c in w)]
+    if left:
+        return "I did not use " + ", ".join(f'"{w}"' for w in left[:3]) + " from your question"
+    return ""
+
+
+def weak_device(d: DeviceFilter) -> str:
+    """Why a device reading is too weak for a zero ('' when it is not): no record names it, it is found only in
+    code definitions, or some of its words are in no name of the product codes read for it."""
+    if d.path == "names" and not d.found:
         return f'no record here names "{d.words}" and those words may be no device at all'
-    if d is not None and d.how.startswith("no product code is named"):
+    if d.how.startswith("no product code is named"):
         return f'"{d.words}" names no device: only the definitions of {", ".join(d.codes_shown())} mention it'
-    if d is not None and d.path in ("codes", "codes+names") and d.codes:
+    if d.path in ("codes", "codes+names") and d.codes:
         names = " ".join(c.name.lower() for c in d.codes)
         words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", d.words.lower()) if w not in _GRAMMAR]
         missing = [w for w in words if _stem(w) not in names]
         if missing:
             shown = ", ".join(f'"{w}"' for w in missing[:3])
             return f'{shown} is in no name of the product codes I read for "{d.words}"'
-    left = [w for w in it.unexplained if len(w) >= 3 and any(c.isalpha() for c in w)]
-    if left:
-        return "I did not use " + ", ".join(f'"{w}"' for w in left[:3]) + " from your question"
     return ""
 
 

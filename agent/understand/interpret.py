@@ -569,8 +569,8 @@ def interpret(
     if not refine:
         drop_verb_device(it)
         which_unit(it)
-    if not refine and (formed := form_word_device(it)):
-        it.understood, it.cannot, clar = False, formed, None  # "sterile", "FEI", "rate": a word that names no device
+        if formed := form_word_device(it):
+            it.understood, it.cannot, clar = False, formed, None  # "sterile", "FEI", "rate": a word naming no device
     if (
         clar is not None
         and not it.understood
