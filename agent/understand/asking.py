@@ -107,7 +107,7 @@ def ask_firm_dataset(it: Interpretation) -> Clarification | None:
     f = it.firm
     if not f or it.device or it.sides or it.field or it.filters:
         return None
-    held = sorted(((d, n) for d, n in f.by_dataset.items() if n and d in LABEL), key=lambda x: -x[1])
+    held = sorted(((d, n) for d, n in f.by_dataset.items() if n and d in LABEL), key=lambda x: (-x[1], LABEL[x[0]]))
     if len(held) < 2:
         return None
     return Clarification(
