@@ -14,10 +14,13 @@ __all__ = ["start_xvfb"]
 
 
 def start_xvfb() -> tuple[subprocess.Popen, str]:
-    """A private Xvfb server (1280x800) in its own session: (process, DISPLAY value); RuntimeError if it fails."""
+    """A private Xvfb server (1280x800) in its own session: (process, DISPLAY value); RuntimeError if it fails.
+
+    `-noreset`: by default the server resets each time its last client leaves, and a window that connects during
+    that reset is told it "cannot open display" (seen when a test's xdotool probe had just disconnected)."""
     read, write = os.pipe()
     xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
         pass_fds=(write,),
         start_new_session=True,
         stderr=subprocess.DEVNULL,
