@@ -192,6 +192,7 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             "premarket_submission": "premarket_submissions",
             "applicant": "company_name",
             "device_problem": "device_problems",
+            "fei_number": "firm_fei_number",  # a recall's own: the recalling firm's FEI number
         }.get(field, field),
     ]
     ds = call.get("dataset") or (it.datasets[0] if it.datasets else "")
@@ -252,8 +253,8 @@ def _review_days(r: dict) -> str | None:
 # a question answered by yes or no: an auxiliary first ("has X ever had", "did X get"), "any ...?", or said so
 _YES_NO = re.compile(
     r"(?i)(?:^|[:;]|\s[-–]\s)\W*(?:has|have|had|did|does|do|is|are|was|were|any|ever)\b|\by\s*/\s*n\b|"
-    r"\byes\s*(?:or|/)\s*no\b"
-)
+    r"\byes\s*(?:or|/)\s*no\b|[,;]\s*any\s*\?\s*$|[,;]\s*(?:is|are|was|were)\s+there\s+(?:any|ever)\b"
+)  # "..., any?" at the end asks whether there are any; "In the enforcement reports, is there any ...?"
 _THRESHOLD = re.compile(
     r"(?i)\b(?:more|fewer|less|greater|higher|lower)\s+than\b|\bat\s+(?:least|most)\b|\b(?:over|above|under|below|"
     r"exceed\w*|beyond)\s+\d|\bmost\b|\bmore\b"
@@ -271,6 +272,20 @@ def asks_yes_no(it: Interpretation) -> bool:
     return bool(_YES_NO.search(q) or re.search(r"(?i)\bever\b", q) and not _NOT_YES_NO.search(q))
 
 
+_CONFIRM = re.compile(r"(?i)\bwhether\b|^\W*(?:does|do|did|is|are|was|were|has|have)\b")
+
+
+def _confirms(it: Interpretation) -> bool:
+    """A field looked up to confirm a value said ("confirm whether registration 1628808 includes the contract
+    sterilizer establishment type"): the search holds the value as a filter, so finding the record says Yes."""
+    return (
+        it.measure == "lookup"
+        and bool(it.field)
+        and any(f.field.startswith("word:") and f.field[5:] not in ("regnum", "fei") for f in it.filters)
+        and bool(_CONFIRM.search(it.question))
+    )
+
+
 def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], notes: list[str]) -> str:
     """The whole answer text: interpreted line, first sentence(s), table, notes and provenance."""
     done = [(c, evidence[c["result_index"]]) for c in calls if c.get("result_index") is not None]
@@ -284,7 +299,7 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     else:
         for c, e in main:
             lines.append(_main_sentence(it, e, c, [x for x in extra if x["call"]["dataset"] == c.get("dataset")]))
-        if len(main) == 1 and asks_yes_no(it) and main[0][1].get("tool") != "count_by":
+        if len(main) == 1 and (asks_yes_no(it) or _confirms(it)) and main[0][1].get("tool") != "count_by":
             lines[-1] = ("Yes: " if main[0][1].get("total") else "No: ") + lines[-1]  # "has X ever had ...?"
     for c, e in [] if it.exclude_firm else main[:3]:  # all records' table would show the firm's too
         t = table(c.get("dataset", ""), e, TOP_ROWS)

@@ -43,28 +43,63 @@ _GREETING = re.compile(
 _HELP = re.compile(
     r"^\s*(help|\?|what can you do|what do you know|how do (i|you) use( this| you)?|usage)\s*[?.!]*\s*$", re.I
 )
+# "can I see the recalls", "should I count supplements", "am I right that ..." ask about the records, not a person
+_RECORD_ASK = (
+    r"(?:list|count|number|table|summary|breakdown|records?|recalls?|reports?|510|pma|clearances?|approvals?|"
+    r"events?|mdrs?|data|overview|details|figures?)"
+)
+_ON_RECORDS = (
+    r"(?!\s+(?:count|include|exclude|filter|search|look\s+(?:up|at|for|in)|read|expect|check|query|compare|see|view|"
+    r"list|pull|find|export|download|ask\s+(?:about|for)|use\s+(?:(?:a|an|the|which|this|that)\s+)?(?:product\s+codes?|"
+    r"codes?|datasets?|filters?|fields?|keywords?|search\s+terms?)|use\s+(?:for|in)\s+(?:(?:a|the|my|our|this)\s+)?"
+    r"(?:search|query|filter|list|report|analysis|spreadsheet)|"
+    rf"(?:get|have)\s+(?:(?:a|an|the|all|some|any)\s+)?{_RECORD_ASK})\b)"
+)
 _MEDICAL = re.compile(
-    r"\b(should i|can i|do i need|is it safe for me|am i|my (doctor|surgeon|symptoms?|pain|heart|child|mother|father|"
-    r"wife|husband|daughter|son|kids?|baby|mom|mum|dad|parents?|grand\w+|partner|patient)|"
+    rf"\b(should i{_ON_RECORDS}|can i{_ON_RECORDS}|do i need(?!\s+(?:the\s+(?:product\s+code|device\s+name|firm|"
+    r"k\s*number|code|name|year)|to\s+(?:filter|use|specify|search|enter|type|give|name|include|say|add|spell))\b)|"
+    r"is it safe for me|am i(?!\s+(?:right|correct|wrong|reading|missing|mistaken|looking))\b|"
+    r"my (doctor|surgeon|symptoms?|pain|heart|child|mother|father|wife|husband|daughter|son|kids?|baby|mom|mum|dad|"
+    r"parents?|grand\w+|partner|patient)|"
     r"i (?:have|feel|got|am having)(?! (?:(?:a|an|the|one|this|our|two|some|several) )?(?:customer |new |field |"
     r"product |user )?(?:complaints?|capas?|questions?|query|request|reports?|suppliers?|audits?|lists?|files?|"
-    r"recalls?|mdrs?|records?|reviews?|lots?))|(stop|start|take|replace|remove) my|dosage|diagnos\w*|"
+    r"recalls?|mdrs?|records?|reviews?|lots?|k\s*numbers?|k\d+|p\d+|product\s+codes?|codes?|(?:mdr\s+|report\s+|lot\s+|"
+    r"catalog\s+|model\s+)?numbers?|udis?|dis?|device\s+names?|spreadsheets?|datasets?|data)\b)|"
+    r"(stop|start|take|replace|remove) my|dosage(?!\s+(?:errors?|mistakes?|calculation\w*))|diagnos(?:is|es|ed|e|ing)|"
     r"treat(ment)? (for|of) my|is (my|this) [\w-]+( [\w-]+)? safe( for me)?)\b",
     re.I,
 )
 # advice asked for a person, whoever says it ("which hip implant is best for a 70 year old?")
 _ADVICE = re.compile(
     r"\b(would you recommend|do you recommend|recommend (?:a|an|the|me|one)|which (?:one )?should "
-    r"(?:i|we|he|she|they)|is it (?:dangerous|safe|normal|bad|ok|okay)|is (?:this|that) (?:dangerous|"
+    r"(?:i|we|he|she|they)|is it (?:dangerous|safe|normal|bad|ok|okay)(?! (?:for|that) (?:(?:a|an|the) )?(?:pma|510|"
+    r"recalls?|firms?|manufacturers?|compan\w+|product codes?|records?|reports?|de ?novo|supplements?|clearances?)"
+    r"\b| to (?:count|search|filter|read|compare|include|exclude|list|group|sort)\b)|is (?:this|that) (?:dangerous|"
     r"normal)|best (?:one )?for (?:a|an|my|me|him|her|someone|patients? (?:like|with))|"
-    r"\d+[- ]years?[- ]old|should (?:i|we|my)|keep using my|worried about my|"
+    r"(?<!\bthan )(?<!\bare )(?<!\bis )(?<!\bwere )\d+[- ]years?[- ]old|"
+    rf"should (?:i|we){_ON_RECORDS}|should my|keep using my|worried about my|"
     r"safe (?:for|to use (?:for|on|with|in)) (?:me|my|him|her|us|a child|children|kids|someone|(?:a |an |the )?"
     r"(?:patients?|person|people|woman|man|elderly|pregnant)))\b",
     re.I,
 )
+# a choice of search, not of treatment: "can you recommend a product code for insulin pumps", "which dataset would you
+# recommend", "which product code is best for a search" (a person named keeps it advice)
+_ABOUT_SEARCH = re.compile(
+    r"\b(?:datasets?|product\s+codes?|codes?|search(?:es)?|quer(?:y|ies)|filters?|fields?|columns?|keywords?|"
+    r"search\s+terms?)\b",
+    re.I,
+)
+_PERSON = re.compile(
+    r"\b(?:(?:for|to|with)\s+me|me\s+personally|my\s+(?:own\s+)?(?:son|daughter|child|kids?|mother|father|mom|mum|dad|"
+    r"wife|husband|partner|parents?|baby|patients?|health|heart|body|doctor|surgeon|condition|implant|pump|"
+    r"pacemaker|device)|him|her|someone|patients?|person|people|woman|man|child|children|kids?|baby|elderly|"
+    r"pregnant|\d+[- ]years?[- ]old)\b",
+    re.I,
+)
 # chat that names a record word in passing ("translate adverse event into German", "a poem about pacemakers")
 _CHAT_FIRST = re.compile(
-    r"\b(translate|write (?:me )?(?:a|an|some)? ?(?:poem|haiku|song|story|essay|limerick|joke)|"
+    r"\b(translate(?!\s+(?:(?:the|this|that)\s+)?(?:product\s+codes?|codes?|(?-i:[A-Z]{3})\b|k\d))|"
+    r"write (?:me )?(?:a|an|some)? ?(?:poem|haiku|song|story|essay|limerick|joke)|"
     r"poem|haiku|limerick|who won|world series|super bowl|world cup|tell me a joke|recipe|"
     r"commissioner|who (?:is|was) the (?:current |new )?(?:head|director|ceo|president|chief))\b",
     re.I,
@@ -92,19 +127,60 @@ DRUG_NAMES = (
     "valacyclovir|oseltamivir|tamiflu|paxlovid|tablets?|caplets?|softgels?|gelcaps?|lozenges?|"
     "oral solutions?|oral suspensions?|dosage forms?"
 ).split("|")
+# a drug, food or vaccine word that names a device's use: "medication errors", "nuclear medicine cameras",
+# "vaccine storage refrigerators", "food allergen test kits", "cosmetic lasers" (one word may come between)
+_DEVICE_AFTER = (
+    r"(?![-\w]|(?:\s+[\w-]+)?\s+(?:pumps?|lasers?|cameras?|scanners?|imaging|refrigerators?|freezers?|storage|"
+    r"carriers?|coolers?|carts?|cabinets?|dispens\w*|software|systems?|apps?|tests?|testing|screens?|screening|kits?|"
+    r"assays?|discs?|disks?|panels?|susceptibility|gloves?|errors?|doses?|dosing|management|delivery|infusion|ports?|"
+    r"pens?|injectors?|devices?|monitors?|monitoring|eluting|coated|reservoirs?|containers?|syringes?|tubing|"
+    r"applicators?|nebulizers?|inhalers?|of\s+abuse|abuse)\b)"
+)
+# words that name a device's use or the agency, cut before the other-products check: "Food and Drug Administration",
+# "gloves tested for use with chemotherapy drugs", "the pump app on a tablet"
+_DEVICE_SENSE = re.compile(
+    r"(?i)\bfood\s+(?:and|&)\s+drug\s+administration\b|"
+    r"\b(?:tested|rated|labell?ed|for\s+use|compatib\w*|resistan\w*|permeation)\b[^?.;]{0,25}?\b(?:with|against|to|by)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:drugs?|medications?|medicines?)\b|"
+    r"\b(?:on|via|from|using)\s+(?:(?:a|an|the|their|our|my)\s+)?tablets?\b(?!\s+(?:of|for)\b)"
+)
+# a statement or purpose around the ask: "For our EU MDR technical file, list recalls of Arrow catheters", "Our notified
+# body asked. What recalls did Arrow have?", "... recalls by Orthofix? We need them for our CE file." name other
+# agencies only as the reason; what is asked is in the rest
+_LEAD_STATEMENT = re.compile(
+    r"(?i)^\s*(?:we|we're|we've|i|i'm|i've|our|the|this|they|their|it|my)\b[^?.;!]*[.;!]+\s+(?=\S)"
+)
+_LEAD_PURPOSE = re.compile(
+    r"(?i)^\s*(?:for|as\s+part\s+of|ahead\s+of|before|during)\s+(?:our|the|a|an|my|this|their)\b[^,:;?]{0,80}"
+    r"(?:[,:;]|\s-)\s*(?=\S)"
+)
+_TRAILING = re.compile(
+    r"(?i)(?:\s+(?:for|as\s+part\s+of)\s+(?:our|the|my|their)\s+[^?,.;:]{0,60}|"
+    r"(?<=[?.!])\s+(?:we|we're|our|i|i'm|my|this|it)\b[^?]{0,120})[?.!]*\s*$"
+)
+
+
+def _the_ask(question: str) -> str:
+    """The question without the statements and purposes framed around it."""
+    q = question
+    while m := (_LEAD_STATEMENT.match(q) or _LEAD_PURPOSE.match(q)):
+        q = q[m.end() :]
+    return _TRAILING.sub("", q) or q
+
+
 # other agencies' and other products' data: not in this mirror ("drug-eluting stent" is a device)
 _OTHER = re.compile(
     r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|"
     r"eu\s+mdr|eu\s+ivdr|ivdr|notified\s+bod(?:y|ies)|ce\s+(?:mark(?:ed|ing|s)?|certificates?|certified)|bfarm|"
     r"nmpa|swissmedic|t[uü]v(?:\s*s[uü]d)?|field\s+safety\s+(?:notices?|corrective\s+actions?)|fscas?|"
     r"under\s+the\s+mdr|class\s+ii[ab]|"
-    r"drugs?(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pump))|"
-    r"medicines?|medications?|meds|foods?|cosmetics?|tobacco|"
+    rf"(?:drugs?|medicines?|medications?|meds|foods?|cosmetics?|tobacco|vaccines?){_DEVICE_AFTER}|"
     r"\d+(?:\.\d+)?\s*(?:mg|mcg)\s+(?:tablets?|capsules?|caplets?|doses?|pills?)|"
-    r"vaccines?|dietary supplements?|peanut|butter|pet food|"
+    r"dietary supplements?|peanut|butter|pet food|"
     r"(?:"
     + "|".join(DRUG_NAMES)
     + r")(?![-\w]|\s+(?:eluting|coated|delivery|infusion|pumps?|ports?|pens?|injectors?|assays?|tests?|kits?|"
+    r"susceptibility|discs?|disks?|panels?|screens?|screening|testing|levels?|monitoring|"
     r"computers?|pcs?|apps?|applications?|mounts?|holders?|stands?|press(?:es)?|software)))\b",
     re.I,
 )
@@ -129,12 +205,14 @@ def classify(question: str, has_context: bool = False) -> str:
         return "greeting"
     if _HELP.match(q):
         return "help"
-    if _MEDICAL.search(q) and re.search(r"\b(i|my|me)\b", q, re.I) or _ADVICE.search(q):
+    if _MEDICAL.search(q) and re.search(r"\b(i|my|me)\b", q, re.I):
         return "medical"
     if _CHAT_FIRST.search(q):
         return "off_topic"
-    if _OTHER.search(q):
-        return "out_of_scope"
+    if _OTHER.search(_DEVICE_SENSE.sub(" ", _the_ask(q))):
+        return "out_of_scope"  # before advice: "which notified body should we pick" asks for data not held here
+    if _ADVICE.search(q) and not (_ABOUT_SEARCH.search(q) and not _PERSON.search(q)):
+        return "medical"
     if DOMAIN_WORDS.search(q) or _CODE.search(q) or (has_context and _FOLLOWUP.search(q)):
         return "ask"
     if _CHAT.search(q):

@@ -30,7 +30,9 @@ from .understand.accounting import account, place_dropped
 from .understand.guards import weak_zero
 from .understand.interpret import apply_choice, interpret
 from .understand.refusals import refusal_reply, refuses
+from .understand.tokens import tokenize
 from .understand.types import Clarification, Interpretation, LastResult
+from .understand.vocab import DATASET_PHRASES, match_phrases
 
 __all__ = ["Nodes", "pick"]
 
@@ -45,6 +47,26 @@ def pick(reply: Any, clar: Clarification) -> int | None:
         if text and (text == c.label.lower() or len(text) > 3 and text in c.label.lower()):
             return k
     return None
+
+
+# the filters a dataset may not hold, in the words of the answer (never the tool's argument names)
+_FILTER_WORDS = {
+    "exclude_country": "place (outside a country)",
+    "country": "country",
+    "state": "US state",
+    "city": "city",
+    "date_from": "date",
+    "date_to": "date",
+}
+
+
+def _said_other_dataset(question: str, ds: str) -> bool:
+    """The question names a dataset and the model's reading chose another ("maude reports ..." read as 510(k)s)."""
+    found = match_phrases(tokenize(question), DATASET_PHRASES, "dataset", take=False)
+    said = {tag for _, _, tag in found if not tag.endswith("?")}
+    near = {"enforcement": "recall", "gudid": "udi"}  # one kind of record in two datasets
+    said = {near.get(t, t) for t in said}
+    return bool(said) and near.get(ds, ds) not in said
 
 
 @dataclass
@@ -114,9 +136,10 @@ class Nodes:
         q = it.question.lower()
         parts = [str(out.get(k) or "").strip() for k in ("record", "device", "firm")]
         kept = [p for p in parts if len(p) > 1 and p.lower() in q]
+        kept = list({p.lower(): p for p in reversed(kept)}.values())[::-1]  # one word read as two sides: one
         ds = out.get("dataset") if out.get("dataset") in prompts.DATASET_WORDS else None
-        if not kept or ds is None:
-            it.notes.append(f"{getattr(self.model, 'name', 'the model')} could not read it either")
+        if not kept or ds is None or _said_other_dataset(it.question, ds):
+            it.notes.append("The language model could not read it either")
             return it, None, 1
         words = (
             prompts.DATASET_WORDS[ds]
@@ -128,6 +151,9 @@ class Nodes:
             return it, None, 1
         again.question = it.question
         again.unexplained = [w for w in it.unexplained if w.lower() not in " ".join(kept).lower()]
+        if again.unexplained and not again.narrowed():  # "defib fda class?" read as "classification":
+            it.notes.append("The language model could not read it either")  # a count of the whole dataset
+            return it, None, 1
         again.notes.append(f'read with the help of {getattr(self.model, "name", "the model")} as "{words}"')
         again.confidence = min(again.confidence, 0.6)
         return again, clar, 1
@@ -241,7 +267,8 @@ class Nodes:
         if not it.understood:
             return self._final(state, not_understood(it), [])
         notes = [
-            f"{d.replace('filters.', '')} does not apply to one of the datasets, so that search ran without it"
+            f"the {_FILTER_WORDS.get(d.replace('filters.', ''), d.replace('filters.', '').replace('_', ' '))} filter "
+            "does not apply to one of the datasets, so that search ran without it"
             for d in state.get("dropped", [])
         ]
         if not evidence and not calls:

@@ -375,6 +375,7 @@ DATASETS: tuple[Spec, ...] = (
             "primary_di": "identifiers.id",
             "brand_name": "brand_name",
             "version_or_model_number": "version_or_model_number",
+            "catalog_number": "catalog_number",
             "company_name": "company_name",
             "product_code": "product_codes.code",
             "publish_date": "publish_date",
@@ -415,7 +416,7 @@ DATASETS: tuple[Spec, ...] = (
         tool="search_serology",
         count_name="serology",
         noun=("serology test result", "serology test results"),
-        label="COVID-19 serology test evaluations",
+        label="serology test evaluations for COVID-19",
         source="device/covid19serology",
         ids=("sample_id", "manufacturer"),
         row={
@@ -439,6 +440,9 @@ DATASETS: tuple[Spec, ...] = (
         own={
             "antibody_truth": "antibody_truth",
             "antibody_agree": "antibody_agree",
+            "igg_agree": "igg_agree",
+            "igm_agree": "igm_agree",
+            "iga_agree": "iga_agree",
             "group": "group",
             "panel": "panel",
             "type": "type",

@@ -24,12 +24,21 @@ BROAD = 20  # a one-word device term matching more product codes than this is as
 FEW = 3  # a device term whose codes disagree on the field asked: more codes than this are asked about, not listed
 
 
+def _names_dataset(it: Interpretation) -> bool:
+    """The question names the dataset it asks about ("pacemaker PMAs"), not only a device ("how many pumps?")."""
+    from . import vocab
+    from .tokens import tokenize
+
+    hits = vocab.match_phrases(tokenize(it.question), vocab.DATASET_PHRASES, "dataset", take=False)
+    return any(not t.endswith("?") and t in it.datasets for _, _, t in hits)
+
+
 def ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None:
     """A reading too weak to answer with a figure: nothing to look for, a one-word device matching many codes, or
     a firm named by its first words that has no records in the dataset asked about."""
     from .vocab import LABEL
 
-    specific = it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to
+    specific = it.narrowed()
     if not specific and it.measure == "list" and it.datasets and it.datasets != ["classification"]:
         label = " and ".join(LABEL.get(d, d) for d in it.datasets)
         return Clarification(
@@ -40,6 +49,18 @@ def ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None:
     d = it.device
     if d and d.path == "codes" and len(d.words.split()) == 1 and d.matched > BROAD and not it.sides:
         held = [c for c in d.codes if c.records]
+        if (
+            len(held) == 1
+            and it.measure in ("count", "list")
+            and len(it.datasets) == 1
+            and it.supplements != "originals"  # its records may all be supplements: a zero is asked about first
+            and _names_dataset(it)
+        ):
+            return None  # "pacemaker PMAs": every reading gives the one code's records, so nothing is asked
+        if it.firm and it.measure == "lookup" and held and sum(c.records or 0 for c in held) <= 5:
+            it.device = d.model_copy(update={"codes": held})  # "netech analyzer publish date": the firm's own few
+            it.notes.append(f'"{d.words}" was read as the product codes {it.firm.name} has records under')
+            return None
         choices = [
             Choice(
                 label=f"{c.code} {c.name}"
@@ -61,7 +82,7 @@ def ask_when_weak(ctx: ToolContext, it: Interpretation) -> Clarification | None:
 
         choices = [
             Choice(label=f"{f.name}: {n:,} {noun(ds, n)}", patch={"datasets": [ds]})
-            for ds, n in sorted(f.by_dataset.items(), key=lambda x: -x[1])
+            for ds, n in sorted(f.by_dataset.items(), key=lambda x: (-x[1], x[0]))
             if ds in LABEL
         ][:3]
         from .resolve import read_device
@@ -150,6 +171,13 @@ _CLASS_OF_DEVICE_RECALLS = re.compile(rf"(?i)\b{_CLASS_N}\s+devices?\s+recall")
 # asks which class is meant ("enforcement" or "recall class" names the recall's); a list shows each record's class
 _CLASS_RECALLS = re.compile(rf"(?i)\b{_CLASS_N}\s+recall|\brecalls?\s+(?:that\s+)?(?:are|were|is|was)\s+{_CLASS_N}")
 _RECALL_CLASS_SAID = re.compile(r"(?i)\benforcement|\brecall\s+class|\bclassified|\bclassification")
+# "a Class I device recall", "on a class 2 recall": one recall and its classification, as regulatory usage says it;
+# "class I device recalls" (plural) may still be the recalled devices' class and is asked about
+_ONE_RECALL_CLASSED = re.compile(rf"(?i)\b(?:a|an|one|single)\s+{_CLASS_N}\s+(?:device\s+|product\s+)?recall\b(?!s)")
+
+# "any class I recalls for <firm>?", "<firm> class one recalls, any?": whether the firm ever had a recall of that
+# class, which is the recall's own classification as regulatory usage says it
+_EVER_ASKED = re.compile(r"(?i)^\W*(?:any|has|have|had|did|does|is|are|was|were)\b|\bany\W*$|\bever\b")
 
 
 def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
@@ -161,6 +189,12 @@ def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
     if not rc or len(it.filters) > 1 or it.sides or not (bare or _CLASS_OF_DEVICE_RECALLS.search(it.question)):
         return None
     if _RECALL_CLASS_SAID.search(it.question):
+        return None
+    firm_ever = it.firm is not None and _EVER_ASKED.search(it.question)
+    if (_ONE_RECALL_CLASSED.search(it.question) or firm_ever) and set(it.datasets) <= {"recall", "enforcement"}:
+        it.datasets = ["enforcement"]  # the recall's class is carried by the enforcement reports
+        if not any("recall classes" in n for n in it.notes):  # the note on enforcement reports says it already
+            it.notes.append(f'"{rc[0].words}" was read as the recall\'s classification')
         return None
     f = rc[0]
     roman = str(f.value).removeprefix("Class ")

@@ -21,11 +21,42 @@ linking link attaching reviewing preparing prepping compiling updating documenti
 customers regulatory intelligence request requested requesting postmarket post-market surveillance pms psur
 psurs pmsr pmcf upcoming assessment assessments inspection inspections incoming agreement
 agreements notified asked asking quality compliance remediation found finding findings
-defect defects""".split()
+defect defects eua euas ide ides ifu ifus""".split()
 )
 # a noun of the work: context when a work word or "our" stands before it ("risk file", "our submission")
-_NOUNS = {"file", "files", "review", "reviews", "submission", "folder", "binder", "memo", "evaluation", "investigation"}
+_NOUNS = {
+    "file",
+    "files",
+    "review",
+    "reviews",
+    "submission",
+    "folder",
+    "binder",
+    "memo",
+    "evaluation",
+    "investigation",
+    "letter",
+    "letters",
+    "slide",
+    "slides",
+    "deck",
+    "report",
+    "spreadsheet",
+    "questionnaire",
+    "pack",
+    "packs",
+    "meeting",
+    "presentation",
+    "briefing",
+}
 _WORK_BEFORE = {
+    "se",
+    "eua",
+    "ide",
+    "ifu",
+    "landscape",
+    "strategy",
+    "portfolio",
     "supplier",
     "vendor",
     "risk",
@@ -47,6 +78,7 @@ _WORK_BEFORE = {
     "safety",
     "evaluation",
     "our",
+    "board",
 }
 _QUALIFIERS = {"product", "products", "post", "market", "postmarket", "regulatory", "clinical", "internal"}
 _ARTICLE = {"a", "an", "our", "the", "one", "this", "that", "customer", "new", "single"}

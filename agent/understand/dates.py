@@ -350,6 +350,20 @@ def _edge(w: list[str], j: int) -> tuple[str, int]:
     return "", 0
 
 
+def _year_said(w: list[str], k: int, edge: str) -> tuple[int, str]:
+    """'the year' / 'year end' said before a year ("by the year 2021", "by year-end 2021"): the year's token, and
+    the edge of the year the words name."""
+    n = 1 if k < len(w) and w[k] == "the" else 0
+    if k + n + 1 < len(w) and w[k + n] == "year-end" and _year(w[k + n + 1]):
+        return k + n + 1, "end"
+    if k + n + 1 < len(w) and w[k + n] == "year":
+        if n and _year(w[k + n + 1]):  # "by the year 2021"; "by year, 2008 onward" is a grouping, then a year
+            return k + n + 1, edge
+        if k + n + 2 < len(w) and w[k + n + 1] == "end" and _year(w[k + n + 2]):
+            return k + n + 2, "end"
+    return k, edge
+
+
 def _onward(w: list[str], j: int) -> int:
     """Tokens of an open end after a point ("to date", "onwards", "or later"), else 0."""
     for words in _ONWARD:
@@ -437,12 +451,34 @@ def _day_range(w: list[str], i: int) -> tuple[date, date, int] | None:
     return None
 
 
+def _month_list(w: list[str], i: int, anchor: date) -> tuple[date, date, int] | None:
+    """Three or more months listed one after another, the year said after the last ("April, May and June 2020")."""
+    months, k = [], i
+    while k < len(w) and w[k] in MONTHS:
+        months.append(MONTHS[w[k]])
+        k += 1
+        if k + 1 < len(w) and w[k] in ("and", "or", "&") and w[k + 1] in MONTHS:
+            k += 1
+    if len(months) < 3 or months != list(range(months[0], months[0] + len(months))):
+        return None
+    q = _point(w, k - 1, anchor)
+    if not q or q[2] < 2:
+        return None
+    return date(q[0].year, months[0], 1), q[1], (k - i) + q[2] - 1
+
+
 def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, int] | None:
     a = w[i]
     if rel := _relative(w, i, anchor):
         return rel
     if days := _day_range(w, i):
         return days  # "between January 1 and March 31, 2023", "1 Jan to 31 Mar 2023", "04/01/2020-06/30/2020"
+    if (listed := _month_list(w, i, anchor)) is not None:
+        return listed  # "April, May and June 2020": the months in a row
+    if a in MONTHS and i + 2 < len(w) and w[i + 1] in _JOIN - {"and"} and w[i + 2] in MONTHS:
+        q = _point(w, i + 2, anchor)  # "april thru june 2020": the months of the year said last
+        if q and q[2] >= 2 and MONTHS[a] <= q[0].month:
+            return date(q[0].year, MONTHS[a], 1), q[1], 2 + q[2]
     if a == "between" or a == "from":
         p = _point(w, i + 1, anchor, month_alone=True)
         if p is None and i + 3 < len(w) and w[i + 1] in MONTHS and w[i + 2] in _JOIN and w[i + 3] in MONTHS:
@@ -472,6 +508,7 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
         k = i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("to", "than", "in", "of") else 0)
         if skip:
             k = i + 1 + (1 if w[i + 1] in ("to", "than") else 0) + skip
+        k, edge = _year_said(w, k, edge)
         if p := _point(w, k, anchor, month_alone=True):
             before = a in ("before", "prior", "older", "earlier") and edge != "end" or edge == "start"
             end = p[0] - timedelta(days=1) if before else p[1]

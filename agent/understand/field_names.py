@@ -169,7 +169,14 @@ def catalogue_path(leaf: str, ds: str) -> str | None:
     found = next((f.paths.get(ds) for f in field_names() if f.leaf == leaf), None)
     if found or leaf not in _SKIP:
         return found
-    return next((p for p in sorted(_catalogue().get(ds, {}), key=len) if p.rsplit(".", 1)[-1] == leaf), None)
+    paths = sorted(_catalogue().get(ds, {}), key=lambda p: (len(p), p))
+    # the record's own field before the list openFDA derives from the product code: a recall's FEI number is the
+    # recalling firm's (firm_fei_number), never every FEI number of the code's establishments (openfda.fei_number)
+    own = [p for p in paths if "openfda." not in p and p.rsplit(".", 1)[-1].endswith("_" + leaf)]
+    same = [p for p in paths if p.rsplit(".", 1)[-1] == leaf]
+    if own and all("openfda." in p for p in same):
+        return own[0]
+    return next(iter(same), None)
 
 
 def label(field: str) -> str:

@@ -65,7 +65,12 @@ def specific(reading: dict) -> bool:
 
 def refining(tokens: Tokens, follow: list) -> bool:
     """The question narrows or changes the previous one ("just 2009?", "and for Medtronic?", "what about X?")."""
-    return bool(follow) or (bool(tokens.toks) and tokens.toks[0].low in _REFINE_FIRST)
+    lows = tokens.lows()
+    return (
+        bool(follow)
+        or (bool(lows) and lows[0] in _REFINE_FIRST)
+        or lows[:3] in (["how", "many", "are"], ["how", "many", "were"])  # "how many are implantable?": of those
+    )
 
 
 def merge(prev: Interpretation, new: Interpretation, dated: bool, last: LastResult | None = None) -> Interpretation:

@@ -155,9 +155,24 @@ def _weak_reading(it: Interpretation) -> str:
     if d is not None and (why := weak_device(d)):
         return why
     left = [w for w in it.unexplained if len(w) >= 3 and any(c.isalpha() for c in w)]
+    if left and _asked_of_a_firm(it, left):
+        return ""  # "did <firm> ever have a class I recall in our scorecard period?": the frame's words are left
     if left:
         return "I did not use " + ", ".join(f'"{w}"' for w in left[:3]) + " from your question"
     return ""
+
+
+def _asked_of_a_firm(it: Interpretation, left: list[str]) -> bool:
+    """A yes/no question about a firm the records name, with a filter or period understood and no device, whose
+    words left over are plain lower-case words (no name, no model): they frame the question, so No is said."""
+    from ..answer import asks_yes_no
+
+    firm = it.firm
+    if firm is None or firm.match == "those" or it.device or it.sides or not (it.filters or it.date_from):
+        return False
+    if not firm.records and not any(firm.by_dataset.values()):
+        return False
+    return asks_yes_no(it) and all(w.isalpha() and w.islower() for w in left)
 
 
 def weak_device(d: DeviceFilter) -> str:
@@ -174,7 +189,16 @@ def weak_device(d: DeviceFilter) -> str:
         if missing:
             shown = ", ".join(f'"{w}"' for w in missing[:3])
             return f'{shown} is in no name of the product codes I read for "{d.words}"'
+        short = [w for w in re.findall(r"\b[a-z]{1,2}\b", d.words.lower()) if w not in _GRAMMAR]
+        if short and not any(_names_all(c.name.lower(), words, short) for c in d.codes):
+            return f'no product code I read for "{d.words}" has all of its words in its name'
     return ""
+
+
+def _names_all(name: str, words: list[str], short: list[str]) -> bool:
+    """Whether one product code's name holds every word of a device said with a one- or two-letter word ("Sub Q"):
+    the words spread over several codes' names are no reading of the device."""
+    return all(_stem(w) in name for w in words) and all(re.search(rf"\b{w}\b", name) for w in short)
 
 
 def weak_zero(it: Interpretation, totals: list[int]) -> str:

@@ -130,6 +130,10 @@ _WORDS = {
     "yet",
     "out",
 }
+# three-letter verbs and words that follow "product codes" in a sentence ("product codes sit under the panel")
+_VERBS_3 = set(
+    "sit lie lay fit ran run set put say let led now off due own way you our his her she him yes day ago end".split()
+)
 SUBMISSION_DATASET = {"k": "510k", "den": "510k", "p": "pma"}
 DI_CUES = {"di", "udi", "identifier", "gtin", "udi-di", "dis", "device", "gudid", "primary"}
 
@@ -177,8 +181,9 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             re.fullmatch(r"\d{5,10}", up)
             and prev in ("mdr", "report", "key", "event", "number", "#")
             or re.fullmatch(r"\d{7,8}", up)
-            and prev not in ("registration", "fei", "reg", "duns", "top", "first")
-        ):
+            and prev not in ("registration", "fei", "reg", "duns", "top", "first", "model", "version", "catalog", "cat")
+            and not set(lows) & {"udi", "gudid", "accessgudid", "di", "identifier"}  # "CoRoent 5163284 in the UDI
+        ):  # database": a model number of a device record, no MDR key
             out.append(("event", Filter(field="mdr_report_key", value=up, label=f"report {up}", words=t.text)))
         else:
             continue
@@ -215,7 +220,7 @@ def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
             after_code_word = after_code_word and w in ("and", "or", "&")
             continue
         if re.fullmatch(r"[A-Za-z]{3}", t.text) and t.text.upper() not in NOT_CODES and w not in _WORDS:
-            if after_code_word:
+            if after_code_word and (t.text.isupper() or w not in _VERBS_3):  # "codes sit under": a verb
                 said.append(i)
                 continue
             model = (

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from mirror.lookup.lexicon import device_word_reach
+
 from ..tools import ToolContext
 from . import vocab
 from .accounting import drop_verb_device, form_word_device, which_unit
@@ -19,8 +21,8 @@ from .asking import (
     ask_when_weak,
 )
 from .codes import MAX_GIVEN_CODES, read_codes
-from .context import describe_record, take_context
-from .dates import DateRange, read_dates
+from .context import RECORD_FIELDS, describe_record, take_context
+from .dates import MONTHS, DateRange, read_dates
 from .field_names import ask_field, field_of_named, reason_in_enforcement, take_fields
 from .fields import (
     CLASSIFICATION_FIELDS,
@@ -36,15 +38,19 @@ from .fields import (
     recall_numbers,
     resolve_measure,
 )
+from .firm_forms import LEGAL_FORMS
 from .followups import bare, bind, field_not_dataset, merge, refining, specific
+from .frame import expand_shorthand, reframe
 from .guards import hold_back
 from .ids import read_ids
-from .limits import cannot_answer, firm_left_out
+from .limits import cannot_answer, cannot_rank, firm_left_out
 from .model_numbers import hold_model_numbers
 from .names import read_names
+from .panels import panel_fields
+from .places import ASK_TAIL
 from .record_fields import firm_field_home, record_field
 from .resolve import codes_in, read_device
-from .sides import joined, more_sides
+from .sides import joined, more_sides, sound_sides
 from .tokens import Tokens, tokenize
 from .types import Choice, Clarification, Code, DeviceFilter, Filter, FirmFilter, Interpretation, LastResult, Side
 from .values import read_categories, read_cities, read_values
@@ -106,11 +112,23 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
     if spans and "trend" not in tags:
         tags.append("trend")
     fields = sorted(vocab.match_phrases(tokens, vocab.FIELD_PHRASES, "field", take=False))  # in the order said
+    for i, j, f in list(fields):
+        if (
+            f == "decision_code"
+            and lows[i] == "decisions"
+            and i
+            and (lows[i - 1],) in vocab.DATASET_PHRASES
+            and "top" not in tags
+        ):
+            fields.remove((i, j, f))  # "list PMA decisions": the records decided, not a ranking by decision code
+            tokens.take(i, j, "dataset")
     near = [
         (i, j, f)
         for i, j, f in fields
-        if i == 0 or any(abs(i - hj) <= 2 or abs(hi - j) <= 3 for hi, hj, t in hits if t in ("top", "list"))
-    ]
+        if i == 0
+        or any(abs(i - hj) <= 2 or abs(hi - j) <= 3 for hi, hj, t in hits if t in ("top", "list"))
+        or any(0 <= i - hj <= 5 for hi, hj, t in hits if t == "top" and lows[hi].startswith("rank"))
+    ]  # "rank covid antibody test makers by ...": the field the ranking verb governs
     if not near and "top" in tags:  # "what procode shows up most": a ranking by product code
         near = [
             (k, k + 1, "product_code")
@@ -146,7 +164,17 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
     # "reports by manufacturer" is a breakdown; "submitted by applicants in CA" names who submitted
     if broken and not (set(tags) & {"compare", "trend"}):  # "insulin pump reports by manufacturer"
         tags, near = tags + ["top"], broken + [x for x in near if x not in broken]
-    asked = [x for x in near if x[0] > 0 and lows[x[0] - 1] in ("which", "what")]  # "... - which specialty leads?"
+    asked = [
+        x
+        for x in near
+        if x[0] > 0
+        and (
+            lows[x[0] - 1] in ("which", "what")
+            or x[0] > 1
+            and lows[x[0] - 1] in ("fda", "fda's", "device", "one")
+            and lows[x[0] - 2] in ("which", "what")
+        )
+    ]  # "... - which specialty leads?", "which FDA review panel has the most"
     near = asked + [x for x in near if x not in asked]
     if "compare" in tags:
         it.measure = "compare"
@@ -237,12 +265,30 @@ def _filter_fits(name: str, named: list[str], said: set[str] | None = None) -> b
     its own dataset when none is named; some words are filters only when their dataset is named, some only in a
     dataset when the words naming the field are said too (`vocab.FILTER_CUES`)."""
     target = vocab.FILTER_DATASET[name]
+    if name == "agree" and not named:
+        return True  # "which of Healgen or Phamatech had more false positives?": only serology results agree
     if name in vocab.NEEDS_DATASET or named:
         held = set(vocab.FILTER_FIELDS[name][0]) if name in vocab.FILTER_FIELDS else {target}
         cues = vocab.FILTER_CUES.get(name, {})
         held = {d for d in held if d not in cues or cues[d] & (said or set())}
         return bool(held & set(named)) or (target == "enforcement" and "recall" in named)
     return True
+
+
+_KIND_OF = (["kind", "of"], ["type", "of"], ["what", "kind", "of"], ["what", "type", "of"], ["which", "kind", "of"])
+_ANTIBODIES = {"igg": "IgG", "igm": "IgM", "iga": "IgA"}
+
+
+def _antibody_beside(tokens: Tokens, i: int, j: int) -> str:
+    """The antibody said beside a serology agreement ("IgG false negatives", "false negative IgG result"): its own
+    agreement field is meant, not the test's overall one; the antibody's word is the filter's, not a device."""
+    for k in (i - 1, i - 2, j, j + 1):
+        if 0 <= k < len(tokens.toks) and tokens.role.get(k, "field") == "field" and tokens.toks[k].low in _ANTIBODIES:
+            if k == i - 2 and tokens.toks[i - 1].low not in ("of", "the"):
+                continue
+            tokens.take(k, k + 1, "filter")
+            return tokens.toks[k].low
+    return ""
 
 
 def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
@@ -253,6 +299,11 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
             it.filters.append(Filter(field="event_type", value=value, label=value.lower() + " reports", words=words))
         elif name == "class":
             it.filters.append(Filter(field="class", value=value, label=f"class {value}", words=words))
+        elif name == "supplements" and (
+            tokens.lows(j, j + 1) in (["type"], ["types"]) or tokens.lows(max(i - 3, 0), i)[-3:] in _KIND_OF
+        ):
+            for k in range(i, j):
+                tokens.role.pop(k, None)  # "supplement type", "what kind of supplement": the field, not a filter
         elif name == "supplements":
             it.supplements = "supplements" if value == "supplements" else "originals"
         elif name in vocab.FILTER_FIELDS and not _filter_fits(name, preview, set(tokens.lows())):
@@ -262,8 +313,10 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
             label = vocab.FILTER_FIELDS[name][1].format(v=value)
             if name == "agree":
                 label = vocab.AGREE_LABEL.get(value, value)
+                if kind := _antibody_beside(tokens, i, j):  # "IgG false negatives": the IgG result's agreement
+                    name, label = f"{kind}agree", f"{_ANTIBODIES[kind]} {label}"
             elif name == "panel" and value in vocab.PANEL_NAMES:
-                label = f"review panel {vocab.PANEL_NAMES[value]} ({value})"
+                label = f"medical specialty {vocab.PANEL_NAMES[value]} ({value})"
             values = list(dict.fromkeys([value, value[:1] + value[1:].lower()])) if name == "root" else value
             if any(f.field == f"word:{name}" and f.value == values for f in it.filters):
                 continue  # "disposable (single use)": said twice, one filter
@@ -273,12 +326,179 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
 def interpret(
     ctx: ToolContext, question: str, last: LastResult | None = None
 ) -> tuple[Interpretation, Clarification | None]:
-    """The best reading of the question, and a clarifying question when that reading is weak or tied."""
+    """The best reading of the question, and a clarifying question when that reading is weak or tied. Its frame
+    (shorthand, "Can you", "yes or no", sentences that only give the asker's context) is read off first."""
+    framed = reframe(
+        question[:2000],
+        lambda text: _named_in(ctx, text),
+        lambda f, ask: _doubtful(ctx, f, ask),
+        lambda words: _names_a_filter(ctx, words),
+    )
+    it, clar = _read_model(ctx, _frame_dataset(framed.text or question, framed.context), last)
+    unnamed = _UNNAMED_FIRM.search(question) or last is None and _THEIR_RECORDS.search(question)
+    named_record = any(f.field in RECORD_FIELDS or f.field == "di" for f in it.filters)  # "recall Z-0053-2020"
+    if unnamed and it.firm is None and not named_record and not it.sides and it.understood and clar is None:
+        it.understood = False  # "our supplier": never a count of every firm's records
+        who = unnamed[0] if unnamed.re is _UNNAMED_FIRM else "they"
+        it.cannot = (
+            f'You asked about "{who}" without naming the firm, so I give no figure: a count without it would '
+            "be for every firm. Which firm do you mean? Ask again with its name as the records spell it "
+            '("Medtronic").'
+        )
+    if framed.context and it.understood:
+        kept = {w.lower() for k in framed.kept for w in k.split()}
+        said = ", ".join(
+            f'"{w}"'
+            for w in dict.fromkeys(framed.context)
+            if w.isalpha() and len(w) > 2 and w.lower() not in vocab.FUNCTION and w.lower() not in kept
+        )
+        if said:
+            it.notes.append(f"not used in the search (taken as background): {said}")
+    return it, clar
+
+
+# a firm the asker does not name ("our supplier", "that vendor"), and a "they" with no firm before it
+_UNNAMED_FIRM = re.compile(
+    r"(?i)\b(?:our|my|their|that|this|the|a|one\s+of\s+our)\s+(?:main\s+|key\s+|new\s+|current\s+|primary\s+|"
+    r"biggest\s+|largest\s+|main\s+)?(?:suppliers?|vendors?|competitors?|contract\s+manufacturers?|partners?|"
+    r"distributors?|oems?|customers?|clients?)\b(?!\s+(?:file|questionnaire|audit|risk|review|matrix|list|"
+    r"qualification|management|program|base|check|scorecard|portal|meeting|deck|memo|report|approval|selection|"
+    r"evaluation|assessment|onboarding|survey|agreement|contract|slide|form|process|spend|surveillance|analysis|"
+    r"intelligence|landscape|benchmark\w*|tracking|monitoring|watch|research|comparison|set|map|mapping)s?\b)"
+)
+_THEIR_RECORDS = re.compile(
+    r"(?i)\b(?:did|do|does|have|has|had)\s+they\s+(?:have|get|file|submit|receive|recall|report|had)\b|"
+    r"\btheir\s+(?:recalls?|510\s*\(?k\)?s?|pmas?|adverse|mdrs?|reports|registrations?|clearances?|approvals?)\b"
+)
+# a model number said right after a firm's name ("GE OEC 9800", "GE OEC model 9800"), or after a brand's word
+_AFTER_FIRM = r"\s+(?:model\s+|series\s+|type\s+)?(\d{3,}[A-Za-z]*|[A-Za-z]{0,3}-?\d{2,}[A-Za-z0-9-]*)\b"
+_BRAND_MODEL = re.compile(r"\b([A-Za-z][A-Za-z-]{1,})\s+(\d{3,}[A-Za-z]*)\b")
+_KIND_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
+
+
+def _read_model(
+    ctx: ToolContext, question: str, last: LastResult | None
+) -> tuple[Interpretation, Clarification | None]:
+    """The question read; when a model number is left unused after a firm's name ("GE OEC 9800 mobile c-arm") or
+    after a word no device holds ("OEC 9800 c-arm"), the words and the number are the device's brand as the records
+    name it ("OEC 9800"), never all of the firm's records. The words after the number are kept when they read, else
+    dropped."""
+    it, clar = _read(ctx, question, last)
+    if it.sides or (it.firm is not None and it.firm.match == "those"):
+        return it, clar
+    unused = {w.lower().strip("\"'") for w in it.unexplained}
+    firm = it.firm
+    m = re.search(re.escape(firm.words) + _AFTER_FIRM, question, flags=re.IGNORECASE) if firm else None
+    if m and m[1].lower() in unused:
+        return _as_brand(ctx, question, last, firm.words.split() if firm else [], m) or (it, clar)
+    if firm is None and (not it.understood or clar is not None):
+        for b in _BRAND_MODEL.finditer(question):
+            if b[1].lower() in vocab.FUNCTION or (b[1].lower(),) in vocab.DATASET_PHRASES or b[1].lower() in MONTHS:
+                continue
+            m2 = re.search(r"\b" + re.escape(b[1]) + _AFTER_FIRM, question)
+            if m2 and (got := _as_brand(ctx, question, last, [b[1]], m2)):
+                return got
+    return it, clar
+
+
+def _as_brand(
+    ctx: ToolContext, question: str, last: LastResult | None, words: list[str], m: re.Match[str]
+) -> tuple[Interpretation, Clarification | None] | None:
+    """The reading with words[k:] and the model number m[1] quoted as one brand, the words after it kept or not."""
+    rests, rest = [question[m.end() :]], question[m.end() :]
+    for _ in range(2):  # "... 9800 mobile c-arm since 2008": without "mobile", then without "mobile c-arm"
+        kind = _KIND_WORD.match(rest)
+        if not kind or kind[1].lower() in vocab.FUNCTION or (kind[1].lower(),) in vocab.DATASET_PHRASES:
+            break
+        rest = rest[kind.end() :]
+        rests.append(rest)
+    for k in range(len(words)):
+        brand = " ".join(words[k:] + [m[1]])
+        for after in rests:
+            it2, clar2 = _read(ctx, question[: m.start()] + f'"{brand}"' + after, last)
+            d = it2.device
+            if it2.firm is None and d is not None and d.path in ("names", "codes+names") and it2.understood:
+                return it2, clar2
+    return None
+
+
+# a capitalised word of the asker's work that may spell a product code ("the regulatory KPI slide", "our CAPA
+# log"): in a frame it is the asker's own word, never the code
+_BUSINESS_WORD = re.compile(
+    r"\b(?:KPI|KPIs|CAPA|QMS|SOP|ROI|OKR|QBR|KOL|CEO|CFO|COO|VP|HR|NCR|MRB|DHF|DMR|DHR|ERP|CRM|RA|QA|QE|PMS|PSUR|"
+    r"SLA|FYI|TBD|EOD|OOO)\b|\b[A-Z]{3}\s+(?:slide|deck|memo|report|dashboard|meeting|review|team|tracker|log)s?\b"
+)
+
+
+def _frame_dataset(ask: str, context: list[str]) -> str:
+    """An ask that names no dataset ("How many were there?") after a frame that does ("I'm listing 510(k)
+    clearances decided in 2020."): the frame's dataset words are read with the ask."""
+    if not context or _datasets(tokenize(ask), take=False, weak_ok=False):
+        return ask
+    frame = tokenize(" ".join(context))
+    said = [
+        frame.words(i, j)
+        for i, j, t in vocab.match_phrases(frame, vocab.DATASET_PHRASES, "dataset", take=False)
+        if not t.endswith("?") and frame.words(i, j).lower() not in ("listing", "listed", "registered")
+    ]  # "I'm listing ..." is the asker's verb
+    return ask.rstrip() + " " + " ".join(dict.fromkeys(said)) if said else ask
+
+
+def _named_in(ctx: ToolContext, text: str) -> list[str]:
+    """The firms, record numbers, devices and periods a frame sentence names ("We are looking at Medtronic")."""
+    it, _ = _read_model(ctx, expand_shorthand(text).rstrip(".!;:, "), None)
+    out = [f.words for f in it.filters if f.field in RECORD_FIELDS and f.words]
+    out += [s.firm.words for s in it.sides if s.firm] or ([it.firm.words] if it.firm and it.firm.exact else [])
+    d = it.device
+    held = d and (any(c.records for c in d.codes) or d.codes and all(c.records is None for c in d.codes) or d.found)
+    own = re.search(
+        r"(?i)\b(?:i|i'm|im|we|we're|our|my|us|me|this\s+is|it's\s+for)\b|"
+        r"^\W*(?:for|as\s+part\s+of|re|context|background|note|fyi|quick|regarding)\b|"
+        r"\b(?:director|boss|manager|ceo|cfo|vp|auditor|client|customer|board|management|colleague)\s+"
+        r"(?:asks?|asked|wants?|needs?|wonders)\b",
+        text,
+    )
+    model = d and d.path in ("names", "codes+names") and re.search(r"\d{3,}", d.words)
+    said_code = (
+        d and d.path == "given" and d.codes and not _BUSINESS_WORD.search(text) and re.search(r"\b[A-Z]{3}\b", d.words)
+    )
+    if d and (said_code or held and not own or model):  # "Insulin pumps from Medtronic." is the topic; in the
+        # asker's own sentence ("for our board deck") only a product code said counts as a device, and a model number
+        out.append(d.words)
+    if it.date_words:
+        out.append(it.date_words)
+    return [w.strip(".,;:!? ") for w in dict.fromkeys(out) if w.strip(".,;:!? ")]
+
+
+def _names_a_filter(ctx: ToolContext, words: str) -> bool:
+    """Bracketed words that name a firm, a place or a status to count by ("(Medtronic)", "(Puerto Rico)")."""
+    it, _ = _read(ctx, words, None)
+    return bool(it.firm or it.place or it.filters)
+
+
+def _doubtful(ctx: ToolContext, frame: str, ask: str) -> bool:
+    """A sentence with no ask whose words the rules left unread, two or more of them device words ("We track
+    infusion pumps closely."), beside an ask that names nothing of its own ("Any recalls since 2010?"): it may name
+    what the ask is about, so it is not dropped as context."""
+    it, _ = _read(ctx, expand_shorthand(frame).rstrip(".!;:, "), None)
+    if it.device or it.firm or not it.unexplained:
+        return False
+    reach = device_word_reach(ctx.api, [w.lower().strip(".,;:!?") for w in it.unexplained])
+    if sum(1 for v in reach.values() if v >= 5) < 2:
+        return False
+    a, _ = _read(ctx, ask, None)
+    return not (a.device or a.firm or a.place or a.sides or any(f.field in RECORD_FIELDS for f in a.filters))
+
+
+def _read(
+    ctx: ToolContext, question: str, last: LastResult | None = None
+) -> tuple[Interpretation, Clarification | None]:
     it = Interpretation(question=question)
     tokens = tokenize(question[:2000])
     if not tokens.toks:
         it.understood = False
         return it, None
+    _plain_typos(ctx, tokens)
     take_context(tokens)  # "for our CAPA", "a screw supplier": the work's words, never names to search
     ids = read_ids(tokens)
     it.filters += [f for _, f in ids]
@@ -308,7 +528,7 @@ def interpret(
     if it.sides:
         it.measure = "compare"  # two values of one field said: one side each
     if it.measure == "compare" and len(periods) == 1:
-        periods = _years_apart(periods[0]) or periods  # "compare 2023 and 2024": one side per year
+        periods = _years_apart(periods[0], bool(_CHANGE.search(question))) or periods  # "2023 and 2024": a side each
     strong = _datasets(tokens, take=True, weak_ok=False)
     implied = (
         (["event"] if any(f.field == "event_type" for f in it.filters) else [])
@@ -329,8 +549,16 @@ def interpret(
         and len(t.text) == 2
         and t.text.isupper()
         and i
-        and tokens.toks[i - 1].low in ("country", "state", "countries", "states")
-    ]
+        and (
+            tokens.toks[i - 1].low in ("country", "state", "countries", "states")
+            or tokens.toks[i - 1].low in ("in", "for", "from")
+            and (
+                not any(any(c.isalnum() for c in t2.text) for t2 in tokens.toks[i + 1 :])
+                or re.search(r"\b(?:in|for|from)\s+" + t.text + ASK_TAIL, question)
+            )
+            and not question.isupper()
+        )
+    ]  # "country = IT" and "registrations for IT" (at the end, or before ", how many?") are Italy, not "it"
     for i in held:
         tokens.role[i] = "place?"  # "country = IT" is Italy, not "it"
     follow = vocab.match_phrases(tokens, vocab.FOLLOWUP, "followup")
@@ -342,13 +570,23 @@ def interpret(
     if last and last.reading:
         _demonstrative_dataset(tokens, it, strong, last)  # "what class was that recall?": the previous result
     named = [d for d in it.datasets if d in strong]  # said, not only implied by a filter ("just malfunctions?")
-    refine = bool(last and last.reading and not named and not ids and (refining(tokens, follow) or bare(tokens, it)))
+    of_those = bool(
+        last
+        and last.reading
+        and named
+        and set(named) <= set(last.reading.get("datasets") or [])
+        and re.search(r"(?i)\b(?:of|among)\s+(?:those|these|them)\b", question)
+    )  # "how many of those were approvals?" after PMA supplements: the same records narrowed, the dataset said again
+    refine = bool(
+        last and last.reading and (not named or of_those) and not ids and (refining(tokens, follow) or bare(tokens, it))
+    )
     it.datasets = it.datasets or _weak(tokens, preview)
     if refine and last is not None:
         it.datasets = list(last.reading.get("datasets") or [])  # "just 2009?": the previous question, narrowed
     elif not it.datasets and follow and last and last.dataset:
         it.datasets = [last.dataset]  # "what about Boston Scientific?": the previous question's dataset
     vocab.verbs_as_grammar(tokens)
+    _site_words(tokens, preview + it.datasets)
     for k in tokens.unused():
         if any(tokens.toks[k].low in vocab.DATASET_WORDS.get(ds, ()) for ds in it.datasets):
             tokens.take(k, k + 1, "dataset")  # "serology samples tested": the records' own nouns
@@ -399,6 +637,8 @@ def interpret(
         it.filters = [f for f in it.filters if f.field != "class"]  # "Yumizen CRP assay: class I, II or III?"
         it.field = "recall_class" if set(it.datasets) & {"recall", "enforcement"} else "device_class"
         it.measure, it.by = "lookup", None
+    if not it.datasets and re.search(r"(?i)\brecalling\s+(?:firms?|compan(?:y|ies)|manufacturers?)\b", question):
+        it.datasets = ["recall"]  # "top 5 recalling firms": the firms of the recalls
     defaulted = not it.datasets
     _defaults(it, ids_ds, names)
     _ids_elsewhere(ctx, it, ids)
@@ -418,7 +658,12 @@ def interpret(
     ):
         it.field, it.measure = "decision_date", "lookup"  # "when was the O-Genesis system cleared?": its date
     more_sides(it, names, periods)
+    sound_sides(it)  # "X vs X", or a side that names nothing the mirror knows: no comparison
+    if it.measure == "compare" and not it.sides and _CHANGE.search(question):
+        it.measure, it.by = "trend", "year"  # "did recalls for X increase?": the counts per year show it
     _site_of_firm(it)
+    if it.field == "k_numbers" and it.datasets == ["510k"] and it.firm and not it.device and it.measure == "lookup":
+        it.field, it.measure = None, "list"  # "orthofix k numbers": the firm's 510(k)s, each with its number
     firm_home(it)
     if (
         it.measure == "top"
@@ -457,6 +702,8 @@ def interpret(
             it.filters = [f for f in it.filters if f.field != "class"]
             it.measure, it.field = "lookup", "device_class"
         it = merge(Interpretation(**last.reading), it, bool(rng), last)
+        if yesno:
+            flag_question(it, tokens)  # "... ETB?" then "is it an implant?": the flag of the same code
         if it.datasets and set(it.datasets) <= {"recall", "enforcement"} and "device_class" in (it.field, it.by):
             it.measure, it.field, it.by, it.datasets = "lookup", "recall_class", None, ["enforcement"]
     elif follow and last and not (it.device or it.firm or ids or it.place):
@@ -480,14 +727,31 @@ def interpret(
             it.field, it.measure = asked, "lookup"  # "and its device class?": that field of what was found
     _classes(it)
     _class_of_record(ctx, it)
+    if (
+        it.measure in ("count", "list")
+        and not it.field
+        and not it.sides
+        and "classification" in it.datasets
+        and re.search(r"(?i)\b(?:by|per|for\s+each|each)\s+device\s+class\b", question)
+    ):
+        it.measure, it.by = "top", "device_class"  # "number of product codes per class": one count per class
+    if it.field == "review_panel" and len({f.value for f in it.filters if f.field == "word:panel"}) > 1:
+        it.field, it.measure = None, "compare"  # "which panel reviews more class III devices, CV or NE?"
     _sides_of_one_field(it)
+    panel_fields(it)
+    if it.measure == "count" and it.by in ("year", "month", "quarter") and not it.sides:
+        it.measure = "trend"  # "the count of PMA decisions for each quarter of 2020": one count per quarter
     if it.field == "code_info" and it.datasets and set(it.datasets) <= {"event", "covid19serology"}:
         it.field = "lot_number"  # "lot #" of an adverse event report: its device's lot number
     if it.measure == "top" and it.by == "review_panel" and re.search(r"(?i)\bspecialt(?:y|ies)\b", question):
         it.by = "medical_specialty"  # "which specialty has the most class I devices": the specialty's name
-    if it.field == "registration_number" and any(f.field in ("word:regnum", "word:fei") for f in it.filters):
+    if it.field in ("registration_number", "fei_number") and any(
+        f.field in ("word:regnum", "word:fei") for f in it.filters
+    ):
         it.field, it.measure = None, "list"  # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}
+    narrowed_all = bool(refine and last and last.reading and last.reading.get("supplements") == "all")  # "of them,
+    # how many were approved?" after every PMA decision: the approved ones among them, originals and supplements
     if "pma" in it.datasets and _BOTH_KINDS.search(question) and not it.sides:
         it.supplements = "all"  # "approvals and supplements": every PMA record, originals and supplements alike
     elif (
@@ -503,11 +767,14 @@ def interpret(
         and "pma" in it.datasets
         and not any(f.field == "pma_number" for f in it.filters)
         and said & {"approval", "approvals", "approved", "approve"}
-        and not said & {"decision", "decisions", "decided"}  # "approvals/decisions": every decision, not originals
+        and not narrowed_all
+        and not said & {"decision", "decisions"}  # "approvals/decisions": every decision, not originals
+        and not re.search(r"(?i)\b(?:or|and|/)\s*decided\b", question)  # "approved or decided"; "approvals
+        # decided during 2023" is still the approvals, dated by their decision
     ):
         it.supplements = "originals" if it.measure in ("count", "list", "compare") else "all"
     elif (
-        it.supplements == "supplements"
+        (it.supplements == "supplements" or narrowed_all)
         and "pma" in it.datasets
         and said & {"approval", "approvals", "approved"}
         and not any(f.field == "word:pmadecision" for f in it.filters)
@@ -564,6 +831,8 @@ def interpret(
         it.understood, it.cannot = False, negated
     elif clar is None and it.understood and (unapplied := _class_not_applied(it)):
         it.understood, it.cannot = False, unapplied
+    elif clar is None and it.understood and (unranked := cannot_rank(it)):
+        it.understood, it.cannot = False, unranked  # "which review panel has the most recalls?"
     elif clar is None and it.understood and (withheld := hold_back(it)):
         it.understood, it.cannot = False, withheld  # never a figure for a reading that rests on words it did not find
     if not refine:
@@ -678,9 +947,19 @@ def _latest(tokens: Tokens, it: Interpretation) -> None:
             tokens.take(k, k + 1, "measure")
 
 
-def _years_apart(rng: DateRange) -> list[DateRange]:
-    """Two years joined by "and" in a comparison ("2023 and 2024"): each its own period, never the span."""
-    m = re.fullmatch(r"(?:(?:in|for|of|during)\s+)?(\d{4})\s+(?:and|&)\s+(\d{4})", rng.words.strip().lower())
+_CHANGE = re.compile(
+    r"(?i)\b(?:go|gone|went|goes)\s+(?:up|down)\b|\bup\s+or\s+down\b|\bincrease[ds]?\b|\bdecrease[ds]?\b|\brise\b|"
+    r"\brose\b|\bfell\b|\bdrop(?:ped)?\b"
+)
+
+
+def _years_apart(rng: DateRange, change: bool = False) -> list[DateRange]:
+    """Two years joined by "and" in a comparison ("2023 and 2024"): each its own period, never the span; a change
+    asked between two years ("did MDRs go up from 2022 to 2023?") compares the two years too."""
+    words = rng.words.strip().lower()
+    if change and (m := re.fullmatch(r"(?:from|between)?\s*(\d{4})\s+(?:to|and|through|until|-|–)\s+(\d{4})", words)):
+        return [DateRange(date(int(y), 1, 1), date(int(y), 12, 31), y) for y in (m[1], m[2])]
+    m = re.fullmatch(r"(?:(?:in|for|of|during)\s+)?(\d{4})\s+(?:and|&)\s+(\d{4})", words)
     if not m:
         return []
     return [DateRange(date(int(y), 1, 1), date(int(y), 12, 31), y) for y in (m[1], m[2])]
@@ -798,6 +1077,17 @@ def _date_kind(tokens: Tokens) -> str:
         if k + 1 < len(lows) and w in ("event", "incident") and lows[k + 1] in ("date", "dates"):
             tokens.take(k + 1, k + 2, "function")
             return "occurred"  # "MDRs with an event date in Dec 2022"
+        if w == "date" and lows[k + 1 : k + 3] in (["of", "event"], ["of", "incident"]):
+            tokens.take(k, k + 3, "function")
+            return "occurred"  # "MDRs with a date of event in Dec 2022"
+        if w == "date" and lows[k + 1 : k + 4] in (["of", "the", "event"], ["of", "the", "incident"]):
+            tokens.take(k, k + 4, "function")
+            return "occurred"
+        if w in ("received", "got", "get", "had", "obtained", "reached") and re.match(
+            r"(?:an?\s+|their\s+|its\s+|the\s+)?(?:final\s+)?(?:fda\s+)?decisions?\b", " ".join(lows[k + 1 : k + 5])
+        ):
+            tokens.take(k, k + 1, "function")
+            return ""  # "510(k)s that received a decision in Q2 2020": the decision's date, not the date received
         if w == "took" and k + 1 < len(lows) and lows[k + 1] == "place":
             tokens.take(k, k + 2, "function")
             return "occurred"  # "events that took place in ..."
@@ -824,7 +1114,7 @@ def _firm_datasets(it: Interpretation) -> None:
         it.understood = False
         it.notes.append(f"The classification names no firms, and {it.firm.name} has no other records here")
         return
-    it.datasets = [max(held, key=lambda d: held[d])]
+    it.datasets = [min(held, key=lambda d: (-held[d], d))]  # a tie: by name, never by lookup order
     it.notes.append(
         f"The classification names no firms, so {_possessive(it.firm.name)} "
         f"{vocab.LABEL.get(it.datasets[0], it.datasets[0])} were read"
@@ -852,6 +1142,39 @@ def _problem_of_the_device(it: Interpretation) -> None:
         return
     it.unexplained = list(dict.fromkeys(it.unexplained + d.words.split()))
     it.device = None
+
+
+_SITE = {
+    "site",
+    "sites",
+    "facility",
+    "facilities",
+    "plant",
+    "plants",
+    "establishment",
+    "establishments",
+    "location",
+    "locations",
+    "campus",
+    "factory",
+    "factories",
+}
+_REGISTERED = {"fei", "registration", "registrations", "registered", "listing", "listings", "establishment", "owner"}
+
+
+def _site_words(tokens: Tokens, datasets: list[str]) -> None:
+    """ "the DiaSorin S.p.A. site in Italy", "Medtronic's plant": in a registration question, or beside a firm's
+    name, these words name the establishment's record, never a device."""
+    lows = tokens.lows()
+    registered = "registrationlisting" in datasets or bool(set(lows) & _REGISTERED)
+    for k in tokens.unused():
+        if lows[k] not in _SITE or not k:
+            continue
+        prev = tokens.toks[k - 1].text
+        by_firm = prev.endswith(("'s", "\u2019s")) or prev.lower().strip(".,").replace(".", "") in LEGAL_FORMS
+        by_firm = by_firm or (prev[:1].isupper() and k - 1 > 0 and tokens.role.get(k - 1) != "dataset")
+        if registered or by_firm:
+            tokens.take(k, k + 1, "dataset")
 
 
 def _site_of_firm(it: Interpretation) -> None:
@@ -949,11 +1272,22 @@ def _firm_word(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
         it.notes.append(f'"{word}" is read as a word of the firms\' names ({n:,} records name it)')
 
 
+def _plain_typos(ctx: ToolContext, tokens: Tokens) -> None:
+    """A lower-case word one typing slip from a grammar word ("recieved", "quartely") that no device name holds: read
+    as that word, so it is never asked back as a device."""
+    cands = {i: w for i, t in enumerate(tokens.toks) if t.text.islower() and (w := vocab.fuzzy_plain_word(t.low))}
+    if not cands:
+        return
+    reach = device_word_reach(ctx.api, [tokens.toks[i].low for i in cands])
+    for i, w in cands.items():
+        if reach.get(tokens.toks[i].low, 0) == 0:
+            tokens.toks[i].low = w
+
+
 def _typos(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
     """Dataset words typed with a typo ("recals"), unless the word is a device or firm word."""
-    from mirror.lookup.lexicon import device_word_reach
 
-    free = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION]
+    free = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | _SITE]  # "plant" is no typo
     cands = {i: w for i in free if (w := vocab.fuzzy_grammar_word(tokens.toks[i].low))}
     if not cands:
         return
@@ -983,7 +1317,7 @@ def _defaults(it: Interpretation, ids_ds: list[str], names) -> None:
         it.datasets = ["pma"]
     elif names.firms and not names.devices and names.firms[0].by_dataset:
         held = {d: n for d, n in names.firms[0].by_dataset.items() if n}  # "Boston Scientific": where it is
-        it.datasets = [max(held, key=lambda d: held[d])] if held else ["event"]
+        it.datasets = [min(held, key=lambda d: (-held[d], d))] if held else ["event"]
     elif any(f.field == "class" for f in it.filters) and not (names.devices or names.firms or names.places):
         said = set(re.findall(r"[a-z]+", it.question.lower()))
         it.datasets = (
@@ -1051,6 +1385,14 @@ def _devices_and_names(
         counts = codes_in(ctx, it.datasets[0], it.codes())
         for c in it.device.codes:
             c.records = counts.get(c.code) if counts else None
+    if it.measure != "compare" and len(devices) > 1 and not _COMPARING.search(tokens.text):
+        held = [d for d in devices if _holds_records(d)]
+        if len(held) == 1:  # "X's pacemaker analyzer for our predicate table": no comparison word, one of the two
+            it.unexplained += [
+                d.words.strip(".,;:!?") for d in devices if d is not held[0]
+            ]  # holds records; the other is unused
+            devices = held
+            it.device = held[0]
     if it.measure == "compare" or len(names.firms) > 1 or len(devices) > 1:
         sides = [Side(label=f.name if f.words == f.name else f.words, firm=f) for f in names.firms[:4]]
         if len(sides) < 2:
@@ -1060,6 +1402,14 @@ def _devices_and_names(
             it.firm = None if sides[0].firm else it.firm
             it.device = None if sides[0].device else it.device
     return clar
+
+
+# words that set two devices side by side; without one, two device spans are no comparison by themselves
+_COMPARING = re.compile(r"(?i)\b(?:vs|versus|compar\w*|against|or|and|between|than|both|each|relative)\b|&")
+
+
+def _holds_records(d: DeviceFilter) -> bool:
+    return bool(d.path == "given" or d.found or any(c.records for c in d.codes))
 
 
 def _reread_device(ctx: ToolContext, it: Interpretation) -> None:
@@ -1224,11 +1574,13 @@ def _class_not_applied(it: Interpretation) -> str:
 
 
 def _negated(question: str, words: str) -> bool:
-    """The words are said after "not", "no", "except", "excluding", "other than", "without"."""
+    """The words are said after "not", "no", "except", "excluding", "other than", "without", "rather than"."""
     return bool(
         words
         and re.search(
-            r"(?i)\b(?:not|no|except|excluding|exclude|other\s+than|without|but\s+not)\s+"
+            r"(?i)\b(?:not|(?<!yes\sor\s)(?<!yes\/)no|except|excluding|exclude|other\s+than|without|but\s+not|rather\s+than|"
+            r"as\s+opposed\s+to|"
+            r"instead\s+of)\s+"
             r"(?:(?:the|any|those|these|ones|that|which|were|are|was|is)\s+){0,3}" + re.escape(words) + r"\b",
             question,
         )
@@ -1242,7 +1594,7 @@ def _score(tokens: Tokens, it: Interpretation, names, unknown_codes: list[str]) 
     it.unexplained = list(dict.fromkeys(it.unexplained + left))
     share = len(left) / max(1, len(content))
     it.confidence = round(min(it.confidence, 1 - share), 2)
-    specific = bool(it.device or it.firm or it.place or it.filters or it.sides or it.date_from or it.date_to)
+    specific = it.narrowed()
     named = bool(set(tokens.role.values()) & {"dataset", "measure", "field", "filter", "code", "id", "date"})
     if len(unknown_codes) > MAX_GIVEN_CODES:
         it.understood = False

@@ -9,7 +9,7 @@ import re
 from ..tools import ToolContext
 from .types import Interpretation
 
-__all__ = ["cannot_answer", "firm_left_out"]
+__all__ = ["cannot_answer", "cannot_rank", "firm_left_out"]
 
 # (datasets the words matter in, the words, what is said); None: any dataset
 _LIMITS: list[tuple[set[str] | None, re.Pattern[str], str]] = [
@@ -79,7 +79,9 @@ def cannot_answer(it: Interpretation) -> str:
     for datasets, pattern, said in _LIMITS:
         if datasets is not None and not set(it.datasets) & datasets:
             continue
-        if datasets == {"covid19serology"} and any(f.field == "word:agree" for f in it.filters):
+        if datasets == {"covid19serology"} and any(
+            f.field.startswith("word:") and f.field.endswith("agree") for f in it.filters
+        ):
             continue  # agreement read as a filter ("false positives": antibody_agree FP)
         m = pattern.search(q)
         if not m:
@@ -98,6 +100,25 @@ def cannot_answer(it: Interpretation) -> str:
             continue
         return said
     return ""
+
+
+def cannot_rank(it: Interpretation) -> str:
+    """A ranking by a field none of the datasets asked about can be counted by ("which review panel has the most
+    recalls?"): said, never a count of all their records in its place."""
+    from ..writing import field_label
+    from .fields import TOP_OK
+    from .vocab import LABEL
+
+    if it.measure != "top" or not it.by or not it.datasets or it.sides or it.by in ("product_code", "manufacturer"):
+        return ""  # codes or firms not counted are still listed with each record (the codes of a device)
+    if any(it.by in TOP_OK.get(ds, set()) for ds in it.datasets):
+        return ""
+    where = " or ".join(LABEL.get(ds, ds) for ds in it.datasets)
+    ways = sorted({field_label(f) for ds in it.datasets for f in TOP_OK.get(ds, set())})
+    return (
+        f"I cannot rank the {where} by {field_label(it.by)}: their records do not carry it in a form I count, so I "
+        "give no figure. " + (f"I can rank them by {', '.join(ways)}." if ways else "")
+    ).strip()
 
 
 _LEFT_OUT = re.compile(
@@ -135,7 +156,7 @@ def firm_left_out(ctx: ToolContext, it: Interpretation) -> bool:
             records=hit.records,
             exact=hit.exact,
             match="exact" if hit.exact else "leading",
-            by_dataset=dict(hit.by_dataset),
+            by_dataset=dict(sorted(hit.by_dataset.items())),  # a stable order, whatever the lookup gave
         )
     d = it.device
     if d and not {w.lower().removeprefix("non-") for w in d.words.split()} - _NEGATION_WORDS - {word.lower()}:

@@ -235,7 +235,7 @@ def _firms(
                 variants=list(hit.variants),
                 records=hit.records,
                 exact=hit.exact,
-                by_dataset=dict(hit.by_dataset),
+                by_dataset=dict(sorted(hit.by_dataset.items())),  # a stable order, whatever the lookup gave
                 match="exact" if hit.exact else "leading",
             )
             out.firms.append(entity(firm, out))
@@ -273,6 +273,10 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
     known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS]
     cued = _cued(tokens, a, FIRM_CUES) or any(_capital(tokens, k) for k in range(a, b))
     plain = not known and all(len(w) >= 5 and w not in COMMON for w in lows)  # no device word at all ("Beroni")
+    if len(known) < len(lows) and (firm := _firm_by_short_lead(ctx, lows, words)) is not None:
+        out.firms.append(firm)  # "adv sterilization products": a firm's name with its first word cut short
+        tokens.take(a, b, "firm")
+        return
     if len(known) < len(lows) and cued or plain:
         firm = _firm_by_spelling(ctx, words, held_only=plain and not cued)
         if firm is not None:
@@ -328,7 +332,7 @@ def _firm_by_initials(ctx: ToolContext, word: str, out: Names) -> FirmFilter | N
                 records=hit.records,
                 exact=False,
                 match="entity",
-                by_dataset=dict(hit.by_dataset),
+                by_dataset=dict(sorted(hit.by_dataset.items())),  # a stable order, whatever the lookup gave
             )
         )
     if len(firms) > 1:
@@ -347,17 +351,17 @@ def _firm_by_initials(ctx: ToolContext, word: str, out: Names) -> FirmFilter | N
     return firms[0] if firms else None
 
 
-def _firm_by_spelling(ctx: ToolContext, words: str, held_only: bool = False) -> FirmFilter | None:
+def _firm_by_spelling(ctx: ToolContext, words: str, held_only: bool = False, swap: bool = True) -> FirmFilter | None:
     """A firm whose name is a near spelling, or holds these words (find_firm), when one clearly leads. With
     `held_only` (words no cue marks as a firm), only a name that holds the words as they are said."""
     try:
         found = find_firm(ctx.api, words)
     except ValueError:
         return None
-    if not found.candidates:
-        return None
-    best = found.candidates[0]
-    if held_only and best.match not in ("exact", "prefix", "contains"):
+    best = found.candidates[0] if found.candidates else None
+    if held_only and (best is None or best.match not in ("exact", "prefix", "contains")):
+        return _firm_by_swap(ctx, words) if swap else None
+    if best is None:
         return None
     if best.match == "typo" and best.score < 0.65:
         return None
@@ -372,3 +376,49 @@ def _firm_by_spelling(ctx: ToolContext, words: str, held_only: bool = False) -> 
         exact=best.match == "exact",
         match="exact" if best.match == "exact" else "spelling",
     )
+
+
+def _firm_by_swap(ctx: ToolContext, words: str) -> FirmFilter | None:
+    """One word whose two neighbouring letters are swapped ("meldine", "neetch"): the firm whose name's first word
+    it spells once they are put back, when exactly one spelling names a firm."""
+    word = words.strip().lower()
+    if " " in word or not word.isalpha() or len(word) < 5:
+        return None
+    hits: dict[str, FirmFilter] = {}
+    for k in range(len(word) - 1):
+        if word[k] == word[k + 1]:
+            continue
+        fixed = word[:k] + word[k + 1] + word[k] + word[k + 2 :]
+        try:
+            found = find_firm(ctx.api, fixed)
+        except ValueError:
+            continue
+        if any(c.match in ("exact", "prefix") and c.key.split()[:1] == [fixed] for c in found.candidates):
+            firm = _firm_by_spelling(ctx, fixed, held_only=True, swap=False)
+            if firm is not None:
+                hits[fixed] = firm.model_copy(update={"words": words, "exact": False, "match": "spelling"})
+    return next(iter(hits.values())) if len(hits) == 1 else None
+
+
+def _firm_by_short_lead(ctx: ToolContext, lows: list[str], words: str) -> FirmFilter | None:
+    """A firm's name said with its first word cut short ("adv sterilization products", "intl medical"): the words
+    after it are the name's next words, and the short word starts the name's first word. One firm only."""
+    if len(lows) < 2 or not (2 <= len(lows[0]) <= 5 and lows[0].isalpha()) or not all(w.isalpha() for w in lows[1:]):
+        return None
+    try:
+        found = find_firm(ctx.api, " ".join(lows[1:]))
+    except ValueError:
+        return None
+    keys = {
+        c.key
+        for c in found.candidates
+        if (k := c.key.split())
+        and len(k) > len(lows) - 1
+        and k[0].startswith(lows[0])
+        and k[0] != lows[0]
+        and k[1 : len(lows)] == lows[1:]
+    }
+    if len(keys) != 1:
+        return None
+    firm = _firm_by_spelling(ctx, next(iter(keys)), held_only=True, swap=False)
+    return firm.model_copy(update={"words": words, "exact": False, "match": "spelling"}) if firm else None

@@ -3,6 +3,8 @@ excluded ("outside the US", "non-US", "foreign")."""
 
 from __future__ import annotations
 
+import re
+
 from mirror.lookup.places import COUNTRIES, US_STATES, read_place
 
 from .tokens import Tokens
@@ -66,7 +68,9 @@ DEMONYMS = {
     "puerto rican": "PR",
     "american": "US",
 }
-FOREIGN = {"foreign", "overseas", "non-us", "non-u.s", "ex-us", "non-usa", "non-american", "offshore"}
+# the ask after a comma that ends a question's filters ("Registrations for IT, how many?")
+ASK_TAIL = r"\s*,\s*(?:how\s+many|any|total|count|please)\b[^,;.]*$"
+FOREIGN = {"foreign", "abroad", "overseas", "non-us", "non-u.s", "ex-us", "non-usa", "non-american", "offshore"}
 NEGATION = {"outside", "excluding", "except", "non", "ex", "not"}  # "outside (of) (the) US", "excluding Germany"
 _SKIP = {"of", "the", "in", "from", "based", "located"}
 
@@ -110,6 +114,10 @@ def _code(tokens: Tokens, i: int, skip: set[str]) -> PlaceFilter | None:
     as_country = _cued(lows, i, COUNTRY_CUES)
     if t.text in US_STATES and not as_country and t.text not in ("US",):
         return _filter(t.text, t.text, "us_state")
+    last_for = i and lows[i - 1] == "for" and not any(any(c.isalnum() for c in x.text) for x in tokens.toks[i + 1 :])
+    last_for = last_for or bool(i and lows[i - 1] == "for" and re.search(r"\bfor\s+IT" + ASK_TAIL, tokens.text))
+    if t.text == "IT" and last_for:
+        as_country = True  # "registrations for IT": Italy in capitals at the end, not the pronoun
     if t.text in COUNTRIES and (cued or as_country):
         return _filter(t.text, t.text, "country")
     return None

@@ -85,7 +85,7 @@ def firm_field_home(it: Interpretation) -> None:
     held = {d: n for d, n in f.by_dataset.items() if n and carry and d in carry}
     if not held:
         return
-    home = max(held, key=lambda d: held[d])
+    home = min(held, key=lambda d: (-held[d], d))  # a tie: by name, never by lookup order
     it.notes.append(f"{f.name} has no record in the {_label(it.datasets[0])}; its {_label(home)} were read")
     it.datasets = [home]
 

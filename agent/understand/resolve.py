@@ -142,6 +142,7 @@ def read_device(
 
     `known`: some word is in the device vocabulary. Words that are not are never corrected into a device: they are
     looked up in the dataset's own names as typed, and a spelling correction is only offered as a choice."""
+    words = re.sub(r"(?<=[a-z])['’]s\b", "", words)  # "the analyzer's product code": the analyzer
     if datasets and datasets[0] in NAMES_ONLY:
         return _names_only(ctx, words, datasets[0])
     ds = next((d for d in datasets if d in COUNT_NAME), None)
@@ -315,6 +316,8 @@ def _elsewhere(ctx: ToolContext, words: str, ds: str | None, reading: DeviceRead
     brand); they are offered as choices (taken at once when the question named no dataset)."""
     from .vocab import LABEL
 
+    if not re.search(r"[A-Za-z0-9]", words):
+        return False  # no word left to look up (never a search of every name)
     have = ctx.api.datasets()
     reading.elsewhere = {d: n for d in ELSEWHERE if d != ds and d in have and (n := _names_total(ctx, d, words))}
     if not reading.elsewhere:

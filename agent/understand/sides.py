@@ -6,7 +6,7 @@ from .dates import readable
 from .tokens import Tokens
 from .types import Interpretation, Side
 
-__all__ = ["joined", "more_sides"]
+__all__ = ["joined", "more_sides", "sound_sides"]
 
 
 def joined(tokens: Tokens, spans: list, compare: bool) -> list:
@@ -46,3 +46,58 @@ def more_sides(it: Interpretation, names, periods: list) -> None:
         it.place = None
     if len(sides) > 1:
         it.measure, it.sides = "compare", sides
+
+
+def _key(s: Side) -> tuple:
+    d = s.device
+    return (
+        (s.firm.key or s.firm.name).lower() if s.firm else "",
+        (tuple(sorted(c.code for c in d.codes)), d.text.lower()) if d else (),
+        s.place.code if s.place else "",
+        s.date_from,
+        s.date_to,
+        tuple((f.field, str(f.value)) for f in s.filters),
+    )
+
+
+def _known(s: Side) -> bool:
+    """A side names something the mirror knows: a firm, place, period, field value, product code, or a device whose
+    codes or the records' own names hold it."""
+    if s.firm or s.place or s.date_from or s.date_to or s.filters:
+        return True
+    d = s.device
+    return bool(d and (d.path == "given" or d.codes or d.found))
+
+
+def sound_sides(it: Interpretation) -> list[str]:
+    """Comparison sides that name nothing the mirror knows ("portfolio memo vs carries") or the same thing twice
+    ("Medtronic vs Medtronic") are no comparison: such sides are dropped, and what is left is one search. Returns the
+    dropped sides' words (said as not used). Any reading, the rules' or a model's, passes through this check."""
+    if not it.sides:
+        return []
+    kept: list[Side] = []
+    seen: set[tuple] = set()
+    dropped: list[str] = []
+    for s in it.sides:
+        if not _known(s):
+            dropped.append(s.device.words if s.device else s.label)
+        elif (k := _key(s)) not in seen:
+            seen.add(k)
+            kept.append(s)
+    if len(kept) == len(it.sides):
+        return []
+    if len(kept) >= 2:
+        it.sides = kept
+    else:
+        it.sides = []
+        if it.measure == "compare":
+            it.measure = "count"
+        for s in kept:
+            it.firm = it.firm or s.firm
+            it.device = it.device or s.device
+            it.place = it.place or s.place
+            it.date_from, it.date_to = it.date_from or s.date_from, it.date_to or s.date_to
+            it.filters += [f for f in s.filters if f not in it.filters]
+    words = [w for d in dropped for w in d.split()]
+    it.unexplained = list(dict.fromkeys(it.unexplained + words))
+    return dropped

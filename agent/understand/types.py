@@ -140,3 +140,9 @@ class Interpretation(BaseModel):
 
     def codes(self) -> list[str]:
         return [c.code for c in self.device.codes] if self.device else []
+
+    def narrowed(self) -> bool:
+        """The reading narrows its datasets by something said: a device, firm, place, filter, side or period."""
+        return bool(
+            self.device or self.firm or self.place or self.filters or self.sides or self.date_from or self.date_to
+        )

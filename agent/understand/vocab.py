@@ -64,6 +64,7 @@ DATASET_PHRASES = _table(
         "sars-cov-2|sars cov 2|coronavirus",
         "registrationlisting": "registrations|registration|registered|establishments|establishment|facilities|"
         "facility|listings|listing|listed|plants|sites|owner operators|registrant|registrants",
+        "registrationlisting?": "lists it|lists them|lists this|lists that|lists these|lists those",
     }
 )
 # words that name a dataset's records or their parts: grammar once that dataset is read ("serology samples tested")
@@ -89,10 +90,13 @@ MEASURE_PHRASES = _table(
         "every quarter|year on year|month on month|"
         "by decision year|by year of decision|by received year|by year received|by report year|per decision year",
         "top": "top|most|most common|most frequent|most frequently|most often|number one|"
-        "leading|biggest|largest|main|highest|ranking|rank",
+        "leading|biggest|largest|main|highest|ranking|rank|ranked|rank order|topped|tops|top-ranked",
         "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
         "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"
-        "difference between|side by side|more common|less common|more frequent|less frequent",
+        "difference between|side by side|more common|less common|more frequent|less frequent|"
+        "go up or down|went up or down|gone up or down|up or down|increase or decrease|increased or decreased|"
+        "rise or fall|rose or fell|go up|went up|gone up|go down|went down|gone down|increase|increased|decrease|"
+        "decreased",
     }
 )
 
@@ -110,7 +114,8 @@ FIELD_PHRASES = _table(
         "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why|caused|what caused",
         "recall_class": "recall class|recall classes|recall classification",
         "review_panel": "review panel|panel|medical specialty|specialty|advisory committee|advisory panel|committee|"
-        "review panels|panels|medical specialties|specialties",
+        "review panels|panels|medical specialties|specialties|review area|review areas|specialty area|"
+        "therapeutic area|clinical area",
         "device_name": "device name|name of the device|what device",
         "applicant": "applicant|applicants|sponsor|sponsors|holder|holders",
         "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
@@ -121,10 +126,12 @@ FIELD_PHRASES = _table(
         "patient_problem": "patient problems|patient problem|harms|patient outcomes",
         "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems|problem|"
         "went wrong|what went wrong|what was wrong",
-        "country": "countries|country",
-        "state": "states|state",
+        "country": "countries|country|applicant country|applicant's country|applicant countries|"
+        "country of the applicant",
+        "state": "states|state|applicant state|applicant's state|applicant states|state of the applicant",
         "status": "status|recall status",
-        "supplement_type": "supplement type|supplement types",
+        "supplement_type": "supplement type|supplement types|kind of supplement|type of supplement|supplement kind|"
+        "supplement category|review track",
         "clearance_type": "clearance type|clearance types",
         "termination_date": "termination date|date of termination|date terminated|termination|when did it close|"
         "when did it end|closure date|date closed|close date",
@@ -133,13 +140,21 @@ FIELD_PHRASES = _table(
         "gmdn_term": "gmdn term|gmdn terms|gmdn|gmdn name|gmdn names|gmdn preferred term",
         "brand_name": "brand|brand name|brand names|brands",
         "version_or_model_number": "model|model number|model numbers|version|version or model",
+        "catalog_number": "catalog number|catalog numbers|catalog no|catalog|catalogue number|catalogue|"
+        "cat no|cat number|catalog #|ref number|ref no",
+        "publish_date": "publish date|publication date|date published|published date|gudid publish date|"
+        "udi publish date",
+        "commercial_distribution_status": "commercial distribution|commercial distribution status|distribution status|"
+        "still in commercial distribution|in commercial distribution",
         "trade_name": "trade name|trade names|tradename",
-        "registration_number": "registration number|registration no|fei|fei number",
+        "registration_number": "registration number|registration no",
+        "fei_number": "fei|fei number|fei no|fei numbers",
         "premarket_submission": "premarket submission|premarket submissions|premarket number|submission number|"
         "510k number|pma number|what 510k|which 510k|premarket clearance|premarket approval "
         "number",
         "city": "city|town",
-        "product_problems": "problem code|problem codes|device problem code|product problem",
+        "product_problems": "problem code|problem codes|device problem code|product problem|failure modes|"
+        "failure mode|failure types",
         "mri_safety": "mri safety|mri safety status|mri status|mr safety|mr status|mri safety info|mri safe|mr safe|"
         "mri safety information|mr safety status|mri compatibility|mri compatible|mr conditional|mri conditional",
         "reg_expiry_year": "expire|expires|expiry|expiry year|expiration|expiration year|expiry date|expiration date|"
@@ -188,7 +203,10 @@ FILTER_PHRASES = _table(
         "exempt from the quality system regulation|qsr exempt|qs exempt",
         "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
         "life support|life-support|life sustaining supporting|life-sustaining supporting|"
-        "life sustain support|life sustain|life sustain/support",
+        "life sustain support|life sustain|life sustain/support|life sustaining or supporting|"
+        "life-sustaining or supporting|life sustaining or life supporting|life-sustaining or life-supporting|"
+        "life sustaining or support|life-sustaining or -supporting|life sustaining and supporting|"
+        "life-sustaining/supporting|life-sustaining/life-supporting",
         "implant=Y": "implant flag|implanted devices|implantable devices|implants|implant|an implant",
         "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed|3rd party|3rd-party|"
         "third party review|third-party review|3rd party review|3rd-party review",
@@ -209,6 +227,9 @@ FILTER_PHRASES = _table(
         "thirty day notices|30-day",
         "supptype=Real-Time": "real-time|real time|real-time supplements|real-time process",
         "supptype=Special Immediate Track": "special supplement|special supplements|immediate track",
+        "ktype=Special": "special",
+        "ktype=Traditional": "traditional",
+        "ktype=Abbreviated": "abbreviated",
         "supptype=180 Day": "180-day|180 day|180-day supplements|180 day supplements|180-day track",
         "supptype=Panel Track": "panel-track|panel track",
         "root=Employee Error": "employee error|employee errors",
@@ -224,7 +245,8 @@ FILTER_PHRASES = _table(
         "agree=FP": "false positive|false positives|false-positive|false-positives|falsely positive|fp|fps|"
         "false positive results|wrongly called positive|wrongly call positive|wrongly flagged positive|"
         "wrongly read positive|wrongly identified as positive|incorrectly called positive|incorrectly positive",
-        "agree=FN": "false negative|false negatives|false-negative|false-negatives|falsely negative|fn|fns|"
+        "agree=FN": "false negative|false negatives|false-negative|false-negatives|falsely negative|fn|fns|false neg|"
+        "false negs|"
         "false negative results|wrongly called negative|wrongly call negative|missed positives|incorrectly negative",
         "agree=TP": "true positive|true positives|true-positive|true-positives|tp|correctly called positive",
         "agree=TN": "true negative|true negatives|true-negative|true-negatives|tn|correctly called negative",
@@ -258,7 +280,7 @@ FILTER_PHRASES = _table(
 FILTER_PHRASES.update(
     {
         (*noun.split(), tag.split("=")[1].lower()): tag
-        for tag in {t for t in FILTER_PHRASES.values() if t.startswith("panel=")}
+        for tag in sorted({t for t in FILTER_PHRASES.values() if t.startswith("panel=")})
         for noun in ("committee", "panel", "advisory committee", "review panel", "specialty", "medical specialty")
     }
 )
@@ -271,12 +293,39 @@ FILTER_PHRASES.update(
         for noun in ("panel", "review panel", "advisory committee", "committee", "advisory panel")
     }
 )
+# a panel's short name or two-letter code said before its noun ("the ortho panel", "OR panel vs NE panel"); alone,
+# "ortho" or "OR" is too often a firm's word or a state to be read as a panel
+PANEL_SHORT = {"ortho": "OR", "neuro": "NE", "ophtho": "OP", "gastro": "GU", "radio": "RA", "hema": "HE"}
+FILTER_PHRASES.update(
+    {
+        (word, *noun.split()): f"panel={code}"
+        for word, code in [
+            *PANEL_SHORT.items(),
+            *(
+                (t.split("=")[1].lower(), t.split("=")[1])
+                for t in set(FILTER_PHRASES.values())
+                if t.startswith("panel=")
+            ),
+        ]
+        for noun in ("panel", "panels", "review panel", "advisory panel", "specialty", "medical specialty")
+    }
+)
 # the panels by code, as a person names them ("AN": anesthesiology)
 PANEL_NAMES = {
     tag.split("=")[1]: " ".join(words).title()
     for words, tag in reversed(list(FILTER_PHRASES.items()))
-    if tag.startswith("panel=") and len(words) <= 3 and words[-1] not in ("committee", "panel", "specialty")
+    if tag.startswith("panel=") and len(words) <= 3 and words[-1] not in ("committee", "panel", "panels", "specialty")
 }
+# the panels' names as FDA's classification spells them (its medical specialty descriptions)
+PANEL_NAMES.update(
+    {
+        "EN": "Ear, Nose, Throat",
+        "GU": "Gastroenterology, Urology",
+        "OB": "Obstetrics/Gynecology",
+        "SU": "General, Plastic Surgery",
+        "TX": "Clinical Toxicology",
+    }
+)
 # a filter some datasets read only when the words that name its field are said ("510(k)s from the anesthesiology
 # panel" is the advisory committee; "cardiac monitor 510(k)s" is a device)
 FILTER_CUES = {"panel": {"510k": {"panel", "committee", "advisory", "specialty", "panels", "committees"}}}
@@ -291,12 +340,14 @@ FILTER_FIELDS = {
     "life": ({"classification": "life_sustain_support_flag"}, "life-sustaining or supporting"),
     "implant": ({"classification": "implant_flag"}, "implants"),
     "third_party": ({"510k": "third_party"}, "third-party reviewed"),
+    "ktype": ({"510k": "clearance_type"}, "{v} 510(k)s"),
     "decision": ({"510k": "decision_code"}, "decision {v}"),
     "pmadecision": ({"pma": "decision_code"}, "decision {v}"),
     "supptype": ({"pma": "supplement_words"}, "supplement type {v}"),
     "root": ({"recall": "root_cause"}, "root cause {v}"),
     "estab": ({"registrationlisting": "establishment_words"}, "establishment type {v}"),
-    "panel": ({"classification": "medical_specialty", "510k": "advisory_committee"}, "review panel {v}"),
+    "panel": ({"classification": "medical_specialty", "510k": "advisory_committee"}, "medical specialty {v}"),
+    "rpanel": ({"classification": "review_panel", "510k": "advisory_committee"}, "review panel {v}"),
     "gmp": ({"classification": "gmp_exempt"}, "exempt from GMP (quality system) requirements"),
     "single": ({"udi": "is_single_use", "gudid": "is_single_use"}, "single-use devices"),
     "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
@@ -311,6 +362,9 @@ FILTER_FIELDS = {
         "city {v}",
     ),
     "agree": ({"covid19serology": "antibody_agree"}, "{v}"),
+    "iggagree": ({"covid19serology": "igg_agree"}, "IgG {v}"),
+    "igmagree": ({"covid19serology": "igm_agree"}, "IgM {v}"),
+    "igaagree": ({"covid19serology": "iga_agree"}, "IgA {v}"),
     "problem": ({"event": "device_problem"}, "device problem {v}"),
 }
 # how a serology result agreed with the sample's known status, in plain words
@@ -321,7 +375,7 @@ AGREE_LABEL = {
     "TN": "true negatives (TN)",
 }
 # word filters read only when their dataset is named too ("positive airway pressure" is a device)
-NEEDS_DATASET = {"truth", "sex", "agree"}
+NEEDS_DATASET = {"truth", "sex", "agree", "ktype"}
 FILTER_DATASET = {
     "status": "recall",
     "voluntary": "enforcement",
@@ -331,12 +385,14 @@ FILTER_DATASET = {
     "life": "classification",
     "implant": "classification",
     "third_party": "510k",
+    "ktype": "510k",
     "decision": "510k",
     "pmadecision": "pma",
     "supptype": "pma",
     "root": "recall",
     "estab": "registrationlisting",
     "panel": "classification",
+    "rpanel": "classification",
     "truth": "covid19serology",
     "regnum": "registrationlisting",
     "fei": "registrationlisting",
@@ -345,6 +401,9 @@ FILTER_DATASET = {
     "single": "udi",
     "group": "covid19serology",
     "agree": "covid19serology",
+    "iggagree": "covid19serology",
+    "igmagree": "covid19serology",
+    "igaagree": "covid19serology",
     "stype": "covid19serology",
     "age": "event",
     "city": "",  # a city filters the dataset named; it implies none
@@ -368,8 +427,10 @@ would should will shall may might must have has had having get got gets getting 
 look lookup up many much number count total so far ever also too same related associated involving involved
 make makes made making info information details summary summarize summarise records record entries entry data
 database fda device devices medical product products type types kind kinds here did does done received reported
-issued filed submitted decided initiated posted published occurred happened reviewed ever yet still just only new recent
-operate operates mislabeled mislabelled defective faulty
+issued filed submitted decided initiated posted published occurred occured happened reviewed ever yet still just only
+new recent
+operate operates mislabeled mislabelled defective faulty scored scoring splits packaging granted initiate
+initiates initiating
 recently latest newest oldest first last past year years month months day days date dates time times quarter
 quarters like under into across overall altogether together whole entire anything something everything
 companies company firm firms manufacturer manufacturers maker makers by via including include includes has
@@ -390,6 +451,9 @@ publication publications true false marked tagged designated flagged
 exactly approximately roughly about overall altogether whatsoever logged took own owns owned decide decides
 section sections combined cumulative cumulatively altogether sum summed
 pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme submitter submitters filer filers
+carry carries carried carrying classify classifies classifying whether
+late worry worried snapshot overview send sends sending leader leaders diligence asks wants sit sits
+predicate predicates steering hire quick memo boss auditor auditors inspector consultant reviews
 """.replace("listed?", "").split()
 )
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
@@ -471,11 +535,43 @@ def verbs_as_grammar(tokens: Tokens) -> None:
         prev, nxt = (lows[i - 1] if i else ""), (lows[i + 1] if i + 1 < len(lows) else "")
         after_key = i > 0 and tokens.role.get(i - 1) in ("dataset", "field", "id", "code")
         ranked = lows[i] == "leads" and prev in _RANKED and not any(c.isalnum() for c in nxt)  # "which firm leads?"
-        if prev in _AUX or after_key or ranked or (i == 0 and nxt in _OBJECT) or (prev in FUNCTION and nxt in _OBJECT):
+        prev2 = lows[i - 2] if i > 1 else ""
+        named = prev2 in ("does", "did", "do") and tokens.free(i - 1) and prev not in FUNCTION  # "does Netech use"
+        if (
+            prev in _AUX
+            or after_key
+            or ranked
+            or named
+            or (i == 0 and nxt in _OBJECT)
+            or (prev in FUNCTION and nxt in _OBJECT)
+        ):
+            tokens.take(i, i + 1, "function")
+    for i in tokens.unused():  # "how has the number of ... changed": the verb of a "how has" question
+        if lows[i] in VERB_DEVICE_WORDS and lows[i].endswith("ed") and _how_has(lows[:i]):
+            tokens.take(i, i + 1, "function")
+    for i in tokens.unused():  # "a per-year table", "table of MDRs by year", "as a chart": the answer's form
+        if lows[i] in _FORMS and _as_form(lows, i):
             tokens.take(i, i + 1, "function")
     for i in tokens.unused():  # phrasal verbs: "came out in 2020", "kicked off", "shows up most"
         if lows[i] in _PARTICLES and i and tokens.free(i - 1) and _verb_like(lows[i - 1]):
             tokens.take(i - 1, i + 1, "function")
+
+
+_FORMS = {"table", "tables", "chart", "charts", "graph", "graphs", "plot", "spreadsheet", "csv", "excel"}
+_FORM_BEFORE = {"a", "the", "as", "in", "simple", "quick", "summary", "pivot", "trend", "bar", "line", "small", "short"}
+_FORM_AFTER = {"of", "pls", "plz", "please", "format", "form", "showing", "with", "by", "per", "for"}
+
+
+def _how_has(lows: list[str]) -> bool:
+    return any(w == "how" and nxt in ("has", "have", "had", "did", "does", "do") for w, nxt in zip(lows, lows[1:]))
+
+
+def _as_form(lows: list[str], i: int) -> bool:
+    prev, nxt = (lows[i - 1] if i else ""), (lows[i + 1] if i + 1 < len(lows) else "")
+    by_period = prev.startswith(("per-", "by-")) or prev.endswith("ly") or prev in ("year", "month", "quarter")
+    return (
+        prev in _FORM_BEFORE or by_period or nxt in _FORM_AFTER and prev in {"", ",", "and"} | _FORM_BEFORE | FUNCTION
+    )
 
 
 _PARTICLES = {"out", "off", "up"}
@@ -529,9 +625,9 @@ def _verb_like(word: str) -> bool:
 
 # the verb that says which date a range is of ("recalls initiated in 2012", "510(k)s received in 2019")
 DATE_KINDS = {
-    "initiated": "initiated initiation started start began begun begin",
+    "initiated": "initiated initiation initiate initiates initiating started start began begun begin",
     "received": "received submitted submission submissions receipt logged",
-    "occurred": "occurred happened occurring occur occurs happen happens",
+    "occurred": "occurred occured happened occurring occuring occur occurs happen happens",
     "posted": "posted",
     "terminated": "terminated termination terminations ended",
     "reported": "reported issued published dated",
@@ -568,6 +664,54 @@ def match_phrases(
 
 
 _GRAMMAR_WORDS = sorted({w for table in (DATASET_PHRASES,) for k in table for w in k if len(w) >= 5})
+
+
+# the question's own grammar words (function words, kinds of date, measures): a word typed one letter off one of them
+# ("recieved", "quartely", "flaged") is that word, never a device to ask about
+_PLAIN_WORDS = sorted(
+    {w for w in FUNCTION | set(DATE_KIND) if len(w) >= 6 and w.isalpha()}
+    | {w for k in MEASURE_PHRASES for w in k if len(w) >= 6 and w.isalpha()}
+    | {"flagged", "clearance", "clearances", "supplement", "supplements", "quarterly", "received", "breakdown"}
+)
+
+
+_KNOWN_WORDS = (
+    {
+        w
+        for table in (DATASET_PHRASES, FIELD_PHRASES, FILTER_PHRASES, MEASURE_PHRASES, FOLLOWUP)
+        for k in table
+        for w in k
+    }
+    | {w for words in DATASET_WORDS.values() for w in words}
+    | set(DATE_KIND)
+    | FUNCTION
+)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Two words one typing slip apart: a letter changed, dropped, added, or two neighbours swapped."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        return (
+            len(diff) == 1
+            or len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:k] + long_[k + 1 :] == short for k in range(len(long_)))
+
+
+def fuzzy_plain_word(word: str) -> str | None:
+    """The grammar word the token misspells by one slip ("recieved", "quartely"), when exactly one is that close;
+    never a word the vocabulary knows itself ("labeler" is no typo of "labeled")."""
+    if len(word) < 6 or not word.isalpha() or word in _PLAIN_WORDS or word in _KNOWN_WORDS:
+        return None
+    hits = [w for w in difflib.get_close_matches(word, _PLAIN_WORDS, n=5, cutoff=0.75) if _one_edit(word, w)]
+    return hits[0] if len(hits) == 1 else None
 
 
 def fuzzy_grammar_word(word: str) -> str | None:

@@ -40,10 +40,10 @@ hit AS (SELECT k.phrase, k.key AS qkey, f.compact, f.name, f.records, f.key = k.
         WHERE f.key = k.key OR f.compact = k.c OR starts_with(f.key, k.key || ' '))
 SELECT h.phrase, any_value(h.qkey), bool_or(h.exact), count(DISTINCT h.compact), sum(h.records)::BIGINT,
        list(h.name ORDER BY h.exact DESC, h.records DESC)[1:8],
-       (SELECT to_json(map_from_entries(list({{'k': d, 'v': n}})))
+       (SELECT to_json(map_from_entries(list({{'k': d, 'v': n}} ORDER BY n DESC, d)))
         FROM (SELECT dataset AS d, sum(records)::BIGINT AS n FROM {_NAMES} x
               WHERE list_contains(list(h.compact), x.compact) GROUP BY dataset)),
-       (SELECT list(DISTINCT name)[1:30] FROM {_NAMES} x WHERE list_contains(list(h.compact), x.compact))
+       (SELECT list(DISTINCT name ORDER BY name)[1:30] FROM {_NAMES} x WHERE list_contains(list(h.compact), x.compact))
 FROM hit h GROUP BY h.phrase"""
 
 

@@ -49,3 +49,13 @@ def test_model_answer_keeps_citations_and_as_of(assistant):
     assert "as of 2025-09-23" in out["answer"]
     notes = [e["message"] for e in events if e["type"] == "note"]
     assert any("did not pass the summary quality check" in n for n in notes)
+
+
+def test_a_model_reading_never_counts_a_whole_dataset_or_changes_the_dataset_said(assistant):
+    """What the model fills in is kept only when it narrows the dataset by something said and keeps the dataset the
+    question named: "defib" unread must not become a count of every product code, nor "maude reports" 510(k)s."""
+    import re
+
+    for question in ["defib fda class?", "maude reports on GE OEC c-arms 2008-2009?"]:
+        out = assistant.ask(question)
+        assert not re.search(r"\b\d[\d,]* (?:product codes|510\(k\) clearances)\b", out["answer"]), out["answer"]

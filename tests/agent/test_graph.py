@@ -128,7 +128,7 @@ def test_a_filter_a_dataset_lacks_is_dropped_and_the_counts_say_so(data):
     assert ("search_pma", False) in tools and ("search_pma", True) in tools
     body = out["answer"].split("\n\n", 1)[1]
     assert body.startswith("These records cannot be narrowed to a place (United States), so the search ran without it")
-    assert "country does not apply to one of the datasets, so that search ran without it" in out["answer"]
+    assert "the country filter does not apply to one of the datasets, so that search ran without it" in out["answer"]
     assert "in the United States" not in body.split("\n")[0].split(": the counts below")[1]
 
 

@@ -188,3 +188,75 @@ def test_an_ambiguous_question_answered_for_every_reading_is_not_a_wrong_figure(
     right, wrong = score.judge(fam, both, exp), score.judge(fam, one, exp)
     assert (right.outcome, right.detail) == ("right", "answered every reading")
     assert wrong.outcome != "right"
+    unread = score.read_payload(
+        {
+            "answer": 'I did not understand "cables" in your question, so I have not searched. Name a model '
+            "(PAD 6082, PAD 6089) or a dataset."
+        }
+    )
+    assert score.judge(fam, unread, exp).outcome != "right"  # naming the choices in a help text answers nothing
+
+
+def test_a_yes_no_answer_must_say_no_as_it_must_say_yes(sample_bank, con):
+    fam = _family(sample_bank, "r12_enf_encore_class1")
+    exp = qbank.expected(fam, con, qbank.as_of_dates(con))
+    assert exp.rows[0][0] == "no"
+    said_no = score.read_payload({"answer": "No: 0 enforcement reports from Encore Medical, Lp (class I)."})
+    hedged = score.read_payload(
+        {"answer": "I found no records for the reading above, but I did not use a word, so I do not say none."}
+    )
+    said_yes = score.read_payload({"answer": "Yes: 1 enforcement report from Encore Medical, Lp (class I)."})
+    assert score.judge(fam, said_no, exp).outcome == "right"
+    assert (score.judge(fam, hedged, exp).outcome, score.judge(fam, hedged, exp).detail) == (
+        "wrong",
+        "neither yes nor no stated",
+    )
+    assert score.judge(fam, said_yes, exp).outcome == "wrong"
+    quoted = score.read_payload({"answer": 'I did not find "yes" among the devices these records name.'})
+    yes_fam = _family(sample_bank, "r11_enf_encore_class2_yes")
+    yes_exp = qbank.expected(yes_fam, con, qbank.as_of_dates(con))
+    assert yes_exp.rows[0][0] == "yes"
+    assert score.judge(yes_fam, quoted, yes_exp).outcome == "wrong"
+    assert score.judge(yes_fam, said_yes, yes_exp).outcome == "right"
+
+
+def test_a_top_question_needs_the_top_named_before_the_runners_up(sample_bank, con):
+    fam = _family(sample_bank, "r9_event_top_problem")
+    exp = qbank.expected(fam, con, qbank.as_of_dates(con))
+    top, second = str(exp.rows[0][0]), str(exp.rows[1][0])
+    ranked = score.read_payload({"answer": f"The most reported problem is {top} (2 reports), then {second} (1)."})
+    listed = score.read_payload({"answer": f"Reports: MDR 1 ({second}); MDR 2 ({top})."})
+    assert score.judge(fam, ranked, exp).outcome == "right"
+    assert (score.judge(fam, listed, exp).outcome, score.judge(fam, listed, exp).detail) == (
+        "wrong",
+        "the top is not named before the runners-up",
+    )
+
+
+def test_the_totals_count_warned_zeros_apart_but_still_as_confident_wrong_figures():
+    sys.path.insert(0, str(ROOT / "bench"))
+    import agent_eval
+
+    base = {"kind": "answer", "clarified": False, "refused": False, "seconds": 0.1}
+    rows = [
+        base | {"outcome": "wrong", "wrong_figure": True, "answer": "0 recalls match (recalls as of 2023-01-01)."},
+        base
+        | {
+            "outcome": "wrong",
+            "wrong_figure": True,
+            "answer": "I found no records for the reading above, but no record names it, so I do not say that there "
+            "are none.",
+        },
+        base | {"outcome": "right", "wrong_figure": False, "answer": "3 recalls."},
+    ]
+    s = agent_eval.summarise(rows)
+    assert (s["wrong_figures"], s["held_back"], s["right"]) == (2, 1, 1)
+
+
+def test_expected_keys_and_values_are_found_as_whole_words_only(sample_bank):
+    fam = _family(sample_bank, "r9_event_top_problem")
+    exp = qbank.Expected(rows=(("CA", 3), ("NY", 1)))
+    inside = score.read_payload({"answer": "The top is Medical Devices Inc. with 3 reports, then 1 other."})
+    whole = score.read_payload({"answer": "The top state is CA (3 reports), then NY (1)."})
+    assert score.judge(fam, inside, exp).outcome == "wrong"
+    assert score.judge(fam, whole, exp).outcome == "right"

@@ -125,3 +125,19 @@ def test_first_line_quotes_an_underlying_error_on_one_line():
     assert first_line(RuntimeError("  \n  second line only  ")) == "second line only"
     long = first_line(RuntimeError("x" * 500), 50)
     assert len(long) == 50 and long.endswith("...")
+
+
+def test_a_firms_datasets_and_spellings_come_in_one_order(sample_dir: Path):
+    """Records per dataset most first (then by name) and spellings by name: not the order a GROUP BY happens to give,
+    which changed between runs and made the assistant pick a different dataset for the same question."""
+    from mirror.lookup.lexicon import firm_phrases
+
+    reader = Reader(Settings(data_dir=sample_dir))
+    try:
+        hit = firm_phrases(reader, ["Medtronic"])["Medtronic"]
+        counts = list(hit.by_dataset.items())
+        assert len(counts) >= 2
+        assert counts == sorted(counts, key=lambda kv: (-kv[1], kv[0]))
+        assert list(hit.variants) == sorted(hit.variants)
+    finally:
+        reader.close()

@@ -1,0 +1,509 @@
+"""The question's own frame, read off before any word is searched: shorthand of the question's grammar ("yr",
+"supps", "mfr", "FEI #"), helper words that look like names ("Can you" is no Canada), a "yes or no" tail, and the
+sentences and clauses that only give the asker's context ("For our portfolio memo:", "We're benchmarking
+competitors."). Their unknown words never block an answer and never become a filter or a comparison side; a firm,
+device, record number or period named in them still counts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["Framed", "reframe", "expand_shorthand"]
+
+# shorthand of the question's grammar: (pattern, replacement), applied in order, case-insensitive
+_SHORT: list[tuple[str, str]] = [
+    (r"\b510\s*\(?k\)?\s+summar(?:y|ies)\b", "510(k)"),
+    (r"\bSE\s+letters?\s+(?=dates?\b)", "decision "),
+    (r"\bSE\s+letters?\b", "510(k) decision"),
+    (r"\bcalendar\s+(?=years?\b|yrs?\b|(?:19|20)\d\d\b)", ""),
+    (r"\bby\s+the\s+(?=(?:year|month|quarter)\b(?!\s*(?:of\s+)?\d))", "by "),  # "by the year 2021" is a deadline
+    (r"\byrs\b", "years"),
+    (r"\byr\b", "year"),
+    (r"\bsupps\b", "supplements"),
+    (r"\bsupp\b", "supplement"),
+    (r"\bqtrs\b", "quarters"),
+    (r"\bqtr\b", "quarter"),
+    (r"\bmos\b", "months"),
+    (r"(?<=\d)\s*mo\b|\bmo\b(?=\s*(?:ago|old|back)\b)", " months"),
+    (r"\bapprox\b\.?", "about"),
+    (r"\bw/o\b", "without"),
+    (r"\bw/(?=\s|\w)", "with "),
+    (r"\bcnt\b", "count"),
+    (
+        r"\b(pma|pmas|mdr|mdrs|510k|510ks|510\(k\)|recall|recalls|enforcement|registration|udi)\s+activit(?:y|ies)\b",
+        r"\1",
+    ),
+    (r"\bthru\b", "through"),
+    (  # "10/2020 to 12/2020", "03/2020 - 06/2020": one range of months, as "from ... to ..." reads it
+        r"(?<!from\s)(?<![\d/])\b(0?[1-9]|1[0-2])/((?:19|20)\d\d)\s*(?:-|–|to|through|until)\s*(0?[1-9]|1[0-2])/"
+        r"((?:19|20)\d\d)\b",
+        r"from \1/\2 to \3/\4",
+    ),
+    (r"\b(many|which|what|they|these|those|there|who|where|how)\s+(?-i:r)\b(?=\s+[a-z])", r"\1 are"),  # chat "r"
+    # "what went wrong that made X pull ...", "what caused X to recall ...": why X recalled it
+    (r"\bwhat\s+went\s+wrong\s+(?:that\s+|which\s+)?(?:made|caused|forced|led)\s+", "why did "),
+    (r"\bwhat\s+(?:caused|made|forced|led)\s+(.{2,60}?)\s+to\s+(recall|pull|withdraw|remove)\b", r"why did \1 \2"),
+    # month and two-digit year: "Dec-22" is December 2022, "in 12/22" is 12/2022 (a day would need three parts)
+    (r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*-(\d\d)\b(?![-/]\d)", r"\1 20\2"),
+    (
+        r"\b(in|during|for|of|since|from|through|to|and|by|before|after)\s+(0?[1-9]|1[0-2])/(\d\d)\b(?![/\d])",
+        r"\1 \2/20\3",
+    ),
+    (r"\bmalfunction\s+(?:types|kinds|categories)\b|\b(?:types|kinds)\s+of\s+malfunctions?\b", "device problems"),
+    (r"\b(?:2H|H2)\s*(?:of\s+)?(?=(?:19|20)\d\d\b|'\d\d\b|FY)", "second half of "),
+    (r"\b(?:1H|H1)\s*(?:of\s+)?(?=(?:19|20)\d\d\b|'\d\d\b|FY)", "first half of "),
+    (r"\bintake\b", "received"),
+    (r"(?<=\d)\s+v\.?\s+(?=(?:19|20)\d\d\b)", " vs "),
+    (r"\bPR\s+(?=ops\b|operations\b)", "Puerto Rico "),
+    (r"\bops\b", "operations"),
+    (r"\bfrom\s+((?:19|20)\d\d)\s+(?:on|onwards?|forwards?|to\s+(?:date|now|today|present))\b", r"since \1"),
+    (r"\b((?:19|20)\d\d)\s*(?:-|–|to|through|thru)\s*(?:present|now|today|date)\b", r"since \1"),
+    (r"\bprod\b\.?(?=\s*codes?\b)", "product"),
+    (r"\bprods?\b\.?", "products"),
+    # a risk word glossing a class ("high-risk (class III)", "Class I (most serious)"): the class says it all
+    (
+        r"\b(?:high|higher|highest|low|lower|lowest|moderate|medium)[\s-]+risk\s*\(\s*(class\s+(?:iii|ii|i|[123]))\s*\)",
+        r"\1",
+    ),
+    (
+        r"\b(class\s+(?:iii|ii|i|[123]))\s*\(\s*(?:the\s+)?(?:most|least|high|higher|highest|low|lowest|moderate)\b[\w\s-]{0,20}\)",
+        r"\1",
+    ),
+    # "give me both numbers", "both counts please": the comparison's own figures, no side of it
+    (
+        r"[,;]?\s*\b(?:and\s+)?(?:give|show|tell|list)\s+(?:me\s+|us\s+)?(?:both|each|the\s+two)\s+(?:numbers|counts|figures|totals)\b",
+        "",
+    ),
+    (r"\bboth\s+(?:numbers|counts|figures|totals)\b", ""),
+    (r"\bat\s+any\s+(?:point|time)(?:\s+in\s+time)?\b|\bat\s+any\s+stage\b", "ever"),
+    (r"\b(?:check|confirm|verify|see)\s+(?:if|whether)\b", "whether"),
+    (r"\b([a-z]{3,})isation(s?)\b", r"\1ization\2"),  # British spelling: "sterilisation"
+    (
+        r"\b(approvals?|originals?|supplements?)\s*(?:plus|\+|/)\s*(?:their\s+|the\s+)?(supplements?|originals?|approvals?)\b",
+        r"\1 and \2",
+    ),
+    # a firm counted with all its parts ("counting all its divisions", "across every Medtronic entity"): the firm's
+    # name already finds each of its spellings, so only the name is kept
+    (
+        r"[,;]?\s*\b(?:counting|including|incl\.?|across|with|covering)\s+(?:all|every|each|any)\s+(?:of\s+)?(?:its\s+|"
+        r"their\s+|the\s+)?((?:[A-Za-z][\w&.-]*\s+){0,3}?)(?:divisions?|entit(?:y|ies)|subsidiar(?:y|ies)|affiliates?|"
+        r"business\s+units?|operating\s+units?|sister\s+companies)\b",
+        r" \1 ",
+    ),
+    # a courtesy sentence about the answer's form: "A number is fine.", "Just a count is enough."
+    (
+        r"(?:^|(?<=[.?!]))\s*(?:just\s+)?(?:a|any|one|the)\s+(?:rough\s+)?(?:number|figure|count|ballpark|total)\s+"
+        r"(?:is|would\s+be|will\s+do)\s+(?:fine|ok|okay|enough|good|great|perfect)\s*[.!]?",
+        "",
+    ),
+    # a large firm's market short name that is no product code ("bsci" is Boston Scientific)
+    (r"\b(?:bsci|bsx)\b", "Boston Scientific"),
+    (r"\bsyk\b", "Stryker"),
+    (r"\bzbh\b", "Zimmer Biomet"),
+    (r"(?<!\w)j\s*&\s*j(?!\w)", "Johnson & Johnson"),
+    # "the big picture on X", "anything I should worry about with X": X's records, listed
+    (r"\b(?:the\s+)?(?:big|overall|full|whole)\s+picture\s+(?:on|of|for)\b", ""),
+    (
+        r"\banything\s+(?:i|we)\s+(?:should|need\s+to|must|ought\s+to)\s+(?:worry|know|be\s+(?:concerned|aware))\s+"
+        r"(?:about\s+)?(?:with|regarding|for|on|about)\b",
+        "",
+    ),
+    # the data's own date ("as-of date", "data cut-off date"): every answer states it, so it filters nothing
+    (r"\b(?:the\s+)?(?:data\s+)?(?:as[\s-]of|cut[\s-]?off|refresh|last[\s-]update)\s+dates?(?:\s+of)?\b", ""),
+    (r"\brecord\s+count\b", "count"),
+    # "the root cause listed for them": what the records give, not the registration listings
+    (r"\blisted\s+(?=(?:for|on|in|under|against)\s+(?:them|those|these|it|that|this|each|the\s+recalls?)\b)", ""),
+    (r"\s+\+\s+(?=[a-z])", " and "),
+    (r"\b(clearance|approval|decision)\s+letters?\b", r"\1s"),
+    (r"\b([a-z]{2,})yser(s?)\b", r"\1yzer\2"),  # British spelling: "analyser"  # the letter is the decision's own paper
+    # "the leader and the next two": a top three
+    (r"\b(?:the\s+)?leader\s+and\s+the\s+next\s+(?:one|1)\b", "the top 2"),
+    (r"\b(?:the\s+)?leader\s+and\s+the\s+next\s+(?:two|2)\b", "the top 3"),
+    (r"\b(?:the\s+)?leader\s+and\s+the\s+next\s+(?:three|3)\b", "the top 4"),
+    (r"\b(?:early|late|mid)[\s-]+(?=(?:19|20)\d\d\b)", ""),  # "picked up in late 2020": the year said
+    (r"\b(by|per|for\s+each|each)\s+class\b(?!\s+(?:i{1,3}|[123])\b)", r"\1 device class"),  # "codes per class"
+    (r"\bclass\s+one\b", "class I"),
+    (r"\bclass\s+two\b", "class II"),
+    (r"\bclass\s+three\b", "class III"),
+    # a serology result's agreement is always "against the panel's truth": no comparison is asked
+    (r"\s*\b(?:vs\.?|versus|against|compared\s+(?:to|with))\s+(?:the\s+)?(?:panel(?:'s)?\s+|reference\s+)?truth\b", ""),
+    (r"\b(?:yoy|y/y|year[\s-]+over[\s-]+year)\b", "per year"),
+    (r"\b(?:mom|m/m|month[\s-]+over[\s-]+month)\b(?=\W*$|\s+(?:in|since|for|from|during)\b)", "per month"),
+    (r"\b(?:btwn|b/w)\b", "between"),
+    (r"\bytd\b", "this year"),
+    (r"\bwks\b", "weeks"),
+    (r"\bwk\b", "week"),
+    (r"\bmfg\b(?=\s+dates?\b)", "manufacturing"),
+    (r"\b(?:mfrs|mfgs|manufs)\b", "manufacturers"),
+    (r"\b(?:mfr|mfg|manuf)\b\.?", "manufacturer"),
+    (r"\bclrd\b", "cleared"),
+    (r"\bdec'?d\b", "decided"),
+    (r"\bsubs\b(?!-)", "submissions"),
+    (r"\bsub\b(?!-)", "submission"),
+    (r"\breg\.?\s*(?:#|no\b\.?|num\b\.?|nbr\b\.?)", "registration number"),
+    (r"\bnbr\b\.?", "number"),
+    (r"\bcat(?:alog)?\.?\s*(?:nos?\b\.?|#|num\b\.?|nbr\b\.?)", "catalog number"),
+    (r"(?<=\w)\s*#(?=\s|$|[?.,])", " number"),
+    (r"(?:^|(?<=\s))#\s*(?=of\b)", "number "),
+    (r"\bno\.\s*(?=of\b|\d)", "number "),
+]
+_REGISTRATION = re.compile(r"(?i)\b(?:registration|registered|establishment|listing|fei|facility|site|plant)\b")
+# a helper verb and its person at the head of a sentence: "Can you", "Could we", "May I" are no place or month
+_MODAL = re.compile(r"(?i)(^|[.?!:;]\s*)(?:can|could|would|will|may|shall)\s+(?:you|i|we|u)\s+(?:please\s+)?")
+_US_OBJECT = re.compile(r"(?i)\b(tell|give|show|send|let|get|find|help|pull|fetch|email|bring)\s+us\b")
+_YES_NO_TAIL = re.compile(r"(?i)[\s,;:\-–(]*\b(?:yes\s*(?:or|/)\s*no|y\s*/\s*n|true\s+or\s+false)\b\s*\)?[\s?.!]*$")
+_YES_NO_INSIDE = re.compile(
+    r"(?i)\b(?:is|are|was|were|has|have|had|did|does|do)\s+(?:there|they|it|we)\b|\b(?:any|ever)\b"
+)
+_YES_NO_HEAD = re.compile(r"(?i)^\W*(?:has|have|had|did|does|do|is|are|was|were|any|ever)\b")
+# what makes a sentence or clause ask something
+_ASK = re.compile(
+    r"(?i)\?|\b(?:what|which|who|whom|whose|when|where|why|how|count|counts|list|show|give|tell|find|number|total|"
+    r"many|any|ever|versus|vs|compare|compared|top|most|fewest|latest|earliest|breakdown|trend|lookup|look\s+up)\b|"
+    r"^\W*(?:is|are|was|were|did|does|do|has|have|had)\b"
+)
+# a sentence that starts by asking for something ("Pull Medtronic's recalls for 2019.")
+_IMPERATIVE = re.compile(
+    r"(?i)^\W*(?:please\s+|pls\s+|kindly\s+)?(?:pull|get|fetch|grab|search|rank|summari[sz]e|break|provide|export|"
+    r"display|identify|retrieve|check|name|look|pick|sort|filter|narrow|run)\b"
+)
+# a statement of the asker's own work ("We're reconciling our complaint log against the reports."): beside a sentence
+# that asks with "?", it frames unless it asks for something itself ("I need the count ...")
+_OWN_STATEMENT = re.compile(r"(?i)^\W*(?:we|i|we're|i'm|we've|i've|we'd|i'd|our|my|us)\b")
+_STRONG_ASK = re.compile(
+    r"(?i)\?|\b(?:how|what|which|who|count|number|list|show|give|tell|find|total|many|need|want|like)\b|"
+    r"\blooking\b(?!\s+at\b)"
+)
+# what the asker means to show others ("I want to show how the panel splits by class."), said before the ask
+_SHOWING = re.compile(
+    r"(?i)^\W*(?:i|we)\s+(?:want|need|'d\s+like|would\s+like|am\s+trying|are\s+trying|plan)\s+to\s+(?:show|present|"
+    r"illustrate|explain|demonstrate|highlight|visuali[sz]e|chart|plot|understand|gauge|assess|learn|map|"
+    r"get\s+a\s+(?:sense|feel|picture|view)|figure\s+out)\b[^?]*$"
+)
+# a sentence that asks for records of a dataset in the asker's own words ("I need the UDI record for X's analyzer.")
+_REQUEST = re.compile(
+    r"(?i)^\W*(?:i|we)\s+(?:need|want|'d\s+like|would\s+like)\s+(?:the|a|an|all|every|any)\s+(?:[\w()'-]+\s+){0,2}?"
+    r"(?:recalls?|510\s*\(?k\)?s?|pmas?|mdrs?|maude|adverse\s+events?|enforcement\s+reports?|registrations?|udi|"
+    r"gudid|classifications?|clearances?|approvals?)(?!\w)(?:\s+(?:records?|entr(?:y|ies)|listings?|data))?\s+"
+    r"(?:for|of|on|from)\b"
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
+_FOR_CLAUSE = re.compile(
+    r"(?i)^\s*(?:for|as\s+part\s+of)\s+(?:our|my|a|an|the|this|their|your)\b[^,:?]{0,80}?"
+    r"(?:,\s*|\s+(?=(?:i|we)\s+(?:need|want|would\s+like|'d\s+like|am\s+looking|are\s+looking)\b))"
+)
+# a leading clause about the asker's own plans ("Before we send product to them for EO, ..."), then the ask
+_WHEN_WE = re.compile(
+    r"(?i)^\s*(?:before|after|when|while|since|as|because|now\s+that|once)\s+(?:we|i|we're|i'm|our\s+\w+)\b[^,?]{0,80}?"
+    r"(?:,\s*(?=(?:can|could|would|will|please|pls|how|what|which|who|when|is|are|was|were|do|does|did|has|have|had|"
+    r"any|tell|give|show|list|confirm|check|i|we)\b)|\s+(?=(?:i|we)\s+(?:need|want|would\s+like|'d\s+like)\b))"
+)
+# the asker's own statement before a dash, then the ask ("We're trending complaints for our CAPA review - how many ...")
+_OWN_DASH = re.compile(
+    r"(?i)^\W*(?:(?:we|i|we're|i'm|we've|i've|we'd|i'd|our|my)\b|(?:quick|just\s+a|a\s+quick)\s+[^?;]{0,40}?"
+    r"\b(?:for|before)\s+(?:our|my|the)\b)[^?;]{0,100}?(?:\s+[-–—]+\s+|\s*;\s*)"
+    r"(?=(?:how|what|which|who|when|where|is|are|was|were|do|does|did|can|could|any|list|show|give|tell|count|pull|"
+    r"please|pls)\b)"
+)
+# a label of the ask itself at a sentence's head: "Q: how many ...", "Question - which ..."
+_LABEL = re.compile(r"(?i)^\s*(?:q|question|query|ask|request)\s*[:\-–]\s+")
+# the asker's remark in parentheses: "(ballpark is fine)", "(rough numbers ok)", "(just curious)"
+_REMARK = re.compile(
+    r"(?i)\s*\((?=[^()]*\b(?:ballpark|rough|roughly|approx\w*|estimate|fine|ok|okay|please|thanks|possible|"
+    r"curious|fyi|asking|quick|urgent|asap)\b)[^()0-9]{1,60}\)"
+)
+_GREETING = re.compile(
+    r"(?i)^\W*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))(?![-\w])"
+    r"(?:\s+(?:team|all|there|folks|everyone|guys|colleagues))?[\s,!.:;-]*"
+)
+# a colon's lead that frames: the asker's own work ("For our memo:", "Quick check before our audit:"), never a topic
+# ("covid serology: plasma vs serum", "wheelchairs: how many codes")
+_OWN_LEAD = re.compile(
+    r"(?i)^\W*(?:for|re|context|background|note|fyi|quick|as\s+part\s+of|regarding|question|need|needed|want|"
+    r"wanted)\b|"
+    r"(?i:\b(?:our|my|we|i'm|we're|me)\b)|\bus\b|\bI\s+(?:am|was|need|want|have|had|would|will|plan|must|"
+    r"should|just|only|track|work|look|ran|run)\b|"
+    r"\b(?:director|boss|manager|ceo|cfo|vp|auditor|client|customer|board|management|team|colleague)\s+"
+    r"(?:asks?|asked|wants?|needs?|wonders|question)\b"
+)
+# what a lead or a sentence beside the ask restricts: a dataset, a class, an exclusion, an event type, a status
+_RESTRICTS = re.compile(
+    r"(?i)\b(?:only|exclud\w*|except|without|not|class\s+(?:i{1,3}|[123])|malfunctions?|deaths?|"
+    r"injur(?:y|ies)|terminated|ongoing|completed|open|closed)\b"
+)
+_DATASET_WORD = re.compile(
+    r"(?i)\b(?:recalls?|510\s*\(?k\)?s?|pmas?|mdrs?|maude|adverse|events?|enforcements?|registrations?|udi|"
+    r"gudid|classifications?|clearances?|approvals?|product\s+codes?|procodes?)(?!\w)"
+)
+# the asker's work noun: a For-clause with "a", "an" or "the" frames only when it names one ("For the annual PMS
+# report, ..."); "For an insulin pump, ..." is the topic
+_WORK = re.compile(
+    r"(?i)\b(?:matrix|deck|slides?|memo|report|review|audit|inspection|meeting|file|files|tracker|dashboard|"
+    r"spreadsheet|presentation|summary|notes|log|assessment|evaluation|analysis|planning|budget|board|committee|"
+    r"strategy|briefing|questionnaire|project|portfolio|check|landscape|trend|study|proposal|email|call|"
+    r"submission|plan|paper|update|request|team|exercise|research|survey|benchmark\w*|overview|training)\b"
+)
+# a word before a full stop that is no sentence's end ("St. Jude", "Medtronic vs. Abbott", "Boston Scientific Corp.")
+_NO_END = re.compile(
+    r"(?i)(?:^|\s)(?:st|mt|dr|vs|v|inc|corp|co|ltd|mfg|intl|no|jr|sr|bros|assn|dept|mr|mrs|ms|[a-z])\.$"
+)
+# a firm's legal form closing its name: a bracket after it is the firm's site ("Encore Medical, L.P. (Austin, TX)")
+_LEGAL_END = re.compile(
+    r"(?i)\b(?:inc|llc|l\.?p|corp|corporation|co|ltd|limited|gmbh|ag|s\.?a|s\.?p\.?a|b\.?v|plc|lp)\.?\s*$"
+)
+_COURTESY = frozenset(
+    "ballpark rough roughly approx approximate approximately estimate estimates fine ok okay please thanks thank "
+    "you possible if curious fyi asking quick urgent asap is are a an the just numbers number figures figure would "
+    "be great good enough works for me it".split()
+)
+_PRONOUN = re.compile(r"(?i)\b(they|them|their|theirs)\b")
+# a parenthesis of capitalised words only ("(Vercelli)", "(Austin, TX)"): it describes the name beside it
+_PLACE_NOTE = re.compile(r"\s*\(((?:[A-Z][a-z]+\.?(?:[\s,]+|(?=\))))+(?:[A-Z]{2})?)\)")
+_ENTITY_NOTE = re.compile(
+    r"(?i)\s*\((?:any|all|every|each|incl\.?|including)\b[^()]{0,40}\b(?:entity|entities|"
+    r"affiliates?|subsidiar(?:y|ies)|divisions?|units?|sites?|companies)\)"
+)
+
+
+# a relative clause about the asker's own use of a device ("the pacemaker analyzer our service team uses"): it
+# describes the device, it is no part of its name
+_OWN_USE = re.compile(
+    r"(?i)(?<!\bdid)(?<!\bdoes)(?<!\bdo)(?<!\bhas)(?<!\bhave)(?<!\bhad)(?<!\bwill)(?<!\bcan)(?<!\bis)(?<!\bare)"
+    r"(?<=[a-z0-9])\s+(?:that\s+|which\s+)?(?:our|my|we|i)\b(?:\s+[a-z][\w-]*){0,3}?\s+(?:uses?|used|owns?|owned|has|have|"
+    r"had|bought|buys|runs?|operates?|maintains?|sells?|distributes?|implants?|relies\s+on|"
+    r"rely\s+on|are\s+using|is\s+using|work\s+with|works\s+with)\b(?:\s+(?:here|now|today|daily|in-house))?"
+)
+
+
+# a closing clause about the asker's purpose ("..., for our supplier risk matrix?", "... before the inspection")
+_TAIL_CLAUSE = re.compile(
+    r"(?i)(?:,\s*|\s+[-–—]\s*|\s+)(?:(?:just\s+|mainly\s+|mostly\s+)?for|as\s+part\s+of)\s+(?:our|my|the\s+team's|"
+    r"a|an|this|the\s+upcoming|the\s+next)\s+[^,?.!]{0,60}?\b(?:matrix|deck|slide|slides|memo|report|review|audit|"
+    r"inspection|meeting|file|files|tracker|dashboard|spreadsheet|presentation|summary|notes|records|log|"
+    r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing)\b(?=[\s?.!]*$)|"
+    r"(?:,\s*|\s+)(?:before|ahead\s+of|prior\s+to)\s+(?:our|my|the|next\s+\w+'s|the\s+next|tomorrow's|"
+    r"next\s+week's)\s+[^,?.!]{0,40}?\b(?:audit|inspection|meeting|review|visit|call|submission|deadline)\b"
+    r"(?=[\s?.!]*$)"
+)
+
+
+# who needs the answer, at the head of the ask ("our team needs the count of ...", "my manager wants a list of ..."):
+# the asker's people, never a device or a firm
+_WHO_NEEDS = re.compile(
+    r"(?i)(^|[.?!:;]\s*)(?:(?:our|my|the)\s+(?:[a-z]+\s+){0,2}?(?:team|boss|manager|director|group|department|dept|"
+    r"lead|leadership|management|vp|ceo|cfo|auditor|auditors|client|customer|colleague|colleagues|committee|board)|"
+    r"(?:qa|ra|qe|regulatory|quality|compliance)\s+(?:team|group|lead))\s+(?:needs?|wants?|asked\s+for|is\s+asking\s+"
+    r"for|are\s+asking\s+for|would\s+like|requires?|requested|(?:asked|asks|wondered|wonders|wants\s+to\s+know)"
+    r"(?:\s+(?:me|us))?\s+(?:whether|if))\s+"
+)
+# a closing clause about who asks and why, with no restriction of its own: "..., our supplier audit form asks",
+# "..., my boss wants a trend chart", "- the auditor asked"
+_TAIL_ASKER = re.compile(
+    r"(?i)(?:,\s*|\s+[-–—]\s*)(?:our|my|the|his|her|their)\s+(?:[a-z][\w'-]*\s+){0,3}?(?:asks?|asked|wants?|wanted|"
+    r"needs?|needed|requires?|required|requests?|requested|expects?)\b(?:\s+[a-z][\w'-]*){0,4}[\s?.!]*$"
+)
+_TRAILING_PULL = re.compile(
+    r"(?i)\s*[-–—,;]\s*(?:can|could)\s+(?:you|u)\s+(?:please\s+)?(?:pull|get|grab|send|do)\s+"
+    r"(?:it|that|this|them)\s*(?:please|pls)?[?.!]*\s*$"
+)
+
+
+@dataclass
+class Framed:
+    text: str  # what is read
+    context: list[str] = field(default_factory=list)  # the frame's words, said in the answer as not searched
+    kept: list[str] = field(default_factory=list)  # names the frame held that still count
+
+
+# shorthand that is also a product code or a firm's own word: "product code MOS", "MFR", "Hu-Friedy Mfg. Co.",
+# "the Sub Q device" are left as said
+_CODE_SAID = re.compile(r"(?i)\b(?:product\s+codes?|procodes?|codes?)\s*:?\s*$")
+_CODES_LIKE = frozenset({"MOS", "MOM", "MFR", "MFG", "REG", "SUB"})
+_FIRM_AFTER = re.compile(r"(?i)\.?\s*,?\s*(?:co|inc|corp|llc|ltd|company|corporation)\b")
+
+
+def _as_said(m: re.Match[str]) -> bool:
+    word = m[0].strip(" .")
+    before = m.string[: m.start()]
+    if word.isupper() and len(word) == 3 and word.isalpha() and (word in _CODES_LIKE or _CODE_SAID.search(before)):
+        return True
+    if word.lower() in ("mfr", "mfg", "manuf") and (
+        _FIRM_AFTER.match(m.string, m.end()) or word[0].isupper() and re.search(r"[A-Z][\w-]*\s+$", before)
+    ):
+        return True
+    if word.lower() == "mos" and not _MONTHS_BEFORE.search(before) and not _MONTHS_AFTER.match(m.string, m.end()):
+        return True  # "MDRs for mos": a product code said in lower case, not "months"
+    if word.lower() in ("supp", "supps") and word[0].isupper() and _NAME_AFTER.match(m.string, m.end()):
+        return True  # "510(k)s for Supp Medical": a firm's name, not supplements
+    return word.lower() in ("sub", "subs") and word[0].isupper()
+
+
+# a name's next word after a capitalised shorthand ("Supp Medical"), not a record's kind ("Supp Approvals")
+_NAME_AFTER = re.compile(r"\s+(?!(?:Approvals?|Decisions?|Reports?|Records?|Submissions?|Orders?)\b)[A-Z][a-z]")
+# what says "mos" is months: a number or a word of time before it ("6 mos", "last few mos"), "ago" after it
+_MONTHS_BEFORE = re.compile(
+    r"(?i)(?:\d|\b(?:last|past|next|few|several|couple|many|of|a|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|\w+teen|\w+ty))\s*$"
+)
+_MONTHS_AFTER = re.compile(r"(?i)\s*(?:ago|old|back|later|earlier|before|after|prior|since|from|of|to)\b")
+
+
+# a class numeral listed after "class X" with no "class" of its own ("class I vs II vs III", "class 2 or 3")
+_BARE_CLASS = re.compile(
+    r"(?i)(\bclass\s+(?:iii|ii|i|[123])\s*(?:,|vs\.?|versus|or|and|/|&)\s*(?:and\s+|or\s+)?)(iii|ii|i|[123])\b(?![\d.])"
+)
+# a part of the firm already named ("Medtronic, incl. Medtronic Neuromodulation"): the firm's name finds it too
+_PART_OF_FIRM = re.compile(
+    r"(?i)(\b([A-Z][\w&-]{2,})\b.*?)[,;]?\s*\(?\b(?:incl\.?|including)\s+\2(?:\s+(?-i:[A-Z])[\w&-]*){0,3}\)?(?=[\s,?.!;]|$)"
+)
+
+
+def expand_shorthand(text: str) -> str:
+    """The question's shorthand written out ("yr" -> "year", "FEI #" -> "FEI number"); a word said as a product code
+    or as part of a firm's name is left as said."""
+    for pat, rep in _SHORT:
+
+        def written(m: re.Match[str], rep: str = rep) -> str:
+            return m[0] if _as_said(m) else m.expand(rep)
+
+        text = re.sub(pat, written, text, flags=re.IGNORECASE)
+    text = _PART_OF_FIRM.sub(r"\1", text)
+    while (more := _BARE_CLASS.sub(r"\1class \2", text)) != text:
+        text = more  # "class I vs II vs III": each one a class
+    if re.search(r"(?i)\bregs\b|\breg\b(?<!(?-i:REG))", text):
+        word = "registrations" if _REGISTRATION.search(text) else "regulations"
+        text = re.sub(r"(?i)\bregs\b", word, text)
+        text = re.sub(r"(?i)\breg\b(?<!(?-i:REG))", word[:-1], text)
+    return re.sub(r"[ \t]+(?=[,?])", "", re.sub(r"[ \t]{2,}", " ", text)).strip()
+
+
+def _sentences(text: str) -> list[str]:
+    """The text's sentences; a full stop after an abbreviation or an initial ("St. Jude", "vs.", "Corp.") ends none."""
+    out: list[str] = []
+    for p in _SENTENCE.split(text):
+        if out and _NO_END.search(out[-1]):
+            out[-1] += " " + p
+        else:
+            out.append(p)
+    return out
+
+
+def _courtesy(remark: str) -> bool:
+    """A remark in brackets made only of courtesy words ("(ballpark is fine)"); "(class I only please)" is no
+    remark: it restricts."""
+    return all(w in _COURTESY for w in re.findall(r"[a-z']+", remark.lower()))
+
+
+def _own_clause(clause: str, rest: str) -> bool:
+    """A For-clause about the asker's own work ("For our memo,", "For the annual PMS report,", "For a market-sizing
+    exercise I need ..."), never a topic ("For an insulin pump,", "For a Class II device,")."""
+    m = re.match(r"(?i)^\s*(?:for|as\s+part\s+of)\s+(\w+)", clause)
+    if _RESTRICTS.search(clause):
+        return False
+    return bool(
+        m and m[1].lower() not in ("a", "an", "the") or _WORK.search(clause) or re.match(r"(?i)(?:i|we)\b", rest)
+    )
+
+
+def _bracket(m: re.Match[str], keeps: Callable[[str], bool], noted: list[str]) -> str:
+    """A bracket of capitalised words: a site beside a name ("(Vercelli)", "(Austin, TX)") is dropped as context; a
+    firm, place, status or class said in it ("(Medtronic)", "(Puerto Rico)", "(Terminated)") is kept, unbracketed."""
+    before = m.string[: m.start()]
+    site = re.fullmatch(r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*,\s*[A-Z]{2}", m[1]) or _LEGAL_END.search(before)
+    if _RESTRICTS.search(m[1]) or not site and keeps(m[1]):
+        return " " + m[1]
+    noted.append(m[1])
+    return ""
+
+
+def reframe(
+    question: str,
+    names_in: Callable[[str], list[str]],
+    doubt: Callable[[str, str], bool] = lambda frame, ask: False,
+    keeps: Callable[[str], bool] = lambda words: False,
+) -> Framed:
+    """The question without its frame. `names_in(text)` gives the firms, devices, record numbers and periods a
+    frame's text names (read with the question's own rules), which are kept beside the ask. `doubt(sentence, ask)`
+    says when a sentence with no ask may still name what the ask is about ("We track infusion pumps. Any recalls?"):
+    that sentence is read with the ask. `keeps(words)` says when the words of a bracket name a firm or a place to
+    count by; a sentence or bracket that restricts ("Class II only.", "(class I only please)") stays with the ask."""
+    text = expand_shorthand(question.strip())
+    text = _GREETING.sub("", text)
+    text = _MODAL.sub(lambda m: m[1], text)
+    text = _US_OBJECT.sub(lambda m: m[1], text)
+    text = _ENTITY_NOTE.sub("", text)
+    noted: list[str] = []
+    text = _PLACE_NOTE.sub(lambda m: _bracket(m, keeps, noted), text)
+    uses = [m[0].strip(" ,-–—.?!:;") for m in _WHO_NEEDS.finditer(text)]
+    text = _WHO_NEEDS.sub(lambda m: m[1], text)
+    text = _TRAILING_PULL.sub("", text)
+    tail = _TAIL_ASKER.search(text)
+    if tail and not (_RESTRICTS.search(tail[0]) or _DATASET_WORD.search(tail[0]) or re.search(r"\d", tail[0])):
+        uses.append(tail[0].strip(" ,-–—.?!"))
+        text = text[: tail.start()] + ("?" if "?" in tail[0] else "")
+    uses += [m[0].strip(" ,-–—") for m in _TAIL_CLAUSE.finditer(text)]
+    text = _TAIL_CLAUSE.sub("", text)
+    uses += [m[0].strip() for m in _OWN_USE.finditer(text)]
+    text = _OWN_USE.sub("", text)
+    remarks = [m[0].strip(" ()") for m in _REMARK.finditer(text) if _courtesy(m[0])]
+    text = _REMARK.sub(lambda m: "" if _courtesy(m[0]) else " " + m[0].strip(" ()"), text)
+    remarks += uses + noted
+    out = Framed(text=text, context=[w for r in remarks for w in r.split()])
+    if _YES_NO_TAIL.search(text) and _YES_NO_TAIL.sub("", text).strip():
+        text = _YES_NO_TAIL.sub("", text).strip()
+        parts = _sentences(text)
+        last = parts[-1]
+        if not (_YES_NO_HEAD.search(last) or _YES_NO_INSIDE.search(last)):  # "X class I recalls, yes or no": any?
+            text = " ".join(parts[:-1] + ["any " + last])
+        text = text.rstrip("?.! ") + "?"
+    frames: list[str] = []
+    colon = re.match(r"^([^:?]{2,120}):\s+(?=\S)", text)
+    if (
+        colon
+        and not _ASK.search(colon[1])
+        and not re.search(r"\d", colon[1])
+        and _OWN_LEAD.search(colon[1])
+        and not _RESTRICTS.search(colon[1])
+        and not (_DATASET_WORD.search(colon[1]) and not _WORK.search(colon[1]))
+    ):
+        frames.append(colon[1])
+        text = text[colon.end() :]
+    clause = _FOR_CLAUSE.match(text)
+    if clause and not _ASK.search(clause[0]) and _own_clause(clause[0], text[clause.end() :]):
+        frames.append(clause[0].strip(" ,"))
+        text = text[clause.end() :]
+    parts = [_LABEL.sub("", p) for p in _sentences(text)]
+    for k, p in enumerate(parts):
+        lead = _FOR_CLAUSE.match(p) if k else None  # "... predicate. For the risk analysis, what root cause ...?"
+        lead = lead if lead and not _ASK.search(lead[0]) and _own_clause(lead[0], p[lead.end() :]) else None
+        lead = lead or _WHEN_WE.match(p) or _OWN_DASH.match(p)  # "Before we send product to them for EO, ..."
+        if lead and p[lead.end() :].strip() and not _RESTRICTS.search(lead[0]):
+            frames.append(lead[0].strip(" ,"))
+            parts[k] = p[lead.end() :]
+    text = " ".join(parts)
+    if len(parts) > 1:
+        asks = [p for p in parts if _ASK.search(p) or _IMPERATIVE.search(p) or _REQUEST.search(p)]
+        if any("?" in p for p in asks):
+            asks = [
+                p for p in asks if not (_OWN_STATEMENT.search(p) and not _STRONG_ASK.search(p) or _SHOWING.search(p))
+            ]
+        asks = [p for p in parts if p in asks or asks and (_RESTRICTS.search(p) or doubt(p, " ".join(asks)))]
+        if asks and len(asks) < len(parts):
+            frames += [p for p in parts if p not in asks]
+            text = " ".join(asks)
+    if not frames:
+        out.text = text
+        return out
+    for f in frames:
+        out.kept += [k for k in names_in(f) if k.lower() not in text.lower()]
+    out.context += [w.strip(".,;:!?\"'()") for f in frames for w in f.split()]
+    firms = [k for k in out.kept[:1] if not re.search(r"\d", k)]  # a period or record number is no "they"
+    if firms and _PRONOUN.search(text):
+        text = _PRONOUN.sub(lambda m: firms[0] + ("'s" if m[1].lower().startswith("their") else ""), text)
+        out.kept = out.kept[1:]
+    if out.kept:
+        text = text.rstrip() + " " + " ".join(out.kept)
+    out.text = re.sub(r"\s{2,}", " ", text).strip()
+    return out
