@@ -42,7 +42,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE / "questions"))
 
 from bank import Bank, Family, as_of_dates, expected, load_bank  # noqa: E402
-from score import judge, read_payload  # noqa: E402
+from score import HELD_BACK, judge, read_payload  # noqa: E402
 
 sys.path.insert(0, str(HERE))
 from eval_setup import ModelMissing, embedded_ready, make_assistant, sample_mirror  # noqa: E402
@@ -178,6 +178,7 @@ def summarise(rows: list[dict]) -> dict:
         "clarified_needed": sum(r["kind"] == "clarify" for r in clar),
         "clarify_expected": sum(r["kind"] == "clarify" for r in rows),
         "every_reading": sum(r.get("detail") == "answered every reading" for r in rows),
+        "held_back": sum(bool(r["wrong_figure"] and HELD_BACK.search(r.get("answer") or "")) for r in rows),
         "refused": sum(r["refused"] for r in rows),
         "refuse_expected": sum(r["kind"] == "refuse" for r in rows),
         "no_answer": sum(r["outcome"] == "no_answer" for r in rows),
@@ -254,6 +255,7 @@ def totals(results: dict[str, list[dict]], say) -> None:
         [str(s[k]["wrong_figures"]) for k in labels],
         "goal 0: " + ", ".join(f"{k} {'met' if s[k]['wrong_figures'] == 0 else 'NOT met'}" for k in labels),
     )
+    row("  of them zeros marked not to be read as none", [str(s[k]["held_back"]) for k in labels])
     row("other wrong answers (no figure / wrong value)", [str(s[k]["wrong"] - s[k]["wrong_figures"]) for k in labels])
     row("clarifications asked (needed / asked)", [f"{s[k]['clarified_needed']} / {s[k]['clarified']}" for k in labels])
     row("  clarifications expected", [str(s[k]["clarify_expected"]) for k in labels])

@@ -108,6 +108,11 @@ _STRIP = [
 ]
 
 
+# a zero stated with the assistant's own warning ("I found no records ..., so I do not say that there are none"):
+# still a confident wrong figure here (a 0 stands in the answer), counted apart in the totals
+HELD_BACK = re.compile(r"(?i)\bI do not say that there (?:are|is|were) none\b")
+
+
 @dataclass
 class Reading:
     """What an answer payload says, read once."""
@@ -255,6 +260,10 @@ def judge(fam: Family, r: Reading, exp: Expected | None) -> Score:
     )
 
 
+# a stated "no": "No: 0 enforcement reports ...", "... implant no (N)", "not an implant", "false"
+_SAID_NO = re.compile(r"(?im)^\W*no\b|\bno\s*[:;]|\bfalse\b|: *n\b|\bnot? (?:an? )?implant|\bimplant\s+no\b")
+
+
 def _answer_ok(fam: Family, r: Reading, exp: Expected, interp_ok: bool | None) -> tuple[bool, str, Any]:
     m = fam.expect.match
     if m == "count":
@@ -276,11 +285,19 @@ def _answer_ok(fam: Family, r: Reading, exp: Expected, interp_ok: bool | None) -
         return (not miss, f"missing side figures {miss}" if miss else "", want)
     if m in ("keys", "top"):
         rows = exp.rows[:1] if m == "top" else exp.rows[:10]
-        hay = _norm(r.cited)
-        miss = [row[0] for row in rows if not any(_norm(str(c)) and _norm(str(c)) in hay for c in row if c is not None)]
+        hay = f" {_norm(r.cited)} "
+        miss = [
+            row[0]
+            for row in rows
+            if not any(_words_in(str(c), hay, beside_key=i > 0) for i, c in enumerate(row) if c is not None)
+        ]
         if not rows:
             return (bool(r.figures) and r.figures[0] == 0, "expected no records", [])
-        return (not miss, f"not cited: {miss[:3]}" if miss else "", [row[0] for row in rows])
+        if miss:
+            return (False, f"not cited: {miss[:3]}", [row[0] for row in rows])
+        if m == "top" and not _ranked_first(r.body, exp.rows):
+            return (False, "the top is not named before the runners-up", [row[0] for row in rows])
+        return (True, "", [row[0] for row in rows])
     row = exp.rows[0] if exp.rows else ()
     cands = [c for c in row if c not in (None, "")]
     if m == "date":
@@ -289,12 +306,41 @@ def _answer_ok(fam: Family, r: Reading, exp: Expected, interp_ok: bool | None) -
         return (any(_class_in(str(c), r.body) for c in cands), "", cands[0] if cands else None)
     if m == "yesno":
         yes = str(cands[0]).strip().lower() in ("y", "yes", "true", "1") if cands else False
-        said_yes = bool(re.search(r"(?i)\byes\b|\btrue\b|: *y\b", r.body)) and not re.search(
-            r"(?i)\bnot? (?:an? )?implant", r.body
+        own = re.sub(r"[\"“][^\"”\n]*[\"”]", " ", r.body)  # the answer's own words: a quoted "yes" is the user's
+        said_no = bool(_SAID_NO.search(own))
+        said_yes = bool(re.search(r"(?i)\byes\b|\btrue\b|: *y\b", own)) and not said_no
+        # "no" must be said, as "yes" must: an answer that says neither (a hedge, a question about a word) is no answer
+        ok = said_yes if yes else (said_no and not said_yes)
+        return (
+            ok,
+            "" if ok else "neither yes nor no stated" if not (said_yes or said_no) else "",
+            "yes" if yes else "no",
         )
-        return (said_yes == yes, "", "yes" if yes else "no")
-    body = _norm(r.body)
-    return (any(_norm(str(c)) in body for c in cands if _norm(str(c))), "", cands[0] if cands else None)
+    body = f" {_norm(r.body)} "
+    return (any(_words_in(str(c), body) for c in cands), "", cands[0] if cands else None)
+
+
+def _ranked_first(body: str, rows: tuple) -> bool:
+    """A ranking names the top before the runners-up (the expected SQL's next rows): a list of records that happens
+    to hold the top's name further down does not answer "which is the top"."""
+    hay = f" {_norm(body)} "
+    top = hay.find(f" {_norm(str(rows[0][0]))} ")
+    if top < 0:
+        return True  # cited in the citations only: the body's order says nothing
+    after = [hay.find(f" {_norm(str(row[0]))} ") for row in rows[1:3] if _norm(str(row[0]))]
+    return all(p < 0 or p > top for p in after)
+
+
+def _words_in(value: str, hay: str, *, beside_key: bool = False) -> bool:
+    """Whole words only: the state "CA" is not found in "medical". A column beside the key (beside_key) is never a bare
+    count: a "3" beside a top's name is found in any answer. The key itself (a year of a trend) and a value asked for
+    may be a number."""
+    v = _norm(value)
+    if beside_key and re.fullmatch(
+        r"\d{1,4}", v
+    ):  # a count or a year beside the key cites nothing: any answer holds such numbers
+        return False
+    return bool(v) and f" {v} " in hay
 
 
 def _understood(fam: Family, r: Reading, interp_ok: bool | None) -> bool:
@@ -310,11 +356,14 @@ def _choices_found(r: Reading, exp: Expected | None) -> float | None:
     return sum(1 for row in exp.rows if _norm(str(row[0])) in hay) / len(exp.rows)
 
 
+_NOT_SEARCHED = re.compile(r"\b(have not searched|did not search|did not understand)\b", re.I)
+
+
 def _every_reading(r: Reading, exp: Expected | None) -> bool:
     """An answer to an ambiguous question that names every expected choice (two or more) in its body answers each
     reading apart, e.g. both cables of a firm with each one's model number: not a wrong figure, as asking is not."""
-    if r.refused or not exp or not exp.rows or len(exp.rows) < 2:
-        return False
+    if r.refused or not exp or not exp.rows or len(exp.rows) < 2 or _NOT_SEARCHED.search(r.body):
+        return False  # a reply that did not search names the datasets in its help, not the readings
     hay = f" {_norm(r.body)} "
     return all(f" {_norm(str(row[0]))} " in hay for row in exp.rows)
 
