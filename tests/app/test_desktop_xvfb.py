@@ -118,7 +118,7 @@ def test_a_conversation_comes_back_whole_in_a_second_window(display, sample_mirr
             xdotool(display, "mousemove", "600", "768", "click", "1")
             xdotool(display, "type", "--delay", "15", question)
             xdotool(display, "key", "Return")
-            wait_for(lambda: sum(e["event"] == "answer_shown" for e in trace_events(first)) > i, 30, f"answer {i + 1}")
+            wait_for(lambda: sum(e["event"] == "answer_shown" for e in trace_events(first)) > i, 90, f"answer {i + 1}")
         xdotool(display, "key", "ctrl+q")
         assert proc.wait(30) == 0
     finally:
@@ -143,7 +143,7 @@ def test_a_conversation_comes_back_whole_in_a_second_window(display, sample_mirr
             return False
 
         time.sleep(1.5)  # (the first click's chance)
-        wait_for(whole, 60, "the conversation drawn with its 2 tables, chart and Export buttons", interval=0.2)
+        wait_for(whole, 120, "the conversation drawn with its 2 tables, chart and Export buttons", interval=0.2)
         settled_screenshot(display, SCREENSHOTS / "desktop-resumed.png")
         xdotool(display, "key", "ctrl+q")
         assert proc.wait(30) == 0
