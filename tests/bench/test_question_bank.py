@@ -260,3 +260,15 @@ def test_expected_keys_and_values_are_found_as_whole_words_only(sample_bank):
     whole = score.read_payload({"answer": "The top state is CA (3 reports), then NY (1)."})
     assert score.judge(fam, inside, exp).outcome == "wrong"
     assert score.judge(fam, whole, exp).outcome == "right"
+
+
+def test_a_since_reading_with_an_open_end_agrees_with_a_range_ending_on_the_export_date(sample_bank, con):
+    fam = _family(sample_bank, "ev_since_2019")
+    exp = qbank.expected(fam, con, qbank.as_of_dates(con))
+    since = {"datasets": ["event"], "date_from": "2019-01-01", "date_to": None}
+    assert score.interpretation_agrees(fam, since, exp) is True
+    assert score.interpretation_agrees(fam, {**since, "date_from": "2018-01-01"}, exp) is False
+    closed = {**since, "date_to": exp.date_to.isoformat()}
+    assert score.interpretation_agrees(fam, closed, exp) is True
+    early = {**since, "date_to": "2020-12-31"}
+    assert score.interpretation_agrees(fam, early, exp) is False  # a closed range that stops short is another range
