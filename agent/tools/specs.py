@@ -210,6 +210,7 @@ DATASETS: tuple[Spec, ...] = (
             "status": "status.exact",
             "voluntary_mandated": "voluntary_mandated.exact",
             "recall_number": "recall_number",
+            "event_id": "event_id",
             "city": "city",
         },
         counts={
@@ -219,7 +220,7 @@ DATASETS: tuple[Spec, ...] = (
             "country": "country.exact",
             "state": "state.exact",
         },
-        id_filters={"product_res_number": "recall_number"},
+        id_filters={"product_res_number": "recall_number", "event_id": "event_id"},
     ),
     Spec(
         endpoint="510k",

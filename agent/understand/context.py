@@ -21,7 +21,7 @@ linking link attaching reviewing preparing prepping compiling updating documenti
 customers regulatory intelligence request requested requesting postmarket post-market surveillance pms psur
 psurs pmsr pmcf upcoming assessment assessments inspection inspections incoming agreement
 agreements notified asked asking quality compliance remediation found finding findings
-defect defects eua euas ide ides ifu ifus""".split()
+defect defects eua euas ide ides ifu ifus client clients friend friends colleague colleagues""".split()
 )
 # a noun of the work: context when a work word or "our" stands before it ("risk file", "our submission")
 _NOUNS = {
@@ -92,7 +92,15 @@ _FIELD_NOUNS = {"problem", "problems", "coded", "code", "date", "start", "starte
 _SUBJECTS = {"it", "they", "this", "that", "he", "she", "those", "these"}
 _AUXILIARIES = {"did", "does", "do", "was", "were", "is", "are", "has", "have", "had", "will", "would", "could"}
 # record numbers: a question naming one asks about that record; its other words describe it
-RECORD_FIELDS = {"k_number", "pma_number", "supplement_number", "product_res_number", "mdr_report_key", "report_number"}
+RECORD_FIELDS = {
+    "k_number",
+    "pma_number",
+    "supplement_number",
+    "product_res_number",
+    "mdr_report_key",
+    "report_number",
+    "event_id",
+}
 
 
 def take_context(tokens: Tokens) -> list[str]:

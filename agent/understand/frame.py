@@ -31,6 +31,22 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bw/o\b", "without"),
     (r"\bw/(?=\s|\w)", "with "),
     (r"\bcnt\b", "count"),
+    (r"\bcls\b|\bclas\b", "class"),
+    (r"\b(reg|regulation|registration|report|mdr|event)\s+(?:no\.?|nbr|num)(?=\s|$|[?,;:])(?!\s+(?:longer|more|one)\b)",
+     r"\1 number"),
+    (r"\bpublish(?=\s+(?:date|dt)\b)", "publication"),
+    (r">=\s*(?=\d)", "since "),
+    (r"<=\s*(?=\d)", "through "),
+    (r"(?<![<>=])>\s*(?=\d)", "after "),
+    (r"(?<![<>=])<\s*(?=\d)", "before "),
+    (r"(?<!since\s)\b(\d{1,2}/\d{1,2}/(?:19|20)\d\d|(?:19|20)\d\d-\d\d-\d\d)\s*(?:-|–|to|through|until|thru)\s*"
+     r"(?:the\s+)?(?:present|today|now|date)\b", r"since \1"),
+    (r"\bdt\b", "date"),
+    (r"\benf\b", "enforcement"),
+    (r"\b((?:19|20)\d\d)\s*-?\s*Q([1-4])\b", r"Q\2 \1"),  # "2020Q2", "2020-Q2"
+    (r"\b([1-4])Q\s*'?(\d\d)\b", r"Q\1 20\2"),  # "4Q20": the fourth quarter of 2020
+    (r"\bCY\s*((?:19|20)\d\d)\b", r"\1"),  # "CY2023": the calendar year
+    (r"(?<=\d)\s*[-–]\s*(?=(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d)", " - "),
     (
         r"\b(pma|pmas|mdr|mdrs|510k|510ks|510\(k\)|recall|recalls|enforcement|registration|udi)\s+activit(?:y|ies)\b",
         r"\1",

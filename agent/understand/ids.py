@@ -134,6 +134,7 @@ _WORDS = {
 _VERBS_3 = set(
     "sit lie lay fit ran run set put say let led now off due own way you our his her she him yes day ago end".split()
 )
+_RECALL_WORDS = {"recall", "recalls", "recalled", "enforcement", "enforcements", "enf", "action", "withdrawal"}
 SUBMISSION_DATASET = {"k": "510k", "den": "510k", "p": "pma"}
 DI_CUES = {"di", "udi", "identifier", "gtin", "udi-di", "dis", "device", "gudid", "primary"}
 
@@ -145,7 +146,7 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
     for i, t in enumerate(tokens.toks):
         if not tokens.free(i):
             continue
-        up = t.text.upper().replace(" ", "")
+        up = t.text.upper().replace(" ", "").rstrip(".")  # "regulation 888.3070." ends a sentence
         prev = lows[i - 1] if i else ""
         if up == "21" and i + 2 < len(lows) and lows[i + 1] == "cfr" and re.fullmatch(r"\d{3}\.\d{1,4}", lows[i + 2]):
             tokens.take(i, i + 2, "id")  # "21 CFR 880.5725" (bare "21 CFR" asks for the regulation)
@@ -175,6 +176,12 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             name = "fei" if cue == "fei" else "regnum"  # "registration number 1628808", "FEI 3002808212"
             label = f"{'FEI' if cue == 'fei' else 'registration'} number {up}"
             out.append(("registrationlisting", Filter(field=f"word:{name}", value=up, label=label, words=t.text)))
+        elif (
+            re.fullmatch(r"\d{4,6}", up)
+            and (prev in ("event", "recall") or prev in ("id", "number", "#", "no", "num") and i > 1 and lows[i - 2] == "event")
+            and set(lows) & _RECALL_WORDS
+        ):  # "recall event 62925", "enforcement report with event id 62925": the recall event's number
+            out.append(("enforcement", Filter(field="event_id", value=up, label=f"recall event {up}", words=t.text)))
         elif re.fullmatch(r"\d{5,10}-(?:19|20)\d\d-\d{5,6}", up):  # registration number - year - sequence
             out.append(("event", Filter(field="report_number", value=up, label=f"report {up}", words=t.text)))
         elif (

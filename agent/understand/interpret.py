@@ -335,9 +335,19 @@ def interpret(
         lambda words: _names_a_filter(ctx, words),
     )
     it, clar = _read_model(ctx, _frame_dataset(framed.text or question, framed.context), last)
-    unnamed = _UNNAMED_FIRM.search(question) or last is None and _THEIR_RECORDS.search(question)
+    # "For a client's audit: ..." is background (the frame); "our supplier" in the ask is a firm not named.
+    unnamed = _UNNAMED_FIRM.search(framed.text or question) or last is None and _THEIR_RECORDS.search(question)
     named_record = any(f.field in RECORD_FIELDS or f.field == "di" for f in it.filters)  # "recall Z-0053-2020"
-    if unnamed and it.firm is None and not named_record and not it.sides and it.understood and clar is None:
+    firmless = set(it.datasets) <= {"classification"}  # product codes carry no firm: "what class would theirs be?"
+    if (
+        unnamed
+        and it.firm is None
+        and not named_record
+        and not it.sides
+        and it.understood
+        and clar is None
+        and not (firmless and it.datasets)
+    ):
         it.understood = False  # "our supplier": never a count of every firm's records
         who = unnamed[0] if unnamed.re is _UNNAMED_FIRM else "they"
         it.cannot = (
@@ -644,6 +654,12 @@ def _read(
     _ids_elsewhere(ctx, it, ids)
     recall_numbers(ctx, it)
     ids_apply(it, ids_ds)
+    if (
+        not it.field
+        and any(f.field in ("event_id", "product_res_number") for f in it.filters)
+        and re.search(r"(?i)\bhow\s+(?:serious|severe|bad|risky)\b|\bseverity\b", question)
+    ):  # "how serious was recall event 62925?": its recall class
+        it.field, it.measure, it.by, it.datasets = "recall_class", "lookup", None, ["enforcement"]
     clar = _devices_and_names(ctx, tokens, it, names, defaulted)
     if (
         tokens.lows()[0] == "when"

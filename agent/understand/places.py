@@ -208,6 +208,26 @@ def _excluded(tokens: Tokens, i: int) -> tuple[int, PlaceFilter] | None:
     return None
 
 
+_US_NOUNS = {
+    "applicant", "applicants", "firm", "firms", "company", "companies", "manufacturer", "manufacturers", "maker",
+    "makers", "sponsor", "sponsors", "submitter", "submitters", "establishment", "establishments", "recalls",
+    "clearances", "510ks", "510k", "submissions", "only", "based", "vs", "versus",
+}
+
+
+def _us_said(tokens: Tokens, i: int) -> bool:
+    """'domestic', or 'us' / 'usa' typed in lower case where it can only be the country: before a noun of firms or
+    records ("us applicants", "usa vs ex-us"), never the pronoun ("send us")."""
+    w = tokens.lows()[i]
+    nxt = tokens.lows()[i + 1] if i + 1 < len(tokens) else ""
+    if w == "domestic":
+        return True
+    if w in ("usa", "u.s") and tokens.toks[i].text.islower():
+        return True
+    after = tokens.lows()[i + 2] if i + 2 < len(tokens) else ""
+    return w == "us" and tokens.toks[i].text == "us" and (nxt in _US_NOUNS or nxt in ("and", "or") and after in FOREIGN)
+
+
 def _based(tokens: Tokens, i: int) -> tuple[int, PlaceFilter] | None:
     """'Texas-based', 'New York-based', 'Washington based': a place the firm is based in (tokens used, filter)."""
     lows = tokens.lows()
@@ -253,6 +273,9 @@ def read_places(tokens: Tokens, skip: set[str], reach: dict[str, int]) -> tuple[
         if tokens.free(i) and (ex := _excluded(tokens, i)):
             tokens.take(i, i + ex[0], "place")
             places.append((i, ex[1]))
+        elif tokens.free(i) and (us := _us_said(tokens, i)):
+            tokens.take(i, i + 1, "place")
+            places.append((i, _filter(tokens.toks[i].text, "US", "country")))
         elif tokens.free(i) and lows[i] in DEMONYMS:
             tokens.take(i, i + 1, "place")
             places.append((i, _filter(tokens.toks[i].text, DEMONYMS[lows[i]], "country")))

@@ -53,7 +53,7 @@ def _key(s: Side) -> tuple:
     return (
         (s.firm.key or s.firm.name).lower() if s.firm else "",
         (tuple(sorted(c.code for c in d.codes)), d.text.lower()) if d else (),
-        s.place.code if s.place else "",
+        (s.place.code, s.place.exclude) if s.place else (),
         s.date_from,
         s.date_to,
         tuple((f.field, str(f.value)) for f in s.filters),

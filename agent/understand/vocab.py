@@ -672,6 +672,7 @@ _PLAIN_WORDS = sorted(
     {w for w in FUNCTION | set(DATE_KIND) if len(w) >= 6 and w.isalpha()}
     | {w for k in MEASURE_PHRASES for w in k if len(w) >= 6 and w.isalpha()}
     | {"flagged", "clearance", "clearances", "supplement", "supplements", "quarterly", "received", "breakdown"}
+    | {"decision", "decisions", "number", "numbers", "published", "terminated", "registered", "classified"}
 )
 
 
@@ -708,7 +709,7 @@ def _one_edit(a: str, b: str) -> bool:
 def fuzzy_plain_word(word: str) -> str | None:
     """The grammar word the token misspells by one slip ("recieved", "quartely"), when exactly one is that close;
     never a word the vocabulary knows itself ("labeler" is no typo of "labeled")."""
-    if len(word) < 6 or not word.isalpha() or word in _PLAIN_WORDS or word in _KNOWN_WORDS:
+    if len(word) < 5 or not word.isalpha() or word in _PLAIN_WORDS or word in _KNOWN_WORDS:
         return None
     hits = [w for w in difflib.get_close_matches(word, _PLAIN_WORDS, n=5, cutoff=0.75) if _one_edit(word, w)]
     return hits[0] if len(hits) == 1 else None
