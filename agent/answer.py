@@ -182,7 +182,11 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
     field, rows = it.field or "", e["rows"]
     keys = [
         field,
-        *{"root_cause": ["root_cause_description", "supplement_reason"], "k_numbers": ["k_number"]}.get(field, []),
+        *{
+            "root_cause": ["root_cause_description", "supplement_reason"],
+            "k_numbers": ["k_number"],
+            "premarket_submission": ["pma_number", "k_number"],  # a listing's own premarket number
+        }.get(field, []),
         {
             "root_cause": "root_cause_description",
             "status": "recall_status",

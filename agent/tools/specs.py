@@ -483,6 +483,8 @@ DATASETS: tuple[Spec, ...] = (
             "product_codes": "products.product_code",
             "proprietary_name": "proprietary_name",
             "reg_expiry_year": "registration.reg_expiry_date_year",
+            "pma_number": "pma_number",
+            "k_number": "k_number",
         },
         date="products.created_date",
         product_code="products.product_code",

@@ -388,6 +388,9 @@ def expand_shorthand(text: str) -> str:
     text = _PART_OF_FIRM.sub(r"\1", text)
     while (more := _BARE_CLASS.sub(r"\1class \2", text)) != text:
         text = more  # "class I vs II vs III": each one a class
+    text = re.sub(  # "reg 9610240", "reg no 9610240", "reg number 9610240": an establishment's registration number
+        r"(?i)\breg\.?\s+(?:(?:no|number|num|nbr|#)\.?\s*)?(?=\d{5,10}\b)", "registration number ", text
+    )
     if re.search(r"(?i)\bregs\b|\breg\b(?<!(?-i:REG))", text):
         word = "registrations" if _REGISTRATION.search(text) else "regulations"
         text = re.sub(r"(?i)\bregs\b", word, text)

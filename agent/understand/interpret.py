@@ -660,6 +660,16 @@ def _read(
         and re.search(r"(?i)\bhow\s+(?:serious|severe|bad|risky)\b|\bseverity\b", question)
     ):  # "how serious was recall event 62925?": its recall class
         it.field, it.measure, it.by, it.datasets = "recall_class", "lookup", None, ["enforcement"]
+    if (
+        it.field in (None, "registration_number", "fei_number")  # "registration number 9610240" names the record
+        and any(f.field in ("word:regnum", "word:fei") for f in it.filters)
+        and set(it.datasets) & {"pma", "510k"}
+        and (
+            it.measure in ("list", "lookup")
+            or re.search(r"(?i)\b(?:pma|510\s*\(?k\)?)\s*(?:numbers?|no\.?|#|num)(?!\w)", question)
+        )
+    ):  # "which PMA is listed under registration 9610240?": the listing's own premarket number
+        it.field, it.measure, it.datasets = "premarket_submission", "lookup", ["registrationlisting"]
     clar = _devices_and_names(ctx, tokens, it, names, defaulted)
     if (
         tokens.lows()[0] == "when"
