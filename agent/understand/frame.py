@@ -32,7 +32,7 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bw/(?=\s|\w)", "with "),
     (r"\bcnt\b", "count"),
     (r"\bcls\b|\bclas\b", "class"),
-    (r"\b(reg|regulation|registration|report|mdr|event)\s+(?:no\.?|nbr|num)(?=\s|$|[?,;:])(?!\s+(?:longer|more|one)\b)",
+    (r"\b(reg|regulation|registration|report|mdr|event|pma|510k|recall)\s+(?:no\.?|nbr|num)(?=\s|$|[?,;:])(?!\s+(?:longer|more|one)\b)",
      r"\1 number"),
     (r"\bpublish(?=\s+(?:date|dt)\b)", "publication"),
     (r">=\s*(?=\d)", "since "),
