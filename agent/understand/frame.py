@@ -32,15 +32,20 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bw/(?=\s|\w)", "with "),
     (r"\bcnt\b", "count"),
     (r"\bcls\b|\bclas\b", "class"),
-    (r"\b(reg|regulation|registration|report|mdr|event|pma|510k|recall)\s+(?:no\.?|nbr|num)(?=\s|$|[?,;:])(?!\s+(?:longer|more|one)\b)",
-     r"\1 number"),
+    (
+        r"\b(reg|regulation|registration|report|mdr|event|pma|510k|recall)\s+(?:no\.?|nbr|num)(?=\s|$|[?,;:])(?!\s+(?:longer|more|one)\b)",
+        r"\1 number",
+    ),
     (r"\bpublish(?=\s+(?:date|dt)\b)", "publication"),
     (r">=\s*(?=\d)", "since "),
     (r"<=\s*(?=\d)", "through "),
     (r"(?<![<>=])>\s*(?=\d)", "after "),
     (r"(?<![<>=])<\s*(?=\d)", "before "),
-    (r"(?<!since\s)\b(\d{1,2}/\d{1,2}/(?:19|20)\d\d|(?:19|20)\d\d-\d\d-\d\d)\s*(?:-|–|to|through|until|thru)\s*"
-     r"(?:the\s+)?(?:present|today|now|date)\b", r"since \1"),
+    (
+        r"(?<!since\s)\b(\d{1,2}/\d{1,2}/(?:19|20)\d\d|(?:19|20)\d\d-\d\d-\d\d)\s*(?:-|–|to|through|until|thru)\s*"
+        r"(?:the\s+)?(?:present|today|now|date)\b",
+        r"since \1",
+    ),
     (r"\bdt\b", "date"),
     (r"\benf\b", "enforcement"),
     (r"\b((?:19|20)\d\d)\s*-?\s*Q([1-4])\b", r"Q\2 \1"),  # "2020Q2", "2020-Q2"

@@ -178,7 +178,12 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             out.append(("registrationlisting", Filter(field=f"word:{name}", value=up, label=label, words=t.text)))
         elif (
             re.fullmatch(r"\d{4,6}", up)
-            and (prev in ("event", "recall") or prev in ("id", "number", "#", "no", "num") and i > 1 and lows[i - 2] == "event")
+            and (
+                prev in ("event", "recall")
+                or prev in ("id", "number", "#", "no", "num")
+                and i > 1
+                and lows[i - 2] == "event"
+            )
             and set(lows) & _RECALL_WORDS
         ):  # "recall event 62925", "enforcement report with event id 62925": the recall event's number
             out.append(("enforcement", Filter(field="event_id", value=up, label=f"recall event {up}", words=t.text)))

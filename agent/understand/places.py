@@ -209,9 +209,31 @@ def _excluded(tokens: Tokens, i: int) -> tuple[int, PlaceFilter] | None:
 
 
 _US_NOUNS = {
-    "applicant", "applicants", "firm", "firms", "company", "companies", "manufacturer", "manufacturers", "maker",
-    "makers", "sponsor", "sponsors", "submitter", "submitters", "establishment", "establishments", "recalls",
-    "clearances", "510ks", "510k", "submissions", "only", "based", "vs", "versus",
+    "applicant",
+    "applicants",
+    "firm",
+    "firms",
+    "company",
+    "companies",
+    "manufacturer",
+    "manufacturers",
+    "maker",
+    "makers",
+    "sponsor",
+    "sponsors",
+    "submitter",
+    "submitters",
+    "establishment",
+    "establishments",
+    "recalls",
+    "clearances",
+    "510ks",
+    "510k",
+    "submissions",
+    "only",
+    "based",
+    "vs",
+    "versus",
 }
 
 
@@ -273,7 +295,7 @@ def read_places(tokens: Tokens, skip: set[str], reach: dict[str, int]) -> tuple[
         if tokens.free(i) and (ex := _excluded(tokens, i)):
             tokens.take(i, i + ex[0], "place")
             places.append((i, ex[1]))
-        elif tokens.free(i) and (us := _us_said(tokens, i)):
+        elif tokens.free(i) and _us_said(tokens, i):
             tokens.take(i, i + 1, "place")
             places.append((i, _filter(tokens.toks[i].text, "US", "country")))
         elif tokens.free(i) and lows[i] in DEMONYMS:
