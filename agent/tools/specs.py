@@ -396,6 +396,7 @@ DATASETS: tuple[Spec, ...] = (
             "is_rx": "is_rx",
             "is_otc": "is_otc",
             "is_kit": "is_kit",
+            "is_sterile": "sterilization.is_sterile",
             "is_single_use": "is_single_use",
             "mri_safety": "mri_safety.exact",
             "brand_name": "brand_name.exact",

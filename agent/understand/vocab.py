@@ -195,6 +195,9 @@ FILTER_PHRASES = _table(
         "rx=true": "rx|prescription|prescription only|prescription-only|labeled rx",
         "otc=true": "otc|over the counter|over-the-counter",
         "kit=true": "kit|kits",
+        "sterile=true": "labeled sterile|labelled sterile|labeled as sterile|labelled as sterile|flagged sterile|"
+        "flagged as sterile|supplied sterile|sold sterile|packaged sterile|sterile packaged|sterile-packaged|"
+        "marked sterile|marked as sterile|device sterile|sterile flag|sterile = yes|sterile yes",
         "single=true": "single use|single-use|single use devices|single-use devices|disposable|disposables|"
         "flagged single-use|flagged single use|single use yes|single-use yes|for single use|one-time use",
         "gmp=Y": "gmp exempt|gmp-exempt|exempt from gmp|exempt from the gmp|gmp exemption|exempt from gmp requirements|"
@@ -337,6 +340,7 @@ FILTER_FIELDS = {
     "rx": ({"udi": "is_rx"}, "prescription (Rx) devices"),
     "otc": ({"udi": "is_otc"}, "over-the-counter devices"),
     "kit": ({"udi": "is_kit", "gudid": "is_kit"}, "kits"),
+    "sterile": ({"udi": "is_sterile", "gudid": "is_sterile"}, "devices labeled sterile"),
     "life": ({"classification": "life_sustain_support_flag"}, "life-sustaining or supporting"),
     "implant": ({"classification": "implant_flag"}, "implants"),
     "third_party": ({"510k": "third_party"}, "third-party reviewed"),
@@ -382,6 +386,7 @@ FILTER_DATASET = {
     "rx": "udi",
     "otc": "udi",
     "kit": "udi",
+    "sterile": "udi",
     "life": "classification",
     "implant": "classification",
     "third_party": "510k",

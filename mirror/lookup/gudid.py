@@ -56,6 +56,7 @@ _FLAGS = {
     "is_otc": "d.otc",
     "is_kit": "d.deviceKit",
     "is_single_use": "d.singleUse",
+    "is_sterile": "d.deviceSterile",
     "mri_safety": "d.MRISafetyStatus",
 }
 
