@@ -41,6 +41,9 @@ def more_sides(it: Interpretation, names, periods: list) -> None:
             for c in it.device.codes[:4]
         ]
         it.device = None
+    elif len(regs := [f for f in it.filters if f.field == "regulation_number"]) > 1:
+        sides = [Side(label=f.label, filters=[f]) for f in regs[:4]]  # "888.3080 vs 888.3060": one side each
+        it.filters = [f for f in it.filters if f.field != "regulation_number"]
     elif len(names.places) > 1:  # a search takes one place: each is a side
         sides = [Side(label=p.name, place=p) for p in names.places[:4]]
         it.place = None
