@@ -75,7 +75,7 @@ def _base(it: Interpretation, ds: str, device=None, firm=None, place=None, side:
             args["recall_class"] = f.value
         elif f.field == "recall_class" and ds == "enforcement":
             filters["recall_class"] = f.value
-        elif f.field == "device_class" and ds in ("classification", "recall"):
+        elif f.field == "device_class" and (ds == "classification" or ds in SPECS and "device_class" in SPECS[ds].own):
             filters["device_class"] = f.value
         elif f.field.startswith("word:"):
             target = vocab.FILTER_FIELDS[f.field[5:]][0].get(ds)

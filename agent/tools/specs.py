@@ -258,6 +258,7 @@ DATASETS: tuple[Spec, ...] = (
             "third_party": "third_party_flag",
             "k_number": "k_number.exact",
             "city": "city",
+            "device_class": "openfda.device_class",  # the class of the 510(k)'s product code, as openFDA adds it
         },
         counts={
             "product_code": "product_code",

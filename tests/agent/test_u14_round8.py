@@ -247,7 +247,7 @@ def test_recall_classes_compared_are_counted_in_enforcement_reports(assistant):
     assert "enforcement reports" in head and "class II: 1" in head and "class III: 1" in head
 
 
-@pytest.mark.parametrize("question", ["adverse events for class II devices in 2023", "510(k)s of class 2 devices"])
+@pytest.mark.parametrize("question", ["adverse events for class II devices in 2023", "UDI records of class 2 devices"])
 def test_a_device_class_the_search_cannot_apply_gives_no_figure(ctx, question):
     it, clar = interpret(ctx, question)
     assert clar is None and not it.understood
