@@ -77,7 +77,11 @@ _ADVICE = re.compile(
     r"\b| to (?:count|search|filter|read|compare|include|exclude|list|group|sort)\b)|is (?:this|that) (?:dangerous|"
     r"normal)|best (?:one )?for (?:a|an|my|me|him|her|someone|patients? (?:like|with))|"
     r"(?<!\bthan )(?<!\bare )(?<!\bis )(?<!\bwere )\d+[- ]years?[- ]old|"
-    rf"should (?:i|we){_ON_RECORDS}|should my|keep using my|worried about my|"
+    rf"should (?:i|we){_ON_RECORDS}|should my|keep using my|worried about my|my neighbou?r|"
+    r"should (?:a|the|this|that|our) (?:patient|person|woman|man|child)(?:\s+(?:whose|who|with)\s+[\w\s'-]{1,60}?)?"
+    r"\s+(?:have|get|undergo|wait|stop|take|keep|continue|see|be\s+(?:treated|operated|revised|implanted))|"
+    r"(?:does|do|will|would) (?:he|she|they|i|we) need (?:another|a|an|more|further|revision|repeat|a second) "
+    r"(?:surgery|operation|procedure|treatment|revision)|"
     r"safe (?:for|to use (?:for|on|with|in)) (?:me|my|him|her|us|a child|children|kids|someone|(?:a |an |the )?"
     r"(?:patients?|person|people|woman|man|elderly|pregnant)))\b",
     re.I,
