@@ -531,7 +531,8 @@ def _read(
     read_ages(ctx, tokens, it, preview)
     for k in models:
         tokens.role.pop(k, None)  # read with the model's other words as a device
-    _filters(tokens, it, preview)
+    earlier = list(last.reading.get("datasets") or []) if last and last.reading and not preview else []
+    _filters(tokens, it, preview or earlier)  # "how many positives?" after serology results: that dataset's field
     _class_alternative(tokens, it)
     said_fields = _measure(tokens, it, keyed=bool(ids or it.device))
     classes_asked = _classes_listed(it)

@@ -242,9 +242,11 @@ FILTER_PHRASES = _table(
         "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
         "estab=Repack or Relabel": "repackers|relabelers|repack|relabel",
         "truth=Positive": "positive|positives|truly positive|truth positive|antibody truth positive|antibody-positive|"
-        "antibody positive|positive samples|reference positive|reference positives|known positive",
+        "antibody positive|positive samples|reference positive|reference positives|known positive|positive group|"
+        "positives group|group of positives",
         "truth=Negative": "negative|negatives|truly negative|truth negative|antibody truth negative|antibody-negative|"
-        "antibody negative|negative samples|reference negative|reference negatives|known negative",
+        "antibody negative|negative samples|reference negative|reference negatives|known negative|negative group|"
+        "negatives group|group of negatives",
         "agree=FP": "false positive|false positives|false-positive|false-positives|falsely positive|fp|fps|"
         "false positive results|wrongly called positive|wrongly call positive|wrongly flagged positive|"
         "wrongly read positive|wrongly identified as positive|incorrectly called positive|incorrectly positive",
