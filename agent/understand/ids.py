@@ -225,11 +225,15 @@ def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
     after_code_word = False
     for i, t in enumerate(tokens.toks):
         w = lows[i]
-        if w in ("code", "codes"):
+        if w in ("code", "codes", "procode", "procodes", "pcode"):
             after_code_word = True
             continue
         if not tokens.free(i):
             after_code_word = after_code_word and w in ("and", "or", "&")
+            continue
+        code_said = lows[i + 1 : i + 3] == ["product", "code"] or lows[i + 1 : i + 2] == ["procode"] or after_code_word
+        if code_said and re.fullmatch(r"[A-Z]{3}", t.text):
+            said.append(i)  # "MAX product code", "procode MAX": a code said so, even one that is also a word
             continue
         if re.fullmatch(r"[A-Za-z]{3}", t.text) and t.text.upper() not in NOT_CODES and w not in _WORDS:
             if after_code_word and (t.text.isupper() or w not in _VERBS_3):  # "codes sit under": a verb

@@ -717,7 +717,11 @@ def _read(
     _broader_codes(ctx, it)
     field_of_named(ctx, it, frozenset(LOOKUP_FIELDS))
     if refine and last is not None:
-        yesno = tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
+        yesno = (
+            tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
+            or bool(re.search(r"(?i)\by\s*/\s*n\b|\byes\s*/\s*no\b", tokens.text))
+            or any("flag" in f.words.lower() for f in it.filters if f.field.startswith("word:"))
+        )  # "implant y/n?", "implant flag on that one?": the flag's value for the previous device
         classes = [f for f in it.filters if f.field == "class"]
         listed = sum(1 for t in tokens.toks if t.low in ("i", "ii", "iii", "1", "2", "3")) > 1
         if classes and listed and not specific(last.reading):  # "class I, II or III?": each record's class

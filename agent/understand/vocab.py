@@ -210,7 +210,8 @@ FILTER_PHRASES = _table(
         "life-sustaining or supporting|life sustaining or life supporting|life-sustaining or life-supporting|"
         "life sustaining or support|life-sustaining or -supporting|life sustaining and supporting|"
         "life-sustaining/supporting|life-sustaining/life-supporting",
-        "implant=Y": "implant flag|implanted devices|implantable devices|implants|implant|an implant",
+        "implant=Y": "implant flag|implanted devices|implantable devices|implants|implant|an implant|"
+        "considered implantable|considered an implant|flagged as an implant|flag it as an implant|flagged implant",
         "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed|3rd party|3rd-party|"
         "third party review|third-party review|3rd party review|3rd-party review",
         "decision=SESE": "substantially equivalent|found substantially equivalent|sese|se determinations|"
