@@ -719,7 +719,8 @@ def _read(
     if refine and last is not None:
         yesno = (
             tokens.toks[0].low in ("is", "are", "was", "were", "does", "do")
-            or bool(re.search(r"(?i)\by\s*/\s*n\b|\byes\s*/\s*no\b", tokens.text))
+            or tokens.toks[0].low == "any"  # the frame reads "implant y/n?" as "any implant?"
+            and any(f.field in ("word:implant", "word:life") for f in it.filters)
             or any("flag" in f.words.lower() for f in it.filters if f.field.startswith("word:"))
         )  # "implant y/n?", "implant flag on that one?": the flag's value for the previous device
         classes = [f for f in it.filters if f.field == "class"]
