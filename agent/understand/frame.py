@@ -57,14 +57,18 @@ _SHORT: list[tuple[str, str]] = [
         r"\1",
     ),
     (r"\bthru\b", "through"),
+    (r"\bFDA[- ](?=registered\b|listed\b|cleared\b|approved\b)", ""),  # "FDA-registered": registered
     (  # "Q4 2019 through Q1 2020", "October 2019 - March 2020": one range, as "from ... to ..." reads it
         r"(?<!from\s)(?<!between\s)\b((?:Q[1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?)\s+"
         r"(?:19|20)\d\d)\s*(?:-|–|to|through|until)\s*((?:Q[1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|"
         r"dec)[a-z]*\.?)\s+(?:19|20)\d\d)\b",
         r"from \1 to \2",
     ),
-    (r"\b(?:in|during|within|over|for)\s+(?:that|this|the\s+same)\s+(?:window|time\s*frame|timeframe|period|"
-     r"time\s+period|span)\b", ""),
+    (
+        r"\b(?:in|during|within|over|for)\s+(?:that|this|the\s+same)\s+(?:window|time\s*frame|timeframe|period|"
+        r"time\s+period|span)\b",
+        "",
+    ),
     (  # "10/2020 to 12/2020", "03/2020 - 06/2020": one range of months, as "from ... to ..." reads it
         r"(?<!from\s)(?<![\d/])\b(0?[1-9]|1[0-2])/((?:19|20)\d\d)\s*(?:-|–|to|through|until)\s*(0?[1-9]|1[0-2])/"
         r"((?:19|20)\d\d)\b",

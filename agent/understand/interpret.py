@@ -291,6 +291,11 @@ def _antibody_beside(tokens: Tokens, i: int, j: int) -> str:
     return ""
 
 
+_CLASSIFICATION_ASKED = re.compile(
+    r"(?i)\b(?:class|classes|classified|classification|regulation|product\s+codes?|procodes?)\b"
+)
+
+
 def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
     for i, j, tag in vocab.match_phrases(tokens, vocab.FILTER_PHRASES, "filter"):
         name, value = tag.split("=")
@@ -309,6 +314,11 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
         elif name in vocab.FILTER_FIELDS and not _filter_fits(name, preview, set(tokens.lows())):
             for k in range(i, j):
                 tokens.role.pop(k, None)  # "positive airway pressure", "recalls of ... kits"
+        elif (
+            name in ("otc", "rx") and not set(preview) & {"udi", "gudid"} and _CLASSIFICATION_ASKED.search(tokens.text)
+        ):
+            for k in range(i, j):
+                tokens.role.pop(k, None)  # "class of an over-the-counter glucose test system": the device's own name
         elif name in vocab.FILTER_FIELDS:
             label = vocab.FILTER_FIELDS[name][1].format(v=value)
             if name == "agree":
