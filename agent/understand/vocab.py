@@ -428,7 +428,8 @@ FOLLOWUP = _table(
 
 # words that carry the sentence but no filter: explained by being grammar
 FUNCTION = set(
-    """work different distinct a an the of for in on at by to from with without and or about is are was were be been being do does
+    """work different distinct a an the of for in on at by to from with without and or about is are was were be
+been being do does
 did done how what which who whom whose where when why please all any some there their its it this that these those them
 they per each every over since after before between during through than more most i we you me my our us can could
 would should will shall may might must have has had having get got gets getting give show list find tell know see
