@@ -60,6 +60,7 @@ FIELD_LABEL = {
     "month": "month",
     "implant_flag": "implant",
     "life_sustain_support_flag": "life-sustaining or supporting",
+    "gmp_exempt_flag": "GMP-exempt (quality system)",
     "registration_number": "registration number",
     "fei_number": "FEI number",
     "version_or_model_number": "version or model number",

@@ -340,6 +340,7 @@ DATASETS: tuple[Spec, ...] = (
             "review_panel": "review_panel",
             "implant_flag": "implant_flag",
             "life_sustain_support_flag": "life_sustain_support_flag",
+            "gmp_exempt_flag": "gmp_exempt_flag",
         },
         product_code="product_code",
         text=("device_name", "definition"),

@@ -57,6 +57,7 @@ LOOKUP_FIELDS = {
     "company_name": "udi",
     "product_problems": "event",
     "implant_flag": "classification",
+    "gmp_exempt_flag": "classification",
     "life_sustain_support_flag": "classification",
     "third_party_flag": "510k",
     "premarket_submission": "gudid",
@@ -69,7 +70,7 @@ LOOKUP_FIELDS = {
 
 
 # flags said as filters that a question about one device asks the value of ("is PNJ an implant?")
-FLAG_FIELDS = {"implant": "implant_flag", "life": "life_sustain_support_flag"}
+FLAG_FIELDS = {"implant": "implant_flag", "life": "life_sustain_support_flag", "gmp": "gmp_exempt_flag"}
 
 
 TOP_OK = {
@@ -251,7 +252,12 @@ def flag_question(it: Interpretation, tokens: Tokens) -> None:
     flags = [f for f in it.filters if f.field.startswith("word:") and f.field[5:] in FLAG_FIELDS]
     if not flags or not it.device or it.sides or it.measure not in ("list", "lookup", "count"):
         return
-    asks = tokens.toks[0].low in ("is", "are", "does", "do", "was", "were") or "flag" in flags[0].words.lower()
+    asks = (
+        tokens.toks[0].low in ("is", "are", "does", "do", "was", "were")
+        or "flag" in flags[0].words.lower()
+        or tokens.text.rstrip().endswith("?")
+        and tokens.toks[0].low in flags[0].words.lower().split()  # "gmp exempt? UV toothbrush sterilizer"
+    )
     if asks and it.measure == "count":
         it.measure = "list"  # "does DXY count as an implant?"
     if asks and (it.device.path == "given" or len(it.device.codes) <= 3):

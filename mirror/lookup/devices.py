@@ -99,6 +99,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "tavr": ("aortic valve prosthesis percutaneously delivered",),
     "tavi": ("aortic valve prosthesis percutaneously delivered",),
     "ecmo": ("oxygenator",),
+    "uv": ("ultraviolet",),
 }
 SYNONYM_WEIGHT = 0.9
 # one-word lay names and abbreviations, spelled out (for searching a dataset's own names: "DBS" -> deep brain ...)
