@@ -23,6 +23,9 @@ psurs pmsr pmcf upcoming assessment assessments inspection inspections incoming 
 agreements notified asked asking quality compliance remediation found finding findings
 defect defects eua euas ide ides ifu ifus client clients friend friends colleague colleagues""".split()
 )
+_PARTIES = set(
+    "client clients customer customers supplier suppliers vendor vendors colleague colleagues friend friends".split()
+)
 # a noun of the work: context when a work word or "our" stands before it ("risk file", "our submission")
 _NOUNS = {
     "file",
@@ -123,6 +126,8 @@ def take_context(tokens: Tokens) -> list[str]:
                 end += 1  # "CAPA 2231", "audit 24-017": the work's own number, neither a date nor a record
                 while end < len(lows) and tokens.toks[end].start == tokens.toks[end - 1].end and tokens.free(end):
                     end += 1  # "2024-117" typed as one number, read by the tokenizer in two
+            if w in _PARTIES and end < len(lows) and tokens.free(end) and re.fullmatch(r"[a-z]{3,}ing", lows[end]):
+                end += 1  # "a client weighing ...", "a supplier making ...": what the party does, no device
             tokens.take(start, end, "function")
             out.append(tokens.words(start, end))
         elif w == "part" and prev == "as" and i + 1 < len(lows) and lows[i + 1] == "of":

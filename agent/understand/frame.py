@@ -57,6 +57,13 @@ _SHORT: list[tuple[str, str]] = [
         r"\1",
     ),
     (r"\bthru\b", "through"),
+    # "..., and what does 'cleared' mean compared with 'approved'?": a definition asked beside the count, no sides
+    (
+        r"(?:[,;]\s*(?:and\s+)?|\s+and\s+|(?<=\?)\s*)what\s+(?:does|do|is)\s+(?:the\s+)?['\"‘“]?[\w\s-]{1,40}?['\"’”]?\s+mean\b"
+        r"(?:\s+(?:compared\s+(?:with|to)|vs\.?|versus|as\s+opposed\s+to)\s+['\"‘“]?[\w\s-]{1,40}?['\"’”]?)?"
+        r"(?=\s*[?.!]?\s*$)",
+        "",
+    ),
     (r"\bFDA[- ](?=registered\b|listed\b|cleared\b|approved\b)", ""),  # "FDA-registered": registered
     (  # "Q4 2019 through Q1 2020", "October 2019 - March 2020": one range, as "from ... to ..." reads it
         r"(?<!from\s)(?<!between\s)\b((?:Q[1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?)\s+"

@@ -177,7 +177,7 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             label = f"{'FEI' if cue == 'fei' else 'registration'} number {up}"
             out.append(("registrationlisting", Filter(field=f"word:{name}", value=up, label=label, words=t.text)))
         elif (
-            re.fullmatch(r"\d{4,6}", up)
+            re.fullmatch(r"\d{5,6}", up)  # (a four-digit number beside "recall" is its year)
             and (
                 prev in ("event", "recall")
                 or prev in ("id", "number", "#", "no", "num")
@@ -232,7 +232,7 @@ def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
             after_code_word = after_code_word and w in ("and", "or", "&")
             continue
         code_said = lows[i + 1 : i + 3] == ["product", "code"] or lows[i + 1 : i + 2] == ["procode"] or after_code_word
-        if code_said and re.fullmatch(r"[A-Z]{3}", t.text):
+        if code_said and re.fullmatch(r"[A-Z]{3}", t.text) and t.text not in ("FDA", "USA", "UDI", "MDR", "PMA"):
             said.append(i)  # "MAX product code", "procode MAX": a code said so, even one that is also a word
             continue
         if re.fullmatch(r"[A-Za-z]{3}", t.text) and t.text.upper() not in NOT_CODES and w not in _WORDS:

@@ -310,7 +310,9 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
             for k in range(i, j):
                 tokens.role.pop(k, None)  # "supplement type", "what kind of supplement": the field, not a filter
         elif name == "supplements":
-            it.supplements = "supplements" if value == "supplements" else "originals"
+            said = "supplements" if value == "supplements" else "originals"
+            both = it.supplements not in ("all", said) and it.supplements in ("supplements", "originals")
+            it.supplements = "all" if both else said  # "originals or supplements": every PMA decision
         elif name in vocab.FILTER_FIELDS and not _filter_fits(name, preview, set(tokens.lows())):
             for k in range(i, j):
                 tokens.role.pop(k, None)  # "positive airway pressure", "recalls of ... kits"
@@ -902,8 +904,9 @@ KNOWN_FIELDS = frozenset(
 
 # both kinds of PMA record said together: all of them
 _BOTH_KINDS = re.compile(
-    r"(?i)\b(?:approvals?|originals?)\s+(?:and|&|plus|\+|with)\s+(?:their\s+|the\s+)?supplements?\b|"
-    r"\bsupplements?\s+(?:and|&|plus|\+)\s+(?:the\s+)?(?:approvals?|originals?)\b"
+    r"(?i)\b(?:approvals?|originals?)\s+(?:and|&|plus|\+|with|or)\s+(?:their\s+|the\s+)?supplements?\b|"
+    r"\bsupplements?\s+(?:and|&|plus|\+|or)\s+(?:the\s+)?(?:approvals?|originals?)\b|"
+    r"\b(?:originals?|supplements?)\s*(?:or|and)\s*(?:originals?|supplements?)\s*\)"  # "(originals or supplements)"
 )
 
 
