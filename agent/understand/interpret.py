@@ -296,7 +296,9 @@ _CLASSIFICATION_ASKED = re.compile(
 )
 
 
-def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
+def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: list[str] | None = None) -> None:
+    """Field values said in words. A value read only where its dataset is named ("positives") is read in the
+    previous answer's datasets (`earlier`) when the question names none."""
     for i, j, tag in vocab.match_phrases(tokens, vocab.FILTER_PHRASES, "filter"):
         name, value = tag.split("=")
         words = tokens.words(i, j)
@@ -310,10 +312,10 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str]) -> None:
             for k in range(i, j):
                 tokens.role.pop(k, None)  # "supplement type", "what kind of supplement": the field, not a filter
         elif name == "supplements":
-            said = "supplements" if value == "supplements" else "originals"
-            both = it.supplements not in ("all", said) and it.supplements in ("supplements", "originals")
-            it.supplements = "all" if both else said  # "originals or supplements": every PMA decision
-        elif name in vocab.FILTER_FIELDS and not _filter_fits(name, preview, set(tokens.lows())):
+            it.supplements = "supplements" if value == "supplements" else "originals"
+        elif name in vocab.FILTER_FIELDS and not _filter_fits(
+            name, preview or (earlier or [] if name in vocab.NEEDS_DATASET else []), set(tokens.lows())
+        ):
             for k in range(i, j):
                 tokens.role.pop(k, None)  # "positive airway pressure", "recalls of ... kits"
         elif (
@@ -544,7 +546,7 @@ def _read(
     for k in models:
         tokens.role.pop(k, None)  # read with the model's other words as a device
     earlier = list(last.reading.get("datasets") or []) if last and last.reading and not preview else []
-    _filters(tokens, it, preview or earlier)  # "how many positives?" after serology results: that dataset's field
+    _filters(tokens, it, preview, earlier)  # "how many positives?" after serology results: that dataset's field
     _class_alternative(tokens, it)
     said_fields = _measure(tokens, it, keyed=bool(ids or it.device))
     classes_asked = _classes_listed(it)
