@@ -124,6 +124,7 @@ DATASETS: tuple[Spec, ...] = (
             "product_res_number": "product_res_number",
             "res_event_number": "res_event_number",
             "event_date_initiated": "event_date_initiated",
+            "termination_date": "event_date_terminated",
             "recall_status": "recall_status",
             "recalling_firm": "recalling_firm",
             "product_code": "product_code",
@@ -156,6 +157,7 @@ DATASETS: tuple[Spec, ...] = (
             "k_number": "k_numbers",
             "pma_number": "pma_numbers",
             "product_res_number": "product_res_number",
+            "event_id": "res_event_number",
             "city": "city",
         },
         counts={
@@ -168,7 +170,12 @@ DATASETS: tuple[Spec, ...] = (
             "state": "state",
             "device_class": "openfda.device_class",
         },
-        id_filters={"k_number": "k_number", "pma_number": "pma_number", "product_res_number": "product_res_number"},
+        id_filters={
+            "k_number": "k_number",
+            "pma_number": "pma_number",
+            "product_res_number": "product_res_number",
+            "event_id": "event_id",
+        },
     ),
     Spec(
         endpoint="enforcement",
@@ -503,6 +510,8 @@ DATASETS: tuple[Spec, ...] = (
             "fei_number": "registration.fei_number",
             "status_code": "registration.status_code",
             "city": "registration.city",
+            "k_number": "k_number",
+            "pma_number": "pma_number",
         },
         counts={
             "product_code": "products.product_code",
@@ -511,6 +520,7 @@ DATASETS: tuple[Spec, ...] = (
             "establishment_type": "establishment_type.exact",
             "manufacturer": "registration.owner_operator.firm_name.exact",
         },
+        id_filters={"k_number": "k_number", "pma_number": "pma_number"},  # the premarket number a listing holds
     ),
     Spec(
         endpoint="gudid",

@@ -92,7 +92,7 @@ ENGLISH_3 = (
 has her him his hot how ice ill its job key kit lab law leg lid lip log low man map may men met mix new nor not now
 oil old one our out own pad pan pen per pet pin pot put ray red rod row run saw say see set she sit six son sun tab
 tap ten the tie tip toe too top toy try tub two use van via war was way web who why win yes yet
-you pls plz thx btw fyi pay buy ask let fix aim act add ago age""".split()
+you pls plz thx btw fyi pay buy ask let fix aim act add ago age res""".split()
     )
     | _LEGAL_3
 )

@@ -134,7 +134,7 @@ _WORDS = {
 _VERBS_3 = set(
     "sit lie lay fit ran run set put say let led now off due own way you our his her she him yes day ago end".split()
 )
-_RECALL_WORDS = {"recall", "recalls", "recalled", "enforcement", "enforcements", "enf", "action", "withdrawal"}
+_RECALL_WORDS = {"recall", "recalls", "recalled", "enforcement", "enforcements", "enf", "action", "withdrawal", "res"}
 SUBMISSION_DATASET = {"k": "510k", "den": "510k", "p": "pma"}
 DI_CUES = {"di", "udi", "identifier", "gtin", "udi-di", "dis", "device", "gudid", "primary"}
 
@@ -185,8 +185,12 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
                 and lows[i - 2] == "event"
             )
             and set(lows) & _RECALL_WORDS
-        ):  # "recall event 62925", "enforcement report with event id 62925": the recall event's number
-            out.append(("enforcement", Filter(field="event_id", value=up, label=f"recall event {up}", words=t.text)))
+        ):  # "recall event 62925", "enforcement report with event id 62925": the recall event's number, held by the
+            # enforcement reports and (as res_event_number) by the recalls
+            f = Filter(field="event_id", value=up, label=f"recall event {up}", words=t.text)
+            if not set(lows) & {"enforcement", "enforcements", "enf"}:
+                out.append(("recall", f))
+            out.append(("enforcement", f))
         elif re.fullmatch(r"\d{5,10}-(?:19|20)\d\d-\d{5,6}", up):  # registration number - year - sequence
             out.append(("event", Filter(field="report_number", value=up, label=f"report {up}", words=t.text)))
         elif (

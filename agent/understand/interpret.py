@@ -525,7 +525,7 @@ def _read(
     _plain_typos(ctx, tokens)
     take_context(tokens)  # "for our CAPA", "a screw supplier": the work's words, never names to search
     ids = read_ids(tokens)
-    it.filters += [f for _, f in ids]
+    it.filters += list({id(f): f for _, f in ids}.values())  # one filter said for two datasets is one filter
     by_name = take_fields(tokens, KNOWN_FIELDS)  # "owner operator number", "reason for recall": before any other word
     unknown_codes = read_codes(ctx, tokens, it)
     preview = _datasets(Tokens(tokens.text, tokens.toks, dict(tokens.role)), take=False)
@@ -675,6 +675,14 @@ def _read(
         and re.search(r"(?i)\bhow\s+(?:serious|severe|bad|risky)\b|\bseverity\b", question)
     ):  # "how serious was recall event 62925?": its recall class
         it.field, it.measure, it.by, it.datasets = "recall_class", "lookup", None, ["enforcement"]
+    if (
+        not it.field
+        and any(f.field in ("event_id", "product_res_number") for f in it.filters)
+        and re.search(r"(?i)\bwhen\b|\bdate\b", question)
+        and any(f.field == "word:status" and f.value == "Terminated" for f in it.filters)
+    ):  # "when was recall event 26609 terminated?": its termination date, not a count of terminated recalls
+        it.filters = [f for f in it.filters if f.field != "word:status"]
+        it.field, it.measure, it.by = "termination_date", "lookup", None
     if (
         it.field in (None, "registration_number", "fei_number")  # "registration number 9610240" names the record
         and any(f.field in ("word:regnum", "word:fei") for f in it.filters)
