@@ -329,6 +329,8 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: li
                 label = vocab.AGREE_LABEL.get(value, value)
                 if kind := _antibody_beside(tokens, i, j):  # "IgG false negatives": the IgG result's agreement
                     name, label = f"{kind}agree", f"{_ANTIBODIES[kind]} {label}"
+            elif name == "decision" and value == "DENG":
+                label = "De Novo requests granted (decision DENG)"
             elif name == "panel" and value in vocab.PANEL_NAMES:
                 label = f"medical specialty {vocab.PANEL_NAMES[value]} ({value})"
             values = list(dict.fromkeys([value, value[:1] + value[1:].lower()])) if name == "root" else value

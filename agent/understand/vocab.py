@@ -220,7 +220,8 @@ FILTER_PHRASES = _table(
         "decision=SESK": "sesk",
         "decision=SESU": "sesu",
         "decision=SESP": "sesp",
-        "decision=DENG": "deng|de novo granted",
+        "decision=DENG": "deng|de novo granted|de novo|de novos|denovo|de novo requests|de novo request|de novo grants|"
+        "de novo decisions|de novo classification requests|de novo classifications|de novo clearances|den decisions",
         "decision=NSE": "nse|not substantially equivalent",
         "pmadecision=OK30": "ok30",
         "pmadecision=LE30": "le30",
