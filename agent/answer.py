@@ -235,7 +235,7 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             value = re.sub(r"(?i)^class\s+", "", str(value))  # "recall class II", not "recall class Class II"
         elif field == "decision_code" and value:
             value = decision(str(value))
-        elif field in ("decision_date", "termination_date") and value:
+        elif (field.endswith("_date") or field.startswith("date_")) and value:
             value = day(str(value))
         elif field.endswith("_flag") and str(value).upper() in ("Y", "N"):
             value = f"{'yes' if str(value).upper() == 'Y' else 'no'} ({value})"

@@ -72,6 +72,7 @@ DATASETS: tuple[Spec, ...] = (
             "mdr_report_key": "mdr_report_key",
             "report_number": "report_number",
             "date_received": "date_received",
+            "date_of_event": "date_of_event",
             "event_type": "event_type",
             "product_code": "device.device_report_product_code",
             "brand_name": "device.brand_name",

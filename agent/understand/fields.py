@@ -42,6 +42,7 @@ LOOKUP_FIELDS = {
     "supplement_type": "pma",
     "clearance_type": "510k",
     "event_type": "event",
+    "date_of_event": "event",
     "gmdn_term": "udi",
     "labeler_duns_number": "udi",
     "termination_date": "enforcement",

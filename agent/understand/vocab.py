@@ -133,6 +133,8 @@ FIELD_PHRASES = _table(
         "supplement_type": "supplement type|supplement types|kind of supplement|type of supplement|supplement kind|"
         "supplement category|review track",
         "clearance_type": "clearance type|clearance types",
+        "date_of_event": "date of event|event date|date of the event|date the event occurred|event occurred|"
+        "date it happened|when the event happened|when did the event happen|when did the event occur",
         "termination_date": "termination date|date of termination|date terminated|termination|when did it close|"
         "when did it end|closure date|date closed|close date",
         "labeler_duns_number": "duns|duns number|duns numbers|duns no|labeler duns|labeler duns number|"
