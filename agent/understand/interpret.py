@@ -604,8 +604,19 @@ def _read(
         and set(named) <= set(last.reading.get("datasets") or [])
         and re.search(r"(?i)\b(?:of|among)\s+(?:those|these|them)\b", question)
     )  # "how many of those were approvals?" after PMA supplements: the same records narrowed, the dataset said again
+    asks_field = bool(
+        said_fields
+        and last
+        and last.reading
+        and specific(last.reading)
+        and bare(tokens, it.model_copy(update={"field": "x"}))
+    )  # "who was the submitter?" after one product code's 510(k)s: that field of what was found
     refine = bool(
-        last and last.reading and (not named or of_those) and not ids and (refining(tokens, follow) or bare(tokens, it))
+        last
+        and last.reading
+        and (not named or of_those)
+        and not ids
+        and (refining(tokens, follow) or bare(tokens, it) or asks_field)
     )
     it.datasets = it.datasets or _weak(tokens, preview)
     if refine and last is not None:

@@ -117,7 +117,7 @@ FIELD_PHRASES = _table(
         "review panels|panels|medical specialties|specialties|review area|review areas|specialty area|"
         "therapeutic area|clinical area",
         "device_name": "device name|name of the device|what device",
-        "applicant": "applicant|applicants|sponsor|sponsors|holder|holders",
+        "applicant": "applicant|applicants|sponsor|sponsors|holder|holders|submitter|submitters|who submitted it",
         "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
         "recalling firm|labelers|who makes|who made|who manufactures|who manufactured|who produces|"
         "who sells|who make|who has|who had|who have|who got|who filed",
