@@ -31,6 +31,8 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bw/o\b", "without"),
     (r"\bw/(?=\s|\w)", "with "),
     (r"\bcnt\b", "count"),
+    (r"\brpts\b", "reports"),
+    (r"\brpt\b", "report"),
     (r"\bcls\b|\bclas\b", "class"),
     (
         r"\b(reg|regulation|registration|report|mdr|event|pma|510k|recall)\s+(?:no\.?|nbr|num)(?=\s|$|[?,;:])(?!\s+(?:longer|more|one)\b)",
