@@ -32,6 +32,22 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bw/(?=\s|\w)", "with "),
     (r"\bcnt\b", "count"),
     (r"\brpts\b", "reports"),
+    (r"\b(year|date|month)\s+of\s+receipt\b", r"\1 received"),
+    (r"\btop[- ](\d{1,3})\b", r"top \1"),
+    *[
+        (
+            rf"\b(?:top\s+{w}|(?:the\s+)?{w}\s+(?=(?:most|biggest|largest|leading|busiest|highest)\b|[a-z]+(?:\s+[a-z]+)?\s+"
+            rf"with\s+the\s+most\b))",
+            f"top {n} ",
+        )
+        for w, n in (("three", 3), ("five", 5), ("ten", 10), ("twenty", 20), ("fifteen", 15))
+    ],
+    # "the fourth quarter of 2020 (October 1 to December 31)": the days again in brackets, without their year
+    (
+        r"\(\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\s*(?:-|–|to|through|until)\s*"
+        r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\s*\)",
+        "",
+    ),
     (r"\brpt\b", "report"),
     (r"\bcls\b|\bclas\b", "class"),
     (
