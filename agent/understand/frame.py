@@ -315,6 +315,7 @@ class Framed:
     text: str  # what is read
     context: list[str] = field(default_factory=list)  # the frame's words, said in the answer as not searched
     kept: list[str] = field(default_factory=list)  # names the frame held that still count
+    bound: list[str] = field(default_factory=list)  # a device the frame named that "that device" in the ask is
 
 
 # shorthand that is also a product code or a firm's own word: "product code MOS", "MFR", "Hu-Friedy Mfg. Co.",
@@ -418,11 +419,35 @@ def _bracket(m: re.Match[str], keeps: Callable[[str], bool], noted: list[str]) -
     return ""
 
 
+# an ask's words for a device named before it ("How many recalls has that device type had?", "this device",
+# "those devices"): the device the frame named
+_DEVICE_REF = re.compile(
+    r"(?i)\b(?:that|this|those|these|the\s+same|said)\s+(?:(?:kind|type|sort|class)\s+of\s+(?:device|product)s?|"
+    r"(?:medical\s+)?(?:device|product)(?:\s+(?:types?|kinds?|categor(?:y|ies)|famil(?:y|ies)))?s?)\b"
+)
+
+
+def _bind_device_ref(frames: list[str], parts: list[str], device_in: Callable[[str], str]) -> list[str]:
+    """An ask that says "that device type" / "this device" / "those devices" after a sentence or a lead that names a
+    device: the words are that device, written in place (the frame stays context)."""
+    refs = [k for k, p in enumerate(parts) if _DEVICE_REF.search(p)]
+    if not refs:
+        return []
+    before = frames + [p for k, p in enumerate(parts) if k < refs[0] and not _ASK.search(p)]
+    for f in reversed(before):  # the nearest one
+        if words := device_in(f):
+            for k in refs:
+                parts[k] = _DEVICE_REF.sub(words, parts[k])
+            return [words]
+    return []
+
+
 def reframe(
     question: str,
     names_in: Callable[[str], list[str]],
     doubt: Callable[[str, str], bool] = lambda frame, ask: False,
     keeps: Callable[[str], bool] = lambda words: False,
+    device_in: Callable[[str], str] = lambda text: "",
 ) -> Framed:
     """The question without its frame. `names_in(text)` gives the firms, devices, record numbers and periods a
     frame's text names (read with the question's own rules), which are kept beside the ask. `doubt(sentence, ask)`
@@ -482,6 +507,7 @@ def reframe(
         if lead and p[lead.end() :].strip() and not _RESTRICTS.search(lead[0]):
             frames.append(lead[0].strip(" ,"))
             parts[k] = p[lead.end() :]
+    bound = _bind_device_ref(frames, parts, device_in)
     text = " ".join(parts)
     if len(parts) > 1:
         asks = [p for p in parts if _ASK.search(p) or _IMPERATIVE.search(p) or _REQUEST.search(p)]
@@ -493,6 +519,7 @@ def reframe(
         if asks and len(asks) < len(parts):
             frames += [p for p in parts if p not in asks]
             text = " ".join(asks)
+    out.bound = bound
     if not frames:
         out.text = text
         return out
