@@ -41,7 +41,7 @@ from .fields import (
 )
 from .firm_forms import LEGAL_FORMS
 from .followups import bare, bind, field_not_dataset, merge, refining, specific
-from .frame import expand_shorthand, reframe
+from .frame import expand_shorthand, names_asker, reframe
 from .guards import hold_back
 from .ids import read_ids
 from .limits import cannot_answer, cannot_rank, firm_left_out
@@ -459,7 +459,7 @@ def _named_in(ctx: ToolContext, text: str) -> list[str]:
         r"\b(?:director|boss|manager|ceo|cfo|vp|auditor|client|customer|board|management|colleague)\s+"
         r"(?:asks?|asked|wants?|needs?|wonders)\b",
         text,
-    )
+    ) or names_asker(text)
     model = d and d.path in ("names", "codes+names") and re.search(r"\d{3,}", d.words)
     said_code = (
         d and d.path == "given" and d.codes and not _BUSINESS_WORD.search(text) and re.search(r"\b[A-Z]{3}\b", d.words)
