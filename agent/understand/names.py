@@ -15,6 +15,7 @@ from mirror.lookup.devices import ABBREVIATIONS
 from mirror.lookup.firms import find_firm
 from mirror.lookup.lexicon import FirmHit, device_word_reach, firm_phrases
 
+from .lay import lay_key
 from ..tools import ToolContext
 from .firm_forms import entity
 from .places import read_places
@@ -270,7 +271,7 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
     lows, words = tokens.lows(a, b), tokens.words(a, b)
     if not any(sum(ch.isalpha() for ch in w) >= 2 or re.fullmatch(r"\d+[a-z]+\d*|[a-z]+\d+[a-z]*", w) for w in lows):
         return  # numbers and symbols: not a name
-    known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS]
+    known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS or lay_key(w)]
     cued = _cued(tokens, a, FIRM_CUES) or any(_capital(tokens, k) for k in range(a, b))
     plain = not known and all(len(w) >= 5 and w not in COMMON for w in lows)  # no device word at all ("Beroni")
     if len(known) < len(lows) and (firm := _firm_by_short_lead(ctx, lows, words)) is not None:

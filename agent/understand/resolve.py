@@ -11,6 +11,7 @@ from mirror.lookup.devices import ABBREVIATIONS, resolve_devices
 
 from ..tools import ToolContext, ToolError, run_tool
 from ..tools import specs as _specs
+from .lay import joined_lay, lay_key, spell_out
 from .types import Choice, Code, DeviceFilter
 
 __all__ = ["DeviceReading", "read_device", "codes_in", "same_words", "MAX_CODES", "COUNT_NAME"]
@@ -148,9 +149,11 @@ def read_device(
     ds = next((d for d in datasets if d in COUNT_NAME), None)
     found = resolve_devices(ctx.api, words, 30)
     unknown = {u.lower() for u in found["unknown"]}
-    if any(w.replace("-", "") in ABBREVIATIONS and ("-" in w or w in unknown) for w in words.lower().split()):
-        # "DBS", "c-pap": spelled out
-        spelled = " ".join(ABBREVIATIONS.get(w.lower().replace("-", ""), w) for w in words.split())
+    lay = joined_lay(words).lower().split()
+    if any(
+        w.replace("-", "") in ABBREVIATIONS and ("-" in w or w in unknown) or lay_key(w, lay_only=True) for w in lay
+    ):  # "DBS", "c-pap", "c-arms", "defib": spelled out
+        spelled = spell_out(words)
         reading = read_device(ctx, spelled, datasets, known=True)
         if reading.device is not None:
             reading.device.words = f"{words} ({spelled})"
