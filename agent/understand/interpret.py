@@ -34,6 +34,7 @@ from .fields import (
     classification_lookup,
     firm_home,
     flag_question,
+    record_flag,
     ids_apply,
     rank_when_bare,
     recall_numbers,
@@ -706,6 +707,7 @@ def _read(
     ):
         it.measure, it.by = "list", None  # "which MDRs are under OZO": its records, not a ranking
     flag_question(it, tokens)
+    record_flag(it)
     if (
         it.measure == "top"
         and it.by == "product_code"
