@@ -879,6 +879,14 @@ def _read(
         which_unit(it)
         if formed := form_word_device(it):
             it.understood, it.cannot, clar = False, formed, None  # "sterile", "FEI", "rate": a word naming no device
+    if names.unfound_firms and it.firm is None and not it.sides:
+        it.understood, clar = False, None
+        where = ", ".join(vocab.LABEL.get(d, d) for d in it.datasets) or "records"
+        it.cannot = (
+            f'No firm named "{names.unfound_firms[0]}" is in the records of this mirror (the {where} are as of '
+            f"{_anchor(ctx, it.datasets).isoformat()}), so I give no figure for it. Check how the records spell "
+            'the firm\'s name (for example "Medtronic" or "Arrow International") and ask again.'
+        )
     if (
         clar is not None
         and not it.understood

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from mirror.lookup.devices import ABBREVIATIONS, resolve_devices
+from mirror.lookup.lexicon import device_word_reach
 
 from ..tools import ToolContext, ToolError, run_tool
 from ..tools import specs as _specs
@@ -136,6 +137,15 @@ def _completed(words: str, found: dict) -> list[str]:
     return [" ".join(out)] if changed else []
 
 
+def _kept_as_said(ctx: ToolContext, found: dict) -> dict:
+    """A word the device names hold as typed is no typo ("patent ductus" is not "patient"): its correction is dropped."""
+    if not found.get("corrections"):
+        return found
+    reach = device_word_reach(ctx.api, [a.lower() for a, _ in found["corrections"]])
+    kept = [c for c in found["corrections"] if not reach.get(c[0].lower())]
+    return found if len(kept) == len(found["corrections"]) else {**found, "corrections": kept}
+
+
 def read_device(
     ctx: ToolContext, words: str, datasets: list[str], known: bool = True, _depth: int = 0
 ) -> DeviceReading:
@@ -147,7 +157,7 @@ def read_device(
     if datasets and datasets[0] in NAMES_ONLY:
         return _names_only(ctx, words, datasets[0])
     ds = next((d for d in datasets if d in COUNT_NAME), None)
-    found = resolve_devices(ctx.api, words, 30)
+    found = _kept_as_said(ctx, resolve_devices(ctx.api, words, 30))
     unknown = {u.lower() for u in found["unknown"]}
     lay = joined_lay(words).lower().split()
     if any(
