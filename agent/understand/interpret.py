@@ -708,6 +708,7 @@ def _read(
         it.measure, it.by = "list", None  # "which MDRs are under OZO": its records, not a ranking
     flag_question(it, tokens)
     record_flag(it)
+    _place_of_firm(it, question)
     if (
         it.measure == "top"
         and it.by == "product_code"
@@ -1632,6 +1633,22 @@ def _sides_of_one_field(it: Interpretation) -> None:
 def _slashed(question: str, a: str, b: str) -> bool:
     """Two values typed with a slash between them ("malfunction/injury"): either one, not one against the other."""
     return bool(a and b and re.search(rf"(?i){re.escape(a)}\s*/\s*{re.escape(b)}", question))
+
+
+def _place_of_firm(it: Interpretation, question: str) -> None:
+    """ "which state is Orthofix registered in?": that field of the one firm named, looked up, not a ranking of
+    states by the firm's records."""
+    if (
+        it.measure == "top"
+        and it.by in ("state", "country")
+        and it.firm is not None
+        and not it.exclude_firm
+        and not it.device
+        and not it.sides
+        and not _RANKING_WORDS.search(question)
+        and re.search(r"(?i)\b(?:which|what)\s+(?:us\s+)?(?:state|country)\b|\bwhere\b", question)
+    ):
+        it.measure, it.field, it.by = "lookup", it.by, None
 
 
 _RANKING_WORDS = re.compile(
