@@ -415,7 +415,7 @@ def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
 
 
 # the words before a month said alone that make it a period ("in June", "during March", "and in May?")
-_MONTH_LEAD = {"in", "during", "for", "of", "since", "through", "thru", "until", "till", "last", "this"}
+_MONTH_LEAD = {"in", "during", "for", "of", "last", "this"}  # "since", "until": ranges, read elsewhere
 
 
 def _month_alone(tokens: Tokens, i: int) -> int:
