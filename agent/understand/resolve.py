@@ -138,11 +138,13 @@ def _completed(words: str, found: dict) -> list[str]:
 
 
 def _kept_as_said(ctx: ToolContext, found: dict) -> dict:
-    """A word the device names hold as typed is no typo ("patent ductus" is not "patient"): its correction is dropped."""
+    """A word that the names of the codes found hold as typed is no typo ("patent ductus" is not "patient"): its
+    correction is dropped."""
     if not found.get("corrections"):
         return found
     reach = device_word_reach(ctx.api, [a.lower() for a, _ in found["corrections"]])
-    kept = [c for c in found["corrections"] if not reach.get(c[0].lower())]
+    names = [set(re.findall(r"[a-z0-9-]+", str(r.get("device_name") or "").lower())) for r in found["rows"][:5]]
+    kept = [c for c in found["corrections"] if not (reach.get(c[0].lower()) and any(c[0].lower() in n for n in names))]
     return found if len(kept) == len(found["corrections"]) else {**found, "corrections": kept}
 
 
