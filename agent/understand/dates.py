@@ -421,7 +421,7 @@ _MONTH_LEAD = {"in", "during", "for", "of", "last", "this"}  # "since", "until":
 def _month_alone(tokens: Tokens, i: int) -> int:
     """The month at i when it is said without a year ("cleared in June?", "and in March?"), else 0. A full month
     name is read alone anywhere; one that is also a word or a short form ("may", "march", "Jun") only after "in",
-    "during" and the like, and never in capitals (a product code)."""
+    "during" and the like, and never in capitals (a product code); "May" and "March" only capitalised."""
     w = tokens.lows()
     a = w[i]
     if a not in MONTHS:
@@ -434,6 +434,8 @@ def _month_alone(tokens: Tokens, i: int) -> int:
     if a in _AMBIGUOUS_MONTHS or len(a) <= 4:
         if text.isupper() or lead not in _MONTH_LEAD:
             return 0
+        if a in ("may", "march") and not text[:1].isupper():
+            return 0  # "what did Medline get in may": a verb as typed in lower case; "in May" is the month
     elif text.isupper() and len(text) > 1 and lead not in _MONTH_LEAD:
         return 0
     return MONTHS[a]
