@@ -65,7 +65,7 @@ def interpreted_line(it: Interpretation) -> str:
     elif it.measure == "top" and it.by:
         bits.append(f"top {field_label(it.by)}")
     elif it.measure == "lookup" and it.field:
-        bits.append(f"field {field_label(it.field)}")
+        bits.append(f"field {_ONE.get(it.field, field_label(it.field))}")
     line = "Interpreted as: " + "; ".join(bits).rstrip(".") + "."
     if it.unexplained:
         line += " Words not used: " + ", ".join(f'"{w}"' for w in it.unexplained) + "."
@@ -97,6 +97,10 @@ def clarify_text(clar: Clarification) -> str:
     return "\n".join(lines)
 
 
+# a field's name for one record ("its state", not "its states")
+_ONE = {"state": "state", "country": "country", "product_code": "product code", "manufacturer": "manufacturer"}
+
+
 def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -> str:
     ds, total = call.get("dataset", ""), e["total"]
     args = call.get("args", {})
@@ -125,6 +129,11 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
         return _lookup_sentence(it, e, call)
     if it.measure == "lookup" and it.field and it.field != "latest" and not total:
         label = field_label(it.field)
+        if ds == "registrationlisting" and it.firm is not None and not it.device and not it.filters:
+            return (
+                f"The registration and listing records in this mirror hold no establishment for {it.firm.name} "
+                f"({when}), so I cannot give its {_ONE.get(it.field, label)} from them."
+            )  # a firm's field looked up where it has no record: said plainly, never a ranking of none
         return (
             f"No {noun(ds, 2, it)}{scope(it, call)} are in the mirror, so I cannot give the {label} here "
             f"({when})."
@@ -197,6 +206,8 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             "applicant": "company_name",
             "device_problem": "device_problems",
             "fei_number": "firm_fei_number",  # a recall's own: the recalling firm's FEI number
+            "state": "state_code",
+            "country": "iso_country_code",
         }.get(field, field),
     ]
     ds = call.get("dataset") or (it.datasets[0] if it.datasets else "")
@@ -240,7 +251,7 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
         elif field.endswith("_flag") and str(value).upper() in ("Y", "N"):
             value = f"{'yes' if str(value).upper() == 'Y' else 'no'} ({value})"
         shown = value if value not in (None, "") else "not given in the record"
-        parts.append(f"{ident}{f' ({name})' if name else ''}: {field_label(field)} {shown}")
+        parts.append(f"{ident}{f' ({name})' if name else ''}: {_ONE.get(field, field_label(field))} {shown}")
     return "; ".join(parts) + f" ({as_of_text(e)})."
 
 

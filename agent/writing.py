@@ -55,6 +55,7 @@ FIELD_LABEL = {
     "status": "recall status",
     "supplement_type": "supplement type",
     "clearance_type": "clearance type",
+    "third_party_flag": "third-party review",
     "year": "year",
     "quarter": "quarter",
     "month": "month",

@@ -65,6 +65,7 @@ class DateRange:
     start: date | None
     end: date | None
     words: str
+    month_alone: int = 0  # a month said without its year ("in June"): its number, the year chosen by the anchor
 
 
 def _year(w: str) -> int | None:
@@ -398,6 +399,10 @@ def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
         if not tokens.free(i):
             continue
         got = _at(w, i, anchor)
+        alone = 0
+        if not got and (alone := _month_alone(tokens, i)):
+            y = anchor.year if alone <= anchor.month else anchor.year - 1  # its latest on or before the anchor
+            got = date(y, alone, 1), _month_end(y, alone), 1
         if got:
             start, end, n = got
             j = i + n
@@ -405,8 +410,35 @@ def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
             if start and end and start > end:
                 start, end = end, start
             tokens.take(k, j, "date")
-            return DateRange(start, end, tokens.words(k, j))
+            return DateRange(start, end, tokens.words(k, j), alone)
     return None
+
+
+# the words before a month said alone that make it a period ("in June", "during March", "and in May?")
+_MONTH_LEAD = {"in", "during", "for", "of", "last", "this"}  # "since", "until": ranges, read elsewhere
+
+
+def _month_alone(tokens: Tokens, i: int) -> int:
+    """The month at i when it is said without a year ("cleared in June?", "and in March?"), else 0. A full month
+    name is read alone anywhere; one that is also a word or a short form ("may", "march", "Jun") only after "in",
+    "during" and the like, and never in capitals (a product code); "May" and "March" only capitalised."""
+    w = tokens.lows()
+    a = w[i]
+    if a not in MONTHS:
+        return 0
+    nxt = w[i + 1] if i + 1 < len(w) else ""
+    if _year(nxt) or nxt.isdigit() or nxt in MONTHS:
+        return 0  # a day, a year or a list of months: other readings
+    text = tokens.toks[i].text
+    lead = w[i - 1] if i > 0 else ""
+    if a in _AMBIGUOUS_MONTHS or len(a) <= 4:
+        if text.isupper() or lead not in _MONTH_LEAD:
+            return 0
+        if a in ("may", "march") and not text[:1].isupper():
+            return 0  # "what did Medline get in may": a verb as typed in lower case; "in May" is the month
+    elif text.isupper() and len(text) > 1 and lead not in _MONTH_LEAD:
+        return 0
+    return MONTHS[a]
 
 
 def _partial_day(w: list[str], i: int) -> tuple[int, int, int] | None:

@@ -268,6 +268,27 @@ def flag_question(it: Interpretation, tokens: Tokens) -> None:
         it.device = it.device.model_copy(update={"path": "given", "how": "", "codes": codes})
 
 
+# a flag of one record asked as a filter ("was K202114 handled by an accredited third-party review organization?",
+# "K192028: third party reviewed?"): the record's own value of the flag, yes or no
+RECORD_FLAGS = {"third_party": ("510k", "k_number", "third_party_flag")}
+
+
+def record_flag(it: Interpretation) -> None:
+    """A flag said of the one record named is that record's value of the flag, not a count filtered by it."""
+    if it.sides or it.device or it.firm or it.measure not in ("list", "lookup", "count") or it.field:
+        return
+    for f in list(it.filters):
+        spec = RECORD_FLAGS.get(f.field[5:]) if f.field.startswith("word:") else None
+        if not spec:
+            continue
+        ds, id_field, field = spec
+        named = [g for g in it.filters if g.field == id_field]
+        if len(named) == 1 and (not it.datasets or it.datasets == [ds]):
+            it.filters = [g for g in it.filters if g is not f]
+            it.measure, it.field, it.datasets = "lookup", field, [ds]
+            return
+
+
 CLASSIFICATION_FIELDS = {"device_class", "review_panel", "regulation_number"}
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Framed", "reframe", "expand_shorthand"]
+__all__ = ["Framed", "reframe", "expand_shorthand", "names_asker"]
 
 # shorthand of the question's grammar: (pattern, replacement), applied in order, case-insensitive
 _SHORT: list[tuple[str, str]] = [
@@ -356,6 +356,34 @@ _WHO_NEEDS = re.compile(
     r"for|are\s+asking\s+for|would\s+like|requires?|requested|(?:asked|asks|wondered|wonders|wants\s+to\s+know)"
     r"(?:\s+(?:me|us))?\s+(?:whether|if))\s+"
 )
+# hospital departments and roles that ask ("Materials management asked me whether ...", "Biomed wants to know ...",
+# "the cath lab director asked ...", "Value analysis committee: ..."): the asker's people, never a device or a firm
+_DEPARTMENT = (
+    r"(?:materials?\s+management|materiel\s+management|biomed(?:ical)?(?:\s+engineering)?|clinical\s+engineering|"
+    r"sterile\s+processing|central\s+(?:sterile|supply|processing)|(?-i:SPD)|supply\s+chain|purchasing|procurement|"
+    r"value\s+analysis|risk\s+management|infection\s+(?:control|prevention)|patient\s+safety|pharmacy|nursing|"
+    r"radiology|imaging|cath(?:eterization)?\s+lab|(?-i:OR)|operating\s+room|perioperative(?:\s+services)?|"
+    r"surgical\s+services|quality(?:\s+assurance)?|regulatory(?:\s+affairs)?|compliance|legal|finance|(?-i:IT|ICU|ED|ER)|"
+    r"emergency\s+department|facilities|contracting|sourcing|logistics|the\s+c-suite)"
+)
+_ROLE = (
+    r"(?:manager|director|head|lead|chief|coordinator|buyer|nurse|surgeon|physician|engineer|engineers|tech|techs|"
+    r"technician|technicians|administrator|officer|chair|vp|(?-i:CNO|CMO|CFO|CEO|COO|CIO)|team|group|department|dept|"
+    r"committee|council|staff|people|folks|office|leadership)"
+)
+_ASKS = (
+    r"(?:needs?|wants?|would\s+like|asked|asks|is\s+asking|are\s+asking|has\s+asked|have\s+asked|wonders|wondered|"
+    r"requested|requests|is\s+wondering|are\s+wondering|was\s+asking|were\s+asking)"
+    r"(?:\s+(?:me|us|you))?(?:\s+(?:to\s+(?:know|find\s+out|check|see|confirm|pull|look\s+up)|whether|if|about|for))*"
+)
+_DEPT_ASKS = re.compile(
+    r"(?i)(^|[.?!:;]\s*)(?:(?:our|my|the)\s+)?(?:" + _DEPARTMENT + r"(?:\s+" + _ROLE + r")?|(?:our|my|the)\s+"
+    + _ROLE + r")\s+" + _ASKS + r"\s+"
+)
+# a colon's lead that is a department or a role alone ("Value analysis committee:", "Supply chain:")
+_DEPT_LEAD = re.compile(
+    r"(?i)^\W*(?:(?:our|my|the|from|for)\s+)*(?:" + _DEPARTMENT + r"(?:\s+" + _ROLE + r")?|" + _ROLE + r")\W*$"
+)
 # a closing clause about who asks and why, with no restriction of its own: "..., our supplier audit form asks",
 # "..., my boss wants a trend chart", "- the auditor asked"
 _TAIL_ASKER = re.compile(
@@ -373,6 +401,7 @@ class Framed:
     text: str  # what is read
     context: list[str] = field(default_factory=list)  # the frame's words, said in the answer as not searched
     kept: list[str] = field(default_factory=list)  # names the frame held that still count
+    bound: list[str] = field(default_factory=list)  # a device the frame named that "that device" in the ask is
 
 
 # shorthand that is also a product code or a firm's own word: "product code MOS", "MFR", "Hu-Friedy Mfg. Co.",
@@ -479,11 +508,40 @@ def _bracket(m: re.Match[str], keeps: Callable[[str], bool], noted: list[str]) -
     return ""
 
 
+# an ask's words for a device named before it ("How many recalls has that device type had?", "this device",
+# "those devices"): the device the frame named
+_DEVICE_REF = re.compile(
+    r"(?i)\b(?:that|this|those|these|the\s+same|said)\s+(?:(?:kind|type|sort|class)\s+of\s+(?:device|product)s?|"
+    r"(?:medical\s+)?(?:device|product)(?:\s+(?:types?|kinds?|categor(?:y|ies)|famil(?:y|ies)))?s?)\b"
+)
+
+
+def names_asker(text: str) -> bool:
+    """The text is a department or a role of the asker's own ("Value analysis committee", "our OR manager")."""
+    return bool(_DEPT_LEAD.search(text.strip(" ,.;:!?-")))
+
+
+def _bind_device_ref(frames: list[str], parts: list[str], device_in: Callable[[str], str]) -> list[str]:
+    """An ask that says "that device type" / "this device" / "those devices" after a sentence or a lead that names a
+    device: the words are that device, written in place (the frame stays context)."""
+    refs = [k for k, p in enumerate(parts) if _DEVICE_REF.search(p)]
+    if not refs:
+        return []
+    before = frames + [p for k, p in enumerate(parts) if k < refs[0] and not _ASK.search(p)]
+    for f in reversed(before):  # the nearest one
+        if words := device_in(f):
+            for k in refs:
+                parts[k] = _DEVICE_REF.sub(words, parts[k])
+            return [words]
+    return []
+
+
 def reframe(
     question: str,
     names_in: Callable[[str], list[str]],
     doubt: Callable[[str, str], bool] = lambda frame, ask: False,
     keeps: Callable[[str], bool] = lambda words: False,
+    device_in: Callable[[str], str] = lambda text: "",
 ) -> Framed:
     """The question without its frame. `names_in(text)` gives the firms, devices, record numbers and periods a
     frame's text names (read with the question's own rules), which are kept beside the ask. `doubt(sentence, ask)`
@@ -499,6 +557,8 @@ def reframe(
     text = _PLACE_NOTE.sub(lambda m: _bracket(m, keeps, noted), text)
     uses = [m[0].strip(" ,-–—.?!:;") for m in _WHO_NEEDS.finditer(text)]
     text = _WHO_NEEDS.sub(lambda m: m[1], text)
+    uses += [m[0].strip(" ,-–—.?!:;") for m in _DEPT_ASKS.finditer(text)]
+    text = _DEPT_ASKS.sub(lambda m: m[1], text)
     text = _TRAILING_PULL.sub("", text)
     tail = _TAIL_ASKER.search(text)
     if tail and not (_RESTRICTS.search(tail[0]) or _DATASET_WORD.search(tail[0]) or re.search(r"\d", tail[0])):
@@ -525,7 +585,7 @@ def reframe(
         colon
         and not _ASK.search(colon[1])
         and not re.search(r"\d", colon[1])
-        and _OWN_LEAD.search(colon[1])
+        and (_OWN_LEAD.search(colon[1]) or _DEPT_LEAD.search(colon[1]))
         and not _RESTRICTS.search(colon[1])
         and not (_DATASET_WORD.search(colon[1]) and not _WORK.search(colon[1]))
     ):
@@ -543,6 +603,7 @@ def reframe(
         if lead and p[lead.end() :].strip() and not _RESTRICTS.search(lead[0]):
             frames.append(lead[0].strip(" ,"))
             parts[k] = p[lead.end() :]
+    bound = _bind_device_ref(frames, parts, device_in)
     text = " ".join(parts)
     if len(parts) > 1:
         asks = [p for p in parts if _ASK.search(p) or _IMPERATIVE.search(p) or _REQUEST.search(p)]
@@ -554,6 +615,7 @@ def reframe(
         if asks and len(asks) < len(parts):
             frames += [p for p in parts if p not in asks]
             text = " ".join(asks)
+    out.bound = bound
     if not frames:
         out.text = text
         return out

@@ -184,12 +184,15 @@ def weak_device(d: DeviceFilter) -> str:
         return f'"{d.words}" names no device: only the definitions of {", ".join(d.codes_shown())} mention it'
     if d.path in ("codes", "codes+names") and d.codes:
         names = " ".join(c.name.lower() for c in d.codes)
-        words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", d.words.lower()) if w not in _GRAMMAR]
+        spelled = re.fullmatch(r".+?\s\((.+)\)", d.words)  # "c-arm (fluoroscopic x-ray system)": a lay name spelled
+        # out, whose spelled words were searched, is checked by them when the codes they found hold records
+        said = spelled[1] if spelled and any(c.records for c in d.codes) else d.words
+        words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", said.lower()) if w not in _GRAMMAR]
         missing = [w for w in words if _stem(w) not in names]
         if missing:
             shown = ", ".join(f'"{w}"' for w in missing[:3])
             return f'{shown} is in no name of the product codes I read for "{d.words}"'
-        short = [w for w in re.findall(r"\b[a-z]{1,2}\b", d.words.lower()) if w not in _GRAMMAR]
+        short = [w for w in re.findall(r"\b[a-z]{1,2}\b", said.lower()) if w not in _GRAMMAR]
         if short and not any(_names_all(c.name.lower(), words, short) for c in d.codes):
             return f'no product code I read for "{d.words}" has all of its words in its name'
     return ""

@@ -3,6 +3,7 @@ codes, then firms, places and devices from the mirror's own names; scored by how
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date
 
@@ -33,6 +34,7 @@ from .fields import (
     classification_lookup,
     firm_home,
     flag_question,
+    record_flag,
     ids_apply,
     rank_when_bare,
     recall_numbers,
@@ -40,7 +42,7 @@ from .fields import (
 )
 from .firm_forms import LEGAL_FORMS
 from .followups import bare, bind, field_not_dataset, merge, refining, specific
-from .frame import expand_shorthand, reframe
+from .frame import expand_shorthand, names_asker, reframe
 from .guards import hold_back
 from .ids import read_ids
 from .limits import cannot_answer, cannot_rank, firm_left_out
@@ -349,6 +351,7 @@ def interpret(
         lambda text: _named_in(ctx, text),
         lambda f, ask: _doubtful(ctx, f, ask),
         lambda words: _names_a_filter(ctx, words),
+        lambda text: _device_in(ctx, text),
     )
     it, clar = _read_model(ctx, _frame_dataset(framed.text or question, framed.context), last)
     # "For a client's audit: ..." is background (the frame); "our supplier" in the ask is a firm not named.
@@ -372,7 +375,7 @@ def interpret(
             '("Medtronic").'
         )
     if framed.context and it.understood:
-        kept = {w.lower() for k in framed.kept for w in k.split()}
+        kept = {w.lower() for k in framed.kept + framed.bound for w in k.split()}
         said = ", ".join(
             f'"{w}"'
             for w in dict.fromkeys(framed.context)
@@ -483,7 +486,7 @@ def _named_in(ctx: ToolContext, text: str) -> list[str]:
         r"\b(?:director|boss|manager|ceo|cfo|vp|auditor|client|customer|board|management|colleague)\s+"
         r"(?:asks?|asked|wants?|needs?|wonders)\b",
         text,
-    )
+    ) or names_asker(text)
     model = d and d.path in ("names", "codes+names") and re.search(r"\d{3,}", d.words)
     said_code = (
         d and d.path == "given" and d.codes and not _BUSINESS_WORD.search(text) and re.search(r"\b[A-Z]{3}\b", d.words)
@@ -494,6 +497,36 @@ def _named_in(ctx: ToolContext, text: str) -> list[str]:
     if it.date_words:
         out.append(it.date_words)
     return [w.strip(".,;:!? ") for w in dict.fromkeys(out) if w.strip(".,;:!? ")]
+
+
+def _device_in(ctx: ToolContext, text: str) -> str:
+    """The device a frame sentence names ("We're evaluating infusion pumps for our hospital."), as its words, when
+    its codes or the records' own names hold it; else ""."""
+    text = expand_shorthand(text).rstrip(".!;:, ")
+    core = _OWN_TAIL.sub("", _OWN_HEAD.sub("", text))  # "We're evaluating X for our hospital": X
+    for t in dict.fromkeys([core, text]):
+        it, _ = _read_model(ctx, t, None)
+        d = it.device
+        if d is None and len(it.sides) > 1:
+            d = next((s.device for s in it.sides if s.device and _holds_records(s.device)), None)
+        if d and (_holds_records(d) or d.codes):
+            return d.words.strip(".,;:!? ")
+    return ""
+
+
+# the asker's own subject and verb before what a frame sentence names, and a closing "for our hospital"
+_OWN_HEAD = re.compile(
+    r"(?i)^\W*(?:(?:we|i|they)(?:'re|'m|'ve|\s+are|\s+am|\s+have|\s+were|\s+was)?|(?:our|my|the)\s+(?:[a-z]+\s+){0,2}?"
+    r"(?:team|group|department|dept|unit|hospital|clinic|lab|site|committee|staff|manager|director|boss)"
+    r"(?:'s|\s+is|\s+are|\s+was|\s+were|\s+has)?)\s+(?:(?:currently|now|also|still|just|really)\s+)?(?:[a-z]+ing|used|bought|purchased|"
+    r"considered|has|(?:use|buy|purchase|own|have|stock|run|make|sell|track|need|want|consider|evaluate|assess|review|"
+    r"compare)s?)\b(?:\s+(?:at|on|into|about|with|for|over|up))?(?:\s+(?:the|a|an|some|new|our|several|two|three|"
+    r"more|replacing|replacement))*\s+"
+)
+_OWN_TAIL = re.compile(
+    r"(?i)\s+(?:for|in|at|across|on|from|to)\s+(?:our|my|the|a|an|this|its|their|two|three|several|multiple|"
+    r"different|many|\d+)\b.*$|\s+(?:closely|again|now|today)\W*$"
+)
 
 
 def _names_a_filter(ctx: ToolContext, words: str) -> bool:
@@ -736,6 +769,8 @@ def _read(
     ):
         it.measure, it.by = "list", None  # "which MDRs are under OZO": its records, not a ranking
     flag_question(it, tokens)
+    record_flag(it)
+    _place_of_firm(it, question)
     if (
         it.measure == "top"
         and it.by == "product_code"
@@ -866,6 +901,9 @@ def _read(
         again = read_dates(tokenize(rng.words), _anchor(ctx, it.datasets))
         if again:
             it.date_from, it.date_to = again.start, again.end
+    month_clar = None
+    if rng and rng.month_alone and len(periods) == 1 and it.date_from:
+        month_clar = _year_of_month(ctx, it, rng.month_alone, last if (refine or follow) else None)
     _firm_word(ctx, tokens, it)
     _registered_as_verb(it)
     _firm_datasets(it)
@@ -876,6 +914,8 @@ def _read(
     _when_terminated(it)
     reason_in_enforcement(it)
     _score(tokens, it, names, unknown_codes)
+    if clar is None and month_clar is not None:
+        clar = month_clar
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
     if clar is None and it.understood and not refine:
@@ -907,6 +947,14 @@ def _read(
         which_unit(it)
         if formed := form_word_device(it):
             it.understood, it.cannot, clar = False, formed, None  # "sterile", "FEI", "rate": a word naming no device
+    if names.unfound_firms and it.firm is None and not it.sides:
+        it.understood, clar = False, None
+        where = ", ".join(vocab.LABEL.get(d, d) for d in it.datasets) or "records"
+        it.cannot = (
+            f'No firm named "{names.unfound_firms[0]}" is in the records of this mirror (the {where} are as of '
+            f"{_anchor(ctx, it.datasets).isoformat()}), so I give no figure for it. Check how the records spell "
+            'the firm\'s name (for example "Medtronic" or "Arrow International") and ask again.'
+        )
     if (
         clar is not None
         and not it.understood
@@ -1019,6 +1067,45 @@ _CHANGE = re.compile(
     r"(?i)\b(?:go|gone|went|goes)\s+(?:up|down)\b|\bup\s+or\s+down\b|\bincrease[ds]?\b|\bdecrease[ds]?\b|\brise\b|"
     r"\brose\b|\bfell\b|\bdrop(?:ped)?\b"
 )
+
+
+def _year_of_month(
+    ctx: ToolContext, it: Interpretation, month: int, last: LastResult | None
+) -> Clarification | None:
+    """A month said without its year. In a follow-up it takes the year of the previous answer's period when that
+    period was within one year; else the as-of year of the data when the month is not after the as-of date; else
+    the person is asked which year. In a first question it is the latest such month on or before the as-of date
+    (already read so); the year is shown in the reading either way."""
+    anchor = _anchor(ctx, it.datasets)
+    prev = (last.reading if last else None) or {}
+    if last is None:
+        return None
+    p_from, p_to = prev.get("date_from"), prev.get("date_to")
+    years = {date.fromisoformat(str(d)).year for d in (p_from, p_to) if d}
+    if len(years) == 1 and p_from and p_to:
+        y = years.pop()
+    elif month <= anchor.month:
+        y = anchor.year
+    else:
+        name = calendar.month_name[month]
+        ys = [anchor.year - k for k in range(1, 4)]
+        return Clarification(
+            question=f"Which year do you mean by {name}? These records are as of {anchor.isoformat()}, so {name} "
+            f"{anchor.year} is not in them yet.",
+            choices=[
+                Choice(
+                    label=f"{name} {y}",
+                    patch={"date_from": date(y, month, 1).isoformat(), "date_to": _month_last(y, month).isoformat()},
+                )
+                for y in ys
+            ],
+        )
+    it.date_from, it.date_to = date(y, month, 1), _month_last(y, month)
+    return None
+
+
+def _month_last(y: int, m: int) -> date:
+    return date(y, m, calendar.monthrange(y, m)[1])
 
 
 def _years_apart(rng: DateRange, change: bool = False) -> list[DateRange]:
@@ -1407,7 +1494,8 @@ def _devices_and_names(
     clar = None
     it.firm = names.firms[0] if names.firms else None
     it.place = names.places[0] if names.places else it.place
-    devices = []
+    devices: list[DeviceFilter] = []
+    starts: list[int] = []  # where each device's words begin
     for a, b, words in joined(tokens, names.devices, it.measure == "compare"):
         if words.lower() in ("implantable", "implanted") and set(it.datasets) <= {"classification"}:
             tokens.take(a, b, "filter")  # "class 3 implantable device types": the classification's implant flag
@@ -1447,6 +1535,7 @@ def _devices_and_names(
             it.unexplained += reading.unknown
         it.confidence = min(it.confidence, reading.strength)
         devices.append(reading.device)
+        starts.append(a)
     if it.device is None and devices:
         it.device = devices[0]
     elif it.device is not None and it.device.path == "given" and it.datasets:
@@ -1461,6 +1550,15 @@ def _devices_and_names(
             ]  # holds records; the other is unused
             devices = held
             it.device = held[0]
+        else:  # "false positive alarms in adverse events for insulin pumps": two noun phrases with no comparison
+            # word are no sides; the device is the one the question is "for" (else the first holding records)
+            pool = held or devices
+            lows = tokens.lows()
+            lead = [d for d, a in zip(devices, starts) if d in pool and a and lows[a - 1] in _DEVICE_LEAD]
+            one = lead[-1] if lead else pool[0]
+            it.unexplained += [d.words.strip(".,;:!?") for d in devices if d is not one]
+            devices = [one]
+            it.device = one
     if it.measure == "compare" or len(names.firms) > 1 or len(devices) > 1:
         sides = [Side(label=f.name if f.words == f.name else f.words, firm=f) for f in names.firms[:4]]
         if len(sides) < 2:
@@ -1472,6 +1570,8 @@ def _devices_and_names(
     return clar
 
 
+# the words before the device a question is about ("reports for insulin pumps", "recalls involving stents")
+_DEVICE_LEAD = {"for", "on", "of", "about", "involving", "concerning", "regarding", "with", "from"}
 # words that set two devices side by side; without one, two device spans are no comparison by themselves
 _COMPARING = re.compile(r"(?i)\b(?:vs|versus|compar\w*|against|or|and|between|than|both|each|relative)\b|&")
 
@@ -1601,6 +1701,22 @@ def _sides_of_one_field(it: Interpretation) -> None:
 def _slashed(question: str, a: str, b: str) -> bool:
     """Two values typed with a slash between them ("malfunction/injury"): either one, not one against the other."""
     return bool(a and b and re.search(rf"(?i){re.escape(a)}\s*/\s*{re.escape(b)}", question))
+
+
+def _place_of_firm(it: Interpretation, question: str) -> None:
+    """ "which state is Orthofix registered in?": that field of the one firm named, looked up, not a ranking of
+    states by the firm's records."""
+    if (
+        it.measure == "top"
+        and it.by in ("state", "country")
+        and it.firm is not None
+        and not it.exclude_firm
+        and not it.device
+        and not it.sides
+        and not _RANKING_WORDS.search(question)
+        and re.search(r"(?i)\b(?:which|what)\s+(?:us\s+)?(?:state|country)\b|\bwhere\b", question)
+    ):
+        it.measure, it.field, it.by = "lookup", it.by, None
 
 
 _RANKING_WORDS = re.compile(

@@ -15,6 +15,7 @@ from mirror.lookup.devices import ABBREVIATIONS
 from mirror.lookup.firms import find_firm
 from mirror.lookup.lexicon import FirmHit, device_word_reach, firm_phrases
 
+from .lay import lay_key
 from ..tools import ToolContext
 from .firm_forms import entity
 from .places import read_places
@@ -36,6 +37,8 @@ FIRM_CUES = {
     "labeler",
     "made",
     "manufactured",
+    "called",
+    "named",
     "recalled",
     "did",
     "does",
@@ -60,6 +63,7 @@ class Names:
     devices: list[tuple[int, int, str]] = field(default_factory=list)  # token span and its words
     questions: list[tuple[str, list[Choice]]] = field(default_factory=list)  # ambiguities to ask about
     cue_without_name: bool = False
+    unfound_firms: list[str] = field(default_factory=list)  # "a firm called X" when no firm of the records is X
 
 
 # function words that belong to a firm's name when capitalised next to it ("Tz Medical", "GE Healthcare Products")
@@ -139,6 +143,17 @@ def runs(tokens: Tokens, skip: set[str], parts: bool = False) -> list[tuple[int,
 def _capital(tokens: Tokens, i: int) -> bool:
     t = tokens.toks[i].text
     return t[:1].isupper() and (i > 0 or t.isupper() and len(t) > 1)
+
+
+def _named_firm(tokens: Tokens, i: int) -> bool:
+    """The words at i follow "a firm called" / "a company named": they are a firm's name, said as one."""
+    lows = tokens.lows()
+    return (
+        i >= 2
+        and lows[i - 1] in ("called", "named")
+        and lows[i - 2] in ("firm", "company", "manufacturer", "maker", "vendor", "supplier", "applicant", "labeler",
+                            "distributor", "sponsor", "business", "outfit", "corporation", "establishment")
+    )
 
 
 def _cued(tokens: Tokens, i: int, cues: set[str]) -> bool:
@@ -270,7 +285,7 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
     lows, words = tokens.lows(a, b), tokens.words(a, b)
     if not any(sum(ch.isalpha() for ch in w) >= 2 or re.fullmatch(r"\d+[a-z]+\d*|[a-z]+\d+[a-z]*", w) for w in lows):
         return  # numbers and symbols: not a name
-    known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS]
+    known = [w for w in lows if reach.get(w, 0) > 0 or w in ABBREVIATIONS or lay_key(w)]
     cued = _cued(tokens, a, FIRM_CUES) or any(_capital(tokens, k) for k in range(a, b))
     plain = not known and all(len(w) >= 5 and w not in COMMON for w in lows)  # no device word at all ("Beroni")
     if len(known) < len(lows) and (firm := _firm_by_short_lead(ctx, lows, words)) is not None:
@@ -283,6 +298,14 @@ def _rest(ctx: ToolContext, tokens: Tokens, a: int, b: int, reach: dict[str, int
             out.firms.append(firm)
             tokens.take(a, b, "firm")
             return
+    if _named_firm(tokens, a):  # "a firm called Standard Imaging": a firm's name, never a device
+        firm = _firm_by_spelling(ctx, words)
+        if firm is not None:
+            out.firms.append(firm)
+        else:
+            out.unfound_firms.append(words)
+        tokens.take(a, b, "firm")
+        return
     if known:
         out.devices.append((a, b, words))
         tokens.take(a, b, "device")

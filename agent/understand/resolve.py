@@ -8,9 +8,11 @@ import re
 from dataclasses import dataclass, field
 
 from mirror.lookup.devices import ABBREVIATIONS, resolve_devices
+from mirror.lookup.lexicon import device_word_reach
 
 from ..tools import ToolContext, ToolError, run_tool
 from ..tools import specs as _specs
+from .lay import joined_lay, lay_key, spell_out
 from .types import Choice, Code, DeviceFilter
 
 __all__ = ["DeviceReading", "read_device", "codes_in", "same_words", "MAX_CODES", "COUNT_NAME"]
@@ -135,6 +137,17 @@ def _completed(words: str, found: dict) -> list[str]:
     return [" ".join(out)] if changed else []
 
 
+def _kept_as_said(ctx: ToolContext, found: dict) -> dict:
+    """A word that the names of the codes found hold as typed is no typo ("patent ductus" is not "patient"): its
+    correction is dropped."""
+    if not found.get("corrections"):
+        return found
+    reach = device_word_reach(ctx.api, [a.lower() for a, _ in found["corrections"]])
+    names = [set(re.findall(r"[a-z0-9-]+", str(r.get("device_name") or "").lower())) for r in found["rows"][:5]]
+    kept = [c for c in found["corrections"] if not (reach.get(c[0].lower()) and any(c[0].lower() in n for n in names))]
+    return found if len(kept) == len(found["corrections"]) else {**found, "corrections": kept}
+
+
 def read_device(
     ctx: ToolContext, words: str, datasets: list[str], known: bool = True, _depth: int = 0
 ) -> DeviceReading:
@@ -146,11 +159,13 @@ def read_device(
     if datasets and datasets[0] in NAMES_ONLY:
         return _names_only(ctx, words, datasets[0])
     ds = next((d for d in datasets if d in COUNT_NAME), None)
-    found = resolve_devices(ctx.api, words, 30)
+    found = _kept_as_said(ctx, resolve_devices(ctx.api, words, 30))
     unknown = {u.lower() for u in found["unknown"]}
-    if any(w.replace("-", "") in ABBREVIATIONS and ("-" in w or w in unknown) for w in words.lower().split()):
-        # "DBS", "c-pap": spelled out
-        spelled = " ".join(ABBREVIATIONS.get(w.lower().replace("-", ""), w) for w in words.split())
+    lay = joined_lay(words).lower().split()
+    if any(
+        w.replace("-", "") in ABBREVIATIONS and ("-" in w or w in unknown) or lay_key(w, lay_only=True) for w in lay
+    ):  # "DBS", "c-pap", "c-arms", "defib": spelled out
+        spelled = spell_out(words)
         reading = read_device(ctx, spelled, datasets, known=True)
         if reading.device is not None:
             reading.device.words = f"{words} ({spelled})"

@@ -537,6 +537,23 @@ _AUX = {
 _OBJECT = {"those", "these", "them", "that", "it", "the", "my", "to", "by", "down", "out", "this"}
 
 
+# verbs of trade after a firm or a "who" ("which firms sell infusion pumps", "who makes the 630G"), the verbs that
+# introduce a firm's name ("a firm called Standard Imaging"), and a rating said before a class ("recalls rated class
+# II"): grammar, never device words
+_TRADE_VERBS = {
+    "sell", "sells", "selling", "sold", "market", "markets", "marketed", "distribute", "distributes", "distributed",
+    "make", "makes", "manufacture", "manufactures", "produce", "produces", "supply", "supplies", "offer", "offers",
+    "carry", "carries", "import", "imports",
+}
+_SELLERS = {
+    "firms", "firm", "companies", "company", "manufacturers", "manufacturer", "makers", "maker", "vendors", "vendor",
+    "suppliers", "supplier", "distributors", "distributor", "labelers", "labeler", "applicants", "applicant",
+    "sponsors", "sponsor", "who", "which", "that", "they", "brands", "brand", "importers", "importer",
+}
+_NAMING = {"called", "named", "dubbed", "titled"}
+_RATED = {"rated", "graded", "designated", "categorized", "categorised", "deemed", "ranked", "assigned"}
+
+
 def verbs_as_grammar(tokens: Tokens) -> None:
     """Mark verbs that are also device words as grammar where they stand as verbs ("did FDA clear K1...",
     "filter those to Medtronic", "which 510(k) covers DI ..."); "clear aligners", "IVC filter" stay devices."""
@@ -556,6 +573,18 @@ def verbs_as_grammar(tokens: Tokens) -> None:
             or named
             or (i == 0 and nxt in _OBJECT)
             or (prev in FUNCTION and nxt in _OBJECT)
+        ):
+            tokens.take(i, i + 1, "function")
+    for i in tokens.unused():  # "which firms sell X", "a company named X", "recalls rated class II": grammar
+        prev = lows[i - 1] if i else ""
+        nxt = lows[i + 1] if i + 1 < len(lows) else ""
+        if (
+            lows[i] in _TRADE_VERBS
+            and (prev in _SELLERS or i and tokens.role.get(i - 1) == "firm")
+            or lows[i] in _NAMING
+            and prev in _SELLERS - {"who", "which", "that", "they"}
+            or lows[i] in _RATED
+            and nxt in ("class", "as", "a", "an", "type", "category", "level")
         ):
             tokens.take(i, i + 1, "function")
     for i in tokens.unused():  # "how has the number of ... changed": the verb of a "how has" question

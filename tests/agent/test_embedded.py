@@ -58,4 +58,5 @@ def test_a_model_reading_never_counts_a_whole_dataset_or_changes_the_dataset_sai
 
     for question in ["defib fda class?", "maude reports on GE OEC c-arms 2008-2009?"]:
         out = assistant.ask(question)
-        assert not re.search(r"\b\d[\d,]* (?:product codes|510\(k\) clearances)\b", out["answer"]), out["answer"]
+        said = out["answer"].split("\nNotes:")[0]  # a note may say how many codes a device word matched
+        assert not re.search(r"\b\d[\d,]* (?:product codes|510\(k\) clearances)\b", said), out["answer"]
