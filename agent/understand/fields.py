@@ -22,6 +22,7 @@ __all__ = [
     "resolve_measure",
     "ids_apply",
     "recall_numbers",
+    "event_home",
     "firm_home",
     "rank_when_bare",
     "flag_question",
@@ -171,6 +172,7 @@ def ids_apply(it: Interpretation, ids_ds: list[str]) -> None:
 def recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
     """A recall number asked about in recalls that only an enforcement report holds is read there; "what class"
     of a recall is its recall class (given in enforcement reports)."""
+    event_home(ctx, it)
     numbers = [f.value for f in it.filters if f.field == "product_res_number"]
     if not numbers and not set(it.datasets) & {"recall", "enforcement"}:
         return
@@ -196,6 +198,27 @@ def recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
     if not in_recalls and in_reports or it.field == "recall_class" and in_reports:
         it.datasets = list(dict.fromkeys("enforcement" if d == "recall" else d for d in it.datasets))
         it.notes.append(f"{', '.join(map(str, numbers))} is in FDA enforcement reports, so those were read")
+
+
+def event_home(ctx: ToolContext, it: Interpretation) -> None:
+    """A recall event number is read where its records are: the recalls (res event number), the enforcement
+    reports (event id), or both."""
+    events = [f.value for f in it.filters if f.field == "event_id"]
+    if not events or not set(it.datasets) & {"recall", "enforcement"}:
+        return
+    try:
+        found = {
+            "recall": run_tool(ctx, "search_recalls", {"filters": {"event_id": events}, "limit": 0}).total,
+            "enforcement": run_tool(ctx, "search_enforcement", {"filters": {"event_id": events}, "limit": 0}).total,
+        }
+    except ToolError:
+        return
+    held = [d for d in ("recall", "enforcement") if found[d]]
+    if held and set(held) != set(it.datasets) & {"recall", "enforcement"}:
+        it.datasets = [d for d in it.datasets if d not in ("recall", "enforcement")] + held
+        it.notes.append(
+            f"recall event {', '.join(map(str, events))} is in the {' and '.join(vocab.LABEL[d] for d in held)}"
+        )
 
 
 FIRM_LOOKUPS = {

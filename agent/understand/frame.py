@@ -377,8 +377,15 @@ _ASKS = (
     r"(?:\s+(?:me|us|you))?(?:\s+(?:to\s+(?:know|find\s+out|check|see|confirm|pull|look\s+up)|whether|if|about|for))*"
 )
 _DEPT_ASKS = re.compile(
-    r"(?i)(^|[.?!:;]\s*)(?:(?:our|my|the)\s+)?(?:" + _DEPARTMENT + r"(?:\s+" + _ROLE + r")?|(?:our|my|the)\s+"
-    + _ROLE + r")\s+" + _ASKS + r"\s+"
+    r"(?i)(^|[.?!:;]\s*)(?:(?:our|my|the)\s+)?(?:"
+    + _DEPARTMENT
+    + r"(?:\s+"
+    + _ROLE
+    + r")?|(?:our|my|the)\s+"
+    + _ROLE
+    + r")\s+"
+    + _ASKS
+    + r"\s+"
 )
 # a colon's lead that is a department or a role alone ("Value analysis committee:", "Supply chain:")
 _DEPT_LEAD = re.compile(

@@ -135,6 +135,19 @@ _VERBS_3 = set(
     "sit lie lay fit ran run set put say let led now off due own way you our his her she him yes day ago end".split()
 )
 _RECALL_WORDS = {"recall", "recalls", "recalled", "enforcement", "enforcements", "enf", "action", "withdrawal", "res"}
+_MAUDE_WORDS = {
+    "mdr",
+    "mdrs",
+    "maude",
+    "adverse",
+    "report",
+    "reports",
+    "key",
+    "patient",
+    "injury",
+    "death",
+    "malfunction",
+}
 SUBMISSION_DATASET = {"k": "510k", "den": "510k", "p": "pma"}
 DI_CUES = {"di", "udi", "identifier", "gtin", "udi-di", "dis", "device", "gudid", "primary"}
 
@@ -184,7 +197,7 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
                 and i > 1
                 and lows[i - 2] == "event"
             )
-            and set(lows) & _RECALL_WORDS
+            and (set(lows) & _RECALL_WORDS or prev == "event" and not set(lows) & _MAUDE_WORDS)
         ):  # "recall event 62925", "enforcement report with event id 62925": the recall event's number, held by the
             # enforcement reports and (as res_event_number) by the recalls
             f = Filter(field="event_id", value=up, label=f"recall event {up}", words=t.text)

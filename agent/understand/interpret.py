@@ -32,12 +32,13 @@ from .fields import (
     LOOKUP_ALIAS,
     LOOKUP_FIELDS,
     classification_lookup,
+    event_home,
     firm_home,
     flag_question,
-    record_flag,
     ids_apply,
     rank_when_bare,
     recall_numbers,
+    record_flag,
     resolve_measure,
 )
 from .firm_forms import LEGAL_FORMS
@@ -715,6 +716,7 @@ def _read(
     _ids_elsewhere(ctx, it, ids)
     recall_numbers(ctx, it)
     ids_apply(it, ids_ds)
+    event_home(ctx, it)  # (again: the record number may have moved the search to the recalls)
     if (
         not it.field
         and any(f.field in ("event_id", "product_res_number") for f in it.filters)
@@ -1069,9 +1071,7 @@ _CHANGE = re.compile(
 )
 
 
-def _year_of_month(
-    ctx: ToolContext, it: Interpretation, month: int, last: LastResult | None
-) -> Clarification | None:
+def _year_of_month(ctx: ToolContext, it: Interpretation, month: int, last: LastResult | None) -> Clarification | None:
     """A month said without its year. In a follow-up it takes the year of the previous answer's period when that
     period was within one year; else the as-of year of the data when the month is not after the as-of date; else
     the person is asked which year. In a first question it is the latest such month on or before the as-of date

@@ -15,9 +15,9 @@ from mirror.lookup.devices import ABBREVIATIONS
 from mirror.lookup.firms import find_firm
 from mirror.lookup.lexicon import FirmHit, device_word_reach, firm_phrases
 
-from .lay import lay_key
 from ..tools import ToolContext
 from .firm_forms import entity
+from .lay import lay_key
 from .places import read_places
 from .tokens import Tokens
 from .types import Choice, FirmFilter, PlaceFilter
@@ -151,8 +151,23 @@ def _named_firm(tokens: Tokens, i: int) -> bool:
     return (
         i >= 2
         and lows[i - 1] in ("called", "named")
-        and lows[i - 2] in ("firm", "company", "manufacturer", "maker", "vendor", "supplier", "applicant", "labeler",
-                            "distributor", "sponsor", "business", "outfit", "corporation", "establishment")
+        and lows[i - 2]
+        in (
+            "firm",
+            "company",
+            "manufacturer",
+            "maker",
+            "vendor",
+            "supplier",
+            "applicant",
+            "labeler",
+            "distributor",
+            "sponsor",
+            "business",
+            "outfit",
+            "corporation",
+            "establishment",
+        )
     )
 
 
