@@ -724,6 +724,14 @@ def _read(
     ):  # "how serious was recall event 62925?": its recall class
         it.field, it.measure, it.by, it.datasets = "recall_class", "lookup", None, ["enforcement"]
     if (
+        it.field in (None, "decision_date")
+        and any(f.field == "k_number" for f in it.filters)
+        and re.search(
+            r"(?i)\b(?:when|what\s+date|which\s+date|date)\b.{0,60}\b(?:clear(?:ed)?|decided|decision)\b", question
+        )
+    ):  # "the recall notice cites K920002 - what date did FDA clear it?": the 510(k)'s decision date
+        it.field, it.measure, it.by, it.datasets = "decision_date", "lookup", None, ["510k"]
+    if (
         not it.field
         and any(f.field in ("event_id", "product_res_number") for f in it.filters)
         and re.search(r"(?i)\bwhen\b|\bdate\b", question)
