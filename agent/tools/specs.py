@@ -99,6 +99,7 @@ DATASETS: tuple[Spec, ...] = (
             "report_number": "report_number.exact",
             "patient_sex": "patient.patient_sex",
             "patient_age": "patient.patient_age.exact",
+            "lot_number": "device.lot_number.exact",
         },
         counts={
             "product_code": "device.device_report_product_code.exact",

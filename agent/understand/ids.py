@@ -164,7 +164,16 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
         if up == "21" and i + 2 < len(lows) and lows[i + 1] == "cfr" and re.fullmatch(r"\d{3}\.\d{1,4}", lows[i + 2]):
             tokens.take(i, i + 2, "id")  # "21 CFR 880.5725" (bare "21 CFR" asks for the regulation)
             continue
-        if m := re.fullmatch(r"(K|DEN)(\d{6})", up):
+        lot_said = prev == "lot" or prev in ("number", "no", "num", "#") and i > 1 and lows[i - 2] == "lot"
+        if (
+            lot_said
+            and re.fullmatch(r"[A-Z0-9][A-Z0-9-]{3,24}", up)
+            and any(c.isdigit() for c in up)
+            and not set(lows) & (_RECALL_WORDS | {"udi", "gudid", "di"})  # recalls hold lots only in their text
+        ):
+            lot = Filter(field="word:lot", value=t.text, label=f"lot {t.text}", words=t.text)
+            out.append(("event", lot))  # "MDRs for lot HG6AFCM": the lot the adverse event reports name
+        elif m := re.fullmatch(r"(K|DEN)(\d{6})", up):
             out.append(("510k", Filter(field="k_number", value=up, label=up, words=t.text)))
         elif m := re.fullmatch(r"P(\d{6})(?:/?(S\d{3,4}))?", up):
             f = Filter(field="pma_number", value=f"P{m[1]}", label=up, words=t.text)

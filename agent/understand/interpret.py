@@ -477,7 +477,7 @@ def _frame_dataset(ask: str, context: list[str]) -> str:
 def _named_in(ctx: ToolContext, text: str) -> list[str]:
     """The firms, record numbers, devices and periods a frame sentence names ("We are looking at Medtronic")."""
     it, _ = _read_model(ctx, expand_shorthand(text).rstrip(".!;:, "), None)
-    out = [f.words for f in it.filters if f.field in RECORD_FIELDS and f.words]
+    out = [f.words for f in it.filters if (f.field in RECORD_FIELDS or f.field == "word:lot") and f.words]
     out += [s.firm.words for s in it.sides if s.firm] or ([it.firm.words] if it.firm and it.firm.exact else [])
     d = it.device
     held = d and (any(c.records for c in d.codes) or d.codes and all(c.records is None for c in d.codes) or d.found)
@@ -837,6 +837,8 @@ def _read(
         )  # "and the problem reported?": the device problem of what was found
         if asked and specific(it.model_dump()):
             it.field, it.measure = asked, "lookup"  # "and its device class?": that field of what was found
+    if it.field == "lot_number" and any(f.field == "word:lot" for f in it.filters):
+        it.field, it.measure = None, "list"  # "any reports for lot X?": the lot is given, its reports are asked
     _classes(it)
     _class_of_record(ctx, it)
     if (
