@@ -29,6 +29,21 @@ def read_codes(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> list[str
         return [tokens.toks[i].text.upper() for i in idx]
     typed = [tokens.toks[i].text.upper() for i in idx]
     known = product_code_details(ctx.api, typed)
+    lay = [
+        k
+        for k, i in enumerate(idx)
+        if i not in said
+        and typed[k] in known
+        and i + 1 < len(tokens.toks)
+        and tokens.toks[i + 1].low in _TEST_NOUNS
+        and tokens.toks[i + 1].low.rstrip("s") not in (known[typed[k]].device_name or "").lower()
+    ]  # "PSA test": the antigen's abbreviation before a test, not product code PSA (a jejunostomy kit)
+    if lay:
+        idx = [i for k, i in enumerate(idx) if k not in lay]
+        typed = [t for k, t in enumerate(typed) if k not in lay]
+        known = {c: d for c, d in known.items() if c in typed}
+        if not idx:
+            return []
     unknown = [typed[k] for k, i in enumerate(idx) if typed[k] not in known and i in said]
     for k, i in enumerate(idx):
         if typed[k] in known or i in said:
@@ -86,6 +101,7 @@ _LEGAL_3 = {"inc", "llc", "ltd", "plc", "gmbh", "spa", "srl", "sas", "corp", "pt
 
 
 # three-letter English words that are also product codes, never read as codes when typed in lower case
+_TEST_NOUNS = {"test", "tests", "testing", "assay", "assays", "immunoassay", "immunoassays", "screening"}
 ENGLISH_3 = (
     set(
         """all and any are bag bed box but can cap car cup day did ear end eye far few for gas get got gum had

@@ -100,6 +100,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "tavi": ("aortic valve prosthesis percutaneously delivered",),
     "ecmo": ("oxygenator",),
     "uv": ("ultraviolet",),
+    "psa": ("prostate specific antigen",),
 }
 SYNONYM_WEIGHT = 0.9
 # one-word lay names and abbreviations, spelled out (for searching a dataset's own names: "DBS" -> deep brain ...)
