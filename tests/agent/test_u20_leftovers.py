@@ -12,7 +12,6 @@ import pytest
 from agent.understand.interpret import interpret
 from agent.understand.resolve import read_device
 
-
 # 1. a month alone
 
 
