@@ -60,13 +60,15 @@ _FILTER_WORDS = {
 }
 
 
-def _said_other_dataset(question: str, ds: str) -> bool:
-    """The question names a dataset and the model's reading chose another ("maude reports ..." read as 510(k)s)."""
+def _said_other_dataset(question: str, ds: str, implied: list[str] | None = None) -> bool:
+    """The model's reading chose a dataset the question did not give: another than the one it names ("maude reports
+    ..." read as 510(k)s), or, when it names none, one that nothing said implies ("how many times has X gotten in
+    trouble?" read as 510(k)s). `implied`: the datasets the rules read from the question's fields and filters."""
     found = match_phrases(tokenize(question), DATASET_PHRASES, "dataset", take=False)
     said = {tag for _, _, tag in found if not tag.endswith("?")}
     near = {"enforcement": "recall", "gudid": "udi"}  # one kind of record in two datasets
-    said = {near.get(t, t) for t in said}
-    return bool(said) and near.get(ds, ds) not in said
+    said = {near.get(t, t) for t in said} or {near.get(t, t) for t in implied or []}
+    return near.get(ds, ds) not in said
 
 
 @dataclass
@@ -138,7 +140,7 @@ class Nodes:
         kept = [p for p in parts if len(p) > 1 and p.lower() in q]
         kept = list({p.lower(): p for p in reversed(kept)}.values())[::-1]  # one word read as two sides: one
         ds = out.get("dataset") if out.get("dataset") in prompts.DATASET_WORDS else None
-        if not kept or ds is None or _said_other_dataset(it.question, ds):
+        if not kept or ds is None or _said_other_dataset(it.question, ds, it.datasets):
             it.notes.append("The language model could not read it either")
             return it, None, 1
         words = (

@@ -60,3 +60,25 @@ def test_a_model_reading_never_counts_a_whole_dataset_or_changes_the_dataset_sai
         out = assistant.ask(question)
         said = out["answer"].split("\nNotes:")[0]  # a note may say how many codes a device word matched
         assert not re.search(r"\b\d[\d,]* (?:product codes|510\(k\) clearances)\b", said), out["answer"]
+
+
+def test_a_model_reading_never_picks_a_dataset_the_question_did_not_give(assistant):
+    """A question that names no dataset and that the rules could not read must not become a count of a dataset the
+    model picked ("how many times has FRESCA Medical gotten in trouble with the FDA?" read as 510(k)s: 1)."""
+    import re
+
+    from agent.nodes import _said_other_dataset
+
+    assert _said_other_dataset("how many times has FRESCA Medical gotten in trouble with the FDA?", "510k")
+    assert not _said_other_dataset("maude reports on GE OEC c-arms", "event")
+    assert _said_other_dataset("maude reports on GE OEC c-arms", "510k")
+    assert not _said_other_dataset("is MLO high risk?", "classification", ["classification"])
+    for question in [
+        "how many times has FRESCA Medical gotten in trouble with the FDA?",
+        "A tester says she gets chest pain when wearing our ECG patch. What should she do medically?",
+    ]:
+        out = assistant.ask(question)
+        said = out["answer"].split("\nNotes:")[0]
+        assert not re.search(
+            r"\b\d[\d,]* (?:510\(k\) clearances?|adverse event reports?|recalled products?)\b", said
+        ), out["answer"]
