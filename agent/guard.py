@@ -182,7 +182,8 @@ def _the_ask(question: str) -> str:
 _OTHER = re.compile(
     r"\b(faers|vaers|eudamed|health canada|mhra|tga|pmda|anvisa|ema|medwatch drugs?|"
     r"eu\s+mdr|eu\s+ivdr|ivdr|notified\s+bod(?:y|ies)|ce\s+(?:mark(?:ed|ing|s)?|certificates?|certified)|bfarm|"
-    r"nmpa|swissmedic|t[uü]v(?:\s*s[uü]d)?|field\s+safety\s+(?:notices?|corrective\s+actions?)|fscas?|"
+    r"nmpa|swissmedic|t[uü]v(?:\s*s[uü]d)?|ansm|competent\s+authorit(?:y|ies)|"
+    r"(?:eu|european|uk|german|french)\s+(?:fscas?|field\s+safety|vigilance)|"
     r"under\s+the\s+mdr|class\s+ii[ab]|"
     rf"(?:drugs?|medicines?|medications?|meds|foods?|cosmetics?|tobacco|vaccines?){_DEVICE_AFTER}|"
     r"\d+(?:\.\d+)?\s*(?:mg|mcg)\s+(?:tablets?|capsules?|caplets?|doses?|pills?)|"

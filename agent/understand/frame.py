@@ -454,9 +454,28 @@ _PART_OF_FIRM = re.compile(
 )
 
 
+_SLASH_DAY = re.compile(r"\b(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)\b")
+_DOT_DAY = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)\b")
+
+
+def _day_first(text: str) -> str:
+    """Days typed day first are written as ISO dates: "20.06.2012" always; "31/12/2012" and every other slashed
+    date of the same question ("between 01/12/2022 and 31/12/2022") when one of them cannot be month first."""
+
+    def iso(m: re.Match[str], day_first: bool) -> str:
+        d, mo = (int(m[1]), int(m[2])) if day_first else (int(m[2]), int(m[1]))
+        return f"{m[3]}-{mo:02d}-{d:02d}" if 1 <= mo <= 12 and 1 <= d <= 31 else m[0]
+
+    text = _DOT_DAY.sub(lambda m: iso(m, True), text)
+    if any(int(m[1]) > 12 and int(m[2]) <= 12 for m in _SLASH_DAY.finditer(text)):
+        text = _SLASH_DAY.sub(lambda m: iso(m, True), text)
+    return text
+
+
 def expand_shorthand(text: str) -> str:
     """The question's shorthand written out ("yr" -> "year", "FEI #" -> "FEI number"); a word said as a product code
     or as part of a firm's name is left as said."""
+    text = _day_first(text)
     for pat, rep in _SHORT:
 
         def written(m: re.Match[str], rep: str = rep) -> str:

@@ -67,6 +67,12 @@ class Tokens:
         return [i for i in range(len(self.toks)) if i not in self.role]
 
 
+def _cut(m: re.Match[str]) -> tuple[str, int]:
+    """A token's text and end; a full stop after a three-capital word ends the sentence ("product code MLO.")."""
+    s = m.group(0)
+    return (s[:-1], m.end() - 1) if re.fullmatch(r"[A-Z]{3}\.", s) else (s, m.end())
+
+
 def tokenize(text: str) -> Tokens:
-    toks = [Tok(m.group(0), norm(m.group(0)), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    toks = [Tok(s, norm(s), m.start(), end) for m in _TOKEN.finditer(text) for s, end in [_cut(m)]]
     return Tokens(text, [t for t in toks if t.low])

@@ -41,11 +41,13 @@ DATASET_PHRASES = _table(
     {
         "event": "adverse event|adverse events|adverse event reports|adverse event report|event reports|event report|"
         "events|event|adverse|maude|mdr|mdrs|mdr reports|medical device reports|complaints|complaint|"
-        "incidents|incident|adverse reactions",
+        "incidents|incident|adverse reactions|vigilance reports|vigilance report|vigilance cases|serious incidents",
         "event?": "reports|report|reported|problems|problem",
         "covid19serology?": "samples|sample|specimens",
         "recall": "recalls|recall|recalled|recalling|recalled products|recalled product|recall events|withdrawals|"
-        "field action|field actions|field correction|field corrections|market withdrawal|market withdrawals",
+        "field action|field actions|field correction|field corrections|market withdrawal|market withdrawals|"
+        "fsca|fscas|field safety corrective action|field safety corrective actions|field safety notice|"
+        "field safety notices|fsn|fsns",
         "enforcement": "enforcement|enforcement reports|enforcement report|enforcement actions",
         "510k": "510k|510ks|510 k|clearances|clearance|cleared|premarket notifications|premarket notification|"
         "de novo|de novos|denovo|submissions cleared",

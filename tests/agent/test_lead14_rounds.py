@@ -150,3 +150,32 @@ def test_a_code_said_before_product_code_is_read_even_when_it_is_a_word(assistan
 def test_english_three_letter_verbs_are_no_product_codes(assistant):
     answer = assistant.ask("We want to buy from a relabeler. How many registered establishments repack or relabel?")
     assert "product code" not in answer["answer"].splitlines()[0], answer["answer"]
+
+
+@pytest.mark.parametrize("question", ["FSCAs for class II devices - how many?", "field safety notices for FDA class 2 devices"])
+def test_an_eu_word_for_a_recall_is_read_as_the_us_recalls(assistant, question):
+    answer = assistant.ask(question)["answer"]
+    assert answer.startswith("Interpreted as: recalls") and re.search(r"^2 recalled products", _headline(answer))
+
+
+def test_an_eu_authoritys_field_safety_notices_are_still_refused(assistant):
+    answer = assistant.ask("how many field safety notices did the French competent authority publish in 2020?")
+    assert "not in this mirror" in answer["answer"], answer["answer"]
+
+
+@pytest.mark.parametrize(
+    ("question", "reading"),
+    [
+        ("enforcement reports initiated 20/06/2012 to 31/12/2012", "dates 2012-06-20 to 2012-12-31"),
+        ("enforcement reports initiated 20.06.2012 - 31.12.2012", "dates 2012-06-20 to 2012-12-31"),
+        ("MDRs with an event date from 01/12/2022 to 31/12/2022", "dates December 2022"),
+    ],
+)
+def test_dates_typed_day_first_are_read_day_first(assistant, question, reading):
+    answer = assistant.ask(question)["answer"]
+    assert reading in answer.splitlines()[0], answer
+
+
+def test_a_product_code_ending_a_sentence_is_read(assistant):
+    answer = assistant.ask("Our device is product code MLO. What class is it?")["answer"]
+    assert "MLO" in answer.splitlines()[0] and "class II" in _headline(answer), answer
