@@ -355,6 +355,12 @@ def interpret(
         lambda text: _device_in(ctx, text),
     )
     it, clar = _read_model(ctx, _frame_dataset(framed.text or question, framed.context), last)
+    if clar is not None and len(clar.choices) == 1:
+        code = re.match(r"([A-Z]{3}) ", clar.choices[0].label)
+        if code and re.search(rf"\b(?:product\s+codes?|procodes?|codes?)\s*:?\s*{code[1]}\b", question, re.I):
+            it, clar = apply_choice(it, clar.choices[0]), None  # the one choice is the code the question gave
+            if it.device is not None:
+                it.device = it.device.model_copy(update={"words": code[1], "path": "given", "how": ""})
     # "For a client's audit: ..." is background (the frame); "our supplier" in the ask is a firm not named.
     unnamed = _UNNAMED_FIRM.search(framed.text or question) or last is None and _THEIR_RECORDS.search(question)
     named_record = any(f.field in RECORD_FIELDS or f.field == "di" for f in it.filters)  # "recall Z-0053-2020"

@@ -152,7 +152,9 @@ def test_english_three_letter_verbs_are_no_product_codes(assistant):
     assert "product code" not in answer["answer"].splitlines()[0], answer["answer"]
 
 
-@pytest.mark.parametrize("question", ["FSCAs for class II devices - how many?", "field safety notices for FDA class 2 devices"])
+@pytest.mark.parametrize(
+    "question", ["FSCAs for class II devices - how many?", "field safety notices for FDA class 2 devices"]
+)
 def test_an_eu_word_for_a_recall_is_read_as_the_us_recalls(assistant, question):
     answer = assistant.ask(question)["answer"]
     assert answer.startswith("Interpreted as: recalls") and re.search(r"^2 recalled products", _headline(answer))
@@ -179,3 +181,9 @@ def test_dates_typed_day_first_are_read_day_first(assistant, question, reading):
 def test_a_product_code_ending_a_sentence_is_read(assistant):
     answer = assistant.ask("Our device is product code MLO. What class is it?")["answer"]
     assert "MLO" in answer.splitlines()[0] and "class II" in _headline(answer), answer
+
+
+def test_a_lay_name_beside_the_code_it_gives_is_not_asked_back(assistant):
+    answer = assistant.ask("death reports for PTCA balloon catheters (product code LOX)")["answer"]
+    assert answer.startswith("Interpreted as: adverse event reports") and "Before I answer" not in answer, answer
+    assert re.search(r"^0 adverse event reports for product code LOX", _headline(answer)), answer
