@@ -184,6 +184,6 @@ def test_a_product_code_ending_a_sentence_is_read(assistant):
 
 
 def test_a_lay_name_beside_the_code_it_gives_is_not_asked_back(assistant):
-    answer = assistant.ask("death reports for PTCA balloon catheters (product code LOX)")["answer"]
+    answer = assistant.ask("death reports for coronary balloon catheters (product code LOX)")["answer"]
     assert answer.startswith("Interpreted as: adverse event reports") and "Before I answer" not in answer, answer
     assert re.search(r"^0 adverse event reports for product code LOX", _headline(answer)), answer
