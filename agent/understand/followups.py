@@ -9,7 +9,7 @@ from .resolve import MAX_CODES
 from .tokens import Tokens
 from .types import Code, DeviceFilter, FirmFilter, Interpretation, LastResult
 
-__all__ = ["field_not_dataset", "bare", "specific", "refining", "merge", "bind"]
+__all__ = ["field_not_dataset", "bare", "content", "specific", "refining", "merge", "bind"]
 
 _REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
 
@@ -39,16 +39,20 @@ def field_not_dataset(tokens: Tokens, it: Interpretation) -> None:
             tokens.role[i] = "field"
 
 
-def bare(tokens: Tokens, it: Interpretation) -> bool:
-    """Nothing new is named: only a field, a measure, a filter or a period ("root cause?", "class?", "by state")."""
-    content = [
+def content(tokens: Tokens) -> list[int]:
+    """Tokens no reading used that are not grammar."""
+    return [
         i
         for i in tokens.unused()
         if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
         and any(ch.isalnum() for ch in tokens.toks[i].low)
     ]
+
+
+def bare(tokens: Tokens, it: Interpretation) -> bool:
+    """Nothing new is named: only a field, a measure, a filter or a period ("root cause?", "class?", "by state")."""
     said = bool(it.field or it.by or it.filters or it.date_from or it.date_to or it.measure != "list")
-    return not content and said
+    return not content(tokens) and said
 
 
 def specific(reading: dict) -> bool:

@@ -42,7 +42,7 @@ from .fields import (
     resolve_measure,
 )
 from .firm_forms import LEGAL_FORMS
-from .followups import bare, bind, field_not_dataset, merge, refining, specific
+from .followups import bare, bind, content, field_not_dataset, merge, refining, specific
 from .frame import expand_shorthand, names_asker, reframe
 from .guards import hold_back
 from .ids import read_ids
@@ -218,16 +218,6 @@ def _only_grammar_after(lows: list[str], j: int) -> bool:
     return all(
         w in vocab.FUNCTION or (w,) in vocab.DATASET_PHRASES or not any(c.isalnum() for c in w) for w in lows[j:]
     )
-
-
-def _content(tokens: Tokens) -> list[int]:
-    """Tokens no reading used that are not grammar."""
-    return [
-        i
-        for i in tokens.unused()
-        if tokens.toks[i].low not in vocab.FUNCTION | vocab.FIELD_WORDS
-        and any(ch.isalnum() for ch in tokens.toks[i].low)
-    ]
 
 
 def _at_end(lows: list[str], j: int) -> bool:
@@ -645,11 +635,7 @@ def _read(
         and re.search(r"(?i)\b(?:of|among)\s+(?:those|these|them)\b", question)
     )  # "how many of those were approvals?" after PMA supplements: the same records narrowed, the dataset said again
     asks_field = bool(
-        said_fields
-        and last
-        and last.reading
-        and specific(last.reading)
-        and bare(tokens, it.model_copy(update={"field": "x"}))
+        said_fields and last and last.reading and specific(last.reading) and not content(tokens)
     )  # "who was the submitter?" after one product code's 510(k)s: that field of what was found
     refine = bool(
         last
@@ -682,7 +668,7 @@ def _read(
         and not ids
         and (names.places or names.firms)
         and not names.devices
-        and not _content(tokens)
+        and not content(tokens)
         and len(tokens.toks) <= 8
     ):  # "any from Texas?", "and for Medtronic?": the previous question narrowed to a place or firm
         refine = True
@@ -833,7 +819,7 @@ def _read(
         and last.reading
         and named
         and specific(last.reading)
-        and not _content(tokens)
+        and not content(tokens)
         and not (it.device or it.firm or ids or it.place or it.filters or it.date_from or it.date_to)
     ):
         bind(it, last, [])  # "OZP adverse events" then "any recalls?": recalls for OZP
@@ -843,8 +829,6 @@ def _read(
         )  # "and the problem reported?": the device problem of what was found
         if asked and specific(it.model_dump()):
             it.field, it.measure = asked, "lookup"  # "and its device class?": that field of what was found
-    if it.field == "lot_number" and any(f.field == "word:lot" for f in it.filters):
-        it.field, it.measure = None, "list"  # "any reports for lot X?": the lot is given, its reports are asked
     _classes(it)
     _class_of_record(ctx, it)
     if (
