@@ -37,7 +37,9 @@ TOP_ROWS = 5
 def interpreted_line(it: Interpretation) -> str:
     """'Interpreted as: <datasets>; device ...; firm ...; place ...; dates ...; filters ...' and the words not used."""
     bits = [" and ".join(LABEL.get(d, d) for d in it.datasets) or "no dataset"]
-    if it.measure == "compare" and it.sides:
+    if it.share and len(it.sides) == 2:
+        bits.append(f"share: {it.sides[0].label}, out of {it.sides[1].label}")
+    elif it.measure == "compare" and it.sides:
         bits.append("compared: " + " vs ".join(s.label for s in it.sides))
     if it.device:
         bits.append(("device " if it.device.path != "given" else "") + code_text(it.device, limit=4))
@@ -57,6 +59,8 @@ def interpreted_line(it: Interpretation) -> str:
             else ""
         )
         bits.append(f"dates {readable(it.date_from, it.date_to)}{of}")
+    if it.text and "event" in it.datasets:
+        bits.append(f'narratives holding "{it.text}"')
     bits += [f.label for f in it.filters if f.field not in ("supplement_number",)]
     if "pma" in it.datasets and it.supplements != "all":
         bits.append("original approvals only" if it.supplements == "originals" else "supplements")
@@ -309,6 +313,8 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     extra = [{"call": c, "e": e} for c, e in done if c.get("label", "").startswith("supplements")]
     if it.exclude_firm and it.firm and len(main) == 2:
         lines.append(_left_out(it, main))
+    elif it.share and len(main) == 2:
+        lines.append(_share(it, main))
     elif it.measure == "compare" and it.sides and main:
         lines.append(_compare(it, main))
     else:
@@ -345,6 +351,18 @@ def _left_out(it: Interpretation, main: list[tuple[dict, dict]]) -> str:
     return (
         f"{rest:,} {noun(ds, rest, it)} from firms other than {name}: {total:,} in all, of which {firm:,} "
         f"from {name} ({as_of_text(e_all)})."
+    )
+
+
+def _share(it: Interpretation, main: list[tuple[dict, dict]]) -> str:
+    """ "what share of product codes are class III?": the part, the whole and the percentage."""
+    (c_part, e_part), (c_all, e_all) = main
+    ds = c_all.get("dataset", "")
+    part, total = e_part["total"], e_all["total"]
+    pct = f"{100 * part / total:.1f}%" if total else "no share: there are none in all"
+    return (
+        f"{part:,} of the {total:,} {noun(ds, total, it)}{scope(it, c_all, sides=False)} ({pct}) match "
+        f"{c_part.get('label')} ({as_of_text(e_all)})."
     )
 
 

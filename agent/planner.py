@@ -81,6 +81,8 @@ def _base(it: Interpretation, ds: str, device=None, firm=None, place=None, side:
             target = vocab.FILTER_FIELDS[f.field[5:]][0].get(ds)
             if target:
                 filters[target] = f.value
+    if it.text and ds == "event":
+        args["text"] = it.text  # words searched in the narratives
     if ds == "pma" and it.supplements != "all":
         filters["supplement"] = "original" if it.supplements == "originals" else "supplement"
     if filters:

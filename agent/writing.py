@@ -37,6 +37,7 @@ NOUNS = {
 FIELD_LABEL = {
     "latest": "most recent date",
     "regulation_number": "regulation number",
+    "pma_number": "PMA number",
     "device_class": "device class",
     "decision_code": "decision code",
     "decision_date": "decision date",
@@ -284,6 +285,8 @@ def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
     filters += [f.label for f in (side.filters if side else [])]
     if filters:
         bits.append(" (" + ", ".join(filters) + ")")
+    if it.text and call.get("dataset") == "event":
+        bits.append(f' whose narratives hold "{it.text}"')
     ids = [
         f.label
         for f in it.filters

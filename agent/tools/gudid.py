@@ -12,7 +12,7 @@ from .registry import tool
 
 __all__ = ["search_gudid_tool", "count_gudid_tool", "GUDID_FILTERS"]
 
-GUDID_FILTERS = ("di", "is_rx", "is_otc", "is_kit", "is_single_use", "is_sterile", "mri_safety")
+GUDID_FILTERS = ("di", "is_rx", "is_otc", "is_kit", "is_single_use", "is_sterile", "mri_safety", "issuing_agency")
 
 
 def _query(args: SearchArgs) -> GudidQuery:

@@ -408,6 +408,7 @@ DATASETS: tuple[Spec, ...] = (
             "is_otc": "is_otc",
             "is_kit": "is_kit",
             "is_sterile": "sterilization.is_sterile",
+            "issuing_agency": "identifiers.issuing_agency",
             "is_single_use": "is_single_use",
             "mri_safety": "mri_safety.exact",
             "brand_name": "brand_name.exact",

@@ -215,6 +215,35 @@ def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
     )
 
 
+# words that say what kind of product, not which device ("PSA test", "glucose assay")
+_KIND_WORDS = frozenset({"test", "assay", "kit", "device", "system", "product", "type", "thing", "unit"})
+
+
+def _lay(words: str) -> bool:
+    """The term holds a lay abbreviation that FDA names spell out ("PSA" for prostate specific antigen)."""
+    from mirror.lookup.devices import ABBREVIATIONS
+
+    return any(w in ABBREVIATIONS for w in re.findall(r"[a-z]+", words.lower()))
+
+
+def _core_words(words: str) -> str:
+    """A device term without its kind words, lay abbreviations spelled out ("PSA test" -> "prostate specific
+    antigen")."""
+    from mirror.lookup.devices import ABBREVIATIONS
+
+    kept = [ABBREVIATIONS.get(w, w) for w in re.findall(r"[a-z]+", words.lower()) if w not in _KIND_WORDS]
+    return " ".join(kept) if kept else words.lower()
+
+
+def _names_all(name: str, words: str) -> bool:
+    """A product code's own name says every word of the term (a lay name by its FDA words), kind words aside."""
+    from mirror.lookup.devices import ABBREVIATIONS
+
+    name = re.sub(r"[^a-z]+", " ", name.lower())
+    stems = [w.rstrip("s") for w in re.findall(r"[a-z]+", words.lower()) if len(w) > 2 and w not in _KIND_WORDS]
+    return bool(stems) and all(s_ in name or ABBREVIATIONS.get(s_, "\0") in name for s_ in stems)
+
+
 _CLASS_FIELDS = {"device_class": "device_class", "regulation_number": "regulation_number", "review_panel": "panel"}
 
 
@@ -228,13 +257,21 @@ def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | N
     if it.measure != "lookup" or not key or not d or d.words == ", ".join(c.code for c in d.codes) or it.sides:
         return None
     few = FEW if it.field == "device_class" else BROAD  # a class said for one of them reads as the device's class
-    if d.matched <= few:
+    core = _core_words(d.words)  # "PSA test" -> "prostate specific antigen": the codes its FDA words name
+    if d.matched <= few and not _lay(d.words):
         return None  # a few codes are each answered with their own value
-    rows = resolve_devices(ctx.api, d.words, limit=500)["rows"]
-    stems = [w.lower().rstrip("s") for w in d.words.split() if len(w) > 2]
-    named = [r for r in rows if all(s_ in (r.get("device_name") or "").lower() for s_ in stems)]
+    rows = resolve_devices(ctx.api, core if d.matched <= few else d.words, limit=500)["rows"]
+    named = [r for r in rows if _names_all(r.get("device_name") or "", d.words)]
+    if not named and d.codes and d.path == "given" and it.field == "device_class" and len(d.words.split()) == 2:
+        # no code's own name says all the words ("wearable heart device"): the codes found are guesses from parts
+        # of them, so differing values are asked about however few the codes are
+        have = {c.code for c in d.codes}
+        named = [r for r in rows if r.get("product_code") in have]
+        few = 1
     rows = named  # the codes whose own names say the words, not those found by a definition or a brand
     values = {str(r.get(key) or "") for r in rows} - {"", "N", "U", "f"}
+    if d.matched <= few and len(rows) > max(1, len(d.codes)):
+        few = 1  # a lay name ("PSA test") covers every code named by its FDA words, whatever one code it found first
     if len(rows) <= few or len(values) <= 1:  # a few codes are each answered with their own value
         return None
     exact = [r for r in rows if same_words(r.get("device_name") or "", d.words)]
@@ -275,8 +312,10 @@ def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | N
         )
         for r in picks[:5]
     ]
+    roman = {"1": "I", "2": "II", "3": "III"}
+    shown = [roman.get(v, v) if it.field == "device_class" else v for v in sorted(values)]
     return Clarification(
         question=f'"{d.words}" names {len(rows)} kinds of device (product codes) with different '
-        f"{label[it.field or 'device_class']} ({', '.join(sorted(values)[:4])}). Which one do you mean?",
+        f"{label[it.field or 'device_class']} ({', '.join(shown[:4])}). Which one do you mean?",
         choices=choices,
     )

@@ -34,10 +34,9 @@ def read_codes(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> list[str
         for k, i in enumerate(idx)
         if i not in said
         and typed[k] in known
-        and i + 1 < len(tokens.toks)
-        and tokens.toks[i + 1].low in _TEST_NOUNS
-        and tokens.toks[i + 1].low.rstrip("s") not in (known[typed[k]].device_name or "").lower()
-    ]  # "PSA test": the antigen's abbreviation before a test, not product code PSA (a jejunostomy kit)
+        and (noun := _test_noun(tokens, i + 1))
+        and noun.rstrip("s") not in (known[typed[k]].device_name or "").lower()
+    ]  # "PSA test", "PSA blood test": the antigen, not product code PSA (a jejunostomy kit)
     if lay:
         idx = [i for k, i in enumerate(idx) if k not in lay]
         typed = [t for k, t in enumerate(typed) if k not in lay]
@@ -101,6 +100,16 @@ _LEGAL_3 = {"inc", "llc", "ltd", "plc", "gmbh", "spa", "srl", "sas", "corp", "pt
 
 
 # three-letter English words that are also product codes, never read as codes when typed in lower case
+def _test_noun(tokens: Tokens, i: int) -> str:
+    """The test noun at i, or after a specimen word ("blood test", "serum assay"); '' when none."""
+    lows = [t.low for t in tokens.toks[i : i + 2]]
+    if lows and lows[0] in _TEST_NOUNS | {"level", "levels"}:
+        return lows[0]
+    if len(lows) == 2 and lows[0] in ("blood", "serum", "plasma", "lab", "urine") and lows[1] in _TEST_NOUNS:
+        return lows[1]
+    return ""
+
+
 _TEST_NOUNS = {"test", "tests", "testing", "assay", "assays", "immunoassay", "immunoassays", "screening"}
 ENGLISH_3 = (
     set(

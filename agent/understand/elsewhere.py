@@ -138,9 +138,15 @@ _TOPICS = (
     ),
     _topic(
         r"\b(?:fda|draft|final|cdrh)\s+guidances?\b|\bguidance\s+documents?\b|\bguidance\s+(?:says?|recommends?)\b|"
-        r"\brecognized\s+(?:consensus\s+)?standards?\b",
-        "FDA guidance documents and recognized consensus standards are not in the FDA device datasets this mirror "
-        "holds: FDA publishes them in its Guidance Documents and Recognized Consensus Standards databases on fda.gov.",
+        r"\brecognized\s+(?:consensus\s+)?standards?\b|"
+        r"\b(?:iso|iec|astm|aami|ansi|en)\s*[-/]?\s*\d{4,5}(?:[-:]\d{1,4})*\b|\b10993(?:-\d+)?\b|"
+        r"\b(?:per|under|in|from|by)\s+(?:the\s+)?(?:iso|iec|astm)(?:\s+standards?)?\b|"
+        r"\bresidues?\s+(?:limits?|allowed|acceptance)|\bresiduals?\s+(?:limits?|acceptance|allowed|criteria)|"
+        r"\b(?:allowable|allowed|permissible|acceptable|max(?:imum)?)\s+(?:[\w-]+\s+){0,4}?residu\w*",
+        "FDA guidance documents and consensus standards (ISO, IEC, ASTM) and the limits they set are not in the FDA "
+        "device datasets this mirror holds: FDA publishes its guidance and its list of recognized standards in the "
+        "Guidance Documents and Recognized Consensus Standards databases on fda.gov, and the standards themselves "
+        "come from their publishers.",
         '"the regulation number for product code ETB" or "510(k) clearances for product code LLZ"',
     ),
 )

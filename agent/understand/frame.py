@@ -19,6 +19,9 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bSE\s+letters?\b", "510(k) decision"),
     (r"\bcalendar\s+(?=years?\b|yrs?\b|(?:19|20)\d\d\b)", ""),
     (r"\bby\s+the\s+(?=(?:year|month|quarter)\b(?!\s*(?:of\s+)?\d))", "by "),  # "by the year 2021" is a deadline
+    (r"\b(?:first|initial)\s+(?:six|6)\s+months\s+(?=of\s+(?:(?:19|20)\d\d|that|the|this|last)\b)", "first half "),
+    (r"\b(?:last|final|second|latter)\s+(?:six|6)\s+months\s+(?=of\s+(?:(?:19|20)\d\d|that|the)\b)", "second half "),
+    (r"\b(\d{2,3})(?:day|-days?)\b(?=\s+(?:notices?|supplements?|reports?|changes?|review))", r"\1-day"),
     (r"\byrs\b", "years"),
     (r"\byr\b", "year"),
     (r"\bsupps\b", "supplements"),

@@ -134,7 +134,33 @@ def _defined_only(it: Interpretation) -> str:
 
 def hold_back(it: Interpretation) -> str:
     """What to say instead of a figure when the reading rests on words that name no device or field ('' when none)."""
-    return _names_zero(it) or _field_unread(it) or _patient_as_device(it) or _name_unread(it) or _defined_only(it)
+    return (
+        _quoted_unread(it)
+        or _names_zero(it)
+        or _field_unread(it)
+        or _patient_as_device(it)
+        or _name_unread(it)
+        or _defined_only(it)
+    )
+
+
+# a quoted phrase: the opening mark after a space or a bracket, the closing one before no letter ("the firm's" is no
+# quote)
+_QUOTED = re.compile(r"(?:^|(?<=[\s(:]))[\"'‘“]([^\"'’”]{2,60})[\"'’”](?![A-Za-z])")
+
+
+def _quoted_unread(it: Interpretation) -> str:
+    """A word the asker put in quotes ("with 'steril' in the text") that no reading used: the figure would leave
+    out the very thing asked about, so none is given."""
+    quoted = {w.lower() for q in _QUOTED.findall(it.question) for w in re.findall(r"[\w-]+", q)}
+    left = [w for w in it.unexplained if w.lower() in quoted]
+    if not left:
+        return ""
+    said = ", ".join(f'"{w}"' for w in left[:3])
+    return (
+        f"I could not search for {said}, which you put in quotes, so I give no figure: a count without it would "
+        "answer another question. Ask for the device, firm, product code or record that these words name."
+    )
 
 
 _GRAMMAR = {"the", "a", "an", "of", "for", "and", "or", "in", "on", "with", "to", "by", "from", "device", "devices"}

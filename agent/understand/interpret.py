@@ -289,6 +289,13 @@ _CLASSIFICATION_ASKED = re.compile(
 )
 
 
+def _before_dataset_noun(tokens: Tokens, j: int) -> bool:
+    """The words at j name a dataset ("cardiovascular PMA decisions", "cardiology 510(k)s"): a specialty said just
+    before them is the panel that reviewed the records, not a device."""
+    hits = vocab.match_phrases(tokens, vocab.DATASET_PHRASES, "dataset", take=False)
+    return any(i == j and not t.endswith("?") for i, _, t in hits)
+
+
 def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: list[str] | None = None) -> None:
     """Field values said in words. A value read only where its dataset is named ("positives") is read in the
     previous answer's datasets (`earlier`) when the question names none."""
@@ -307,7 +314,9 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: li
         elif name == "supplements":
             it.supplements = "supplements" if value == "supplements" else "originals"
         elif name in vocab.FILTER_FIELDS and not _filter_fits(
-            name, preview or (earlier or [] if name in vocab.NEEDS_DATASET else []), set(tokens.lows())
+            name,
+            preview or (earlier or [] if name in vocab.NEEDS_DATASET else []),
+            set(tokens.lows()) | ({"panel"} if name == "panel" and _before_dataset_noun(tokens, j) else set()),
         ):
             for k in range(i, j):
                 tokens.role.pop(k, None)  # "positive airway pressure", "recalls of ... kits"
@@ -337,8 +346,16 @@ def interpret(
 ) -> tuple[Interpretation, Clarification | None]:
     """The best reading of the question, and a clarifying question when that reading is weak or tied. Its frame
     (shorthand, "Can you", "yes or no", sentences that only give the asker's context) is read off first."""
+    question, share = _share_words(question[:2000])
+    question = _that_year(question, last)
+    if said := _narrative_words(question):
+        it, clar = interpret(ctx, said[0], last)
+        if it.datasets == ["event"] and it.understood and not it.device and not it.sides:
+            it.question, it.text = question, said[1]  # "MDRs in 2023 that mention sterility": narratives searched
+            it.measure = "count" if it.measure == "list" and _COUNT_WORDS.search(question) else it.measure
+            return it, clar
     framed = reframe(
-        question[:2000],
+        question,
         lambda text: _named_in(ctx, text),
         lambda f, ask: _doubtful(ctx, f, ask),
         lambda words: _names_a_filter(ctx, words),
@@ -351,6 +368,8 @@ def interpret(
             it, clar = apply_choice(it, clar.choices[0]), None  # the one choice is the code the question gave
             if it.device is not None:
                 it.device = it.device.model_copy(update={"words": code[1], "path": "given", "how": ""})
+    if share and clar is None and it.understood:
+        _share_sides(it)
     # "For a client's audit: ..." is background (the frame); "our supplier" in the ask is a firm not named.
     unnamed = _UNNAMED_FIRM.search(framed.text or question) or last is None and _THEIR_RECORDS.search(question)
     named_record = any(f.field in RECORD_FIELDS or f.field == "di" for f in it.filters)  # "recall Z-0053-2020"
@@ -381,6 +400,113 @@ def interpret(
         if said:
             it.notes.append(f"not used in the search (taken as background): {said}")
     return it, clar
+
+
+# a share asked ("what percentage of ... are class III", "out of how many in total"): the words that ask for the
+# total are taken out before reading, and the count is given beside the total it is a share of
+_SHARE_CUT = (
+    re.compile(r"(?i),?\s*\(?\bout\s+of\s+(?:how\s+many|all|the\s+total|total)\b[^,.;?)]*\)?"),
+    re.compile(
+        r"(?i)[,.]?\s*(?:with|and|give\s+me|plus|also)?\s*(?:the\s+)?(?:count|number|figure)s?\s+and\s+"
+        r"(?:the\s+)?total\b\.?"
+    ),
+    re.compile(
+        r"(?i),?\s*(?:and\s+)?what\s+(?:is|'s)\s+that\s+as\s+an?\s+(?:share|percentage|percent|proportion|"
+        r"fraction)\s+of\b[^?.;]*"
+    ),
+)
+_SHARE_OF = re.compile(
+    r"(?i)\b(?:what|which)?\s*(?:share|percentage|percent|proportion|fraction|portion)\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?"
+)
+_SHARE_AFTER = re.compile(r"(?i)\b(?:share|percentage|proportion)\s+of\s+(?:the\s+)?")
+
+
+_THAT_YEAR = re.compile(r"(?i)\b(?:that|the\s+same|same)\s+year\b")
+
+
+# a quarter or a span of months said without its year ("in Q4?", "now only Oct-Dec")
+_PART_OF_YEAR = re.compile(
+    r"(?i)\b(?:q[1-4]|[1-4]q|(?:first|second|third|fourth|last|final)\s+quarter|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s*(?:-|to|through|thru|until)\s*"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b(?!\s*(?:of\s+)?'?\d)"
+)
+
+
+# words searched in the adverse event narratives: "that mention sterility", "with 'steril' in the text",
+# "narratives containing the word leak"
+_NARRATIVE = re.compile(
+    r"(?i)\s*(?:\bthat\s+|\bwhich\s+)?\b(?:mention(?:s|ing|ed)?|contain(?:s|ing)?\s+the\s+words?|with\s+the\s+words?|"
+    r"(?:whose\s+)?(?:narratives?|event\s+texts?|texts?)\s+(?:mention\w*|contain\w*|hold\w*))\s+"
+    r"['\"‘“]?(?P<w>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)['\"’”]?"
+    r"(?:\s+in\s+(?:the\s+)?(?:event\s+)?(?:narratives?|texts?|descriptions?))?(?=\s*(?:[?.,;:]|$|\s+(?:in|during|from|"
+    r"since|between|received|reported|for|by|and|or|-|how)\b))|"
+    r"\s*\bwith\s+['\"‘“](?P<q>[^'\"’”]{2,40})['\"’”]\s+in\s+(?:the\s+|their\s+)?"
+    r"(?:event\s+)?(?:narratives?|texts?|descriptions?)"
+)
+_COUNT_WORDS = re.compile(r"(?i)\b(?:how\s+many|count|number|total|tally)\b")
+
+
+def _narrative_words(question: str) -> tuple[str, str] | None:
+    """(the question without the words searched in narratives, those words), or None when it searches none."""
+    m = _NARRATIVE.search(question)
+    if not m:
+        return None
+    words = (m["w"] or m["q"] or "").strip()
+    if not words or words.lower() in vocab.FUNCTION:
+        return None
+    rest = (question[: m.start()] + " " + question[m.end() :]).strip()
+    return re.sub(r"\s{2,}", " ", rest), words
+
+
+def _that_year(question: str, last: LastResult | None) -> str:
+    """ "the last quarter of that year?", "and how many were in Q4?" after an answer on one year: that year, said
+    as its number."""
+    if last is None:
+        return question
+    r = last.reading or {}
+    start, end = str(r.get("date_from") or ""), str(r.get("date_to") or "")
+    if len(start) < 4 or start[:4] != end[:4]:
+        return question
+    if _THAT_YEAR.search(question):
+        return _THAT_YEAR.sub(start[:4], question)
+    if not re.search(r"\b(?:19|20)\d\d\b", question) and (m := _PART_OF_YEAR.search(question)):
+        return question[: m.end()] + f" {start[:4]}" + question[m.end() :]
+    return question
+
+
+def _share_words(question: str) -> tuple[str, bool]:
+    """The question without the words that ask for a share, and whether it asked for one."""
+    text = question
+    for rx in _SHARE_CUT:
+        text = rx.sub("", text)
+    text = _SHARE_OF.sub("how many ", text, count=1) if _SHARE_OF.match(text.strip()) else text
+    text = _SHARE_AFTER.sub("", text)
+    text = re.sub(r"\s{2,}", " ", text).strip()
+    return (text, True) if text != question.strip() else (question, False)
+
+
+def _share_sides(it: Interpretation) -> None:
+    """A count read with a share asked: the part (its own field values, else its device, firm or place) beside all
+    the records the rest of the question names."""
+    if it.sides or it.measure not in ("count", "list") or len(it.datasets) != 1:
+        return
+    from ..writing import noun
+
+    whole = f"all {noun(it.datasets[0], 2)}"
+    part = [f for f in it.filters if f.field not in RECORD_FIELDS and f.field != "di"]
+    if part:
+        label = " and ".join(f.label for f in part)
+        it.filters = [f for f in it.filters if f not in part]
+        it.sides = [Side(label=label, filters=part), Side(label=whole)]
+    elif it.device and it.device.codes:
+        it.sides = [Side(label=", ".join(it.device.codes_shown(3)), device=it.device), Side(label=whole)]
+        it.device = None
+    elif it.firm:
+        it.sides = [Side(label=it.firm.name, firm=it.firm), Side(label=whole)]
+        it.firm = None
+    else:
+        return
+    it.measure, it.share = "compare", True
 
 
 # a firm the asker does not name ("our supplier", "that vendor"), and a "they" with no firm before it
@@ -914,6 +1040,7 @@ def _read(
     _problem_of_the_device(it)
     _latest(tokens, it)
     _when_terminated(it)
+    _pma_number_asked(it)
     reason_in_enforcement(it)
     _score(tokens, it, names, unknown_codes)
     if clar is None and month_clar is not None:
@@ -979,7 +1106,9 @@ KNOWN_FIELDS = frozenset(
 _BOTH_KINDS = re.compile(
     r"(?i)\b(?:approvals?|originals?)\s+(?:and|&|plus|\+|with|or)\s+(?:their\s+|the\s+)?supplements?\b|"
     r"\bsupplements?\s+(?:and|&|plus|\+|or)\s+(?:the\s+)?(?:approvals?|originals?)\b|"
-    r"\b(?:originals?|supplements?)\s*(?:or|and)\s*(?:originals?|supplements?)\s*\)"  # "(originals or supplements)"
+    r"\b(?:originals?|supplements?)\s*(?:or|and)\s*(?:originals?|supplements?)\s*\)|"  # "(originals or supplements)"
+    r"\b(?:incl\.?|including|inclusive\s+of|with|plus)\s+(?:the\s+|their\s+|any\s+)?supplements?\b|"
+    r"\bsupplements?\s+(?:included|too|as\s+well|count|counted)\b"  # "supplements included": all of them
 )
 
 
@@ -1222,6 +1351,20 @@ def _classification_of(it: Interpretation) -> None:
     it.device = d.model_copy(update={"path": "given", "how": "", "codes": codes})
 
 
+def _regardless(tokens: Tokens) -> None:
+    """ "regardless of when FDA received them": said of the other date, which the question does not ask about."""
+    lows = tokens.lows()
+    for k in range(len(lows) - 2):
+        if lows[k] in ("regardless", "irrespective") and lows[k + 1] == "of":
+            end = next((j for j in range(k + 2, min(len(lows), k + 9)) if lows[j] in vocab.DATE_KIND), None)
+            if end is not None:
+                tokens.take(k, end + 1, "function")
+                for j in range(end + 1, min(len(lows), end + 3)):
+                    if lows[j] in ("them", "it", "they", "those"):
+                        tokens.take(j, j + 1, "function")
+            return
+
+
 def _date_kind(tokens: Tokens) -> str:
     """Which date the period is of: the verb or noun that says it ("received", "occurred", "event date in ...",
     "terminated in 2020"); '' for the dataset's default date. The grammar words used are taken."""
@@ -1232,6 +1375,19 @@ def _date_kind(tokens: Tokens) -> str:
         if k + 1 < len(lows) and w in ("event", "incident") and lows[k + 1] in ("date", "dates"):
             tokens.take(k + 1, k + 2, "function")
             return "occurred"  # "MDRs with an event date in Dec 2022"
+        if (
+            w == "date"
+            and lows[k + 1 : k + 3] == ["of", "occurrence"]
+            or w == "occurrence"
+            and lows[k + 1 : k + 2]
+            in (
+                ["date"],
+                ["dates"],
+            )
+        ):
+            tokens.take(k, k + (3 if w == "date" else 2), "function")
+            _regardless(tokens)
+            return "occurred"  # "incidents whose date of occurrence falls in Dec 2022"
         if w == "date" and lows[k + 1 : k + 3] in (["of", "event"], ["of", "incident"]):
             tokens.take(k, k + 3, "function")
             return "occurred"  # "MDRs with a date of event in Dec 2022"
@@ -1601,6 +1757,26 @@ def _filter_in(f: Filter, ds: str) -> bool:
 _WHEN_ENDED = re.compile(r"(?i)^\s*(?:when|what\s+date|on\s+what\s+date|date)\b.*\bterminat\w*")
 
 
+_PMA_NUMBER_ASKED = re.compile(
+    r"(?i)\b(?:pma|premarket\s+approval)(?:\s+application)?\s*(?:number|no\.?|#)|"
+    r"\b(?:which|what)\s+(?:pma|premarket\s+approval)\b"
+)
+
+
+def _pma_number_asked(it: Interpretation) -> None:
+    """ "PMA number for product code NJK", "which premarket approval is on file for NJK": the PMA numbers the PMA
+    records of that device carry (originals and supplements alike), not a count of original approvals."""
+    if it.sides or not it.device or it.firm or any(f.field in RECORD_FIELDS or f.field == "di" for f in it.filters):
+        return
+    if not _PMA_NUMBER_ASKED.search(it.question) or re.search(r"(?i)\b(?:udi|gudid|di)\b", it.question):
+        return
+    if it.field not in (None, "premarket_submission") or it.measure not in ("list", "count", "lookup"):
+        return
+    if it.measure == "count" and re.search(r"(?i)\bhow\s+many\b", it.question):
+        return
+    it.datasets, it.field, it.measure, it.supplements = ["pma"], "pma_number", "lookup", "all"
+
+
 def _when_terminated(it: Interpretation) -> None:
     """ "when was the X recall terminated": the termination date looked up, not a count of terminated recalls."""
     if it.datasets != ["enforcement"] or it.measure not in ("list", "count") or it.sides or it.date_from:
@@ -1614,7 +1790,8 @@ def _when_terminated(it: Interpretation) -> None:
 _ARABIC = {"I": "1", "II": "2", "III": "3"}
 # the class said of the devices, not of the recall: "class III devices", "device class 3", "products that are class II"
 _DEVICE_CLASS = re.compile(
-    r"(?i)\bclass\s+(?:i{1,3}|[123]|one|two|three)\s+(?:medical\s+)?(?:devices?|products?|implants?)\b(?!\s+recall)|"
+    r"(?i)\bclass\s+(?:i{1,3}|[123]|one|two|three)\s+(?:medical\s+)?(?:devices?|products?|implants?)\b"
+    r"(?!\s+(?:recall|enforcement|field\s+action))|"
     r"\bdevice\s+class(?:es)?\b|\b(?:devices?|products?)\s+(?:that\s+|which\s+)?(?:are|is|were|was)\s+"
     r"(?:in\s+)?class\s+(?:i{1,3}|[123]|one|two|three)\b"
 )

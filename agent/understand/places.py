@@ -76,6 +76,12 @@ _SKIP = {"of", "the", "in", "from", "based", "located"}
 
 
 def _filter(words: str, code: str, kind: str, exclude: bool = False) -> PlaceFilter:
+    if kind == "region":
+        from mirror.lookup.places import REGIONS
+
+        return PlaceFilter(
+            words=words, kind=kind, code=code, name="the " + REGIONS[code][0], countries=list(REGIONS[code][1])
+        )
     if kind == "us_state":
         name = US_STATES[code]
     else:
@@ -237,6 +243,14 @@ _US_NOUNS = {
 }
 
 
+_EU_WORDS = {"eu", "eu-based", "european"}
+
+
+def _us_near(lows: list[str]) -> bool:
+    """A lower-case "eu" beside the US or another place word: the European Union ("eu vs us applicants")."""
+    return bool({"us", "usa", "american", "united", "applicants", "manufacturers", "firms", "companies"} & set(lows))
+
+
 def _us_said(tokens: Tokens, i: int) -> bool:
     """'domestic', or 'us' / 'usa' typed in lower case where it can only be the country: before a noun of firms or
     records ("us applicants", "usa vs ex-us"), never the pronoun ("send us")."""
@@ -298,6 +312,14 @@ def read_places(tokens: Tokens, skip: set[str], reach: dict[str, int]) -> tuple[
         elif tokens.free(i) and _us_said(tokens, i):
             tokens.take(i, i + 1, "place")
             places.append((i, _filter(tokens.toks[i].text, "US", "country")))
+        elif (
+            tokens.free(i)
+            and lows[i] in _EU_WORDS
+            and (lows[i] != "eu" or tokens.toks[i].text == "EU" or _us_near(lows))
+        ):
+            n = 3 if lows[i + 1 : i + 3] == ["member", "states"] else 1
+            tokens.take(i, i + n, "place")  # "EU applicants", "EU-based firms", "EU member states"
+            places.append((i, _filter(tokens.toks[i].text, "EU", "region")))
         elif tokens.free(i) and lows[i] in DEMONYMS:
             tokens.take(i, i + 1, "place")
             places.append((i, _filter(tokens.toks[i].text, DEMONYMS[lows[i]], "country")))

@@ -202,6 +202,9 @@ FILTER_PHRASES = _table(
         "sterile=true": "labeled sterile|labelled sterile|labeled as sterile|labelled as sterile|flagged sterile|"
         "flagged as sterile|supplied sterile|sold sterile|packaged sterile|sterile packaged|sterile-packaged|"
         "marked sterile|marked as sterile|device sterile|sterile flag|sterile = yes|sterile yes",
+        "agency=HIBCC": "hibcc|hibcc-issued|hibc|health industry business communications council",
+        "agency=GS1": "gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency",
+        "agency=ICCBBA": "iccbba|iccbba-issued",
         "single=true": "single use|single-use|single use devices|single-use devices|disposable|disposables|"
         "flagged single-use|flagged single use|single use yes|single-use yes|for single use|one-time use",
         "gmp=Y": "gmp exempt|gmp-exempt|exempt from gmp|exempt from the gmp|gmp exemption|exempt from gmp requirements|"
@@ -339,7 +342,9 @@ PANEL_NAMES.update(
 )
 # a filter some datasets read only when the words that name its field are said ("510(k)s from the anesthesiology
 # panel" is the advisory committee; "cardiac monitor 510(k)s" is a device)
-FILTER_CUES = {"panel": {"510k": {"panel", "committee", "advisory", "specialty", "panels", "committees"}}}
+# ("cardiovascular PMAs", a specialty said just before the dataset's noun, is the panel too: see interpret._filters)
+_PANEL_CUES = {"panel", "committee", "advisory", "specialty", "panels", "committees"}
+FILTER_CUES = {"panel": {"510k": _PANEL_CUES, "pma": _PANEL_CUES}}
 
 # field values said in words -> (searcher filter per dataset, label)
 FILTER_FIELDS = {
@@ -358,10 +363,14 @@ FILTER_FIELDS = {
     "supptype": ({"pma": "supplement_words"}, "supplement type {v}"),
     "root": ({"recall": "root_cause"}, "root cause {v}"),
     "estab": ({"registrationlisting": "establishment_words"}, "establishment type {v}"),
-    "panel": ({"classification": "medical_specialty", "510k": "advisory_committee"}, "medical specialty {v}"),
+    "panel": (
+        {"classification": "medical_specialty", "510k": "advisory_committee", "pma": "advisory_committee"},
+        "medical specialty {v}",
+    ),
     "rpanel": ({"classification": "review_panel", "510k": "advisory_committee"}, "review panel {v}"),
     "gmp": ({"classification": "gmp_exempt"}, "exempt from GMP (quality system) requirements"),
     "single": ({"udi": "is_single_use", "gudid": "is_single_use"}, "single-use devices"),
+    "agency": ({"udi": "issuing_agency", "gudid": "issuing_agency"}, "DIs issued by {v}"),
     "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
     "regnum": ({"registrationlisting": "registration_number"}, "registration number {v}"),
     "lot": ({"event": "lot_number"}, "lot {v}"),
@@ -414,6 +423,7 @@ FILTER_DATASET = {
     "sex": "event",
     "gmp": "classification",
     "single": "udi",
+    "agency": "udi",
     "group": "covid19serology",
     "agree": "covid19serology",
     "iggagree": "covid19serology",
@@ -467,7 +477,7 @@ publication publications true false marked tagged designated flagged
 exactly approximately roughly about overall altogether whatsoever logged took own owns owned decide decides
 section sections combined cumulative cumulatively altogether sum summed
 pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme submitter submitters filer filers
-carry carries carried carrying classify classifies classifying whether
+carry carries carried carrying classify classifies classifying whether included incl inclusive
 late worry worried snapshot overview send sends sending leader leaders diligence asks wants sit sits
 predicate predicates steering hire quick memo boss auditor auditors inspector consultant reviews
 """.replace("listed?", "").split()

@@ -58,6 +58,9 @@ _FLAGS = {
     "is_single_use": "d.singleUse",
     "is_sterile": "d.deviceSterile",
     "mri_safety": "d.MRISafetyStatus",
+    # the agency that issued the device's primary DI (GS1, HIBCC, ICCBBA)
+    "issuing_agency": "(SELECT max(i.deviceIdIssuingAgency) FROM gudid_identifiers i WHERE i.PrimaryDI = d.PrimaryDI "
+    "AND i.deviceIdType = 'Primary')",
 }
 
 
@@ -71,7 +74,8 @@ class GudidQuery:
     names: str = ""  # words in brand, description or GMDN term
     date_from: date | None = None  # devicePublishDate
     date_to: date | None = None
-    flags: dict[str, str] = field(default_factory=dict)  # is_rx, is_otc, is_kit, is_single_use, mri_safety
+    flags: dict[str, str] = field(default_factory=dict)  # is_rx, is_otc, is_kit, is_single_use, mri_safety,
+    # issuing_agency
 
 
 @dataclass

@@ -133,6 +133,21 @@ _ALIASES = {
     "SE": "Sverige",
     "BR": "Brasil",
 }
+# the abbreviations of US states in running text ("Calif.", "Fla."); only those that are no English word
+_STATE_ALIASES = {
+    "CA": "Calif",
+    "AZ": "Ariz",
+    "CO": "Colo",
+    "CT": "Conn",
+    "FL": "Fla",
+    "OK": "Okla",
+    "TN": "Tenn",
+    "MN": "Minn",
+    "MI": "Mich",
+    "WI": "Wisc",
+    "PA": "Penna",
+    "NE": "Nebr",
+}
 _EU = "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split()
 REGIONS = {
     "EU": ("European Union", tuple(_EU), "EU|European Union"),
@@ -226,7 +241,7 @@ def _index() -> tuple[dict, dict, dict, dict]:
         if code not in _TERRITORIES:
             place = Place("us_state", code, name, (), code)
             by_code.setdefault(code, []).append(place)
-            for n in [name] + _ALIASES.get(code, "").split("|"):
+            for n in [name] + _ALIASES.get(code, "").split("|") + _STATE_ALIASES.get(code, "").split("|"):
                 if n:
                     by_name.setdefault(_norm(n), []).append(place)
     for code, (name, members, names) in REGIONS.items():
