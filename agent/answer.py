@@ -68,6 +68,8 @@ def interpreted_line(it: Interpretation) -> str:
         bits.append(f"per {it.by}")
     elif it.measure == "top" and it.by:
         bits.append(f"top {field_label(it.by)}")
+    elif it.measure == "lookup" and it.field == "latest" and it.date_field and not (it.date_from or it.date_to):
+        bits.append(f"field most recent date ({it.date_field})")
     elif it.measure == "lookup" and it.field:
         bits.append(f"field {_ONE.get(it.field, field_label(it.field))}")
     line = "Interpreted as: " + "; ".join(bits).rstrip(".") + "."
@@ -173,8 +175,9 @@ def _latest_sentence(it: Interpretation, e: dict, call: dict) -> str:
     """ "When was the most recent report received?": the newest record's date (records come newest first)."""
     ds = call.get("dataset") or (it.datasets[0] if it.datasets else "")
     spec = SPECS.get(ds)
-    key = next((k for k, p in spec.row.items() if p == spec.date), "") if spec else ""
-    kind = next((k for k, f in DATE_FIELDS.get(ds, {}).items() if spec and f == spec.date), "dated")
+    path = (spec.dates or {}).get(it.date_field, spec.date) if spec else ""  # the date asked about ("terminated")
+    key = next((k for k, p in spec.row.items() if p == path), "") if spec else ""
+    kind = next((k for k, f in DATE_FIELDS.get(ds, {}).items() if spec and f == path), "dated")
     dated = [r for r in e["rows"] if key and r.get(key)]
     if not dated:
         return f"The {noun(ds, 2, it)} found carry no date ({as_of_text(e)})."
@@ -271,7 +274,8 @@ def _review_days(r: dict) -> str | None:
 
 # a question answered by yes or no: an auxiliary first ("has X ever had", "did X get"), "any ...?", or said so
 _YES_NO = re.compile(
-    r"(?i)(?:^|[:;]|\s[-–]\s)\W*(?:has|have|had|did|does|do|is|are|was|were|any|ever)\b|\by\s*/\s*n\b|"
+    r"(?i)(?:^|[:;]|\s[-–]\s)\W*(?:(?:and|so|but|also|then|ok|okay)\s+)?(?:has|have|had|did|does|do|is|are|was|were|any|"
+    r"ever)\b|\by\s*/\s*n\b|"
     r"\byes\s*(?:or|/)\s*no\b|[,;]\s*any\s*\?\s*$|[,;]\s*(?:is|are|was|were)\s+there\s+(?:any|ever)\b"
 )  # "..., any?" at the end asks whether there are any; "In the enforcement reports, is there any ...?"
 _THRESHOLD = re.compile(
@@ -283,9 +287,12 @@ _NOT_YES_NO = re.compile(r"(?i)^\W*(?:how|what|which|when|who|where|list|show|co
 
 def asks_yes_no(it: Interpretation) -> bool:
     """A question answered first by Yes or No, then its figure: a count or list of one search, no lookup."""
-    if it.measure not in ("count", "list", "compare") or it.sides or it.field or it.followup:
-        return False
     q = it.question
+    one = re.search(
+        r"(?i)\b(?:that|this)\s+(?:one|clearance|record|report|recall|device|submission|510\(?k\)?)\b|\bit\b", q
+    )
+    if it.measure not in ("count", "list", "compare") or it.sides or it.field or it.followup and not one:
+        return False  # "was that one reviewed by a third party?" after one 510(k): Yes or No, then the figure
     if _THRESHOLD.search(q):
         return False  # "did X have more than 5 recalls?": the figure answers it, a bare Yes for one would mislead
     return bool(_YES_NO.search(q) or re.search(r"(?i)\bever\b", q) and not _NOT_YES_NO.search(q))

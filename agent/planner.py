@@ -62,8 +62,8 @@ def _base(it: Interpretation, ds: str, device=None, firm=None, place=None, side:
         args["date_from"] = dated.date_from.isoformat()
     if dated.date_to and ds != "classification":
         args["date_to"] = dated.date_to.isoformat()
-    if (dated.date_from or dated.date_to) and it.date_field in DATE_FIELDS.get(ds, {}):
-        args["date_field"] = it.date_field
+    if (dated.date_from or dated.date_to or it.field == "latest") and it.date_field in DATE_FIELDS.get(ds, {}):
+        args["date_field"] = it.date_field  # "the most recent termination": newest terminated first
     filters: dict[str, Any] = {}
     for f in it.filters + (side.filters if side is not None else []):
         if f.field in ID_FILTERS:

@@ -12,7 +12,18 @@ from .registry import tool
 
 __all__ = ["search_gudid_tool", "count_gudid_tool", "GUDID_FILTERS"]
 
-GUDID_FILTERS = ("di", "is_rx", "is_otc", "is_kit", "is_single_use", "is_sterile", "mri_safety", "issuing_agency")
+GUDID_FILTERS = (
+    "di",
+    "is_rx",
+    "is_otc",
+    "is_kit",
+    "is_single_use",
+    "is_sterile",
+    "mri_safety",
+    "issuing_agency",
+    "has_serial_number",
+    "has_lot_or_batch_number",
+)
 
 
 def _query(args: SearchArgs) -> GudidQuery:

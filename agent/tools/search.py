@@ -66,7 +66,8 @@ def search(ctx: ToolContext, endpoint: str, args: SearchArgs) -> ToolResult:
     spec = SPECS[endpoint]
     search_value, notes = build_search(spec, args, ctx)
     limit = min(args.limit, ctx.row_cap if args.limit == 25 else args.limit)
-    sort = [("sort", f"{spec.date}:desc")] if spec.date else []
+    by = spec.dates.get(args.date_field or "", spec.date) if spec.dates else spec.date  # the date asked about
+    sort = [("sort", f"{by}:desc")] if by else []
     query = query_string(([("search", search_value)] if search_value else []) + [("limit", str(limit))] + sort)
     status, body = get(ctx, endpoint, query)
     if status == 404 and body["error"]["message"].startswith("The mirror holds no"):

@@ -409,6 +409,8 @@ DATASETS: tuple[Spec, ...] = (
             "is_kit": "is_kit",
             "is_sterile": "sterilization.is_sterile",
             "issuing_agency": "identifiers.issuing_agency",
+            "has_serial_number": "has_serial_number",
+            "has_lot_or_batch_number": "has_lot_or_batch_number",
             "is_single_use": "is_single_use",
             "mri_safety": "mri_safety.exact",
             "brand_name": "brand_name.exact",

@@ -180,7 +180,8 @@ def account(it: Interpretation, totals: list[int], dropped: list[str] | None = N
             what = ", ".join(d.replace("filters.", "").replace("_", " ") for d in dropped)
             tail = "the counts below are without it."
         return "", f"These records cannot be narrowed to {what}, so the search ran without it: {tail}"
-    if re.search(r"(?i)\bserial\b", it.question) and "serial" not in (it.field or ""):
+    serial_flag = any(f.field == "word:serial" for f in it.filters)
+    if re.search(r"(?i)\bserial\b", it.question) and "serial" not in (it.field or "") and not serial_flag:
         return (
             "The serial number is not among the fields I read in these records, so I give no figure for it. I can "
             "show the record itself (its firm, device, dates, lot and model numbers).",
@@ -189,7 +190,7 @@ def account(it: Interpretation, totals: list[int], dropped: list[str] | None = N
     if it.measure == "lookup" and it.field:
         return "", ""  # a field of a named record ("how long did K200606 take"): the field answers it
     group = _grouping(it.question)
-    if _COMPARED.search(it.question) and not it.sides and it.supplements != "originals":
+    if _COMPARED.search(it.question) and not it.sides and it.supplements != "originals" and len(it.datasets) < 2:
         return (
             "You asked for a comparison, but I read only one side of it, so I give no figure. Name both sides as "
             'the records spell them ("recalls of A versus B", "2023 vs 2024") and I will count each.',

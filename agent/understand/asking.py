@@ -219,6 +219,9 @@ def ask_recall_class_kind(it: Interpretation) -> Clarification | None:
 _KIND_WORDS = frozenset({"test", "assay", "kit", "device", "system", "product", "type", "thing", "unit"})
 
 
+_SPECIMENS = frozenset({"blood", "serum", "plasma", "urine", "lab", "laboratory", "home"})
+
+
 def _lay(words: str) -> bool:
     """The term holds a lay abbreviation that FDA names spell out ("PSA" for prostate specific antigen)."""
     from mirror.lookup.devices import ABBREVIATIONS
@@ -261,7 +264,10 @@ def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | N
     if d.matched <= few and not _lay(d.words):
         return None  # a few codes are each answered with their own value
     rows = resolve_devices(ctx.api, core if d.matched <= few else d.words, limit=500)["rows"]
-    named = [r for r in rows if _names_all(r.get("device_name") or "", d.words)]
+    said = d.words
+    if _lay(d.words):  # "PSA blood test": the codes named by the antigen, whatever the specimen
+        said = " ".join(w for w in re.findall(r"[a-z]+", d.words.lower()) if w not in _SPECIMENS)
+    named = [r for r in rows if _names_all(r.get("device_name") or "", said)]
     if not named and d.codes and d.path == "given" and it.field == "device_class" and len(d.words.split()) == 2:
         # no code's own name says all the words ("wearable heart device"): the codes found are guesses from parts
         # of them, so differing values are asked about however few the codes are

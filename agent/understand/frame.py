@@ -22,6 +22,12 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b(?:first|initial)\s+(?:six|6)\s+months\s+(?=of\s+(?:(?:19|20)\d\d|that|the|this|last)\b)", "first half "),
     (r"\b(?:last|final|second|latter)\s+(?:six|6)\s+months\s+(?=of\s+(?:(?:19|20)\d\d|that|the)\b)", "second half "),
     (r"\b(\d{2,3})(?:day|-days?)\b(?=\s+(?:notices?|supplements?|reports?|changes?|review))", r"\1-day"),
+    (r"(?:(?<=[\s:,;])|^)\(?[1-9][).](?=\s+[A-Za-z])", ""),  # a list's numbers: "1) labeled sterile, 2) single use"
+    (
+        r"\b(?:that\s+)?(?:meets?|meeting|satisfy|satisfies|match(?:es)?)\s+(?:both|all|these|the|each)\s+(?:of\s+the\s+)?"
+        r"(?:two\s+|three\s+)?(?:criteria|conditions|requirements)\s*:?",
+        "",
+    ),
     (r"\byrs\b", "years"),
     (r"\byr\b", "year"),
     (r"\bsupps\b", "supplements"),

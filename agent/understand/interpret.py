@@ -10,6 +10,7 @@ from datetime import date
 from mirror.lookup.lexicon import device_word_reach
 
 from ..tools import ToolContext
+from ..tools.specs import DATE_FIELDS, SPECS
 from . import vocab
 from .accounting import drop_verb_device, form_word_device, which_unit
 from .ages import read_ages
@@ -348,7 +349,7 @@ def interpret(
     (shorthand, "Can you", "yes or no", sentences that only give the asker's context) is read off first."""
     question, share = _share_words(question[:2000])
     question = _that_year(question, last)
-    if said := _narrative_words(question):
+    if (said := _narrative_words(question)) and not _names_a_device(ctx, said[1], question):
         it, clar = interpret(ctx, said[0], last)
         if it.datasets == ["event"] and it.understood and not it.device and not it.sides:
             it.question, it.text = question, said[1]  # "MDRs in 2023 that mention sterility": narratives searched
@@ -444,6 +445,20 @@ _NARRATIVE = re.compile(
     r"(?:event\s+)?(?:narratives?|texts?|descriptions?)"
 )
 _COUNT_WORDS = re.compile(r"(?i)\b(?:how\s+many|count|number|total|tally)\b")
+
+
+_NARRATIVE_SAID = re.compile(r"(?i)['\"‘“]|\bthe\s+words?\b|\b(?:narratives?|texts?|descriptions?)\b")
+
+
+def _names_a_device(ctx: ToolContext, words: str, question: str) -> bool:
+    """ "mention insulin pumps": the words name a kind of device (a product code's name begins with their last
+    word, as FDA names a device: "Pump, Infusion, Insulin"), so they are the device, not narrative words. Quotes,
+    "the word" or "narratives" always mean the narratives."""
+    if _NARRATIVE_SAID.search(question):
+        return False
+    it, _ = _read_model(ctx, words, None)
+    head = words.lower().split()[-1].rstrip("s")
+    return bool(it.device and any(c.name.split(",")[0].strip().lower().rstrip("s") == head for c in it.device.codes))
 
 
 def _narrative_words(question: str) -> tuple[str, str] | None:
@@ -1184,11 +1199,21 @@ def _latest(tokens: Tokens, it: Interpretation) -> None:
     lows = tokens.lows()
     said = [k for k, w in enumerate(lows) if w in _LATEST and tokens.role.get(k) != "date"]
     asks_date = "when" in lows or any(w in ("date", "dated") for w in lows)
-    if not said or not asks_date or it.measure not in ("list", "top") or it.field or it.sides or it.date_to:
-        return
     if len(it.datasets) != 1 or it.datasets[0] == "classification":
         return
+    spec = SPECS.get(it.datasets[0])
+    kinds = {p: k for k, p in DATE_FIELDS.get(it.datasets[0], {}).items()}
+    dated = spec is not None and it.field is not None and spec.row.get(it.field) in kinds  # "latest termination date"
+    if dated and said and not it.filters and not it.device and not it.firm and spec is not None:
+        it.date_field, it.field, it.measure = kinds[spec.row[it.field or ""]], None, "list"
+    if not said or not asks_date or it.measure not in ("list", "top") or it.field or it.sides or it.date_to:
+        return
     it.measure, it.field, it.by = "lookup", "latest", None
+    if set(lows) & {"terminated", "termination", "ended", "closed"} and "terminated" in DATE_FIELDS.get(
+        it.datasets[0], {}
+    ):
+        it.date_field = "terminated"  # "the most recent recall terminated": the newest termination date
+        it.filters = [f for f in it.filters if f.field != "word:status"]
     for k in said:
         if tokens.free(k):
             tokens.take(k, k + 1, "measure")

@@ -84,36 +84,47 @@ def read_values(ctx: ToolContext, tokens: Tokens, it: Interpretation, named: lis
 
 # fields whose values are categories a question names in full ("the problem No Display/Image"): dataset ->
 # (count_by field, filter name in vocab.FILTER_FIELDS, the field's own nouns, taken with the value)
-_CATEGORIES = {"event": ("device_problem", "problem", {"problem", "problems", "device", "product", "coded", "code"})}
+_CATEGORIES = {
+    "event": (
+        ("device_problem", "problem", {"problem", "problems", "device", "product", "coded", "code"}),
+        ("patient_problem", "pproblem", {"patient", "problem", "problems", "coded", "code", "outcome"}),
+    )
+}
 
 
 def read_categories(ctx: ToolContext, tokens: Tokens, it: Interpretation, named: list[str]) -> None:
     """A value of a category field said in full, as the mirror holds it ("reports coded No Display/Image", "MDRs with
     no display / image problems"): a filter on that field, never device words. Values of two words or more only (one
     word, like "Leak", is too often something else); read when the dataset is named or none is."""
-    for ds, (field, name, nouns) in _CATEGORIES.items():
+    for ds, fields in _CATEGORIES.items():
         if named and ds not in named:
             continue
-        lows = tokens.lows()
-        key = f"category values {ds} {field}"
-        if key not in ctx.cache:  # one count of the field's values per open mirror
-            ctx.cache[key] = sorted(_values(ctx, ds, field), key=len, reverse=True)
-        for v in ctx.cache[key]:
-            words = re.findall(r"[a-z0-9]+", v.lower())
-            if len(words) < 2:
+        for field, name, nouns in fields:
+            _category(ctx, tokens, it, ds, field, name, nouns)
+
+
+def _category(ctx: ToolContext, tokens: Tokens, it: Interpretation, ds: str, field: str, name: str, nouns: set) -> None:
+    lows = tokens.lows()
+    key = f"category values {ds} {field}"
+    if key not in ctx.cache:  # one count of the field's values per open mirror
+        ctx.cache[key] = sorted(_values(ctx, ds, field), key=len, reverse=True)
+    for v in ctx.cache[key]:
+        words = re.findall(r"[a-z0-9]+", v.lower())
+        if len(words) < 2:
+            continue
+        for k in range(len(lows) - len(words) + 1):
+            if lows[k : k + len(words)] != words or not all(tokens.free(j) for j in range(k, k + len(words))):
                 continue
-            for k in range(len(lows) - len(words) + 1):
-                if lows[k : k + len(words)] != words or not all(tokens.free(j) for j in range(k, k + len(words))):
-                    continue
-                start, end = k, k + len(words)
-                while start and lows[start - 1] in nouns and tokens.free(start - 1):
-                    start -= 1  # "the problem No Display/Image"
-                while end < len(lows) and lows[end] in nouns and tokens.free(end):
-                    end += 1  # "no display / image problems"
-                tokens.take(start, end, "filter")
-                label = vocab.FILTER_FIELDS[name][1].format(v=v)
-                it.filters.append(Filter(field=f"word:{name}", value=v, label=label, words=tokens.words(start, end)))
-                return
+            start, end = k, k + len(words)
+            while start and lows[start - 1] in nouns and tokens.free(start - 1):
+                start -= 1  # "the problem No Display/Image"
+            while end < len(lows) and lows[end] in nouns and tokens.free(end):
+                end += 1  # "no display / image problems"
+            tokens.take(start, end, "filter")
+            label = vocab.FILTER_FIELDS[name][1].format(v=v)
+            it.filters.append(Filter(field=f"word:{name}", value=v, label=label, words=tokens.words(start, end)))
+            return
+    if name == "problem":  # "the screen showed no image": a device's problem said as an absence
         _absence(tokens, it, name, ctx.cache[key])
 
 

@@ -202,6 +202,15 @@ FILTER_PHRASES = _table(
         "sterile=true": "labeled sterile|labelled sterile|labeled as sterile|labelled as sterile|flagged sterile|"
         "flagged as sterile|supplied sterile|sold sterile|packaged sterile|sterile packaged|sterile-packaged|"
         "marked sterile|marked as sterile|device sterile|sterile flag|sterile = yes|sterile yes",
+        "serial=true": "controlled by serial number|controlled by serial|serial number controlled|serial-number controlled|"
+        "serial controlled|serial-controlled|serialized|serialised|tracked by serial number|tracked by serial|"
+        "tracked by serial #|carry a serial number|carries a serial number|serial number on the label|"
+        "labeled with a serial number|has a serial number|carry a serial number on the label|"
+        "carries a serial number on the label|carry a serial number on its label|carries a serial number on its label",
+        "lotc=true": "controlled by lot|controlled by lot number|lot controlled|lot-controlled|lot/batch controlled|"
+        "controlled by lot or batch|tracked by lot|tracked by lot number|carries a lot number|carry a lot number|"
+        "lot number on the label|has a lot number",
+        "bsterile=true": "sterile",  # alone, only where the UDI or GUDID records are named
         "agency=HIBCC": "hibcc|hibcc-issued|hibc|health industry business communications council",
         "agency=GS1": "gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency",
         "agency=ICCBBA": "iccbba|iccbba-issued",
@@ -220,7 +229,9 @@ FILTER_PHRASES = _table(
         "implant=Y": "implant flag|implanted devices|implantable devices|implants|implant|an implant|"
         "considered implantable|considered an implant|flagged as an implant|flag it as an implant|flagged implant",
         "third_party=Y": "third party|third-party|third party reviewed|third-party reviewed|3rd party|3rd-party|"
-        "third party review|third-party review|3rd party review|3rd-party review",
+        "third party review|third-party review|3rd party review|3rd-party review|third party review program|"
+        "third-party review program|3rd party review program|third party program|third-party program|"
+        "third party reviewer|third-party reviewer|3rd party reviewer|third party flag|third-party flag",
         "decision=SESE": "substantially equivalent|found substantially equivalent|sese|se determinations|"
         "se determination|se decisions",
         "decision=SESD": "sesd",
@@ -371,6 +382,9 @@ FILTER_FIELDS = {
     "gmp": ({"classification": "gmp_exempt"}, "exempt from GMP (quality system) requirements"),
     "single": ({"udi": "is_single_use", "gudid": "is_single_use"}, "single-use devices"),
     "agency": ({"udi": "issuing_agency", "gudid": "issuing_agency"}, "DIs issued by {v}"),
+    "bsterile": ({"udi": "is_sterile", "gudid": "is_sterile"}, "devices labeled sterile"),
+    "serial": ({"udi": "has_serial_number", "gudid": "has_serial_number"}, "controlled by serial number"),
+    "lotc": ({"udi": "has_lot_or_batch_number", "gudid": "has_lot_or_batch_number"}, "controlled by lot or batch"),
     "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
     "regnum": ({"registrationlisting": "registration_number"}, "registration number {v}"),
     "lot": ({"event": "lot_number"}, "lot {v}"),
@@ -388,6 +402,7 @@ FILTER_FIELDS = {
     "igmagree": ({"covid19serology": "igm_agree"}, "IgM {v}"),
     "igaagree": ({"covid19serology": "iga_agree"}, "IgA {v}"),
     "problem": ({"event": "device_problem"}, "device problem {v}"),
+    "pproblem": ({"event": "patient_problem"}, "patient problem {v}"),
 }
 # how a serology result agreed with the sample's known status, in plain words
 AGREE_LABEL = {
@@ -397,7 +412,7 @@ AGREE_LABEL = {
     "TN": "true negatives (TN)",
 }
 # word filters read only when their dataset is named too ("positive airway pressure" is a device)
-NEEDS_DATASET = {"truth", "sex", "agree", "ktype"}
+NEEDS_DATASET = {"truth", "sex", "agree", "ktype", "bsterile"}
 FILTER_DATASET = {
     "status": "recall",
     "voluntary": "enforcement",
@@ -424,6 +439,9 @@ FILTER_DATASET = {
     "gmp": "classification",
     "single": "udi",
     "agency": "udi",
+    "bsterile": "udi",
+    "serial": "udi",
+    "lotc": "udi",
     "group": "covid19serology",
     "agree": "covid19serology",
     "iggagree": "covid19serology",
@@ -433,6 +451,7 @@ FILTER_DATASET = {
     "age": "event",
     "city": "",  # a city filters the dataset named; it implies none
     "problem": "event",
+    "pproblem": "event",
 }
 
 FOLLOWUP = _table(
@@ -477,7 +496,7 @@ publication publications true false marked tagged designated flagged
 exactly approximately roughly about overall altogether whatsoever logged took own owns owned decide decides
 section sections combined cumulative cumulatively altogether sum summed
 pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme submitter submitters filer filers
-carry carries carried carrying classify classifies classifying whether included incl inclusive
+carry carries carried carrying classify classifies classifying whether included incl inclusive flag flags used
 late worry worried snapshot overview send sends sending leader leaders diligence asks wants sit sits
 predicate predicates steering hire quick memo boss auditor auditors inspector consultant reviews
 """.replace("listed?", "").split()

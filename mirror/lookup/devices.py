@@ -101,6 +101,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "ecmo": ("oxygenator",),
     "uv": ("ultraviolet",),
     "psa": ("prostate specific antigen",),
+    "iol": ("intraocular lens",),
 }
 SYNONYM_WEIGHT = 0.9
 # one-word lay names and abbreviations, spelled out (for searching a dataset's own names: "DBS" -> deep brain ...)

@@ -58,6 +58,8 @@ _FLAGS = {
     "is_single_use": "d.singleUse",
     "is_sterile": "d.deviceSterile",
     "mri_safety": "d.MRISafetyStatus",
+    "has_serial_number": "d.serialNumber",  # the label carries a serial number (a production identifier)
+    "has_lot_or_batch_number": "d.lotBatch",
     # the agency that issued the device's primary DI (GS1, HIBCC, ICCBBA)
     "issuing_agency": "(SELECT max(i.deviceIdIssuingAgency) FROM gudid_identifiers i WHERE i.PrimaryDI = d.PrimaryDI "
     "AND i.deviceIdType = 'Primary')",

@@ -28,7 +28,7 @@ def test_a_lay_abbreviation_whose_codes_differ_in_class_is_asked_about(assistant
     out = assistant.ask("which FDA class is a PSA blood test in?")
     assert out["clarify"] is not None, out["answer"]
     said = " ".join(out["clarify"]["choices"])
-    assert "LTJ" in said and "MTF" in said and "(II, III)" in out["clarify"]["question"], out["clarify"]
+    assert "LTJ" in said and "MTG" in said and "(II, III)" in out["clarify"]["question"], out["clarify"]
 
 
 def test_a_device_no_code_names_whole_is_asked_about_when_its_codes_differ(assistant):
@@ -119,3 +119,47 @@ def test_dosing_asked_for_someone_else_is_refused(assistant):
 def test_a_state_abbreviation_with_its_full_stop_is_the_state(assistant):
     answer = assistant.ask("how many establishment registrations in Fla.?")["answer"]
     assert "place Florida" in answer.splitlines()[0], answer
+
+
+def test_two_flags_said_together_both_narrow_the_gudid(assistant):
+    answer = assistant.ask("GUDID records that are single use and sterile: 1) count them")["answer"]
+    first = answer.splitlines()[0]
+    assert "devices labeled sterile" in first and "single-use devices" in first, answer
+    assert re.search(r"\b1 AccessGUDID device record\b", _headline(answer)), answer
+
+
+def test_serial_and_lot_control_of_a_di_are_answered_yes_or_no(assistant):
+    answer = assistant.ask("is DI 00811331018325 serial-controlled?")["answer"]
+    assert _headline(answer).startswith("Yes: 1 ") and "controlled by serial number" in answer, answer
+    answer = assistant.ask("is DI 00811331018325 controlled by lot?")["answer"]
+    assert _headline(answer).startswith("No: 0 "), answer
+
+
+def test_the_latest_termination_date_sorts_by_termination(assistant):
+    answer = assistant.ask("what is the newest recall termination date in the mirror?")["answer"]
+    assert "field most recent date (terminated)" in answer.splitlines()[0], answer
+    assert "terminated on 2020-09-24" in _headline(answer), answer
+
+
+def test_a_flag_asked_of_that_one_after_one_510k_is_yes_or_no(assistant):
+    assistant.ask("510(k) clearances under procode GEI", session_id="gei")
+    answer = assistant.ask("and did it use a third-party reviewer?", session_id="gei")["answer"]
+    assert _headline(answer).startswith("Yes: 1 510(k) clearance"), answer
+
+
+def test_a_patient_problem_said_in_full_is_a_filter(assistant):
+    answer = assistant.ask("2023 MDRs coded with patient problem No Clinical Signs, Symptoms or Conditions")["answer"]
+    assert "patient problem No Clinical Signs, Symptoms or Conditions" in answer.splitlines()[0], answer
+    assert re.search(r"\b5 adverse event reports\b", _headline(answer)), answer
+
+
+def test_two_datasets_said_against_each_other_are_each_counted(assistant):
+    answer = assistant.ask("PMA decisions against 510(k) decisions, H1 2020")["answer"]
+    assert "4 510(k) clearances from January to June 2020" in answer, answer
+    assert "1 PMA record from January to June 2020" in answer, answer
+
+
+def test_a_specialty_before_a_dataset_noun_is_the_panel(assistant):
+    answer = assistant.ask("cardiology PMAs in 2020, supplements included - how many?")["answer"]
+    assert "review panel Cardiovascular (CV)" in answer.splitlines()[0], answer
+    assert re.search(r"\b1 PMA record\b", _headline(answer)), answer
