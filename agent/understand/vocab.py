@@ -203,7 +203,8 @@ FILTER_PHRASES = _table(
         "flagged as sterile|supplied sterile|sold sterile|packaged sterile|sterile packaged|sterile-packaged|"
         "marked sterile|marked as sterile|device sterile|sterile flag|sterile = yes|sterile yes",
         "serial=true": "controlled by serial number|controlled by serial|serial number controlled|"
-        "serial-number controlled|serial controlled|serial-controlled|serialized|serialised|tracked by serial number|tracked by serial|"
+        "serial-number controlled|serial controlled|serial-controlled|serialized|serialised|"
+        "tracked by serial number|tracked by serial|"
         "tracked by serial #|carry a serial number|carries a serial number|serial number on the label|"
         "labeled with a serial number|has a serial number|carry a serial number on the label|"
         "carries a serial number on the label|carry a serial number on its label|carries a serial number on its label",
