@@ -349,10 +349,10 @@ def interpret(
     (shorthand, "Can you", "yes or no", sentences that only give the asker's context) is read off first."""
     question, share = _share_words(question[:2000])
     question = _that_year(question, last)
-    if (said := _narrative_words(question)) and not _names_a_device(ctx, said[1], question):
-        it, clar = interpret(ctx, said[0], last)
+    if (narrative := _narrative_words(question)) and not _names_a_device(ctx, narrative[1], question):
+        it, clar = interpret(ctx, narrative[0], last)
         if it.datasets == ["event"] and it.understood and not it.device and not it.sides:
-            it.question, it.text = question, said[1]  # "MDRs in 2023 that mention sterility": narratives searched
+            it.question, it.text = question, narrative[1]  # "MDRs in 2023 that mention sterility": narratives searched
             it.measure = "count" if it.measure == "list" and _COUNT_WORDS.search(question) else it.measure
             return it, clar
     framed = reframe(
