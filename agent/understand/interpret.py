@@ -126,6 +126,14 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
         ):
             fields.remove((i, j, f))  # "list PMA decisions": the records decided, not a ranking by decision code
             tokens.take(i, j, "dataset")
+        elif (
+            f == "version_or_model_number"
+            and lows[i] == "model"
+            and j == i + 1
+            and j < len(lows)
+            and (any(ch.isdigit() for ch in lows[j]) or tokens.toks[j].text.isupper() and len(lows[j]) > 1)
+        ):
+            fields.remove((i, j, f))  # "model PAD 6089": the word that introduces a model's name, not the field
     near = [
         (i, j, f)
         for i, j, f in fields

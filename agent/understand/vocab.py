@@ -147,7 +147,9 @@ FIELD_PHRASES = _table(
         "catalog_number": "catalog number|catalog numbers|catalog no|catalog|catalogue number|catalogue|"
         "cat no|cat number|catalog #|ref number|ref no",
         "publish_date": "publish date|publication date|date published|published date|gudid publish date|"
-        "udi publish date",
+        "udi publish date|first published|published to gudid|published in gudid|published to the gudid|"
+        "first show up|first showed up|first appear|first appeared|get listed in the udi|listed in the udi|"
+        "added to gudid|added to the gudid",
         "commercial_distribution_status": "commercial distribution|commercial distribution status|distribution status|"
         "still in commercial distribution|in commercial distribution",
         "trade_name": "trade name|trade names|tradename",

@@ -123,9 +123,10 @@ def _where(q: GudidQuery) -> tuple[str, dict, str]:
         ws = [w for w in re.findall(r"\w+", q.names.lower()) if len(w) > 1][:6]
         if ws:
             params["nw"] = ws
-            text = (
+            text = (  # the model and catalog numbers too: a device is often named by them ("PAD 6089")
                 "lower(coalesce(d.brandName, '') || ' ' || coalesce(d.deviceDescription, '') || ' ' || "
-                "coalesce(d._gmdn, ''))"
+                "coalesce(d._gmdn, '') || ' ' || coalesce(d.versionModelNumber, '') || ' ' || "
+                "coalesce(d.catalogNumber, ''))"
             )
             parts.append(f"list_bool_and(list_transform($nw, w -> regexp_matches({text}, '\\b' || w || 's?\\b')))")
             said.append("names holding " + " ".join(ws))
