@@ -120,6 +120,17 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
             n = sum(r["count"] for r in rows if r not in named)
             buckets += f"; {n:,} with none given"
         what = noun(ds, 2, it)
+        if it.distinct and field == "manufacturer":
+            n = len(named)
+            more = "At least " if e.get("truncated") else ""
+            unnamed = total - sum(r["count"] for r in named) if not e.get("truncated") else 0
+            if unnamed > 0:
+                buckets += f"; {unnamed:,} name no firm"
+            return (
+                f"{more}{n:,} {plural(n, 'firm')} (by the firm's name as the records spell it){scope(it, call)} "
+                f"{'holds' if n == 1 else 'hold'} the {total:,} "
+                f"matching {noun(ds, total, it)}: {buckets or 'none'} ({when})."
+            )
         if field in ("year", "quarter", "month", "day"):
             return (
                 f"{what[0].upper()}{what[1:]}{scope(it, call)} per {field}: {buckets or 'none'} "

@@ -28,6 +28,7 @@ from .dates import MONTHS, DateRange, read_dates
 from .field_names import ask_field, field_of_named, reason_in_enforcement, take_fields
 from .fields import (
     CLASSIFICATION_FIELDS,
+    TOP_OK,
     COUNTABLE,
     FIRM_LOOKUPS,
     LOOKUP_ALIAS,
@@ -379,6 +380,7 @@ def interpret(
                 it.device = it.device.model_copy(update={"words": code[1], "path": "given", "how": ""})
     if share and clar is None and it.understood:
         _share_sides(it)
+    _firms_counted(it)
     # "For a client's audit: ..." is background (the frame); "our supplier" in the ask is a firm not named.
     unnamed = _UNNAMED_FIRM.search(framed.text or question) or last is None and _THEIR_RECORDS.search(question)
     named_record = any(f.field in RECORD_FIELDS or f.field == "di" for f in it.filters)  # "recall Z-0053-2020"
@@ -495,6 +497,23 @@ def _that_year(question: str, last: LastResult | None) -> str:
     if not re.search(r"\b(?:19|20)\d\d\b", question) and (m := _PART_OF_YEAR.search(question)):
         return question[: m.end()] + f" {start[:4]}" + question[m.end() :]
     return question
+
+
+_HOW_MANY_FIRMS = re.compile(
+    r"(?i)\b(?:how\s+many|number\s+of|count\s+(?:of\s+)?(?:the\s+)?)\s*(?:different\s+|distinct\s+|unique\s+|"
+    r"separate\s+|individual\s+)?(?:firms|manufacturers|companies|applicants|makers|recalling\s+firms|labelers|"
+    r"sponsors|holders)\b"
+)
+
+
+def _firms_counted(it: Interpretation) -> None:
+    """ "how many firms had 510(k)s in 2020?": the firms counted (each name the records spell once), never the
+    records."""
+    if not _HOW_MANY_FIRMS.search(it.question) or it.sides or it.firm or len(it.datasets) != 1:
+        return
+    if it.measure not in ("count", "list", "top") or "manufacturer" not in TOP_OK.get(it.datasets[0], set()):
+        return
+    it.measure, it.by, it.top_n, it.distinct, it.field = "top", "manufacturer", 1000, True, None
 
 
 def _share_words(question: str) -> tuple[str, bool]:

@@ -135,6 +135,7 @@ class Interpretation(BaseModel):
     unexplained: list[str] = Field(default_factory=list)  # words no reading used
     notes: list[str] = Field(default_factory=list)
     understood: bool = True
+    distinct: bool = False  # top by manufacturer, said as the number of firms ("how many firms had recalls?")
     share: bool = False  # compare: the first side's share of the second (all the records), said as a percentage
     exclude_firm: bool = False  # the firm is left out: every record but the firm's ("PMAs other than Medtronic")
     cannot: str = ""  # what the question asks that the searches cannot do, said instead of a figure

@@ -163,3 +163,16 @@ def test_a_specialty_before_a_dataset_noun_is_the_panel(assistant):
     answer = assistant.ask("cardiology PMAs in 2020, supplements included - how many?")["answer"]
     assert "review panel Cardiovascular (CV)" in answer.splitlines()[0], answer
     assert re.search(r"\b1 PMA record\b", _headline(answer)), answer
+
+
+def test_how_many_firms_counts_firms_not_records(assistant):
+    answer = assistant.ask("How many different applicants got a 510(k) in 2020?")["answer"]
+    head = _headline(answer)
+    assert head.startswith("5 firms (by the firm's name as the records spell it) in 2020 hold the 5"), answer
+    answer = assistant.ask("number of distinct recalling firms in the recall data")["answer"]
+    assert _headline(answer).startswith("1 firm ") and "2 name no firm" in answer, answer
+
+
+def test_a_model_number_finds_its_gudid_record(assistant):
+    answer = assistant.ask("GUDID record for model PAD 6082 - publish date?")["answer"]
+    assert "00811331018295" in answer and "2023-10-11" in answer, answer
