@@ -28,11 +28,11 @@ from .dates import MONTHS, DateRange, read_dates
 from .field_names import ask_field, field_of_named, reason_in_enforcement, take_fields
 from .fields import (
     CLASSIFICATION_FIELDS,
-    TOP_OK,
     COUNTABLE,
     FIRM_LOOKUPS,
     LOOKUP_ALIAS,
     LOOKUP_FIELDS,
+    TOP_OK,
     classification_lookup,
     event_home,
     firm_home,
