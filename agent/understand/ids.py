@@ -269,6 +269,7 @@ def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
                 i + 1 < len(lows)
                 and re.fullmatch(r"\d[\w.-]*", lows[i + 1]) is not None
                 and re.fullmatch(r"(19|20)\d\d", lows[i + 1]) is None
+                and re.fullmatch(r"510\(?k\)?s?|513\(?g\)?", lows[i + 1]) is None  # "ETB 510k": a dataset, no model
             )
             fei = t.text.upper() == "FEI"  # the establishment identifier unless said to be a product code
             if t.text.isupper() and t.text not in NOT_CODES and not model and not fei:  # "PAD 6082" is a model number

@@ -14,7 +14,7 @@ REPLY = (
 
 _WHO = (
     r"(?:patients?|reporters?|persons?|people|wom[ae]n|m[ae]n|girl|boy|child|children|baby|infant|individuals?|"
-    r"victims?|users?|wearers?|recipients?|family)"
+    r"victims?|users?|wearers?|recipients?|family|pts?|pt's)"
 )
 _NOT_PERSON_NOUN = (
     r"(?:problems?|codes?|monitors?|monitoring|deaths?|injur\w*|outcomes?|populations?|lifts?|beds?|sides?|"
@@ -25,6 +25,7 @@ _ASKED = (
     r"(?:(?:full|first|last|real|legal)\s+)?names?|(?:home\s+|street\s+|mailing\s+|e-?mail\s+)?address(?:es)?|"
     r"phone(?:\s+numbers?)?|telephone(?:\s+numbers?)?|cell(?:\s+numbers?)?|contact\s+(?:details|info\w*)|e-?mails?|"
     r"identit(?:y|ies)|identify|identified|date\s+of\s+birth|birth\s*date|social\s+security(?:\s+numbers?)?|ssn|"
+    r"dob|d\.o\.b\.?|phone\s*#|"
     r"who\s+(?:was|is|were|are)"
 )
 _LINK = (
@@ -34,7 +35,15 @@ _LINK = (
 _ASK = re.compile(rf"\b(?:{_ASKED}){_LINK}\s+{_WHO}\b(?!\s+{_NOT_PERSON_NOUN}\b)", re.I)
 _OWNED = re.compile(
     rf"\b{_WHO}(?:'s|s')?\s+(?:full\s+|home\s+|real\s+)?(?:name|names|address|addresses|phone|phone\s+number|"
-    r"identity|identities|contact\s+details|date\s+of\s+birth|e-?mail)\b",
+    r"identity|identities|contact\s+details|contact\s+info\w*|date\s+of\s+birth|dob|e-?mail|phone\s*#)(?!\w)",
+    re.I,
+)
+
+
+# "match the 40 yo female pt on 2032227-2023-391817 to a name": a person matched to who they are
+_MATCH = re.compile(
+    rf"\b(?:match|link|tie|trace)\w*\b[^?.!]{{0,80}}?\b{_WHO}\b[^?.!]{{0,80}}?\bto\s+(?:a|an|their|his|her|the)?\s*"
+    r"(?:names?|persons?|identity|real\s+person|individual)\b",
     re.I,
 )
 
@@ -42,4 +51,4 @@ _OWNED = re.compile(
 def asks_identity(question: str) -> bool:
     """True when the question asks for a patient's or reporter's identity or contact details."""
     q = question or ""
-    return bool(_ASK.search(q) or _OWNED.search(q))
+    return bool(_ASK.search(q) or _OWNED.search(q) or _MATCH.search(q))
