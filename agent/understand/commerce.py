@@ -66,6 +66,8 @@ _MONEY = re.compile(
     r"(?<!battery\s)(?<!state\sof\s)charge(?!\s+(?:of|on|level|indicator|state|status|cycles?|time)\b))\b|"
     r"costs?\s+(?:of|for)\s+"
     r"(?:a|an|the|one|each)\b|revenues?|turnover|earnings|(?<!non-)(?<!non\s)(?<!not-for-)profits?|market\s+shares?|market\s+size|"
+    r"size\s+of\s+(?:the\s+)?(?:[\w-]+\s+){0,5}?market\b|market\b[^?.;]{0,40}\b(?:worth|value|valued|valuation)\b|"
+    r"(?:worth|value|valued)\b[^?.;]{0,20}\bmarket\b|in\s+(?:us\s+|u\.s\.\s+)?dollars\b|"
     rf"sales\b(?!\s+(?:representative|rep)s?\b)|{_SOLD}|units\s+shipped|(?:make|makes|made|making|earns?|earned)\s+"
     r"(?:the\s+)?(?:most|more|much|any|less|good)?\s*money|"
     rf"\$\s?\d|\d\s?(?:usd|dollars?|euros?)\b|{_STAFF}|headcount|workforce|stock\s+(?:price|ticker)|share\s+price|"

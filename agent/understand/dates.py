@@ -66,6 +66,7 @@ class DateRange:
     end: date | None
     words: str
     month_alone: int = 0  # a month said without its year ("in June"): its number, the year chosen by the anchor
+    quarter_alone: int = 0  # a quarter said without its year ("Q1 MDR count?"): its number, the year by the anchor
 
 
 def _year(w: str) -> int | None:
@@ -232,8 +233,13 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
             return date(y - 1, 10, 1), date(y, 9, 30), 1 if a != "fy" else 2
     if a == "fiscal" and b == "year" and (y := _year(c)):
         return date(y - 1, 10, 1), date(y, 9, 30), 3
-    if (m := re.fullmatch(r"h([12])", a)) and (y := _year(b)):
-        return (date(y, 1, 1), date(y, 6, 30), 2) if m[1] == "1" else (date(y, 7, 1), date(y, 12, 31), 2)
+    if (m := re.fullmatch(r"h([12])|([12])h", a)) and (y := _year(b)):  # "H1 2019", "1H 2020"
+        return (date(y, 1, 1), date(y, 6, 30), 2) if "1" in a else (date(y, 7, 1), date(y, 12, 31), 2)
+    if (y := _year(a)) and re.fullmatch(r"h[12]|[12]h", b):  # "2019 1H", "2020 H2"
+        return (date(y, 1, 1), date(y, 6, 30), 2) if "1" in b else (date(y, 7, 1), date(y, 12, 31), 2)
+    if m := re.fullmatch(r"([12])h(\d{2})", a):  # "1H20"
+        y = 2000 + int(m[2])
+        return (date(y, 1, 1), date(y, 6, 30), 1) if m[1] == "1" else (date(y, 7, 1), date(y, 12, 31), 1)
     if a in ("last", "final") and b in ("quarter", "half", "month") and (yu := _of_year(w, i + 2)):
         y, used = yu  # "the last quarter of 2022": its fourth quarter, not the data's last three months
         if b == "quarter":
@@ -253,6 +259,11 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
     return None
 
 
+def _count(word: str) -> int | None:
+    """A small count in figures or words ("3", "three")."""
+    return int(word) if word.isdigit() and 0 < int(word) < 100 else NUMBER.get(word) if word != "a" else None
+
+
 def _of_year(w: list[str], j: int) -> tuple[int, int] | None:
     """(year, tokens used) for "2022" or "of 2022" at w[j]."""
     if j < len(w) and (y := _year(w[j])):
@@ -268,6 +279,16 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
     k = i + (1 if a == "the" else 0)
     if k + 1 < len(w) and w[k] in ("last", "final") and w[k + 1] in ("quarter", "half", "month") and _of_year(w, k + 2):
         return None  # "the last quarter of 2022": a part of that year (read as a point)
+    if k + 2 < len(w) and w[k] in ("last", "final", "first") and (n := _count(w[k + 1])) and UNITS.get(w[k + 2]) in (
+        "month",
+        "quarter",
+    ):
+        months = n * (3 if UNITS[w[k + 2]] == "quarter" else 1)
+        if (yu := _of_year(w, k + 3)) and months <= 12:  # "the last 3 months of 2020", "first 2 quarters of 2021"
+            y, used = yu
+            if w[k] == "first":
+                return date(y, 1, 1), _month_end(y, months), (k - i) + 3 + used
+            return date(y, 13 - months, 1), date(y, 12, 31), (k - i) + 3 + used
     if a in ("first", "second") and b == "half" and not _of_year(w, i + 2):
         y = anchor.year if a == "first" or anchor.month >= 7 else anchor.year - 1  # the as-of year's, or the last
         used = 5 if w[i + 2 : i + 5] == ["of", "the", "year"] else 2
@@ -291,7 +312,9 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
     if a == "last" and b == "month":
         s = _minus_months(date(anchor.year, anchor.month, 1), 1)
         return s, _month_end(s.year, s.month), 2
-    if a in ("last", "past", "previous", "recent") or (a == "the" and b in ("last", "past", "previous")):
+    if a in ("last", "past", "previous", "recent", "trailing", "rolling") or (
+        a == "the" and b in ("last", "past", "previous", "trailing", "rolling")
+    ):
         k = i + (1 if a != "the" else 2)
         n_word = w[k] if k < len(w) else ""
         if n_word == "half" and k + 1 < len(w) and w[k + 1] == "year":
@@ -392,25 +415,105 @@ def _year_list(w: list[str], i: int) -> tuple[date, date, int] | None:
     return date(min(years), 1, 1), date(max(years), 12, 31), k - i
 
 
+_YMD = re.compile(r"(?<![\d/])((?:19|20)\d\d)/(\d{1,2})(?:/(\d{1,2}))?(?![\d/])")
+_YMD_JOIN = re.compile(r"\s*(?:~|〜|-|–|to|through|thru|until|till|and)\s*", re.I)
+
+
+def _slashed(tokens: Tokens) -> dict[int, tuple[date, date, int]]:
+    """Dates typed year first with slashes ("2020/10", "2019/1/1"): (start, end, tokens) at their first token."""
+    out: dict[int, tuple[date, date, int]] = {}
+    for m in _YMD.finditer(tokens.text):
+        y, mo = int(m[1]), int(m[2])
+        if not 1 <= mo <= 12:
+            continue
+        if m[3]:
+            day = _date(y, mo, int(m[3]))
+            if not day:
+                continue
+            span = (day, day)
+        else:
+            span = (date(y, mo, 1), _month_end(y, mo))
+        idx = [k for k, t in enumerate(tokens.toks) if t.start >= m.start() and t.end <= m.end()]
+        if idx and idx == list(range(idx[0], idx[-1] + 1)) and tokens.toks[idx[-1]].end == m.end():
+            out[idx[0]] = (span[0], span[1], len(idx))
+    return out
+
+
+def _slashed_range(tokens: Tokens, i: int, ymd: dict[int, tuple[date, date, int]]) -> tuple[date, date, int] | None:
+    """A year-first date at i, or two joined ("2020/10 ~ 2020/12", "between 2019/1/1 and 2019/6/30")."""
+    lead = 1 if tokens.lows()[i] in ("between", "from") and i + 1 in ymd else 0
+    if i + lead not in ymd:
+        return None
+    s, e, n = ymd[i + lead]
+    j = i + lead + n
+    if j < len(tokens.toks):
+        gap = tokens.text[tokens.toks[j - 1].end : tokens.toks[j].start]
+        if j in ymd and _YMD_JOIN.fullmatch(gap) and ymd[j][1] >= s:
+            return s, ymd[j][1], lead + n + ymd[j][2]
+        if tokens.lows()[j] in _JOIN and j + 1 in ymd and ymd[j + 1][1] >= s:
+            return s, ymd[j + 1][1], lead + n + 1 + ymd[j + 1][2]
+    return (s, e, n + lead) if not lead else None
+
+
 def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
     """The question's date range (marking the tokens it used), or None. One range per question: the first found."""
     w = tokens.lows()
+    ymd = _slashed(tokens)
     for i in range(len(w)):
         if not tokens.free(i):
             continue
-        got = _at(w, i, anchor)
+        got = _slashed_range(tokens, i, ymd) if ymd else None
+        got = got or _at(w, i, anchor)
         alone = 0
         if not got and (alone := _month_alone(tokens, i)):
             y = anchor.year if alone <= anchor.month else anchor.year - 1  # its latest on or before the anchor
             got = date(y, alone, 1), _month_end(y, alone), 1
+        quarter = 0
+        if not got and (qa := _quarter_alone(w, i)):
+            quarter, used = qa
+            y = anchor.year if _quarter(anchor.year, quarter)[0] <= anchor else anchor.year - 1  # its latest start
+            got = _quarter(y, quarter)[0], min(_quarter(y, quarter)[1], anchor), used
         if got:
             start, end, n = got
             j = i + n
             k = i - 1 if i > 0 and w[i - 1] in ("in", "during", "for", "of", "on", "within", "over") else i
             if start and end and start > end:
                 start, end = end, start
+            j += _restated(w, j, start, end)  # "Q4 2020 (October to December)": the same months said again
             tokens.take(k, j, "date")
-            return DateRange(start, end, tokens.words(k, j), alone)
+            return DateRange(start, end, tokens.words(k, j), alone, quarter)
+    return None
+
+
+def _restated(w: list[str], j: int, start: date | None, end: date | None) -> int:
+    """Tokens at j that say the months of the period just read again, without a year ("(October to December)",
+    "(Oct-Dec)" after Q4 2020): they add nothing, so they are taken with it rather than read as other periods."""
+    if not start or not end or start.year != end.year or j >= len(w):
+        return 0
+
+    def inside(name: str) -> bool:
+        return name in MONTHS and start.month <= MONTHS[name] <= end.month
+
+    if (m := re.fullmatch(r"([a-z]+)[-–]([a-z]+)", w[j])) and inside(m[1]) and inside(m[2]):
+        return 1
+    if j + 2 < len(w) and inside(w[j]) and w[j + 1] in _JOIN and inside(w[j + 2]):
+        nxt = w[j + 3] if j + 3 < len(w) else ""
+        return 0 if _year(nxt) or nxt.isdigit() else 3
+    return 0
+
+
+def _quarter_alone(w: list[str], i: int) -> tuple[int, int] | None:
+    """A quarter said without its year ("Q1", "the first quarter", "1st qtr"): (its number, tokens used)."""
+    nxt = w[i + 1] if i + 1 < len(w) else ""
+    if m := re.fullmatch(r"q([1-4])|([1-4])q", w[i]):
+        if _year(nxt) or nxt == "of" or re.fullmatch(r"'?\d{2}", nxt):
+            return None
+        return int(m[1] or m[2]), 1
+    if w[i] in ORDINAL and w[i] != "last" and nxt in ("quarter", "qtr"):
+        after = w[i + 2] if i + 2 < len(w) else ""
+        if _year(after) or after == "of" and i + 3 < len(w) and _year(w[i + 3]):
+            return None
+        return ORDINAL[w[i]], 2
     return None
 
 

@@ -1,0 +1,122 @@
+"""Classes of misreading found by the blind rounds 36 to 40 (issue 14) that the lead fixed, each asked here in other
+words than the rounds': dates typed year first with slashes, halves written 1H or H1 after the year, "trailing"
+periods, the last months of a named year, a quarter said without its year, months in brackets that restate a
+quarter, a product code before "510k", a patient's identity asked with "pt", market size and worth, and other
+regulators' records. Real library API, sample mirror; expected figures are counted by SQL on the same mirror."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from agent.understand.dates import read_dates
+from agent.understand.tokens import tokenize
+
+
+def _count(sample_dir: Path, table: str, where: str) -> int:
+    con = duckdb.connect(str(sample_dir / "db" / f"{table}.duckdb"), read_only=True)
+    try:
+        return con.execute(f"SELECT count(*) FROM {table} WHERE {where}").fetchone()[0]
+    finally:
+        con.close()
+
+
+def _head(answer: str) -> tuple[str, str]:
+    lines = [ln for ln in answer.splitlines() if ln.strip()]
+    return lines[0], lines[1]
+
+
+ANCHOR = date(2025, 9, 22)
+
+
+@pytest.mark.parametrize(
+    "text, start, end",
+    [
+        ("decisions 2021/04 ~ 2021/06", date(2021, 4, 1), date(2021, 6, 30)),
+        ("between 2018/2/1 and 2018/3/15", date(2018, 2, 1), date(2018, 3, 15)),
+        ("reports of 2022/11", date(2022, 11, 1), date(2022, 11, 30)),
+        ("started 2018 2H", date(2018, 7, 1), date(2018, 12, 31)),
+        ("cleared in 2H21", date(2021, 7, 1), date(2021, 12, 31)),
+        ("over the rolling 2 years", date(2023, 9, 22), ANCHOR),
+        ("the first 4 months of 2022", date(2022, 1, 1), date(2022, 4, 30)),
+        ("the last 2 quarters of 2018", date(2018, 7, 1), date(2018, 12, 31)),
+    ],
+)
+def test_dates_typed_in_other_ways_are_read_as_one_period(text, start, end):
+    got = read_dates(tokenize(text), ANCHOR)
+    assert got is not None and (got.start, got.end) == (start, end), got
+
+
+def test_a_quarter_without_its_year_is_its_latest_and_the_year_is_shown():
+    got = read_dates(tokenize("how many reports in the 2nd quarter"), ANCHOR)
+    assert got is not None and (got.start, got.end, got.quarter_alone) == (date(2025, 4, 1), date(2025, 6, 30), 2)
+    later = read_dates(tokenize("Q4 complaints"), ANCHOR)  # Q4 2025 has not started on the as-of date
+    assert later is not None and (later.start, later.end) == (date(2024, 10, 1), date(2024, 12, 31))
+    assert read_dates(tokenize("Q4 of 2019"), ANCHOR).start == date(2019, 10, 1)
+
+
+def test_months_in_brackets_that_restate_a_quarter_are_not_more_periods(assistant, sample_dir):
+    want = _count(sample_dir, "device_pma", "decision_date BETWEEN '2020-10-01' AND '2020-12-31'")
+    head, first = _head(assistant.ask("How many PMA decisions came in Q4 2020 (Oct to Dec)?")["answer"])
+    assert "compared" not in head and "Q4 2020" in head, head
+    assert re.search(rf"\b{want} PMA", first), first
+
+
+def test_a_year_first_slashed_range_is_counted(assistant, sample_dir):
+    want = _count(sample_dir, "device_pma", "decision_date BETWEEN '2020-11-01' AND '2020-12-31'")
+    head, first = _head(assistant.ask("number of PMA decisions 2020/11 ~ 2020/12 please")["answer"])
+    assert "November to December 2020" in head, head
+    assert re.search(rf"\b{want} PMA", first), first
+
+
+def test_the_last_months_of_a_named_year_are_that_years_end(assistant, sample_dir):
+    want = _count(sample_dir, "device_pma", "decision_date BETWEEN '2020-11-01' AND '2020-12-31'")
+    head, first = _head(assistant.ask("PMA decisions in the final two months of 2020")["answer"])
+    assert "November to December 2020" in head, head
+    assert re.search(rf"\b{want} PMA", first), first
+
+
+def test_a_code_before_510k_is_read_as_the_code_not_a_model_number(assistant):
+    head, first = _head(assistant.ask("ETB 510k: decision date?")["answer"])
+    assert "product code ETB" in head, head
+    assert "2000-06-23" in first, first
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what's the pt's DOB on report 2032227-2023-100002",
+        "need the phone # of the pt in MDR 2032227-2023-100001",
+        "please link the 68 year old pt on 2124215-2022-55592 to a real person",
+    ],
+)
+def test_a_patients_identity_asked_in_shorthand_is_refused(assistant, question):
+    answer = assistant.ask(question)["answer"]
+    assert answer.startswith("Patient names, addresses and contact details are not in the data"), answer
+
+
+def test_patient_shorthand_alone_asks_for_no_identity():
+    from agent.understand.privacy import asks_identity
+
+    assert not asks_identity("pt sex breakdown, all MDRs")
+    assert not asks_identity("how many pts were over 70 in those reports?")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How large is the US market for insulin pumps in dollars?", "what will the ECG patch market be worth by 2030?"],
+)
+def test_market_size_and_worth_are_refused_as_business_figures(assistant, question):
+    answer = assistant.ask(question)["answer"]
+    assert answer.startswith("Prices, costs, sales, revenue, market share"), answer
+
+
+def test_another_regulators_records_are_refused_and_firms_of_a_country_are_not(assistant):
+    refused = assistant.ask("What class did the MHLW give this endoscope in Japan?")["answer"]
+    assert refused.startswith("That is not in this mirror"), refused
+    searched = assistant.ask("recalls by Japanese firms since 2010")["answer"]
+    assert searched.startswith("Interpreted as: recalls; place Japan"), searched
