@@ -279,10 +279,8 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
     k = i + (1 if a == "the" else 0)
     if k + 1 < len(w) and w[k] in ("last", "final") and w[k + 1] in ("quarter", "half", "month") and _of_year(w, k + 2):
         return None  # "the last quarter of 2022": a part of that year (read as a point)
-    if k + 2 < len(w) and w[k] in ("last", "final", "first") and (n := _count(w[k + 1])) and UNITS.get(w[k + 2]) in (
-        "month",
-        "quarter",
-    ):
+    unit_said = UNITS.get(w[k + 2]) if k + 2 < len(w) else None
+    if unit_said in ("month", "quarter") and w[k] in ("last", "final", "first") and (n := _count(w[k + 1])):
         months = n * (3 if UNITS[w[k + 2]] == "quarter" else 1)
         if (yu := _of_year(w, k + 3)) and months <= 12:  # "the last 3 months of 2020", "first 2 quarters of 2021"
             y, used = yu
