@@ -460,7 +460,7 @@ def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
     for i in range(len(w)):
         if not tokens.free(i):
             continue
-        got = _slashed_range(tokens, i, ymd) if ymd else None
+        got: tuple[date | None, date | None, int] | None = _slashed_range(tokens, i, ymd) if ymd else None
         got = got or _at(w, i, anchor)
         alone = 0
         if not got and (alone := _month_alone(tokens, i)):

@@ -120,3 +120,8 @@ def test_another_regulators_records_are_refused_and_firms_of_a_country_are_not(a
     assert refused.startswith("That is not in this mirror"), refused
     searched = assistant.ask("recalls by Japanese firms since 2010")["answer"]
     assert searched.startswith("Interpreted as: recalls; place Japan"), searched
+
+
+@pytest.mark.parametrize("text", ["which came first and which last", "the last", "over the past 3"])
+def test_period_words_at_the_end_of_a_question_read_no_period(text):
+    assert read_dates(tokenize(text), ANCHOR) is None
