@@ -478,8 +478,26 @@ def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
             if start and end and start > end:
                 start, end = end, start
             j += _restated(w, j, start, end)  # "Q4 2020 (October to December)": the same months said again
+            if (closed := _closed(w, j, start, end, anchor)) is not None:
+                start, end, more = closed  # "after June 19, 2012 and before the end of 2012": one range
+                j += more
             tokens.take(k, j, "date")
             return DateRange(start, end, tokens.words(k, j), alone, quarter)
+    return None
+
+
+def _closed(
+    w: list[str], j: int, start: date | None, end: date | None, anchor: date
+) -> tuple[date | None, date | None, int] | None:
+    """A range open at one end closed by the next words ("since 2019 and before 2021", "after 2010 but before 2015",
+    "before 2020 and after 2015"): the one range, and the tokens its second half used."""
+    if j + 1 >= len(w) or w[j] not in ("and", "but", "yet"):
+        return None
+    lead = w[j + 1]
+    if start and not end and lead in _TO and (other := _at(w, j + 1, anchor)) and other[0] is None and other[1]:
+        return (start, other[1], 1 + other[2]) if other[1] >= start else None
+    if end and not start and lead in _FROM and (other := _at(w, j + 1, anchor)) and other[1] is None and other[0]:
+        return (other[0], end, 1 + other[2]) if other[0] <= end else None
     return None
 
 

@@ -44,6 +44,9 @@ ANCHOR = date(2025, 9, 22)
         ("over the rolling 2 years", date(2023, 9, 22), ANCHOR),
         ("the first 4 months of 2022", date(2022, 1, 1), date(2022, 4, 30)),
         ("the last 2 quarters of 2018", date(2018, 7, 1), date(2018, 12, 31)),
+        ("initiated after 2013 but before 2016", date(2014, 1, 1), date(2015, 12, 31)),
+        ("since May 2018 and before 2020", date(2018, 5, 1), date(2019, 12, 31)),
+        ("before 2012 and after 2009", date(2010, 1, 1), date(2011, 12, 31)),
     ],
 )
 def test_dates_typed_in_other_ways_are_read_as_one_period(text, start, end):
