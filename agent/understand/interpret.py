@@ -358,6 +358,7 @@ def interpret(
     (shorthand, "Can you", "yes or no", sentences that only give the asker's context) is read off first."""
     question, share = _share_words(question[:2000])
     question = _that_year(question, last)
+    question, glosses = _glosses(ctx, question)
     if (narrative := _narrative_words(question)) and not _names_a_device(ctx, narrative[1], question):
         it, clar = interpret(ctx, narrative[0], last)
         if it.datasets == ["event"] and it.understood and not it.device and not it.sides:
@@ -401,6 +402,8 @@ def interpret(
             "be for every firm. Which firm do you mean? Ask again with its name as the records spell it "
             '("Medtronic").'
         )
+    for gloss in glosses:
+        it.notes.append(f'"{gloss}" in brackets was read as an explanation of the code before it, not searched')
     if framed.context and it.understood:
         kept = {w.lower() for k in framed.kept + framed.bound for w in k.split()}
         said = ", ".join(
@@ -411,6 +414,27 @@ def interpret(
         if said:
             it.notes.append(f"not used in the search (taken as background): {said}")
     return it, clar
+
+
+# words in brackets right after a regulation number or a product code the mirror knows ("876.1500 (endoscope and
+# accessories)", "PAD (chest drainage kit)"): the asker's explanation of the code, never a device or sides to compare
+_GLOSS = re.compile(r"\b(\d{3}\.\d{2,4}|[A-Z]{3})\s*\(\s*([A-Za-z][A-Za-z ,/&'-]{1,80}?)\s*\)")
+
+
+def _glosses(ctx: ToolContext, question: str) -> tuple[str, list[str]]:
+    from mirror.lookup.lexicon import product_code_details
+
+    found = list(_GLOSS.finditer(question))
+    if not found:
+        return question, []
+    codes = [m[1] for m in found if not m[1][0].isdigit()]
+    known = product_code_details(ctx.api, codes) if codes else {}
+    out, glosses = question, []
+    for m in reversed(found):
+        if (m[1][0].isdigit() or m[1] in known) and not re.search(r"\b[A-Z]{3}\b", m[2]):
+            out = out[: m.start()] + m[1] + out[m.end() :]
+            glosses.insert(0, m[2])
+    return out, glosses
 
 
 # a share asked ("what percentage of ... are class III", "out of how many in total"): the words that ask for the

@@ -107,6 +107,12 @@ def _word_forms(words: str) -> list[str]:
                 break
     if every != parts:
         out.append(" ".join(every))
+    joined = [
+        " ".join(parts[:k] + [parts[k] + parts[k + 1].lower()] + parts[k + 2 :])
+        for k in range(len(parts) - 1)
+        if parts[k].isalpha() and parts[k + 1].isalpha() and min(len(parts[k]), len(parts[k + 1])) >= 4
+    ]  # "ultra sound probe", "pace maker": one word written as two (kept only where the joined word is known)
+    out = joined + out
     return [o for o in dict.fromkeys(out) if o != words][:8]
 
 
@@ -182,7 +188,7 @@ def read_device(
     if found["partial"] and known and not _depth:
         fallback = None
         for alt in _word_forms(words):  # "fluoroscopy systems": FDA names say "Fluoroscopic"
-            if (again := resolve_devices(ctx.api, alt, 30))["partial"] or not again["total"]:
+            if (again := resolve_devices(ctx.api, alt, 30))["partial"] or not again["total"] or again["unknown"]:
                 continue
             reading = read_device(ctx, alt, datasets, known=True, _depth=1)
             if reading.device is None:
@@ -249,6 +255,18 @@ def read_device(
     primary = exact or [r for r in rows if (r["score"] or 0) >= 0.8 * top][:MAX_CODES]
     device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes", matched=found["total"])
     reading = DeviceReading(device, strength, found["corrections"], found["unknown"])
+    if ds is None and found["partial"] and not found["unknown"] and len(words.split()) > 1:
+        # no product code is named by all the words ("ultrasound probe" read as the orthopedic "Probe"): the codes
+        # each naming only some of them are offered, never one of them answered as if it were the device
+        reading.question = f'No product code is named by all of "{words}". Which of these do you mean?'
+        reading.choices = [
+            Choice(
+                label=f"{r['product_code']} {r['device_name']}",
+                patch={"device": DeviceFilter(words=words, path="codes", codes=[_code(r)]).model_dump()},
+            )
+            for r in rows[:4]
+        ]
+        return reading
     if ds is None:
         if found["unknown"] and not _elsewhere(ctx, words, ds, reading):  # "the NC EMERGE balloon": a brand
             _elsewhere(ctx, " ".join(w for w in words.split() if w.lower() in unknown), ds, reading)
