@@ -28,6 +28,26 @@ _SHORT: list[tuple[str, str]] = [
         r"(?:two\s+|three\s+)?(?:criteria|conditions|requirements)\s*:?",
         "",
     ),
+    # a ticket's or e-mail's own prefix ("ticket: ...", "RE: ...", "ticket #4411: ..."): framing, no search word
+    (r"^\s*(?:ticket|tkt|re|fw|fwd|subject|req|request)\s*(?:#\s*[\w-]+\s*)?:\s*", ""),
+    # complaint-handling shorthand: "AE" an adverse event, "rcvd" received, "dev prob" the device problem, "pt" the
+    # patient (where a patient's attribute follows), "68 yo" years old, "vol" volume, "the db" the database
+    (r"(?-i:\bAEs\b)|\baes\b(?=\s+(?:reports?|count|rpts?|in|for|on|per|by)\b)", "adverse events"),
+    (r"(?-i:\bAE\b)|\bae\b(?=\s+(?:reports?|count|rpts?|in|for|on|per|by)\b)", "adverse event"),
+    (r"\b(?:rcvd|recvd|rec'd|recd)\b", "received"),
+    (r"\bdev(?:ice)?\.?\s+probs?\b\.?", "device problem"),
+    (r"\bpts\b(?='?\s*(?:sex|gender|age|aged|ages|older|younger|over|under)\b)", "patients"),
+    (r"\bpt'?s?\b(?=\s*(?:sex|gender|age|aged|ages|older|younger)\b)", "patient"),
+    (r"(?<=\d)\s*(?:yo|y/o|y\.o\.|yrs?\s+old)(?=[\s,.;:?!)]|$)", " years old"),
+    (r"\bgender\b", "sex"),
+    (r"(?-i:\bF\b)\s*(?:vs\.?|v\.?|/|or|and)\s*(?-i:\bM\b)", "female vs male"),
+    (r"(?-i:\bM\b)\s*(?:vs\.?|v\.?|/|or|and)\s*(?-i:\bF\b)", "male vs female"),
+    (r"\bvol\b\.?(?!\s*\d)", "volume"),
+    (r"\b(?:in|from|across)\s+the\s+db\b", "in the database"),
+    (r"\b(adverse\s+events?|mdrs?|maude|event|complaint|vigilance)\s+filings?\b", r"\1 reports"),
+    (r"\bgeneral\s+electric(?:\s+(?:co\.?|company|healthcare))?\b", "GE"),
+    # "who led / topped ...": the firm that ranks first
+    (r"\bwho(?:'s|\s+is|\s+was)?\s+(?=(?:led|leads|topped|tops|leading|came\s+out\s+on\s+top)\b)", "which firm "),
     (r"\byrs\b", "years"),
     (r"\byr\b", "year"),
     (r"\bsupps\b", "supplements"),
@@ -481,6 +501,14 @@ def _day_first(text: str) -> str:
     return text
 
 
+# "got the green light", "green-lit": the idiom for a positive FDA decision, approved where approvals are asked
+_GREEN_LIGHT = re.compile(
+    r"(?i)\b(?:(?:got|get|gets|getting|received?|receiving|was\s+given|were\s+given|given)\s+(?:the\s+|a\s+)?"
+    r"green[\s-]?light(?:ed)?|green[\s-]?lit|green[\s-]?lighted)\b"
+)
+_APPROVAL = re.compile(r"(?i)\b(?:pmas?|approv\w*|premarket\s+approvals?)\b")
+
+
 def expand_shorthand(text: str) -> str:
     """The question's shorthand written out ("yr" -> "year", "FEI #" -> "FEI number"); a word said as a product code
     or as part of a firm's name is left as said."""
@@ -491,6 +519,7 @@ def expand_shorthand(text: str) -> str:
             return m[0] if _as_said(m) else m.expand(rep)
 
         text = re.sub(pat, written, text, flags=re.IGNORECASE)
+    text = _GREEN_LIGHT.sub(lambda m: "approved" if _APPROVAL.search(text) else "cleared", text)
     text = _PART_OF_FIRM.sub(r"\1", text)
     while (more := _BARE_CLASS.sub(r"\1class \2", text)) != text:
         text = more  # "class I vs II vs III": each one a class

@@ -402,8 +402,7 @@ def interpret(
             "be for every firm. Which firm do you mean? Ask again with its name as the records spell it "
             '("Medtronic").'
         )
-    for gloss in glosses:
-        it.notes.append(f'"{gloss}" in brackets was read as an explanation of the code before it, not searched')
+    it.notes += glosses
     if framed.context and it.understood:
         kept = {w.lower() for k in framed.kept + framed.bound for w in k.split()}
         said = ", ".join(
@@ -421,20 +420,31 @@ def interpret(
 _GLOSS = re.compile(r"\b(\d{3}\.\d{2,4}|[A-Z]{3})\s*\(\s*([A-Za-z][A-Za-z ,/&'-]{1,80}?)\s*\)")
 
 
+# a short name in capitals with its product code in brackets: the code is what the asker means, the name its gloss
+_NAMED_CODE = re.compile(
+    r"\b([A-Z][A-Z0-9-]{1,7})\s*\(\s*(?:(?:product|prod\.?)\s+code|procode|code|pc)?\s*:?\s*([A-Z]{3})\s*\)"
+)
+
+
 def _glosses(ctx: ToolContext, question: str) -> tuple[str, list[str]]:
+    """The question without the asker's explanations of a code it gives, and a note on each one taken out."""
     from mirror.lookup.lexicon import product_code_details
 
-    found = list(_GLOSS.finditer(question))
-    if not found:
+    named, glossed = list(_NAMED_CODE.finditer(question)), list(_GLOSS.finditer(question))
+    if not named and not glossed:
         return question, []
-    codes = [m[1] for m in found if not m[1][0].isdigit()]
+    codes = [m[2] for m in named] + [m[1] for m in glossed if not m[1][0].isdigit()]
     known = product_code_details(ctx.api, codes) if codes else {}
-    out, glosses = question, []
-    for m in reversed(found):
+    out, notes = question, []
+    for m in reversed(named):  # "IOL (HQL)", "PORP (prod code ETB)": the code is what the asker means
+        if m[2] in known:
+            out = out[: m.start()] + m[2] + out[m.end() :]
+            notes.insert(0, f'"{m[1]}" was read as a name for the product code {m[2]} given beside it')
+    for m in reversed(list(_GLOSS.finditer(out))):
         if (m[1][0].isdigit() or m[1] in known) and not re.search(r"\b[A-Z]{3}\b", m[2]):
             out = out[: m.start()] + m[1] + out[m.end() :]
-            glosses.insert(0, m[2])
-    return out, glosses
+            notes.insert(0, f'"{m[2]}" in brackets was read as an explanation of {m[1]}, not searched')
+    return out, notes
 
 
 # a share asked ("what percentage of ... are class III", "out of how many in total"): the words that ask for the

@@ -92,13 +92,14 @@ MEASURE_PHRASES = _table(
         "every quarter|year on year|month on month|"
         "by decision year|by year of decision|by received year|by year received|by report year|per decision year",
         "top": "top|most|most common|most frequent|most frequently|most often|number one|"
-        "leading|biggest|largest|main|highest|ranking|rank|ranked|rank order|topped|tops|top-ranked",
+        "leading|biggest|largest|main|highest|ranking|rank|ranked|rank order|topped|tops|top-ranked|led|who led|"
+        "led the pack|came out on top|came out ahead",
         "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
         "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"
         "difference between|side by side|more common|less common|more frequent|less frequent|"
         "go up or down|went up or down|gone up or down|up or down|increase or decrease|increased or decreased|"
         "rise or fall|rose or fell|go up|went up|gone up|go down|went down|gone down|increase|increased|decrease|"
-        "decreased",
+        "decreased|stack up|stacks up|stack up against|stacked up|measure up|compare to",
     }
 )
 
@@ -122,12 +123,13 @@ FIELD_PHRASES = _table(
         "applicant": "applicant|applicants|sponsor|sponsors|holder|holders|submitter|submitters|who submitted it",
         "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
         "recalling firm|labelers|who makes|who made|who manufactures|who manufactured|who produces|"
-        "who sells|who make|who has|who had|who have|who got|who filed",
+        "who sells|who make|who has|who had|who have|who got|who filed|player|players|market player|market players|"
+        "industry player|industry players|competitor|competitors",
         "product_code": "product codes|product code|devices|device types|device type",
         "event_type": "event types|event type|outcomes|outcome",
         "patient_problem": "patient problems|patient problem|harms|patient outcomes",
         "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems|problem|"
-        "went wrong|what went wrong|what was wrong",
+        "went wrong|what went wrong|what was wrong|issue|issues|device issue|device issues",
         "country": "countries|country|applicant country|applicant's country|applicant countries|"
         "country of the applicant",
         "state": "states|state|applicant state|applicant's state|applicant states|state of the applicant",
@@ -502,6 +504,7 @@ pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme s
 carry carries carried carrying classify classifies classifying whether included incl inclusive flag flags used
 late worry worried snapshot overview send sends sending leader leaders diligence asks wants sit sits
 predicate predicates steering hire quick memo boss auditor auditors inspector consultant reviews
+totals tallies higher lower greater bigger smaller
 """.replace("listed?", "").split()
 )
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",

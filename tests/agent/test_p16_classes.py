@@ -38,8 +38,84 @@ def test_words_in_brackets_after_a_regulation_number_explain_it(assistant):
 
 
 def test_a_bracketed_gloss_on_each_side_keeps_the_regulations_as_sides(assistant):
-    answer = assistant.ask("product codes under 880.5725 (pumps for infusion) versus 868.5895 (ventilators)")[
-        "answer"
-    ]
+    answer = assistant.ask("product codes under 880.5725 (pumps for infusion) versus 868.5895 (ventilators)")["answer"]
     head = _headline(answer)
     assert "880.5725: 17" in head and "868.5895: 7" in head, answer
+
+
+def test_two_capitals_leading_a_known_firm_name_are_the_firm_not_a_country(assistant):
+    answer = assistant.ask("MDR totals: GE or Medtronic, which is higher?")["answer"]
+    assert "Georgia" not in answer, answer
+    head = _headline(answer)
+    assert "GE: 2" in head and "Medtronic: 4" in head, answer
+
+
+def test_a_state_code_after_a_place_word_stays_a_place(assistant):
+    answer = assistant.ask("establishment registrations located in GA")["answer"]
+    assert "Georgia" in answer.splitlines()[0], answer
+
+
+def test_a_corporate_word_after_a_firm_short_name_is_part_of_the_firm(assistant):
+    answer = assistant.ask("how many adverse events name GE Healthcare?")["answer"]
+    assert "QCC" not in answer and "GE OEC" in answer.splitlines()[0], answer
+    assert _headline(answer).startswith("2 adverse event reports"), answer
+
+
+def test_a_firm_spelled_out_in_full_is_the_firm_not_devices(assistant):
+    answer = assistant.ask("MAUDE reports: General Electric compared with Medtronic")["answer"]
+    assert "Blanket" not in answer and "GE: 2" in _headline(answer), answer
+
+
+def test_an_idiom_for_clearance_names_no_device(assistant):
+    answer = assistant.ask("in 2020, how many 510(k)s were given the green light?")["answer"]
+    assert "HYS" not in answer and "Light Green" not in answer, answer
+    assert _headline(answer).startswith("5 510(k) clearances in 2020"), answer
+
+
+def test_business_words_for_firms_and_ranks_name_no_device(assistant):
+    for question in ("which players led the 2020 PMA approvals?", "who topped PMA approvals in 2020"):
+        answer = assistant.ask(question)["answer"]
+        assert "LED" not in answer and "Player" not in answer, answer
+        assert "top manufacturers" in answer.splitlines()[0], answer
+
+
+def test_a_ranking_of_firms_counts_one_firm_spellings_together_and_says_so(assistant):
+    answer = assistant.ask("which applicant had the most PMA approvals in 2020?")["answer"]
+    head = _headline(answer)
+    assert "counted together" in head, answer
+    assert head.index("Medtronic (") < head.index("Channel"), answer
+    assert "MEDTRONIC NEUROMODULATION: 1; Medtronic, Inc.: 1): 2" in head, answer
+
+
+def test_a_comparison_idiom_compares_the_firms(assistant):
+    answer = assistant.ask("how does GE stack up against Medtronic in adverse event reports?")["answer"]
+    assert "stick" not in answer.lower(), answer
+    assert "GE: 2" in _headline(answer) and "Medtronic: 4" in _headline(answer), answer
+
+
+def test_filings_of_adverse_events_are_the_reports(assistant):
+    answer = assistant.ask("top issue in Medtronic adverse event filings?")["answer"]
+    assert "filling" not in answer.lower(), answer
+    assert "top device problems" in answer.splitlines()[0], answer
+
+
+def test_complaint_shorthand_is_read(assistant):
+    cases = {
+        "AE reports for HQL rcvd since 2021": "product code HQL",
+        "which mfr has the top AE volume in the db": "top manufacturers",
+        "pt gender split (M/F) across every MDR": "patient sex Male",
+    }
+    for question, said in cases.items():
+        answer = assistant.ask(question)["answer"]
+        assert said in answer.splitlines()[0] and "did not understand" not in answer, (question, answer)
+
+
+def test_the_device_problem_of_one_report_is_its_field(assistant):
+    answer = assistant.ask("report 16081315 - dev prob?")["answer"]
+    assert "field device problems" in answer.splitlines()[0], answer
+    assert "Wireless Communication Problem" in _headline(answer), answer
+
+
+def test_a_short_name_with_its_product_code_in_brackets_is_that_code(assistant):
+    answer = assistant.ask("MDR count for IOL (HQL) since 2020")["answer"]
+    assert "Treadmill" not in answer and "product code HQL" in answer.splitlines()[0], answer
