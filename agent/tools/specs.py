@@ -513,6 +513,7 @@ DATASETS: tuple[Spec, ...] = (
             "establishment_words": "establishment_type",
             "registration_number": "registration.registration_number",
             "fei_number": "registration.fei_number",
+            "owner_operator_number": "registration.owner_operator.owner_operator_number",
             "status_code": "registration.status_code",
             "city": "registration.city",
             "k_number": "k_number",

@@ -46,6 +46,10 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b(?:in|from|across)\s+the\s+db\b", "in the database"),
     (r"\b(adverse\s+events?|mdrs?|maude|event|complaint|vigilance)\s+filings?\b", r"\1 reports"),
     (r"\bgeneral\s+electric(?:\s+(?:co\.?|company|healthcare))?\b", "GE"),
+    (r"\b([a-z]{3,})\(s\)", r"\1s"),  # "type(s)", "establishment(s)": the plural said
+    # "the owner/operator (number please)", "owner/op #": the owner/operator number
+    (r"\bowner[\s/-]*op(?:erator)?\.?\s*\(\s*(?:the\s+)?(?:numbers?|nos?\.?|#)[^)]{0,20}\)", "owner operator number"),
+    (r"\bowner[\s/-]*op\b\.?(?!\s*(?:numbers?|nos?\b|#))", "owner operator"),
     # "who led / topped ...": the firm that ranks first
     (r"\bwho(?:'s|\s+is|\s+was)?\s+(?=(?:led|leads|topped|tops|leading|came\s+out\s+on\s+top)\b)", "which firm "),
     (r"\byrs\b", "years"),
@@ -229,6 +233,12 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bdec'?d\b", "decided"),
     (r"\bsubs\b(?!-)", "submissions"),
     (r"\bsub\b(?!-)", "submission"),
+    # "reg #" beside a product code (or a device's code said) is its regulation number: codes have no registration
+    (
+        r"\breg\.?\s*(?:#|no\b\.?|num\b\.?|nbr\b\.?)(?=\s+(?:for|of|on)\s+(?:the\s+)?(?:(?:product\s+|pro)?code\s+)?"
+        r"(?-i:[A-Z]{3})\b)|(?<=(?-i:[A-Z]{3})\s)reg\.?\s*(?:#|no\b\.?|num\b\.?|nbr\b\.?)",
+        "regulation number",
+    ),
     (r"\breg\.?\s*(?:#|no\b\.?|num\b\.?|nbr\b\.?)", "registration number"),
     (r"\bnbr\b\.?", "number"),
     (r"\bcat(?:alog)?\.?\s*(?:nos?\b\.?|#|num\b\.?|nbr\b\.?)", "catalog number"),

@@ -194,9 +194,12 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             out.append(
                 ("classification", Filter(field="regulation_number", value=up, label=f"regulation {up}", words=t.text))
             )
-        elif re.fullmatch(r"\d{5,10}", up) and (cue := _registry_cue(lows[max(0, i - 3) : i])):
-            name = "fei" if cue == "fei" else "regnum"  # "registration number 1628808", "FEI 3002808212"
-            label = f"{'FEI' if cue == 'fei' else 'registration'} number {up}"
+        elif re.fullmatch(r"\d{5,10}", up) and (
+            cue := _owner_after(lows[i + 1 : i + 5], lows[max(0, i - 3) : i]) or _registry_cue(lows[max(0, i - 3) : i])
+        ):
+            name = {"fei": "fei", "owner": "ownernum"}.get(cue, "regnum")  # "registration number 1628808", "FEI
+            # 3002808212", "owner/operator 9010225"
+            label = f"{ {'fei': 'FEI', 'owner': 'owner/operator'}.get(cue, 'registration') } number {up}"
             out.append(("registrationlisting", Filter(field=f"word:{name}", value=up, label=label, words=t.text)))
         elif (
             re.fullmatch(r"\d{5,6}", up)  # (a four-digit number beside "recall" is its year)
@@ -229,10 +232,17 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
     return out
 
 
+def _owner_after(after: list[str], before: list[str]) -> str:
+    """ "9010225 (owner/operator)": the number said to be an owner/operator's just after it (not an FEI number)."""
+    return "owner" if "owner" in after[:3] and "fei" not in before else ""
+
+
 def _registry_cue(before: list[str]) -> str:
     """'fei' or 'registration' when the words just before a number say it is an establishment's number."""
     if "fei" in before:
         return "fei"
+    if "owner" in before:
+        return "owner"  # "owner/operator 9010225", "owner operator number 9010225": the owner/operator's number
     if set(before) & {"registration", "registrations", "reg", "registered", "establishment"} and not set(before) & {
         "mdr",
         "report",

@@ -1175,7 +1175,7 @@ KNOWN_FIELDS = frozenset(
     {*LOOKUP_FIELDS, *COUNTABLE, *LOOKUP_ALIAS, "product_quantity", "proprietary_name", "root_cause_description"}
     | {"recalling_firm", "manufacturer_name", "company_name", "patient_problems", "device_problems"}
     | {p.removesuffix(".exact").rsplit(".", 1)[-1] for ds, _ in vocab.FILTER_FIELDS.values() for p in ds.values()}
-)
+) - {"owner_operator_number"}  # its number is read as a record's (ids); its name asks for the field itself
 
 
 # both kinds of PMA record said together: all of them

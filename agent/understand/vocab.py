@@ -394,6 +394,7 @@ FILTER_FIELDS = {
     "regnum": ({"registrationlisting": "registration_number"}, "registration number {v}"),
     "lot": ({"event": "lot_number"}, "lot {v}"),
     "fei": ({"registrationlisting": "fei_number"}, "FEI number {v}"),
+    "ownernum": ({"registrationlisting": "owner_operator_number"}, "owner/operator number {v}"),
     "sex": ({"event": "patient_sex"}, "patient sex {v}"),
     "group": ({"covid19serology": "group"}, "sample group {v}"),
     "stype": ({"covid19serology": "type"}, "sample type {v}"),
@@ -438,6 +439,7 @@ FILTER_DATASET = {
     "rpanel": "classification",
     "truth": "covid19serology",
     "regnum": "registrationlisting",
+    "ownernum": "registrationlisting",
     "lot": "event",
     "fei": "registrationlisting",
     "sex": "event",
@@ -504,7 +506,7 @@ pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme s
 carry carries carried carrying classify classifies classifying whether included incl inclusive flag flags used
 late worry worried snapshot overview send sends sending leader leaders diligence asks wants sit sits
 predicate predicates steering hire quick memo boss auditor auditors inspector consultant reviews
-totals tallies higher lower greater bigger smaller
+totals tallies higher lower greater bigger smaller owner owners operator operators
 """.replace("listed?", "").split()
 )
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",

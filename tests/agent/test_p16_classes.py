@@ -119,3 +119,31 @@ def test_the_device_problem_of_one_report_is_its_field(assistant):
 def test_a_short_name_with_its_product_code_in_brackets_is_that_code(assistant):
     answer = assistant.ask("MDR count for IOL (HQL) since 2020")["answer"]
     assert "Treadmill" not in answer and "product code HQL" in answer.splitlines()[0], answer
+
+
+def test_the_owner_operator_number_is_asked_of_an_fei_number(assistant):
+    for question in (
+        "FEI 3002808212 - what's its owner/operator no.?",
+        "the owner/operator (the number) of FEI 3002808212",
+    ):
+        answer = assistant.ask(question)["answer"]
+        assert "field owner operator number" in answer.splitlines()[0], (question, answer)
+        assert "9051149" in _headline(answer), answer
+
+
+def test_a_number_said_to_be_an_owner_operator_filters_the_registrations(assistant):
+    for question in (
+        "which establishment types does owner/operator 9010225 hold?",
+        "owner-op 9010225: registered to perform what?",
+        "is 9010225 (owner operator) a sterilizer, a relabeler or a manufacturer? what kind of establishment",
+    ):
+        answer = assistant.ask(question)["answer"]
+        first = answer.splitlines()[0]
+        assert "owner/operator number 9010225" in first and "adverse event" not in first, (question, answer)
+        assert "Contract Sterilizer" in _headline(answer) and "Repack or Relabel" in _headline(answer), answer
+
+
+def test_reg_number_beside_a_product_code_is_its_regulation(assistant):
+    for question in ("QBJ reg #?", "need the reg no. of QBJ"):
+        answer = assistant.ask(question)["answer"]
+        assert "862.1355" in _headline(answer) and "registration" not in answer.splitlines()[0], (question, answer)
