@@ -321,8 +321,11 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             value = day(str(value))
         elif field.endswith("_flag") and str(value).upper() in ("Y", "N"):
             value = f"{'yes' if str(value).upper() == 'Y' else 'no'} ({value})"
+        elif field.startswith(("is_", "has_")) and str(value).lower() in ("true", "false"):
+            value = "yes" if str(value).lower() == "true" else "no"  # a label flag: "labeled as no NRL: yes"
         shown = value if value not in (None, "") else "not given in the record"
-        parts.append(f"{ident}{f' ({name})' if name else ''}: {_ONE.get(field, field_label(field))} {shown}")
+        said = _ONE.get(field, field_label(field)) + (":" if field.startswith(("is_", "has_")) else "")
+        parts.append(f"{ident}{f' ({name})' if name else ''}: {said} {shown}")
     return "; ".join(parts) + f" ({as_of_text(e)})."
 
 

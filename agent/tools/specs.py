@@ -412,6 +412,8 @@ DATASETS: tuple[Spec, ...] = (
             "has_serial_number": "has_serial_number",
             "has_lot_or_batch_number": "has_lot_or_batch_number",
             "is_single_use": "is_single_use",
+            "is_labeled_as_nrl": "is_labeled_as_nrl",
+            "is_labeled_as_no_nrl": "is_labeled_as_no_nrl",
             "mri_safety": "mri_safety.exact",
             "brand_name": "brand_name.exact",
             "labeler_duns_number": "labeler_duns_number",

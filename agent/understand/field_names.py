@@ -210,6 +210,9 @@ def ask_field(it: Interpretation, asked: list[FieldName], named: bool) -> None:
         return
     f = asked[0]
     keep = [d for d in it.datasets if d in f.paths]
+    if not keep and "gudid" in it.datasets and "udi" in f.paths:  # the GUDID's own records, as openFDA holds them
+        keep = ["udi"]
+        it.notes.append(f"the {label(f.paths['udi'])} of GUDID devices is read from their openFDA UDI records")
     if it.datasets and not keep:
         return  # a dataset named that does not carry it: the answer says so
     own = [d for d, p in f.paths.items() if "openfda." not in p]  # the dataset's own field before the derived one

@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from . import vocab
+
 __all__ = ["Framed", "reframe", "expand_shorthand", "names_asker"]
 
 # shorthand of the question's grammar: (pattern, replacement), applied in order, case-insensitive
@@ -516,6 +518,8 @@ _GREEN_LIGHT = re.compile(
     r"(?i)\b(?:(?:got|get|gets|getting|received?|receiving|was\s+given|were\s+given|given)\s+(?:the\s+|a\s+)?"
     r"green[\s-]?light(?:ed)?|green[\s-]?lit|green[\s-]?lighted)\b"
 )
+# a label's words quoted ('say "not made with NRL"'): the flag the words name, read as if said plainly
+_QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 _APPROVAL = re.compile(r"(?i)\b(?:pmas?|approv\w*|premarket\s+approvals?)\b")
 
 
@@ -529,6 +533,7 @@ def expand_shorthand(text: str) -> str:
             return m[0] if _as_said(m) else m.expand(rep)
 
         text = re.sub(pat, written, text, flags=re.IGNORECASE)
+    text = _QUOTED.sub(lambda m: m[1] if tuple(m[1].lower().split()) in vocab.FILTER_PHRASES else m[0], text)
     text = _GREEN_LIGHT.sub(lambda m: "approved" if _APPROVAL.search(text) else "cleared", text)
     text = _PART_OF_FIRM.sub(r"\1", text)
     while (more := _BARE_CLASS.sub(r"\1class \2", text)) != text:

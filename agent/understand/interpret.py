@@ -42,6 +42,7 @@ from .fields import (
     recall_numbers,
     record_flag,
     resolve_measure,
+    udi_flag_question,
 )
 from .firm_forms import LEGAL_FORMS
 from .followups import bare, bind, content, field_not_dataset, merge, refining, specific
@@ -274,7 +275,11 @@ def _filter_fits(name: str, named: list[str], said: set[str] | None = None) -> b
         held = set(vocab.FILTER_FIELDS[name][0]) if name in vocab.FILTER_FIELDS else {target}
         cues = vocab.FILTER_CUES.get(name, {})
         held = {d for d in held if d not in cues or cues[d] & (said or set())}
-        return bool(held & set(named)) or (target == "enforcement" and "recall" in named)
+        return (
+            bool(held & set(named))
+            or (target == "enforcement" and "recall" in named)
+            or (name in ("nrl", "nonrl") and "gudid" in named)  # the GUDID's devices, as openFDA's UDI holds them
+        )
     return True
 
 
@@ -973,6 +978,7 @@ def _read(
     ):
         it.measure, it.by = "list", None  # "which MDRs are under OZO": its records, not a ranking
     flag_question(it, tokens)
+    udi_flag_question(it, question)
     record_flag(it)
     _place_of_firm(it, question)
     if (

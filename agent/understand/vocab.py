@@ -216,6 +216,15 @@ FILTER_PHRASES = _table(
         "controlled by lot or batch|tracked by lot|tracked by lot number|carries a lot number|carry a lot number|"
         "lot number on the label|has a lot number",
         "bsterile=true": "sterile",  # alone, only where the UDI or GUDID records are named
+        "nonrl=true": "latex free|latex-free|latex free labeled|labeled latex free|labelled latex free|"
+        "not made with natural rubber latex|not made with nrl|not made with latex|labeled as no nrl|"
+        "labeled as no natural rubber latex|labelled as no natural rubber latex|no natural rubber latex|no nrl|"
+        "not containing natural rubber latex|not containing nrl|does not contain natural rubber latex|"
+        "without natural rubber latex|free of natural rubber latex|free from natural rubber latex|"
+        "labeled as not made with natural rubber latex|labeled as not containing natural rubber latex",
+        "nrl=true": "natural rubber latex|made with natural rubber latex|contains natural rubber latex|"
+        "containing natural rubber latex|labeled with natural rubber latex|labeled as containing natural rubber latex|"
+        "labeled as nrl|nrl labeled|contain natural rubber latex|made with nrl|contains nrl|containing nrl",
         "agency=HIBCC": "hibcc|hibcc-issued|hibc|health industry business communications council",
         "agency=GS1": "gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency",
         "agency=ICCBBA": "iccbba|iccbba-issued",
@@ -388,6 +397,8 @@ FILTER_FIELDS = {
     "single": ({"udi": "is_single_use", "gudid": "is_single_use"}, "single-use devices"),
     "agency": ({"udi": "issuing_agency", "gudid": "issuing_agency"}, "DIs issued by {v}"),
     "bsterile": ({"udi": "is_sterile", "gudid": "is_sterile"}, "devices labeled sterile"),
+    "nrl": ({"udi": "is_labeled_as_nrl"}, "devices labeled as containing natural rubber latex"),
+    "nonrl": ({"udi": "is_labeled_as_no_nrl"}, "devices labeled as not made with natural rubber latex"),
     "serial": ({"udi": "has_serial_number", "gudid": "has_serial_number"}, "controlled by serial number"),
     "lotc": ({"udi": "has_lot_or_batch_number", "gudid": "has_lot_or_batch_number"}, "controlled by lot or batch"),
     "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
@@ -447,6 +458,8 @@ FILTER_DATASET = {
     "single": "udi",
     "agency": "udi",
     "bsterile": "udi",
+    "nrl": "udi",
+    "nonrl": "udi",
     "serial": "udi",
     "lotc": "udi",
     "group": "covid19serology",

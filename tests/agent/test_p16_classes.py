@@ -147,3 +147,18 @@ def test_reg_number_beside_a_product_code_is_its_regulation(assistant):
     for question in ("QBJ reg #?", "need the reg no. of QBJ"):
         answer = assistant.ask(question)["answer"]
         assert "862.1355" in _headline(answer) and "registration" not in answer.splitlines()[0], (question, answer)
+
+
+def test_natural_rubber_latex_is_the_label_flag_not_a_device(assistant):
+    answer = assistant.ask("how many UDI device records contain natural rubber latex?")["answer"]
+    first = answer.splitlines()[0]
+    assert "OPA" not in answer and "containing natural rubber latex" in first, answer
+    assert _headline(answer).startswith("0 UDI device records"), answer
+
+
+def test_a_label_flag_asked_of_one_device_is_answered_yes_or_no(assistant):
+    for question in ("Delta 3300: latex-free per its label?", 'does the DELTA 3300 record say "no NRL"?'):
+        answer = assistant.ask(question)["answer"]
+        assert "labeled as not made with natural rubber latex: yes" in _headline(answer), (question, answer)
+    answer = assistant.ask("Is the Delta 3300 a single-use device?")["answer"]
+    assert "single use: no" in _headline(answer), answer
