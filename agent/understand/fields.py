@@ -282,6 +282,8 @@ def flag_question(it: Interpretation, tokens: Tokens) -> None:
         or "flag" in flags[0].words.lower()
         or tokens.text.rstrip().endswith("?")
         and tokens.toks[0].low in flags[0].words.lower().split()  # "gmp exempt? UV toothbrush sterilizer"
+        or tokens.text.rstrip().endswith("?")
+        and not _COUNTED.search(tokens.text)  # "chest drainage kit - gmp exempt?"
     )
     if asks and it.measure == "count":
         it.measure = "list"  # "does DXY count as an implant?"

@@ -49,6 +49,25 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b(adverse\s+events?|mdrs?|maude|event|complaint|vigilance)\s+filings?\b", r"\1 reports"),
     (r"\bgeneral\s+electric(?:\s+(?:co\.?|company|healthcare))?\b", "GE"),
     (r"\b([a-z]{3,})\(s\)", r"\1s"),  # "type(s)", "establishment(s)": the plural said
+    # "X or not?": a yes-or-no question about X, no negation
+    (r"[\s,;-]*\bor\s+not\b\s*(?=[?.!]*\s*$)", ""),
+    # the quality system regulation said beside GMP, or as what a device must follow: the GMP exemption is asked
+    (r"\b(?:the\s+)?(?:quality\s+system|QS|QSR)\s*(?:/|or|and)\s*(?:the\s+)?GMP\b", "GMP"),
+    (r"\bGMP\s*(?:/|or|and)\s*(?:the\s+)?(?:quality\s+system|QS|QSR)\b", "GMP"),
+    (r"\b(GMP|quality\s+system)\s+(?:regs|regulations?|requirements|rules)\b", r"\1"),
+    (  # "do retinoscopes need to follow the QS reg or are they gmp-exempt?": are retinoscopes GMP exempt?
+        r"\b(?:do|does|did)\s+((?:the\s+|a\s+|an\s+)?[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:need|have|has)\s+to\s+(?:follow|comply\s+"
+        r"with|meet)\s+(?:the\s+)?(?:QS|QSR|quality\s+system|GMP)(?:\s+reg(?:ulation)?s?)?\s+or\s+(are|is)\s+(?:they|it)\b",
+        r"\2 \1",
+    ),
+    (r"\b(?:types?|kinds?)\s+of\s+(pma\s+)?(supplements?)\b", r"\1supplement type"),
+    # one issuing agency said with another ruled out ("GS1 (not HIBCC)"): one agency already excludes the others
+    (
+        r"\b(GS1|HIBCC|ICCBBA)\s*[(,-]?\s*(?:but\s+)?(?:not|excluding|no)\s+(?:GS1|HIBCC|ICCBBA)(?:\s*(?:or|/|,)\s*"
+        r"(?:GS1|HIBCC|ICCBBA))?\s*\)?",
+        r"\1",
+    ),
+    (r"\bissuing\s+agency\s*[:=,-]?\s*(?=GS1|HIBCC|ICCBBA)", "issuing agency "),
     # "the owner/operator (number please)", "owner/op #": the owner/operator number
     (r"\bowner[\s/-]*op(?:erator)?\.?\s*\(\s*(?:the\s+)?(?:numbers?|nos?\.?|#)[^)]{0,20}\)", "owner operator number"),
     (r"\bowner[\s/-]*op\b\.?(?!\s*(?:numbers?|nos?\b|#))", "owner operator"),

@@ -336,6 +336,16 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: li
             for k in range(i, j):
                 tokens.role.pop(k, None)  # "positive airway pressure", "recalls of ... kits"
         elif (
+            name == "kit"
+            and not set(preview) & {"udi", "gudid"}
+            and i
+            and tokens.free(i - 1)
+            and tokens.toks[i - 1].low.isalpha()
+            and tokens.toks[i - 1].low not in vocab.FUNCTION
+        ):
+            for k in range(i, j):
+                tokens.role.pop(k, None)  # "chest drainage kit": the device's own name, not the UDI kit flag
+        elif (
             name in ("otc", "rx") and not set(preview) & {"udi", "gudid"} and _CLASSIFICATION_ASKED.search(tokens.text)
         ):
             for k in range(i, j):

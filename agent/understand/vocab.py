@@ -226,14 +226,18 @@ FILTER_PHRASES = _table(
         "containing natural rubber latex|labeled with natural rubber latex|labeled as containing natural rubber latex|"
         "labeled as nrl|nrl labeled|contain natural rubber latex|made with nrl|contains nrl|containing nrl",
         "agency=HIBCC": "hibcc|hibcc-issued|hibc|health industry business communications council",
-        "agency=GS1": "gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency",
+        "agency=GS1": "gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency|gs1|issuing agency gs1|"
+        "agency gs1|gs1 agency|issuing agency is gs1|issuing agency = gs1|issuing agency of gs1",
         "agency=ICCBBA": "iccbba|iccbba-issued",
         "single=true": "single use|single-use|single use devices|single-use devices|disposable|disposables|"
-        "flagged single-use|flagged single use|single use yes|single-use yes|for single use|one-time use",
+        "flagged single-use|flagged single use|single use yes|single-use yes|for single use|one-time use|"
+        "intended for single use|intended for single use only|single use only|single-use only|singel use|"
+        "singel-use|for single use only|labeled single use|labeled single-use",
         "gmp=Y": "gmp exempt|gmp-exempt|exempt from gmp|exempt from the gmp|gmp exemption|exempt from gmp requirements|"
         "exempt from good manufacturing practice|exempt from good manufacturing practices|"
         "exempt from good manufacturing practice requirements|exempt from current good manufacturing practice|"
-        "exempt from the quality system regulation|qsr exempt|qs exempt",
+        "exempt from the quality system regulation|qsr exempt|qs exempt|exempt from the quality system|"
+        "exempt from quality system|gmp exemption status|exempt from the qs regulation|exempt from qs|gmp-exemption",
         "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
         "life support|life-support|life sustaining supporting|life-sustaining supporting|"
         "life sustain support|life sustain|life sustain/support|life sustaining or supporting|"
@@ -519,7 +523,7 @@ pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme s
 carry carries carried carrying classify classifies classifying whether included incl inclusive flag flags used
 late worry worried snapshot overview send sends sending leader leaders diligence asks wants sit sits
 predicate predicates steering hire quick memo boss auditor auditors inspector consultant reviews
-totals tallies higher lower greater bigger smaller owner owners operator operators
+totals tallies higher lower greater bigger smaller owner owners operator operators both
 """.replace("listed?", "").split()
 )
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",

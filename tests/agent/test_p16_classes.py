@@ -127,7 +127,7 @@ def test_the_owner_operator_number_is_asked_of_an_fei_number(assistant):
         "the owner/operator (the number) of FEI 3002808212",
     ):
         answer = assistant.ask(question)["answer"]
-        assert "field owner operator number" in answer.splitlines()[0], (question, answer)
+        assert "field owner/operator number" in answer.splitlines()[0], (question, answer)
         assert "9051149" in _headline(answer), answer
 
 
@@ -162,3 +162,42 @@ def test_a_label_flag_asked_of_one_device_is_answered_yes_or_no(assistant):
         assert "labeled as not made with natural rubber latex: yes" in _headline(answer), (question, answer)
     answer = assistant.ask("Is the Delta 3300 a single-use device?")["answer"]
     assert "single use: no" in _headline(answer), answer
+
+
+def test_an_issuing_agency_said_by_its_name_alone_filters_the_dis(assistant):
+    for question in (
+        "GS1 device identifiers published in GUDID during the last 18 months, how many?",
+        "gudid records, issuing agency: GS1 (not HIBCC), published in the past 18 months - count",
+    ):
+        answer = assistant.ask(question)["answer"]
+        assert "DIs issued by GS1" in answer.splitlines()[0], (question, answer)
+        assert _headline(answer).startswith("1 AccessGUDID device record"), (question, answer)
+
+
+def test_two_label_flags_said_together_both_filter(assistant):
+    for question in (
+        "UDI devices that are both single use and sterile - list them",
+        "which UDI devices come packaged sterile and are intended for single use only?",
+    ):
+        answer = assistant.ask(question)["answer"]
+        first = answer.splitlines()[0]
+        assert "devices labeled sterile" in first and "single-use devices" in first, (question, answer)
+        assert "Kit, Pacemaker Drape" in answer, answer
+
+
+def test_the_most_frequent_kind_of_pma_supplement_is_a_ranking_by_type(assistant):
+    answer = assistant.ask("in 2020, what kind of PMA supplement came up most often?")["answer"]
+    assert "top supplement type" in answer.splitlines()[0], answer
+    assert _headline(answer).index("30-Day Notice: 2") < _headline(answer).index("Real-Time Process"), answer
+
+
+def test_or_not_asks_yes_or_no_and_a_kit_in_a_device_name_is_the_device(assistant):
+    answer = assistant.ask("chest drainage kit: exempt from GMP or not?")["answer"]
+    assert "product code PAD" in answer.splitlines()[0] and "yes (Y)" in _headline(answer), answer
+
+
+def test_the_quality_system_said_beside_gmp_asks_the_exemption(assistant):
+    answer = assistant.ask("does a retinoscope have to follow the QS regulation or is it GMP exempt?")["answer"]
+    head = _headline(answer)
+    assert "HKL" in head and "HKM" in head and "GMP-exempt" in head, answer
+    assert "547" not in answer, answer
