@@ -224,7 +224,15 @@ def _firm_initials_before_places(tokens: Tokens, hits: dict[str, FirmHit], reach
             continue
         if any(lows[k] in cues for k in range(max(0, i - 2), i)):
             continue
-        _firms(tokens, i, i + 1, hits, reach, out)
+        j = max(
+            (
+                j
+                for j in range(i + 1, min(len(lows), i + 5) + 1)
+                if hits.get(_said(tokens, i, j)) and all(tokens.free(k) for k in range(i, j))
+            ),
+            default=i + 1,
+        )  # "GE OEC Medical Systems": the longest firm name that starts there
+        _firms(tokens, i, j, hits, reach, out, longest=True)
 
 
 def _firms_holding_places(

@@ -255,7 +255,7 @@ def read_device(
     primary = exact or [r for r in rows if (r["score"] or 0) >= 0.8 * top][:MAX_CODES]
     device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes", matched=found["total"])
     reading = DeviceReading(device, strength, found["corrections"], found["unknown"])
-    if ds is None and found["partial"] and not found["unknown"] and _covers(primary[0]["device_name"], words) <= 0.5:
+    if ds is None and found["partial"] and not found["unknown"] and _inside(primary[0]["device_name"], words):
         # no product code is named by all the words ("ultrasound probe" read as the orthopedic "Probe"): the codes
         # each naming only some of them are offered, never one of them answered as if it were the device
         reading.question = f'No product code is named by all of "{words}". Which of these do you mean?'
@@ -341,11 +341,12 @@ def read_device(
     return reading
 
 
-def _covers(name: str, words: str) -> float:
-    """The share of the words (by their first five letters) a device name holds; 1.0 for a single word."""
-    said = [w[:5] for w in re.findall(r"[a-z0-9]+", words.lower()) if w not in ("the", "a", "an", "of", "for")]
+def _inside(name: str, words: str) -> bool:
+    """The device name is made of only some of the words ("Probe" in "ultrasound probe"): a broader name, which
+    leaves the other words unexplained."""
+    said = {w[:5] for w in re.findall(r"[a-z0-9]+", words.lower()) if w not in ("the", "a", "an", "of", "for")}
     held = {w[:5] for w in re.findall(r"[a-z0-9]+", (name or "").lower())}
-    return 1.0 if len(said) < 2 else sum(w in held for w in said) / len(said)
+    return bool(held) and held < said
 
 
 ELSEWHERE = ("event", "recall", "enforcement", "510k", "pma", "udi", "gudid", "registrationlisting")
