@@ -19,6 +19,7 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b510\s*\(?k\)?\s+summar(?:y|ies)\b", "510(k)"),
     (r"\bSE\s+letters?\s+(?=dates?\b)", "decision "),
     (r"\bSE\s+letters?\b", "510(k) decision"),
+    (r"\b(?:its\s+|the\s+)?SE\s+(?=decisions?\b|determinations?\b)", ""),  # "got its SE decision": its decision
     (r"\bcalendar\s+(?=years?\b|yrs?\b|(?:19|20)\d\d\b)", ""),
     (r"\bby\s+the\s+(?=(?:year|month|quarter)\b(?!\s*(?:of\s+)?\d))", "by "),  # "by the year 2021" is a deadline
     (r"\b(?:first|initial)\s+(?:six|6)\s+months\s+(?=of\s+(?:(?:19|20)\d\d|that|the|this|last)\b)", "first half "),
@@ -109,6 +110,11 @@ _SHORT: list[tuple[str, str]] = [
         r"\1 number",
     ),
     (r"\bpublish(?=\s+(?:date|dt)\b)", "publication"),
+    # a patient's age bound in symbols ("pt age >= 70"): the age, not a date
+    (r"\b(ages?|aged)\s*>=\s*(\d{1,3})\b(?!\s*[-/]\d)", r"\1 \2 or older"),
+    (r"\b(ages?|aged)\s*<=\s*(\d{1,3})\b(?!\s*[-/]\d)", r"\1 \2 or younger"),
+    (r"\b(ages?|aged)\s*>\s*(\d{1,3})\b(?!\s*[-/]\d)", r"\1 over \2"),
+    (r"\b(ages?|aged)\s*<\s*(\d{1,3})\b(?!\s*[-/]\d)", r"\1 under \2"),
     (r">=\s*(?=\d)", "since "),
     (r"<=\s*(?=\d)", "through "),
     (r"(?<![<>=])>\s*(?=\d)", "after "),

@@ -441,16 +441,32 @@ _NAMED_CODE = re.compile(
 )
 
 
+_PURPOSE = re.compile(
+    r"(?i)[,;]\s*(?:because\s+|as\s+|since\s+)?(?:we|i)(?:'d|\s+would)?\s+(?:want|like|need|wish|are\s+trying|try|hope|"
+    r"have)\s+to\s+(?:know|understand|see|check|confirm|learn|find\s+out|map|scope|gauge)\b[^.?!]*"
+)
+_GIVEN_ID = re.compile(r"\b(?:\d{3}\.\d{2,4}|[A-Z]{3}|K\d{6}|P\d{6}|DEN\d{6})\b")
+_AND_ACCESSORIES = re.compile(r"(?i)\b([a-z][\w-]*)\s+and\s+(accessor(?:y|ies))\b")
+
+
 def _glosses(ctx: ToolContext, question: str) -> tuple[str, list[str]]:
     """The question without the asker's explanations of a code it gives, and a note on each one taken out."""
     from mirror.lookup.lexicon import product_code_details
 
+    notes: list[str] = []
+    purpose = _PURPOSE.search(question)
+    if purpose and _GIVEN_ID.search(question[: purpose.start()]):  # "... 876.1500, we want to know the range of
+        # endoscope codes": why it is asked, once the code asked about is given
+        notes.append(f'"{purpose[0].strip(" ,;")}" was taken as why you ask, not searched')
+        question = question[: purpose.start()] + question[purpose.end() :]
+    if not re.search(r"(?i)\b(?:vs\.?|versus|compare\w*|between)\b", question):
+        question = _AND_ACCESSORIES.sub(r"\1 \2", question)  # "Duodenoscope And Accessories": one device's name
     named, glossed = list(_NAMED_CODE.finditer(question)), list(_GLOSS.finditer(question))
     if not named and not glossed:
-        return question, []
+        return question, notes
     codes = [m[2] for m in named] + [m[1] for m in glossed if not m[1][0].isdigit()]
     known = product_code_details(ctx.api, codes) if codes else {}
-    out, notes = question, []
+    out = question
     for m in reversed(named):  # "IOL (HQL)", "PORP (prod code ETB)": the code is what the asker means
         if m[2] in known:
             out = out[: m.start()] + m[2] + out[m.end() :]
@@ -971,6 +987,14 @@ def _read(
         and re.search(r"(?i)\b(?:cleared|approved|clearance|approval|decided)\b", question)
     ):
         it.field, it.measure = "decision_date", "lookup"  # "when was the O-Genesis system cleared?": its date
+    if (
+        tokens.lows()[0] == "when"
+        and (it.field == "decision_code" or it.measure == "top" and it.by == "decision_code")
+        and it.datasets
+        and set(it.datasets) <= {"510k", "pma"}
+        and (ids or it.device)
+    ):
+        it.field, it.measure, it.by = "decision_date", "lookup", None  # "when did X get its SE decision?": the date
     more_sides(it, names, periods)
     sound_sides(it)  # "X vs X", or a side that names nothing the mirror knows: no comparison
     if it.measure == "compare" and not it.sides and _CHANGE.search(question):

@@ -112,7 +112,8 @@ FIELD_PHRASES = _table(
         "device_class": "device class|class of device|classification class|risk class|class|classified|"
         "device classification|classification of",
         "decision_code": "decision code|decision codes|decision|decisions",
-        "decision_date": "decision date|date of decision|when was it cleared|when was it approved|approval date|"
+        "decision_date": "decision date|date of decision|when was decision|when was the decision|when was it decided|"
+        "when was the decision made|when decided|when did fda decide|date of the decision|when was it cleared|when was it approved|approval date|"
         "date of approval|date approved|clearance date|date of clearance|date cleared",
         "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why|caused|what caused",
         "recall_class": "recall class|recall classes|recall classification",
@@ -523,7 +524,7 @@ pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme s
 carry carries carried carrying classify classifies classifying whether included incl inclusive flag flags used
 late worry worried snapshot overview send sends sending leader leaders diligence asks wants sit sits
 predicate predicates steering hire quick memo boss auditor auditors inspector consultant reviews
-totals tallies higher lower greater bigger smaller owner owners operator operators both
+totals tallies higher lower greater bigger smaller owner owners operator operators both teach
 """.replace("listed?", "").split()
 )
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",

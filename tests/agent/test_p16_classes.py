@@ -201,3 +201,37 @@ def test_the_quality_system_said_beside_gmp_asks_the_exemption(assistant):
     head = _headline(answer)
     assert "HKL" in head and "HKM" in head and "GMP-exempt" in head, answer
     assert "547" not in answer, answer
+
+
+def test_the_asker_s_paperwork_names_no_device(assistant):
+    answer = assistant.ask("model number for DI 00811331018295? it goes on our MedWatch form")["answer"]
+    assert "PAD 6082" in _headline(answer), answer
+
+
+def test_when_a_decision_was_made_is_its_date(assistant):
+    session = "decided"
+    assistant.ask("what did FDA decide on K192028?", session_id=session)
+    answer = assistant.ask("ok, when was decision?", session_id=session)["answer"]
+    assert "field decision date" in answer.splitlines()[0] and "2020-06-25" in _headline(answer), answer
+    answer = assistant.ask("when did the ETB 510(k) get its SE decision?")["answer"]
+    assert "field decision date" in answer.splitlines()[0], answer
+
+
+def test_a_patient_age_bound_in_symbols_or_words_is_inclusive(assistant):
+    session = "ages"
+    assistant.ask("MDRs received in Q1 2023", session_id=session)
+    answer = assistant.ask("how many of those had pt age >= 70?", session_id=session)["answer"]
+    assert "patient aged 70 or older" in answer.splitlines()[0], answer
+    assert _headline(answer).startswith("2 adverse event reports"), answer
+
+
+def test_a_reason_for_asking_after_the_code_is_not_searched(assistant):
+    answer = assistant.ask(
+        "count the product codes in regulation 876.1500; I need to gauge how many scope codes exist"
+    )["answer"]
+    assert _headline(answer).startswith("122 product codes"), answer
+
+
+def test_a_device_and_its_accessories_is_one_name(assistant):
+    answer = assistant.ask("what regulation covers the duodenoscope and accessories, flexible/rigid?")["answer"]
+    assert "compared" not in answer.splitlines()[0] and "876.1500" in _headline(answer), answer
