@@ -113,8 +113,9 @@ FIELD_PHRASES = _table(
         "device classification|classification of",
         "decision_code": "decision code|decision codes|decision|decisions",
         "decision_date": "decision date|date of decision|when was decision|when was the decision|when was it decided|"
-        "when was the decision made|when decided|when did fda decide|date of the decision|when was it cleared|when was it approved|approval date|"
-        "date of approval|date approved|clearance date|date of clearance|date cleared",
+        "when was the decision made|when decided|when did fda decide|date of the decision|when was it cleared|"
+        "when was it approved|approval date|date of approval|date approved|clearance date|date of clearance|"
+        "date cleared",
         "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why|caused|what caused",
         "recall_class": "recall class|recall classes|recall classification",
         "review_panel": "review panel|panel|medical specialty|specialty|advisory committee|advisory panel|committee|"
