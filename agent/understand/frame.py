@@ -50,6 +50,8 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b(adverse\s+events?|mdrs?|maude|event|complaint|vigilance)\s+filings?\b", r"\1 reports"),
     (r"\bgeneral\s+electric(?:\s+(?:co\.?|company|healthcare))?\b", "GE"),
     (r"\b([a-z]{3,})\(s\)", r"\1s"),  # "type(s)", "establishment(s)": the plural said
+    # "break out the class III ones", "pull out the deaths": those of the previous answer that are so
+    (r"\b(?:break|pull|split|separate)\s+out\s+(?:just\s+|only\s+)?(?=the\s+|those\s+)", "of those, "),
     # "X or not?": a yes-or-no question about X, no negation
     (r"[\s,;-]*\bor\s+not\b\s*(?=[?.!]*\s*$)", ""),
     # the quality system regulation said beside GMP, or as what a device must follow: the GMP exemption is asked
@@ -229,7 +231,17 @@ _SHORT: list[tuple[str, str]] = [
         "",
     ),
     # the data's own date ("as-of date", "data cut-off date"): every answer states it, so it filters nothing
-    (r"\b(?:the\s+)?(?:data\s+)?(?:as[\s-]of|cut[\s-]?off|refresh|last[\s-]update)\s+dates?(?:\s+of)?\b", ""),
+    (
+        r"\b(?:the\s+)?(?:data(?:'s|set's)?\s+)?(?:as[\s-]of|cut[\s-]?off|refresh|last[\s-]update)\s+dates?(?:\s+of)?\b",
+        "",
+    ),
+    # "the two years up to the data's export date": the period ends at the data's own date, as "the last two years"
+    (
+        r"\b(?:in\s+|over\s+|during\s+)?the\s+((?:\w+\s+)?(?:years?|months?|days?|weeks?))\s+(?:up\s+to|before|prior\s+to|"
+        r"until|ending\s+(?:at|on|with))\s+(?:the\s+)?(?:data(?:'s|set's)?\s+|mirror(?:'s)?\s+|file(?:'s)?\s+)?"
+        r"(?:export|extract|download|snapshot|release)\s+date\b",
+        r"in the last \1",
+    ),
     (r"\brecord\s+count\b", "count"),
     # "the root cause listed for them": what the records give, not the registration listings
     (r"\blisted\s+(?=(?:for|on|in|under|against)\s+(?:them|those|these|it|that|this|each|the\s+recalls?)\b)", ""),

@@ -703,10 +703,16 @@ def _frame_dataset(ask: str, context: list[str]) -> str:
     return ask.rstrip() + " " + " ".join(dict.fromkeys(said)) if said else ask
 
 
+_REGISTRY_CUE = {"word:fei": "FEI", "word:regnum": "registration number", "word:ownernum": "owner/operator number"}
+
+
 def _named_in(ctx: ToolContext, text: str) -> list[str]:
     """The firms, record numbers, devices and periods a frame sentence names ("We are looking at Medtronic")."""
     it, _ = _read_model(ctx, expand_shorthand(text).rstrip(".!;:, "), None)
     out = [f.words for f in it.filters if (f.field in RECORD_FIELDS or f.field == "word:lot") and f.words]
+    out += [
+        f"{_REGISTRY_CUE[f.field]} {f.words}" for f in it.filters if f.field in _REGISTRY_CUE and f.words
+    ]  # "We keep seeing FEI 3002808212 in a dossier.": the establishment's number, with what says it is one
     out += [s.firm.words for s in it.sides if s.firm] or ([it.firm.words] if it.firm and it.firm.exact else [])
     d = it.device
     held = d and (any(c.records for c in d.codes) or d.codes and all(c.records is None for c in d.codes) or d.found)
@@ -1805,6 +1811,13 @@ def _devices_and_names(
             for k in range(a, b):
                 tokens.role[k] = "firm"
             continue
+        if (
+            reading.choices
+            and (it.firm is not None or names.firms[1:])
+            and all(c.patch.keys() <= {"firm", "device"} for c in reading.choices)
+            and any("firm" in c.patch for c in reading.choices)
+        ):
+            reading.choices, reading.question = [], ""  # the maker is named: no question of which maker's
         if reading.choices and clar is None:
             clar = Clarification(question=reading.question, choices=reading.choices)
         if reading.device is None or reading.strength < 0.3:

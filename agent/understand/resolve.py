@@ -475,7 +475,35 @@ def _names_only(ctx: ToolContext, words: str, ds: str) -> DeviceReading:
         f'holding "{words}" were searched: {n:,} found'
     )
     device = DeviceFilter(words=words, path="names", text=words, how=how, found=n)
-    return DeviceReading(device, 0.8 if n else 0.5)
+    reading = DeviceReading(device, 0.8 if n else 0.5)
+    if n and ds == "covid19serology":
+        _makers(ctx, words, reading)
+    return reading
+
+
+def _makers(ctx: ToolContext, words: str, reading: DeviceReading) -> None:
+    """A test's name that several makers' tests share ("COVID-19 IgG/IgM Rapid Test Cassette"): which maker's is
+    asked (the person reads the choices), never the makers' results added up as if they were one test."""
+    from .types import FirmFilter
+
+    try:
+        rows = run_tool(ctx, "count_by", {"dataset": "serology", "field": "manufacturer", "names": words, "limit": 6})
+    except ToolError:
+        return
+    makers = [(str(r["manufacturer"]), int(r["count"])) for r in rows.rows if r.get("manufacturer")]
+    if len(makers) < 2 or reading.device is None:
+        return
+    reading.question = f'"{words}" is the name of tests by {len(makers)} makers. Which maker\'s test do you mean?'
+    reading.choices = [
+        Choice(
+            label=f"{m} ({_recs(c)})",
+            patch={"firm": FirmFilter(words=m, name=m, key=m.lower(), variants=[m], records=c).model_dump()},
+        )
+        for m, c in makers[:4]
+    ]
+    reading.choices.append(
+        Choice(label=f'all the tests named "{words}", every maker', patch={"device": reading.device.model_dump()})
+    )
 
 
 def _singular(w: str) -> str:

@@ -235,3 +235,32 @@ def test_a_reason_for_asking_after_the_code_is_not_searched(assistant):
 def test_a_device_and_its_accessories_is_one_name(assistant):
     answer = assistant.ask("what regulation covers the duodenoscope and accessories, flexible/rigid?")["answer"]
     assert "compared" not in answer.splitlines()[0] and "876.1500" in _headline(answer), answer
+
+
+def test_a_test_name_two_makers_share_is_asked_about(assistant):
+    out = assistant.ask("serology samples run on the COVID-19 IgG/IgM Rapid Test Cassette: how many?")
+    assert out["clarify"] is not None, out["answer"]
+    said = " ".join(out["clarify"]["choices"])
+    assert "Healgen" in said and "Hangzhou Biotest" in said, out["clarify"]
+    answer = assistant.ask("how many Healgen serology results for the IgG/IgM rapid test cassette?")["answer"]
+    assert _headline(answer).startswith("7 serology test results"), answer
+
+
+def test_an_fei_number_in_a_context_sentence_is_kept(assistant):
+    answer = assistant.ask("FEI 3002808212 turned up in a supplier file. Which firm is it?")["answer"]
+    assert "FEI number 3002808212" in answer.splitlines()[0], answer
+    assert "DIASORIN" in answer, answer
+
+
+def test_a_period_up_to_the_data_export_date_is_the_last_period(assistant):
+    answer = assistant.ask("UDI device records published in the 2 years before the dataset's export date")["answer"]
+    assert "2023-10-01 to 2025-10-01" in answer.splitlines()[0], answer
+    assert _headline(answer).startswith("3 UDI device records"), answer
+
+
+def test_breaking_out_a_class_narrows_the_previous_recalls(assistant):
+    session = "recalls"
+    assistant.ask("recalls started in 2012, how many?", session_id=session)
+    answer = assistant.ask("break out the class III ones", session_id=session)["answer"]
+    first = answer.splitlines()[0]
+    assert "enforcement reports" in first and "class III" in first and "MAUDE" not in answer, answer
