@@ -14,7 +14,8 @@ __all__ = ["take_context", "describe_record", "RECORD_FIELDS"]
 
 # one word of the work itself: read as grammar wherever it stands
 _WORK = set(
-    """capa capas supplier suppliers vendor vendors subcontractor subcontractors qualify qualifying qualification
+    """fleet fleets capa capas supplier suppliers vendor vendors subcontractor subcontractors qualify qualifying
+qualification
 requalify requalification audit audits auditing auditor auditors dhf dhfs dhr dhrs dmr dmrs ncr ncrs
 nonconformance nonconformances deviation deviations escalation escalate escalating y/n yes/no y n i'm im
 linking link attaching reviewing preparing prepping compiling updating documenting investigating customer
@@ -28,6 +29,7 @@ _PARTIES = set(
 )
 # a noun of the work: context when a work word or "our" stands before it ("risk file", "our submission")
 _NOUNS = {
+    "mapping",
     "file",
     "files",
     "review",
@@ -53,6 +55,9 @@ _NOUNS = {
     "briefing",
 }
 _WORK_BEFORE = {
+    "inventory",
+    "fleet",
+    "asset",
     "se",
     "eua",
     "ide",
@@ -139,6 +144,13 @@ def take_context(tokens: Tokens) -> list[str]:
                 start -= 1  # "management review", "annual product review", "risk file": none of them a device
             tokens.take(start, i + 1, "function")
             out.append(tokens.words(i - 1, i + 1))
+        elif (
+            w in ("ref", "ref#", "sku", "cat")
+            and i + 1 < len(lows)
+            and any(c.isdigit() for c in lows[i + 1])
+            and any(c.isalpha() for c in lows[i + 1])
+        ):
+            tokens.take(i, i + 1, "function")  # "REF AK-25502": the label's word before its catalog number
         elif w in ("form", "forms") and prev in _FORM_OWNERS:
             start = i - 1 if prev not in _ARTICLE and tokens.free(i - 1) else i
             tokens.take(start, i + 1, "function")  # "for the MDR form", "our 3500A form": the asker's paperwork

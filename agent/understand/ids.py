@@ -252,6 +252,9 @@ def _registry_cue(before: list[str]) -> str:
     return ""
 
 
+_LABEL_PREFIXES = {"REF", "LOT", "CAT", "SKU", "QTY", "EXP", "MFG"}
+
+
 def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
     """Token indexes that are product codes as typed: (said to be codes, uppercase three-letter words).
 
@@ -282,7 +285,15 @@ def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
                 and re.fullmatch(r"510\(?k\)?s?|513\(?g\)?", lows[i + 1]) is None  # "ETB 510k": a dataset, no model
             )
             fei = t.text.upper() == "FEI"  # the establishment identifier unless said to be a product code
-            if t.text.isupper() and t.text not in NOT_CODES and not model and not fei:  # "PAD 6082" is a model number
+            label = (
+                t.text.upper() in _LABEL_PREFIXES
+                and i + 1 < len(lows)
+                and any(c.isdigit() for c in lows[i + 1])
+                and any(c.isalpha() for c in lows[i + 1])
+            )  # "REF AK-25502", "LOT 12A078": a label's catalog or lot number, not the product code REF
+            if (
+                t.text.isupper() and t.text not in NOT_CODES and not model and not fei and not label
+            ):  # "PAD 6082" is a model number
                 caps.append(i)
                 continue
         if w not in ("and", "or", "&"):

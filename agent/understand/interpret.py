@@ -2079,9 +2079,11 @@ def _negated(question: str, words: str) -> bool:
         words
         and re.search(
             r"(?i)\b(?:not|(?<!yes\sor\s)(?<!yes\/)no|except|excluding|exclude|other\s+than|without|but\s+not|rather\s+than|"
-            r"as\s+opposed\s+to|"
+            r"as\s+opposed\s+to|never|(?:have|has|is|are|was|were|do|does|did)n['’]?t|"
             r"instead\s+of)\s+"
-            r"(?:(?:the|any|those|these|ones|that|which|were|are|was|is)\s+){0,3}" + re.escape(words) + r"\b",
+            r"(?:(?:the|any|those|these|ones|that|which|were|are|was|is|been|be|yet|still|ever|got|gotten)\s+){0,3}"
+            + re.escape(words)
+            + r"\b",
             question,
         )
     )

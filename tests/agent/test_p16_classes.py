@@ -264,3 +264,21 @@ def test_breaking_out_a_class_narrows_the_previous_recalls(assistant):
     answer = assistant.ask("break out the class III ones", session_id=session)["answer"]
     first = answer.splitlines()[0]
     assert "enforcement reports" in first and "class III" in first and "MAUDE" not in answer, answer
+
+
+def test_a_catalog_label_prefix_is_no_product_code(assistant):
+    answer = assistant.ask("Arrow kit REF AK-25502 - recall status?")["answer"]
+    assert "Suntan" not in answer and "product code REF" not in answer, answer
+
+
+def test_a_status_said_not_reached_gives_no_figure_for_its_opposite(assistant):
+    answer = assistant.ask("recalls from 2012 that still haven't been terminated - count")["answer"]
+    assert "status Terminated" not in answer.splitlines()[0] or "leave out" in answer, answer
+    assert not answer.startswith("Interpreted as"), answer
+
+
+def test_the_asker_s_fleet_words_name_no_device(assistant):
+    answer = assistant.ask("for the asset inventory mapping: how many product codes are in regulation 880.5725?")[
+        "answer"
+    ]
+    assert "Mapping" not in answer and _headline(answer).startswith("17 product codes"), answer
