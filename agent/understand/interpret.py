@@ -1170,6 +1170,8 @@ def _read(
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
     if clar is None and it.understood and not refine:
+        clar = _firm_own_codes(ctx, it)
+    if clar is None and it.understood and not refine:
         rank_when_bare(it, said_fields)
         _codes_named(it)
         clar = (
@@ -1869,6 +1871,63 @@ def _devices_and_names(
 _DEVICE_LEAD = {"for", "on", "of", "about", "involving", "concerning", "regarding", "with", "from"}
 # words that set two devices side by side; without one, two device spans are no comparison by themselves
 _COMPARING = re.compile(r"(?i)\b(?:vs|versus|compar\w*|against|or|and|between|than|both|each|relative)\b|&")
+
+
+def _firm_own_codes(ctx: ToolContext, it: Interpretation) -> Clarification | None:
+    """A firm's device read by the classification's codes ("the Medtronic insulin pump") when the firm's own records
+    name that device under none of them (its reports file the pumps under OZP and OZO): the codes its records carry
+    are offered, never a count or ranking of none under codes it does not use."""
+    from ..planner import _firm_args
+    from ..tools import ToolError, run_tool
+    from ..tools.specs import SEARCHER, SPECS
+
+    d, f = it.device, it.firm
+    if d is None or f is None or d.path != "codes" or it.sides or len(it.datasets) != 1 or not d.codes:
+        return None
+    ds = it.datasets[0]
+    spec = SPECS.get(ds)
+    if spec is None or "product_code" not in spec.counts or ds not in SEARCHER:
+        return None
+    args = {"dataset": spec.count_name, "field": "product_code", "limit": 6, **_firm_args(f)}
+    codes = [c.code for c in d.codes][:MAX_GIVEN_CODES]
+    try:
+        under = run_tool(ctx, SEARCHER[ds], {**_firm_args(f), "product_codes": codes, "limit": 0}).total
+    except ToolError:
+        return None
+    if under:
+        return None
+    found: dict[str, int] = {}
+    words = d.words.split()
+    for names in dict.fromkeys([d.words, words[-1]] if len(words) > 1 else [d.words]):
+        try:
+            rows = run_tool(ctx, "count_by", {**args, "names": names}).rows
+        except ToolError:
+            continue
+        for r in rows:
+            if r.get("product_code"):
+                found.setdefault(str(r["product_code"]), int(r["count"]))
+        if len(found) > 1:
+            break
+    if not found:
+        return None
+    from mirror.lookup.lexicon import product_code_details
+
+    what = vocab.LABEL.get(ds, ds)
+    known = product_code_details(ctx.api, list(found))
+    choices = [
+        Choice(
+            label=f"{code} {known[code].device_name if code in known else ''} ({n:,} of {f.name}'s {what})".replace(
+                "  ", " "
+            ),
+            patch={"device": DeviceFilter(words=code, path="given", codes=[Code(code=code)]).model_dump()},
+        )
+        for code, n in list(found.items())[:4]
+    ]
+    return Clarification(
+        question=f"{f.name}'s {what} name \"{d.words}\" under other product codes than the ones FDA's classification "
+        f"gives it ({', '.join(c.code for c in d.codes[:4])}). Which do you mean?",
+        choices=choices,
+    )
 
 
 def _holds_records(d: DeviceFilter) -> bool:

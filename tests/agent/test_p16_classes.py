@@ -282,3 +282,10 @@ def test_the_asker_s_fleet_words_name_no_device(assistant):
         "answer"
     ]
     assert "Mapping" not in answer and _headline(answer).startswith("17 product codes"), answer
+
+
+def test_a_firm_s_device_is_offered_under_the_codes_its_own_records_carry(assistant):
+    out = assistant.ask("Medtronic's insulin pump - which product code is it filed under?")
+    assert out["clarify"] is not None, out["answer"]
+    said = " ".join(out["clarify"]["choices"])
+    assert "OZP" in said and "OZO" in said, out["clarify"]
