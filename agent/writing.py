@@ -40,7 +40,6 @@ FIELD_LABEL = {
     "is_labeled_as_nrl": "labeled as containing natural rubber latex",
     "is_single_use": "labeled for single use",
     "is_sterile": "labeled sterile",
-    "owner_operator_number": "owner/operator number",
     "regulation_number": "regulation number",
     "pma_number": "PMA number",
     "device_class": "device class",

@@ -172,10 +172,11 @@ def take_fields(tokens: Tokens, known: frozenset[str] | set[str] = frozenset()) 
             for i in idx:
                 tokens.role[i] = "field"
             names.append(f)
-            if f.leaf == "establishment_type":  # "... - manufacturer, sterilizer, relabeler?": its values
-                for i, t in enumerate(tokens.toks):
-                    if tokens.free(i) and t.low in ESTABLISHMENT_VALUES:
-                        tokens.role[i] = "function"
+            values = [i for i, t in enumerate(tokens.toks) if tokens.free(i) and t.low in ESTABLISHMENT_VALUES]
+            groups = sum(1 for k, i in enumerate(values) if not k or values[k - 1] != i - 1)  # "contract sterilizer"
+            if f.leaf == "establishment_type" and groups > 1:  # "... - manufacturer, sterilizer, relabeler?":
+                for i in values:  # the field's values offered as options, not one value asked about
+                    tokens.role[i] = "function"
     return names
 
 

@@ -326,7 +326,7 @@ def udi_flag_question(it: Interpretation, question: str) -> None:
         return
     if not it.datasets or not set(it.datasets) <= {"udi", "gudid"}:
         return
-    named = it.device is not None and it.device.path == "names" or any(f.field == "di" for f in it.filters)
+    named = it.device is not None and it.device.path == "names"  # (a DI's flag is answered yes or no already)
     bare = question.rstrip().endswith("?") and not _COUNTED.search(question)  # "Delta 3300: latex-free?"
     if not named or not (_ASKS_YES_NO.search(question) or bare):
         return
