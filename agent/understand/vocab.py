@@ -125,8 +125,7 @@ FIELD_PHRASES = _table(
         "applicant": "applicant|applicants|sponsor|sponsors|holder|holders|submitter|submitters|who submitted it",
         "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
         "recalling firm|labelers|who makes|who made|who manufactures|who manufactured|who produces|"
-        "who sells|who make|who has|who had|who have|who got|who filed|player|players|market player|market players|"
-        "industry player|industry players|competitor|competitors",
+        "who sells|who make|who has|who had|who have|who got|who filed|player|players|competitor|competitors",
         "product_code": "product codes|product code|devices|device types|device type",
         "event_type": "event types|event type|outcomes|outcome",
         "patient_problem": "patient problems|patient problem|harms|patient outcomes",
