@@ -1141,10 +1141,18 @@ def _read(
         if f.field == "recall_class"
         or f.field.startswith("word:")
         and vocab.FILTER_DATASET.get(f.field[5:]) == "enforcement"
+        or f.field == "word:status"
+        and f.value == "Ongoing"  # the recalls' own statuses are "Open, Classified", "Completed", "Terminated"
     ]
     if "recall" in it.datasets and enf:
         it.datasets = [("enforcement" if d == "recall" else d) for d in it.datasets]  # those fields live there
-        what = "recall classes are" if enf[0].field == "recall_class" else f"{enf[0].label} are"
+        what = (
+            "recall classes are"
+            if enf[0].field == "recall_class"
+            else 'the status "Ongoing" is'
+            if enf[0].field == "word:status"
+            else f"{enf[0].label} are"
+        )
         it.notes.append(f"{what} given in FDA enforcement reports, so those were counted")
         it.datasets = list(dict.fromkeys(it.datasets))
     if it.date_from and rng and not preview and it.datasets and _anchor(ctx, it.datasets) != _anchor(ctx, []):

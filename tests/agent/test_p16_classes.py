@@ -289,3 +289,9 @@ def test_a_firm_s_device_is_offered_under_the_codes_its_own_records_carry(assist
     assert out["clarify"] is not None, out["answer"]
     said = " ".join(out["clarify"]["choices"])
     assert "OZP" in said and "OZO" in said, out["clarify"]
+
+
+def test_an_ongoing_status_is_counted_where_it_is_recorded(assistant):
+    answer = assistant.ask("recalls initiated from June to August 2012 that are still ongoing: how many?")["answer"]
+    assert answer.startswith("Interpreted as: enforcement reports"), answer
+    assert _headline(answer).startswith("1 enforcement report"), answer
