@@ -52,6 +52,13 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b([a-z]{3,})\(s\)", r"\1s"),  # "type(s)", "establishment(s)": the plural said
     # "break out the class III ones", "pull out the deaths": those of the previous answer that are so
     (r"\b(?:break|pull|split|separate)\s+out\s+(?:just\s+|only\s+)?(?=the\s+|those\s+)", "of those, "),
+    # "close that one out", "closed out": the recall terminated
+    (
+        r"\b(?:did|does|do|will)\s+(?:FDA|they|the\s+firm|it)\s+close\s+((?:that|this|the|it)(?:\s+one|\s+recall)?)\s+out\b",
+        r"was \1 terminated",
+    ),
+    (r"\bclose\s+((?:that|this|the|it)\s+(?:one\s+|recall\s+)?)?out\b", r"terminate \1"),
+    (r"\bclosed\s+out\b", "terminated"),
     # "X or not?": a yes-or-no question about X, no negation
     (r"[\s,;-]*\bor\s+not\b\s*(?=[?.!]*\s*$)", ""),
     # the quality system regulation said beside GMP, or as what a device must follow: the GMP exemption is asked

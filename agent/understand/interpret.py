@@ -1960,7 +1960,9 @@ def _filter_in(f: Filter, ds: str) -> bool:
     return f.field.startswith("word:") and ds in vocab.FILTER_FIELDS.get(f.field[5:], ({}, ""))[0]
 
 
-_WHEN_ENDED = re.compile(r"(?i)^\s*(?:when|what\s+date|on\s+what\s+date|date)\b.*\bterminat\w*")
+_WHEN_ENDED = re.compile(
+    r"(?i)^\W*(?:(?:and|ok|okay|so|then|also)\W+)*(?:when|what\s+date|on\s+what\s+date|which\s+date|date)\b.*\bterminat\w*"
+)
 
 
 _PMA_NUMBER_ASKED = re.compile(
@@ -1985,12 +1987,19 @@ def _pma_number_asked(it: Interpretation) -> None:
 
 def _when_terminated(it: Interpretation) -> None:
     """ "when was the X recall terminated": the termination date looked up, not a count of terminated recalls."""
-    if it.datasets != ["enforcement"] or it.measure not in ("list", "count") or it.sides or it.date_from:
+    if not it.datasets or not set(it.datasets) <= {"recall", "enforcement"} or it.sides or it.date_from:
         return
-    if not _WHEN_ENDED.search(it.question) or not (it.device or it.firm or it.filters):
+    if it.measure not in ("list", "count") or not _WHEN_ENDED.search(it.question):
         return
     it.filters = [f for f in it.filters if f.field != "word:status"]
-    it.measure, it.field = "lookup", "termination_date"
+    if not (it.device or it.firm or it.filters):  # "when was it terminated?" with no recall named before it
+        it.understood = False
+        it.cannot = (
+            "You asked when a recall was terminated, but no recall is named in your question or the one before "
+            "it, so I give no date. Name the recall (its number, such as Z-0053-2020, or the product and the firm)."
+        )
+        return
+    it.measure, it.field, it.datasets = "lookup", "termination_date", ["enforcement"]  # the reports carry the date
 
 
 _ARABIC = {"I": "1", "II": "2", "III": "3"}

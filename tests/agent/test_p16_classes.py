@@ -295,3 +295,15 @@ def test_an_ongoing_status_is_counted_where_it_is_recorded(assistant):
     answer = assistant.ask("recalls initiated from June to August 2012 that are still ongoing: how many?")["answer"]
     assert answer.startswith("Interpreted as: enforcement reports"), answer
     assert _headline(answer).startswith("1 enforcement report"), answer
+
+
+def test_when_a_recall_was_closed_out_is_its_termination_date(assistant):
+    session = "closed"
+    assistant.ask("enforcement reports about Sterrad cassettes?", session_id=session)
+    answer = assistant.ask("and on what date did FDA close it out?", session_id=session)["answer"]
+    assert "field termination date" in answer.splitlines()[0] and "2013-11-08" in _headline(answer), answer
+
+
+def test_when_it_was_terminated_with_no_recall_named_gives_no_count(assistant):
+    answer = assistant.ask("when was it terminated?")["answer"]
+    assert "status Terminated" not in answer and "no date" in answer, answer
