@@ -562,6 +562,7 @@ _GREEN_LIGHT = re.compile(
     r"(?i)\b(?:(?:got|get|gets|getting|received?|receiving|was\s+given|were\s+given|given)\s+(?:the\s+|a\s+)?"
     r"green[\s-]?light(?:ed)?|green[\s-]?lit|green[\s-]?lighted)\b"
 )
+_FIELD_ASKED = re.compile(r"(?i)\b(?:gmdn|product\s+codes?|procodes?|regulation|class|category|term|panel)\b")
 # a label's words quoted ('say "not made with NRL"'): the flag the words name, read as if said plainly
 _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 _APPROVAL = re.compile(r"(?i)\b(?:pmas?|approv\w*|premarket\s+approvals?)\b")
@@ -577,6 +578,8 @@ def expand_shorthand(text: str) -> str:
             return m[0] if _as_said(m) else m.expand(rep)
 
         text = re.sub(pat, written, text, flags=re.IGNORECASE)
+    if _FIELD_ASKED.search(text):  # "what GMDN term is the X listed under": the verb, not the registration listings
+        text = re.sub(r"(?i)\b(?:listed|filed|classified|categori[sz]ed)\s+(?=under\b|as\b)", "", text)
     text = _QUOTED.sub(lambda m: m[1] if tuple(m[1].lower().split()) in vocab.FILTER_PHRASES else m[0], text)
     text = _GREEN_LIGHT.sub(lambda m: "approved" if _APPROVAL.search(text) else "cleared", text)
     text = _PART_OF_FIRM.sub(r"\1", text)

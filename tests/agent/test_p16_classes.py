@@ -307,3 +307,14 @@ def test_when_a_recall_was_closed_out_is_its_termination_date(assistant):
 def test_when_it_was_terminated_with_no_recall_named_gives_no_count(assistant):
     answer = assistant.ask("when was it terminated?")["answer"]
     assert "status Terminated" not in answer and "no date" in answer, answer
+
+
+def test_listed_under_after_a_field_is_a_verb_not_the_registrations(assistant):
+    answer = assistant.ask("which GMDN term is the Delta 3300 defibrillator analyzer listed under?")["answer"]
+    assert "field GMDN term" in answer.splitlines()[0], answer
+    assert "External defibrillator tester" in _headline(answer), answer
+
+
+def test_vent_is_a_ventilator(assistant):
+    answer = assistant.ask("the 7200AE vent: when did its 510(k) clear?")["answer"]
+    assert "vena" not in answer.lower() and "1992-11-10" in _headline(answer), answer
