@@ -990,7 +990,7 @@ def _read(
         and set(it.datasets) <= {"510k", "pma"}
         and it.datasets
         and not it.date_from
-        and re.search(r"(?i)\b(?:cleared|approved|clearance|approval|decided)\b", question)
+        and re.search(r"(?i)\b(?:cleared|approved|clearance|approval|decided|clear|approve)\b", question)
     ):
         it.field, it.measure = "decision_date", "lookup"  # "when was the O-Genesis system cleared?": its date
     if (

@@ -316,5 +316,5 @@ def test_listed_under_after_a_field_is_a_verb_not_the_registrations(assistant):
 
 
 def test_vent_is_a_ventilator(assistant):
-    answer = assistant.ask("the 7200AE vent: when did its 510(k) clear?")["answer"]
+    answer = assistant.ask("when did the 7200AE vent clear 510(k)?")["answer"]
     assert "vena" not in answer.lower() and "1992-11-10" in _headline(answer), answer
