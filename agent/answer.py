@@ -406,7 +406,7 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
         for c in calls
         if not c.get("ok") and (c["tool"], c.get("dataset"), c.get("label")) not in retried
     ]
-    how = [it.device.how] if it.device and it.device.how else []
+    how = [_noted(it.device.how)] if it.device and it.device.how else []
     extra_notes = list(dict.fromkeys(how + it.notes + notes + failed))
     if extra_notes:
         lines += ["", "Notes:"] + [f"- {n}" for n in extra_notes]
@@ -414,6 +414,13 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     if prov:
         lines += ["", "Sources:"] + [f"- {p['dataset']} (as of {day(p['as_of'])}): {p['query']}" for p in prov[:6]]
     return "\n".join(lines).strip()
+
+
+def _noted(how: str) -> str:
+    """How the device was read, worded so that no note line opens with a bare "no" that reads as the answer to a
+    yes-or-no question ("no product code is named ..." under "...: yes")."""
+    how = re.sub(r"^no product code is named\b", "none of the product codes is named", how)
+    return re.sub(r"^no record holds\b", "none of the records holds", how)
 
 
 def _left_out(it: Interpretation, main: list[tuple[dict, dict]]) -> str:

@@ -173,10 +173,10 @@ def take_fields(tokens: Tokens, known: frozenset[str] | set[str] = frozenset()) 
                 tokens.role[i] = "field"
             names.append(f)
             values = [i for i, t in enumerate(tokens.toks) if tokens.free(i) and t.low in ESTABLISHMENT_VALUES]
-            groups = sum(1 for k, i in enumerate(values) if not k or values[k - 1] != i - 1)  # "contract sterilizer"
-            if f.leaf == "establishment_type" and groups > 1:  # "... - manufacturer, sterilizer, relabeler?":
-                for i in values:  # the field's values offered as options, not one value asked about
-                    tokens.role[i] = "function"
+            confirmed = re.search(r"(?i)\b(?:confirm|verify|whether|includes?|including|included)\b", tokens.text)
+            if f.leaf == "establishment_type" and values and not confirmed:  # "... - manufacturer, sterilizer,
+                for i in values:  # relabeler?", "on our list as a sterilizer": the field's values offered or
+                    tokens.role[i] = "function"  # assumed, not one value asked to be confirmed
     return names
 
 

@@ -524,7 +524,7 @@ pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme s
 carry carries carried carrying classify classifies classifying whether included incl inclusive flag flags used
 late worry worried snapshot overview send sends sending leader leaders diligence asks wants sit sits
 predicate predicates steering hire quick memo boss auditor auditors inspector consultant reviews
-totals tallies higher lower greater bigger smaller owner owners operator operators both teach
+totals tallies higher lower greater bigger smaller owner owners operator operators both teach actually really
 """.replace("listed?", "").split()
 )
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
