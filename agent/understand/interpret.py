@@ -1135,6 +1135,15 @@ def _read(
         it.filters.append(
             Filter(field="word:pmadecision", value="APPR", label=label + " (approved)", words="approved")
         )  # "supplements approved": decided APPR, not 30-day notices
+    if (
+        it.measure == "compare"
+        and len(it.sides) == 2
+        and all(len(sd.filters) == 1 and sd.filters[0].field == "word:status" for sd in it.sides)
+        and re.search(r"(?i)\b(?:is|was|are|were)\s+(?:it|that|this|they)\b.*\bor\b", question)
+        and (ids or it.device or it.firm)
+    ):  # "is it still open or closed out?": the status of the recall named, not two counts to compare
+        it.sides, it.measure, it.field, it.by = [], "lookup", "status", None
+        it.datasets = ["recall"] if set(it.datasets) <= {"recall", "enforcement"} else it.datasets
     enf = [
         f
         for f in it.filters + [f for side in it.sides for f in side.filters]  # "class II vs class III recalls"

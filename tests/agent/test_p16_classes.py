@@ -318,3 +318,10 @@ def test_listed_under_after_a_field_is_a_verb_not_the_registrations(assistant):
 def test_vent_is_a_ventilator(assistant):
     answer = assistant.ask("when did the 7200AE vent clear 510(k)?")["answer"]
     assert "vena" not in answer.lower() and "1992-11-10" in _headline(answer), answer
+
+
+def test_open_or_closed_asked_of_one_recall_is_its_status(assistant):
+    answer = assistant.ask("recall on AK-25502 - is it open or closed?")["answer"]
+    first = answer.splitlines()[0]
+    assert "compared" not in first and "field recall status" in first, answer
+    assert "Terminated" in _headline(answer), answer
