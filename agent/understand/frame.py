@@ -83,6 +83,11 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bowner[\s/-]*op\b\.?(?!\s*(?:numbers?|nos?\b|#))", "owner operator"),
     # "who led / topped ...": the firm that ranks first
     (r"\bwho(?:'s|\s+is|\s+was)?\s+(?=(?:led|leads|topped|tops|leading|came\s+out\s+on\s+top)\b)", "which firm "),
+    (  # "which firm led (the pack in) PMA approvals": the firm with the most, "led" the verb and never LED lights
+        r"\b((?:which|what)\s+(?:firm|company|manufacturer|applicant|player|maker|sponsor)s?)\s+led(?:\s+the\s+"
+        r"(?:pack|way|field))?(?:\s+(?:in|on|for))?\b",
+        r"\1 had the most",
+    ),
     (r"\byrs\b", "years"),
     (r"\byr\b", "year"),
     (r"\bsupps\b", "supplements"),

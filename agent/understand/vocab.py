@@ -92,8 +92,8 @@ MEASURE_PHRASES = _table(
         "every quarter|year on year|month on month|"
         "by decision year|by year of decision|by received year|by year received|by report year|per decision year",
         "top": "top|most|most common|most frequent|most frequently|most often|number one|"
-        "leading|biggest|largest|main|highest|ranking|rank|ranked|rank order|topped|tops|top-ranked|led|who led|"
-        "led the pack|came out on top|came out ahead",
+        "leading|biggest|largest|main|highest|ranking|rank|ranked|rank order|topped|tops|top-ranked|"
+        "came out on top|came out ahead",
         "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
         "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"
         "difference between|side by side|more common|less common|more frequent|less frequent|"
