@@ -445,6 +445,8 @@ _PURPOSE = re.compile(
     r"(?i)[,;]\s*(?:because\s+|as\s+|since\s+)?(?:we|i)(?:'d|\s+would)?\s+(?:want|like|need|wish|are\s+trying|try|hope|"
     r"have)\s+to\s+(?:know|understand|see|check|confirm|learn|find\s+out|map|scope|gauge)\b[^.?!]*"
 )
+_CATALOG_IN_BRACKETS = re.compile(r"\(\s*([A-Z]{1,4}-\d{3,}[A-Z0-9-]*)\s*\)")
+_DESCRIPTION_START = {"the", "a", "an", "our", "their", "its", "on", "for", "of", "about", "with", "this", "that"}
 _GIVEN_ID = re.compile(r"\b(?:\d{3}\.\d{2,4}|[A-Z]{3}|K\d{6}|P\d{6}|DEN\d{6})\b")
 _AND_ACCESSORIES = re.compile(r"(?i)\b([a-z][\w-]*)\s+and\s+(accessor(?:y|ies))\b")
 
@@ -461,6 +463,19 @@ def _glosses(ctx: ToolContext, question: str) -> tuple[str, list[str]]:
         question = question[: purpose.start()] + question[purpose.end() :]
     if not re.search(r"(?i)\b(?:vs\.?|versus|compare\w*|between)\b", question):
         question = _AND_ACCESSORIES.sub(r"\1 \2", question)  # "Duodenoscope And Accessories": one device's name
+    for m in reversed(list(_CATALOG_IN_BRACKETS.finditer(question))):  # "the Arrow CVC kit (AK-25502)": the
+        # catalog number names the product exactly; the words before it describe it
+        head = question[: m.start()].rstrip()
+        words = re.findall(r"[\w'-]+", head)
+        k = len(words)
+        while k and words[k - 1].lower() not in _DESCRIPTION_START and len(words) - k < 6:
+            k -= 1
+        if k and words[k - 1].lower() in _DESCRIPTION_START and len(words) > k:
+            said = " ".join(words[k:])
+            start = head.rfind(words[k])
+            if start >= 0 and head[start:].split()[0].startswith(words[k]):
+                question = question[:start] + m[1] + question[m.end() :]
+                notes.append(f'"{said}" was read as the description of {m[1]}, which names the product')
     named, glossed = list(_NAMED_CODE.finditer(question)), list(_GLOSS.finditer(question))
     if not named and not glossed:
         return question, notes

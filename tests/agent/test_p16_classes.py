@@ -325,3 +325,9 @@ def test_open_or_closed_asked_of_one_recall_is_its_status(assistant):
     first = answer.splitlines()[0]
     assert "compared" not in first and "field recall status" in first, answer
     assert "Terminated" in _headline(answer), answer
+
+
+def test_a_catalog_number_in_brackets_names_the_product_its_description_does_not(assistant):
+    answer = assistant.ask("is the recall of our pediatric two-lumen CVC kit (AK-25502) terminated?")["answer"]
+    assert "patient" not in answer.splitlines()[0] and "AK-25502" in answer.splitlines()[0], answer
+    assert _headline(answer).startswith("Yes: 1 recalled product"), answer
