@@ -87,6 +87,9 @@ def _lower_codes(ctx: ToolContext, tokens: Tokens, seen: set[int]) -> list[int]:
         return []
     lows = tokens.lows()
     cands = [
+        i for i in cands if not i or lows[i - 1] not in ("the", "a", "an", "got", "get", "gets", "given")
+    ]  # "got the nod", "an eel": a noun after its article, not a code typed in lower case
+    cands = [
         i
         for i in cands
         if i + 1 >= len(lows)

@@ -82,7 +82,18 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bowner[\s/-]*op(?:erator)?\.?\s*\(\s*(?:the\s+)?(?:numbers?|nos?\.?|#)[^)]{0,20}\)", "owner operator number"),
     (r"\bowner[\s/-]*op\b\.?(?!\s*(?:numbers?|nos?\b|#))", "owner operator"),
     # "who led / topped ...": the firm that ranks first
-    (r"\bwho(?:'s|\s+is|\s+was)?\s+(?=(?:led|leads|topped|tops|leading|came\s+out\s+on\s+top)\b)", "which firm "),
+    (
+        r"\bwho(?:'s|\s+is|\s+was)?\s+(?=(?:led|leads|topped|tops|leading|dominates|dominated|came\s+out\s+on\s+top)\b)",
+        "which firm ",
+    ),
+    (
+        r"\b(?:is|was|are|were)\s+(?:the\s+)?(?:market|category|industry|segment)\s+leaders?\s+(?:in|for|on)\b",
+        "has the most",
+    ),
+    (
+        r"\b((?:which|what)\s+(?:firm|company|manufacturer|applicant|player|maker)s?)\s+dominat(?:es|ed|e)\b",
+        r"\1 had the most",
+    ),
     (  # "which firm led (the pack in) PMA approvals": the firm with the most, "led" the verb and never LED lights
         r"\b((?:which|what)\s+(?:firm|company|manufacturer|applicant|player|maker|sponsor)s?)\s+led(?:\s+the\s+"
         r"(?:pack|way|field))?(?:\s+(?:in|on|for))?\b",
@@ -564,8 +575,9 @@ def _day_first(text: str) -> str:
 
 # "got the green light", "green-lit": the idiom for a positive FDA decision, approved where approvals are asked
 _GREEN_LIGHT = re.compile(
-    r"(?i)\b(?:(?:got|get|gets|getting|received?|receiving|was\s+given|were\s+given|given)\s+(?:the\s+|a\s+)?"
-    r"green[\s-]?light(?:ed)?|green[\s-]?lit|green[\s-]?lighted)\b"
+    r"(?i)\b(?:(?:got|get|gets|getting|received?|receiving|was\s+given|were\s+given|given)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?:green[\s-]?light(?:ed)?|nod|go[\s-]?ahead|thumbs[\s-]?up|ok|okay|all[\s-]?clear|seal\s+of\s+approval|"
+    r"blessing|sign[\s-]?off)|green[\s-]?lit|green[\s-]?lighted)\b"
 )
 _FIELD_ASKED = re.compile(r"(?i)\b(?:gmdn|product\s+codes?|procodes?|regulation|class|category|term|panel)\b")
 # a label's words quoted ('say "not made with NRL"'): the flag the words name, read as if said plainly

@@ -331,3 +331,10 @@ def test_a_catalog_number_in_brackets_names_the_product_its_description_does_not
     answer = assistant.ask("is the recall of our pediatric two-lumen CVC kit (AK-25502) terminated?")["answer"]
     assert "patient" not in answer.splitlines()[0] and "AK-25502" in answer.splitlines()[0], answer
     assert _headline(answer).startswith("Yes: 1 recalled product"), answer
+
+
+def test_other_idioms_of_approval_and_leadership_name_no_device_or_code(assistant):
+    answer = assistant.ask("number of 510(k)s that got the nod in 2020")["answer"]
+    assert "NOD" not in answer and _headline(answer).startswith("5 510(k) clearances"), answer
+    answer = assistant.ask("who dominated PMA approvals in 2020?")["answer"]
+    assert "top manufacturers" in answer.splitlines()[0], answer
