@@ -1112,8 +1112,11 @@ def _read(
         it.field = "lot_number"  # "lot #" of an adverse event report: its device's lot number
     if it.measure == "top" and it.by == "review_panel" and re.search(r"(?i)\bspecialt(?:y|ies)\b", question):
         it.by = "medical_specialty"  # "which specialty has the most class I devices": the specialty's name
-    if it.field in ("registration_number", "fei_number") and any(
-        f.field in ("word:regnum", "word:fei") for f in it.filters
+    if (
+        it.field in ("registration_number", "fei_number")
+        and any(f.field in ("word:regnum", "word:fei") for f in it.filters)
+        or it.field == "owner_operator_number"
+        and any(f.field == "word:ownernum" for f in it.filters)
     ):
         it.field, it.measure = None, "list"  # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}

@@ -338,3 +338,10 @@ def test_other_idioms_of_approval_and_leadership_name_no_device_or_code(assistan
     assert "NOD" not in answer and _headline(answer).startswith("5 510(k) clearances"), answer
     answer = assistant.ask("who dominated PMA approvals in 2020?")["answer"]
     assert "top manufacturers" in answer.splitlines()[0], answer
+
+
+def test_an_owner_operator_number_given_lists_its_establishments(assistant):
+    answer = assistant.ask("establishments registered under owner/operator # 9010225")["answer"]
+    first = answer.splitlines()[0]
+    assert "owner/operator number 9010225" in first and "field" not in first, answer
+    assert "ETHICON" in answer, answer
