@@ -136,6 +136,16 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
                 f"{what[0].upper()}{what[1:]}{scope(it, call)} per {field}: {buckets or 'none'} "
                 f"({total:,} matching {plural(total, 'record')} in all; {when})."
             )
+        merged = _firm_families(named, field) if field in _FIRM_FIELDS and it.firm is None and not it.sides else []
+        if merged:
+            buckets = "; ".join(merged[:12])
+            if len(named) < len(rows):
+                buckets += f"; {sum(r['count'] for r in rows if r not in named):,} with none given"
+            return (
+                f"{field_label(field).capitalize()} with the most {what}{scope(it, call)}, the spellings of one "
+                f"firm's name counted together: {buckets} ({total:,} matching {plural(total, 'record')} in all; "
+                f"{when})."
+            )
         return (
             f"{field_label(field).capitalize()} with the most {what}{scope(it, call)}: "
             f"{buckets or 'none'} ({total:,} matching {plural(total, 'record')} in all; {when})."
@@ -167,6 +177,49 @@ def _main_sentence(it: Interpretation, e: dict, call: dict, extra: list[dict]) -
                 f"same filters {'is' if n == 1 else 'are'} not (ask for PMA supplements to see them)."
             )
     return head
+
+
+_FIRM_FIELDS = {"manufacturer", "applicant", "recalling_firm", "firm"}
+# words that lead many firms' names without making them one firm ("General", "American")
+_NO_FAMILY = {"general", "american", "international", "national", "united", "advanced", "medical", "the", "global"}
+
+
+def _family(name: str) -> str:
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    return words[0] if words and len(words[0]) >= 4 and words[0] not in _NO_FAMILY else ""
+
+
+def _firm_families(rows: list[dict], field: str) -> list[str]:
+    """A ranking of firms with the spellings of one firm's name counted together ("Medtronic, Inc." and "MEDTRONIC
+    NEUROMODULATION" are Medtronic; "BOSTONSCIENTIFIC" is "BOSTON SCIENTIFIC CORPORATION"), each merged one naming
+    its spellings; [] when no two rows are one firm."""
+    names = [str(r.get(field) or "") for r in rows]
+    keys = []
+    for name in names:
+        words = re.findall(r"[a-z0-9]+", name.lower())
+        key = _family(name) or name.lower()
+        if len(words) == 1 and len(words[0]) > 8:  # a name run together: the firm whose first words spell it
+            for other in names:
+                ow = re.findall(r"[a-z0-9]+", other.lower())
+                if len(ow) > 1 and words[0].startswith(ow[0] + ow[1]):
+                    key = _family(other) or key
+                    break
+        keys.append(key)
+    if len(set(keys)) == len(keys):
+        return []
+    groups: dict[str, list[int]] = {}
+    for k, key in enumerate(keys):
+        groups.setdefault(key, []).append(k)
+    out = []
+    for g in sorted(groups.values(), key=lambda g: (-sum(rows[k]["count"] for k in g), g[0])):
+        n = sum(rows[k]["count"] for k in g)
+        if len(g) == 1:
+            out.append(f"{names[g[0]]}: {n:,}")
+        else:
+            head = re.findall(r"[A-Za-z0-9]+", names[g[-1]] if " " not in names[g[0]] else names[g[0]])[0].title()
+            parts = "; ".join(f"{names[k]}: {rows[k]['count']:,}" for k in g)
+            out.append(f"{head} ({parts}): {n:,}")
+    return out
 
 
 def _bucket(field: str, value: Any) -> str:
@@ -268,8 +321,11 @@ def _lookup_sentence(it: Interpretation, e: dict, call: dict) -> str:
             value = day(str(value))
         elif field.endswith("_flag") and str(value).upper() in ("Y", "N"):
             value = f"{'yes' if str(value).upper() == 'Y' else 'no'} ({value})"
+        elif field.startswith(("is_", "has_")) and str(value).lower() in ("true", "false"):
+            value = "yes" if str(value).lower() == "true" else "no"  # a label flag: "labeled as no NRL: yes"
         shown = value if value not in (None, "") else "not given in the record"
-        parts.append(f"{ident}{f' ({name})' if name else ''}: {_ONE.get(field, field_label(field))} {shown}")
+        said = _ONE.get(field, field_label(field)) + (":" if field.startswith(("is_", "has_")) else "")
+        parts.append(f"{ident}{f' ({name})' if name else ''}: {said} {shown}")
     return "; ".join(parts) + f" ({as_of_text(e)})."
 
 
@@ -350,7 +406,7 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
         for c in calls
         if not c.get("ok") and (c["tool"], c.get("dataset"), c.get("label")) not in retried
     ]
-    how = [it.device.how] if it.device and it.device.how else []
+    how = [_noted(it.device.how)] if it.device and it.device.how else []
     extra_notes = list(dict.fromkeys(how + it.notes + notes + failed))
     if extra_notes:
         lines += ["", "Notes:"] + [f"- {n}" for n in extra_notes]
@@ -358,6 +414,13 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     if prov:
         lines += ["", "Sources:"] + [f"- {p['dataset']} (as of {day(p['as_of'])}): {p['query']}" for p in prov[:6]]
     return "\n".join(lines).strip()
+
+
+def _noted(how: str) -> str:
+    """How the device was read, worded so that no note line opens with a bare "no" that reads as the answer to a
+    yes-or-no question ("no product code is named ..." under "...: yes")."""
+    how = re.sub(r"^no product code is named\b", "none of the product codes is named", how)
+    return re.sub(r"^no record holds\b", "none of the records holds", how)
 
 
 def _left_out(it: Interpretation, main: list[tuple[dict, dict]]) -> str:

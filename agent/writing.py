@@ -36,6 +36,10 @@ NOUNS = {
 }
 FIELD_LABEL = {
     "latest": "most recent date",
+    "is_labeled_as_no_nrl": "labeled as not made with natural rubber latex",
+    "is_labeled_as_nrl": "labeled as containing natural rubber latex",
+    "is_single_use": "labeled for single use",
+    "is_sterile": "labeled sterile",
     "regulation_number": "regulation number",
     "pma_number": "PMA number",
     "device_class": "device class",

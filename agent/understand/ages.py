@@ -36,7 +36,8 @@ _ALT = "|".join(sorted(map(re.escape, _WORDS), key=len, reverse=True))
 _BOUND = re.compile(
     rf"(?i)(?:(?P<op>{_OVER}|{_UNDER})\s*(?:the\s+age\s+of\s+)?(?P<n>\d{{1,3}}|{_ALT})"
     rf"(?:\s*(?:years?|yrs?|y/?o)(?:\s+old|\s+of\s+age)?)?"
-    rf"|(?P<plus>\d{{1,3}})\s*\+\s*(?:years?|yrs?)?(?:\s+old)?)"
+    rf"|(?P<plus>\d{{1,3}})\s*\+\s*(?:years?|yrs?)?(?:\s+old)?"
+    rf"|(?P<incl>\d{{1,3}})\s*(?:years?|yrs?)?(?:\s+old)?\s+(?:or|and)\s+(?P<side>older|over|above|up|younger|under|below))"
 )
 _UNIT_YEARS = {
     "YR": 1.0,
@@ -87,11 +88,15 @@ def read_ages(ctx: ToolContext, tokens: Tokens, it: Interpretation, named: list[
     m = _BOUND.search(q)
     if not m:
         return
-    said = m.group("n") or m.group("plus") or ""
+    said = m.group("n") or m.group("plus") or m.group("incl") or ""
     n = int(said) if said.isdigit() else _WORDS.get(said.lower())
     if n is None:
         return
     older = not m.group("op") or not re.match(_UNDER, m.group("op"), re.I)
+    if m.group("side"):
+        older = m.group("side").lower() in ("older", "over", "above", "up")
+    op = (m.group("op") or "").lower()
+    inclusive = bool(m.group("incl") or m.group("plus")) or op in (">=", "<=", "at least")  # "70 or older", "70+"
     try:
         rows = run_tool(ctx, "count_by", {"dataset": "events", "field": "patient_age", "limit": 1000}).rows
     except ToolError:
@@ -99,12 +104,17 @@ def read_ages(ctx: ToolContext, tokens: Tokens, it: Interpretation, named: list[
     values = [
         str(r["patient_age"])
         for r in rows
-        if (y := _years(str(r.get("patient_age") or ""))) is not None and (y > n if older else y < n)
+        if (y := _years(str(r.get("patient_age") or ""))) is not None
+        and (y > n or inclusive and y == n if older else y < n or inclusive and y == n)
     ]
     for k, t in enumerate(tokens.toks):
         if m.start() <= t.start < m.end() or (t.low in _SUBJECT and tokens.free(k)):
             tokens.take(k, k + 1, "filter")
-    label = f"patient {'older' if older else 'younger'} than {n}"
+    label = (
+        f"patient aged {n} or {'older' if older else 'younger'}"
+        if inclusive
+        else f"patient {'older' if older else 'younger'} than {n}"
+    )
     if not values or len(values) > _MAX_VALUES:
         it.understood = False
         why = "no report here records a patient age that fits" if not values else "too many different ages fit"

@@ -20,6 +20,13 @@ def read_codes(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> list[str
     """Product codes typed in the question; returns those unknown to the mirror that were said to be codes."""
     said, caps = code_tokens(tokens)
     caps += _lower_codes(ctx, tokens, set(said + caps))
+    phrased = {
+        k
+        for i, j, tag in vocab.match_phrases(tokens, vocab.FILTER_PHRASES, "filter", take=False)
+        if j - i > 1 and tag.split("=")[0] in _LABEL_FLAGS
+        for k in range(i, j)
+    }  # "not made with NRL", "labeled as no NRL": the label's words, not the product code NRL
+    caps = [i for i in caps if i not in phrased]
     idx = said + caps
     if not idx:
         return []
@@ -80,6 +87,9 @@ def _lower_codes(ctx: ToolContext, tokens: Tokens, seen: set[int]) -> list[int]:
         return []
     lows = tokens.lows()
     cands = [
+        i for i in cands if not i or lows[i - 1] not in ("the", "a", "an", "got", "get", "gets", "given")
+    ]  # "got the nod", "an eel": a noun after its article, not a code typed in lower case
+    cands = [
         i
         for i in cands
         if i + 1 >= len(lows)
@@ -91,6 +101,7 @@ def _lower_codes(ctx: ToolContext, tokens: Tokens, seen: set[int]) -> list[int]:
     return [i for i in cands if tokens.toks[i].text.upper() in known and not reach.get(tokens.toks[i].low)]
 
 
+_LABEL_FLAGS = {"nrl", "nonrl", "sterile", "bsterile", "single", "rx", "otc", "gmp", "serial", "lotc"}
 _DATASET_WORDS = {
     w for table in (vocab.DATASET_PHRASES, vocab.MEASURE_PHRASES, vocab.FILTER_PHRASES) for k in table for w in k
 }

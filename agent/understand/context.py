@@ -14,7 +14,8 @@ __all__ = ["take_context", "describe_record", "RECORD_FIELDS"]
 
 # one word of the work itself: read as grammar wherever it stands
 _WORK = set(
-    """capa capas supplier suppliers vendor vendors subcontractor subcontractors qualify qualifying qualification
+    """fleet fleets capa capas supplier suppliers vendor vendors subcontractor subcontractors qualify qualifying
+qualification
 requalify requalification audit audits auditing auditor auditors dhf dhfs dhr dhrs dmr dmrs ncr ncrs
 nonconformance nonconformances deviation deviations escalation escalate escalating y/n yes/no y n i'm im
 linking link attaching reviewing preparing prepping compiling updating documenting investigating customer
@@ -28,6 +29,7 @@ _PARTIES = set(
 )
 # a noun of the work: context when a work word or "our" stands before it ("risk file", "our submission")
 _NOUNS = {
+    "mapping",
     "file",
     "files",
     "review",
@@ -53,6 +55,9 @@ _NOUNS = {
     "briefing",
 }
 _WORK_BEFORE = {
+    "inventory",
+    "fleet",
+    "asset",
     "se",
     "eua",
     "ide",
@@ -87,6 +92,7 @@ _QUALIFIERS = {"product", "products", "post", "market", "postmarket", "regulator
 _ARTICLE = {"a", "an", "our", "the", "one", "this", "that", "customer", "new", "single"}
 # a complaint of one's own work ("I have a complaint on a cable", "our complaint about"): context, not the events
 _COMPLAINT = {"complaint"}
+_FORM_OWNERS = {"mdr", "3500a", "medwatch", "fda", "submission", "complaint", "the", "our", "this", "that", "a"}
 _NUMBERED = re.compile(r"([a-z]+)[-#_]?(?=[\w-]*\d)[\w-]+")
 _OWN_NUMBER = re.compile(r"#?(?!(?:19|20)\d\d$)\d[\d-]*")
 _ACTIONS = re.compile(r"(?i)\benforcement\s+actions?\b")
@@ -138,6 +144,17 @@ def take_context(tokens: Tokens) -> list[str]:
                 start -= 1  # "management review", "annual product review", "risk file": none of them a device
             tokens.take(start, i + 1, "function")
             out.append(tokens.words(i - 1, i + 1))
+        elif (
+            w in ("ref", "ref#", "sku", "cat")
+            and i + 1 < len(lows)
+            and any(c.isdigit() for c in lows[i + 1])
+            and any(c.isalpha() for c in lows[i + 1])
+        ):
+            tokens.take(i, i + 1, "function")  # "REF AK-25502": the label's word before its catalog number
+        elif w in ("form", "forms") and prev in _FORM_OWNERS:
+            start = i - 1 if prev not in _ARTICLE and tokens.free(i - 1) else i
+            tokens.take(start, i + 1, "function")  # "for the MDR form", "our 3500A form": the asker's paperwork
+            out.append(tokens.words(start, i + 1))
         elif w in _COMPLAINT and (prev in _ARTICLE or prev == "customer"):
             tokens.take(i, i + 1, "function")  # "I have a complaint on ...": the work, not the MAUDE reports
             out.append(tokens.words(i, i + 1))

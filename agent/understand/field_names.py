@@ -85,7 +85,19 @@ _SYNONYMS = {
     "reason_for_recall": [r"recall\s+reasons?", r"reasons?\s+(?:for|of)\s+(?:the\s+)?recall"],
     "owner_operator_number": [r"owner[\s/-]*op\.?\s*(?:numbers?|nos?\.?|#)"],
     "product_problems": [r"device\s+problems?"],
+    "establishment_type": [
+        r"(?:kinds?|types?|sorts?)\s+of\s+(?:an?\s+)?establishments?",
+        r"what\s+operations",
+        r"registered\s+(?:to\s+(?:do|perform|carry\s+out)|operations|activities|as\s+what)",
+    ],
 }
+# the values of an establishment's type, said as the options of the question ("manufacturer, sterilizer,
+# relabeler?"): the field's own values, never devices or firms
+ESTABLISHMENT_VALUES = set(
+    """manufacturer manufacturers sterilizer sterilizers relabeler relabelers relabeller relabel repackager repackagers
+repack repacker reprocessor reprocessors developer developers specification contract distributor distributors importer
+importers exporter exporters initial complaint handler kitter""".split()
+)
 
 
 class FieldName:
@@ -160,6 +172,11 @@ def take_fields(tokens: Tokens, known: frozenset[str] | set[str] = frozenset()) 
             for i in idx:
                 tokens.role[i] = "field"
             names.append(f)
+            values = [i for i, t in enumerate(tokens.toks) if tokens.free(i) and t.low in ESTABLISHMENT_VALUES]
+            confirmed = re.search(r"(?i)\b(?:confirm|verify|whether|includes?|including|included)\b", tokens.text)
+            if f.leaf == "establishment_type" and values and not confirmed:  # "... - manufacturer, sterilizer,
+                for i in values:  # relabeler?", "on our list as a sterilizer": the field's values offered or
+                    tokens.role[i] = "function"  # assumed, not one value asked to be confirmed
     return names
 
 
@@ -187,10 +204,16 @@ def label(field: str) -> str:
 def ask_field(it: Interpretation, asked: list[FieldName], named: bool) -> None:
     """A field asked for by name that no other reading used ("the owner/operator number for Ethicon"): its value
     in the records named (never a count of them). A field of a whole dataset, with nothing named, is left alone."""
-    if not asked or not named or it.field or it.sides or it.measure not in ("list", "lookup"):
+    given = it.field in ("fei_number", "registration_number") and any(
+        f.field in ("word:fei", "word:regnum") for f in it.filters
+    )  # "owner operator number for FEI 3002808212": the FEI number is given, the field named is asked
+    if not asked or not named or it.field and not given or it.sides or it.measure not in ("list", "lookup"):
         return
     f = asked[0]
     keep = [d for d in it.datasets if d in f.paths]
+    if not keep and "gudid" in it.datasets and "udi" in f.paths:  # the GUDID's own records, as openFDA holds them
+        keep = ["udi"]
+        it.notes.append(f"the {label(f.paths['udi'])} of GUDID devices is read from their openFDA UDI records")
     if it.datasets and not keep:
         return  # a dataset named that does not carry it: the answer says so
     own = [d for d, p in f.paths.items() if "openfda." not in p]  # the dataset's own field before the derived one

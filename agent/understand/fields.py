@@ -26,6 +26,7 @@ __all__ = [
     "firm_home",
     "rank_when_bare",
     "flag_question",
+    "udi_flag_question",
     "classification_lookup",
 ]
 
@@ -281,6 +282,8 @@ def flag_question(it: Interpretation, tokens: Tokens) -> None:
         or "flag" in flags[0].words.lower()
         or tokens.text.rstrip().endswith("?")
         and tokens.toks[0].low in flags[0].words.lower().split()  # "gmp exempt? UV toothbrush sterilizer"
+        or tokens.text.rstrip().endswith("?")
+        and not _COUNTED.search(tokens.text)  # "chest drainage kit - gmp exempt?"
     )
     if asks and it.measure == "count":
         it.measure = "list"  # "does DXY count as an implant?"
@@ -289,6 +292,46 @@ def flag_question(it: Interpretation, tokens: Tokens) -> None:
         it.measure, it.field, it.datasets = "lookup", FLAG_FIELDS[flags[0].field[5:]], ["classification"]
         codes = [c.model_copy(update={"records": None}) for c in it.device.codes]
         it.device = it.device.model_copy(update={"path": "given", "how": "", "codes": codes})
+
+
+# the label flags of a UDI record, said as filters ("sterile", "single-use", "latex free")
+UDI_FLAGS = {
+    "bsterile": "is_sterile",
+    "sterile": "is_sterile",
+    "single": "is_single_use",
+    "rx": "is_rx",
+    "otc": "is_otc",
+    "kit": "is_kit",
+    "serial": "has_serial_number",
+    "lotc": "has_lot_or_batch_number",
+    "nrl": "is_labeled_as_nrl",
+    "nonrl": "is_labeled_as_no_nrl",
+}
+_ASKS_YES_NO = re.compile(
+    r"(?i)(?:^|[.?!:;,]\s*)\W*(?:is|are|was|were|does|do|did|has|have)\b|\by\s*/\s*n\b|\byes\s+or\s+no\b"
+)
+
+
+_COUNTED = re.compile(r"(?i)\b(?:how\s+many|count|number|total|list|which|what|show)\b")
+
+
+def udi_flag_question(it: Interpretation, question: str) -> None:
+    """ "is the Delta 3300 labeled latex free?", "Delta 3300 - single use? y/n": the flag's value in the records of
+    the one device named (by its own names, or a firm's device), not a count of the records carrying the flag."""
+    flags = [f for f in it.filters if f.field.startswith("word:") and f.field[5:] in UDI_FLAGS]
+    if any(f.field in ("word:nrl", "word:nonrl") for f in flags) and "gudid" in it.datasets:
+        it.datasets = list(dict.fromkeys("udi" if d == "gudid" else d for d in it.datasets))
+        it.notes.append("the latex label flags of GUDID devices are read from their openFDA UDI records")
+    if len(flags) != 1 or it.sides or it.field or it.measure not in ("list", "count", "lookup"):
+        return
+    if not it.datasets or not set(it.datasets) <= {"udi", "gudid"}:
+        return
+    named = it.device is not None and it.device.path == "names"  # (a DI's flag is answered yes or no already)
+    bare = question.rstrip().endswith("?") and not _COUNTED.search(question)  # "Delta 3300: latex-free?"
+    if not named or not (_ASKS_YES_NO.search(question) or bare):
+        return
+    it.filters = [f for f in it.filters if f is not flags[0]]
+    it.measure, it.field, it.by, it.datasets = "lookup", UDI_FLAGS[flags[0].field[5:]], None, ["udi"]
 
 
 # a flag of one record asked as a filter ("was K202114 handled by an accredited third-party review organization?",

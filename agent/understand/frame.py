@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from . import vocab
+
 __all__ = ["Framed", "reframe", "expand_shorthand", "names_asker"]
 
 # shorthand of the question's grammar: (pattern, replacement), applied in order, case-insensitive
@@ -17,6 +19,7 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b510\s*\(?k\)?\s+summar(?:y|ies)\b", "510(k)"),
     (r"\bSE\s+letters?\s+(?=dates?\b)", "decision "),
     (r"\bSE\s+letters?\b", "510(k) decision"),
+    (r"\b(?:its\s+|the\s+)?SE\s+(?=decisions?\b|determinations?\b)", ""),  # "got its SE decision": its decision
     (r"\bcalendar\s+(?=years?\b|yrs?\b|(?:19|20)\d\d\b)", ""),
     (r"\bby\s+the\s+(?=(?:year|month|quarter)\b(?!\s*(?:of\s+)?\d))", "by "),  # "by the year 2021" is a deadline
     (r"\b(?:first|initial)\s+(?:six|6)\s+months\s+(?=of\s+(?:(?:19|20)\d\d|that|the|this|last)\b)", "first half "),
@@ -27,6 +30,74 @@ _SHORT: list[tuple[str, str]] = [
         r"\b(?:that\s+)?(?:meets?|meeting|satisfy|satisfies|match(?:es)?)\s+(?:both|all|these|the|each)\s+(?:of\s+the\s+)?"
         r"(?:two\s+|three\s+)?(?:criteria|conditions|requirements)\s*:?",
         "",
+    ),
+    # a ticket's or e-mail's own prefix ("ticket: ...", "RE: ...", "ticket #4411: ..."): framing, no search word
+    (r"^\s*(?:ticket|tkt|re|fw|fwd|subject|req|request)\s*(?:#\s*[\w-]+\s*)?:\s*", ""),
+    # complaint-handling shorthand: "AE" an adverse event, "rcvd" received, "dev prob" the device problem, "pt" the
+    # patient (where a patient's attribute follows), "68 yo" years old, "vol" volume, "the db" the database
+    (r"(?-i:\bAEs\b)|\baes\b(?=\s+(?:reports?|count|rpts?|in|for|on|per|by)\b)", "adverse events"),
+    (r"(?-i:\bAE\b)|\bae\b(?=\s+(?:reports?|count|rpts?|in|for|on|per|by)\b)", "adverse event"),
+    (r"\b(?:rcvd|recvd|rec'd|recd)\b", "received"),
+    (r"\bdev(?:ice)?\.?\s+probs?\b\.?", "device problem"),
+    (r"\bpts\b(?='?\s*(?:sex|gender|age|aged|ages|older|younger|over|under)\b)", "patients"),
+    (r"\bpt'?s?\b(?=\s*(?:sex|gender|age|aged|ages|older|younger)\b)", "patient"),
+    (r"(?<=\d)\s*(?:yo|y/o|y\.o\.|yrs?\s+old)(?=[\s,.;:?!)]|$)", " years old"),
+    (r"\bgender\b", "sex"),
+    (r"(?-i:\bF\b)\s*(?:vs\.?|v\.?|/|or|and)\s*(?-i:\bM\b)", "female vs male"),
+    (r"(?-i:\bM\b)\s*(?:vs\.?|v\.?|/|or|and)\s*(?-i:\bF\b)", "male vs female"),
+    (r"\bvol\b\.?(?!\s*\d)", "volume"),
+    (r"\b(?:in|from|across)\s+the\s+db\b", "in the database"),
+    (r"\b(adverse\s+events?|mdrs?|maude|event|complaint|vigilance)\s+filings?\b", r"\1 reports"),
+    (r"\bgeneral\s+electric(?:\s+(?:co\.?|company|healthcare))?\b", "GE"),
+    (r"\b([a-z]{3,})\(s\)", r"\1s"),  # "type(s)", "establishment(s)": the plural said
+    # "break out the class III ones", "pull out the deaths": those of the previous answer that are so
+    (r"\b(?:break|pull|split|separate)\s+out\s+(?:just\s+|only\s+)?(?=the\s+|those\s+)", "of those, "),
+    # "close that one out", "closed out": the recall terminated
+    (
+        r"\b(?:did|does|do|will)\s+(?:FDA|they|the\s+firm|it)\s+close\s+((?:that|this|the|it)(?:\s+one|\s+recall)?)\s+out\b",
+        r"was \1 terminated",
+    ),
+    (r"\bclose\s+((?:that|this|the|it)\s+(?:one\s+|recall\s+)?)?out\b", r"terminate \1"),
+    (r"\bclosed\s+out\b", "terminated"),
+    # "X or not?": a yes-or-no question about X, no negation
+    (r"[\s,;-]*\bor\s+not\b\s*(?=[?.!]*\s*$)", ""),
+    # the quality system regulation said beside GMP, or as what a device must follow: the GMP exemption is asked
+    (r"\b(?:the\s+)?(?:quality\s+system|QS|QSR)\s*(?:/|or|and)\s*(?:the\s+)?GMP\b", "GMP"),
+    (r"\bGMP\s*(?:/|or|and)\s*(?:the\s+)?(?:quality\s+system|QS|QSR)\b", "GMP"),
+    (r"\b(GMP|quality\s+system)\s+(?:regs|regulations?|requirements|rules)\b", r"\1"),
+    (  # "do retinoscopes need to follow the QS reg or are they gmp-exempt?": are retinoscopes GMP exempt?
+        r"\b(?:do|does|did)\s+((?:the\s+|a\s+|an\s+)?[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:need|have|has)\s+to\s+(?:follow|comply\s+"
+        r"with|meet)\s+(?:the\s+)?(?:QS|QSR|quality\s+system|GMP)(?:\s+reg(?:ulation)?s?)?\s+or\s+(are|is)\s+(?:they|it)\b",
+        r"\2 \1",
+    ),
+    (r"\b(?:types?|kinds?)\s+of\s+(pma\s+)?(supplements?)\b", r"\1supplement type"),
+    # one issuing agency said with another ruled out ("GS1 (not HIBCC)"): one agency already excludes the others
+    (
+        r"\b(GS1|HIBCC|ICCBBA)\s*[(,-]?\s*(?:but\s+)?(?:not|excluding|no)\s+(?:GS1|HIBCC|ICCBBA)(?:\s*(?:or|/|,)\s*"
+        r"(?:GS1|HIBCC|ICCBBA))?\s*\)?",
+        r"\1",
+    ),
+    (r"\bissuing\s+agency\s*[:=,-]?\s*(?=GS1|HIBCC|ICCBBA)", "issuing agency "),
+    # "the owner/operator (number please)", "owner/op #": the owner/operator number
+    (r"\bowner[\s/-]*op(?:erator)?\.?\s*\(\s*(?:the\s+)?(?:numbers?|nos?\.?|#)[^)]{0,20}\)", "owner operator number"),
+    (r"\bowner[\s/-]*op\b\.?(?!\s*(?:numbers?|nos?\b|#))", "owner operator"),
+    # "who led / topped ...": the firm that ranks first
+    (
+        r"\bwho(?:'s|\s+is|\s+was)?\s+(?=(?:led|leads|topped|tops|leading|dominates|dominated|came\s+out\s+on\s+top)\b)",
+        "which firm ",
+    ),
+    (
+        r"\b(?:is|was|are|were)\s+(?:the\s+)?(?:market|category|industry|segment)\s+leaders?\s+(?:in|for|on)\b",
+        "has the most",
+    ),
+    (
+        r"\b((?:which|what)\s+(?:firm|company|manufacturer|applicant|player|maker)s?)\s+dominat(?:es|ed|e)\b",
+        r"\1 had the most",
+    ),
+    (  # "which firm led (the pack in) PMA approvals": the firm with the most, "led" the verb and never LED lights
+        r"\b((?:which|what)\s+(?:firm|company|manufacturer|applicant|player|maker|sponsor)s?)\s+led(?:\s+the\s+"
+        r"(?:pack|way|field))?(?:\s+(?:in|on|for))?\b",
+        r"\1 had the most",
     ),
     (r"\byrs\b", "years"),
     (r"\byr\b", "year"),
@@ -64,6 +135,11 @@ _SHORT: list[tuple[str, str]] = [
         r"\1 number",
     ),
     (r"\bpublish(?=\s+(?:date|dt)\b)", "publication"),
+    # a patient's age bound in symbols ("pt age >= 70"): the age, not a date
+    (r"\b(ages?|aged)\s*>=\s*(\d{1,3})\b(?!\s*[-/]\d)", r"\1 \2 or older"),
+    (r"\b(ages?|aged)\s*<=\s*(\d{1,3})\b(?!\s*[-/]\d)", r"\1 \2 or younger"),
+    (r"\b(ages?|aged)\s*>\s*(\d{1,3})\b(?!\s*[-/]\d)", r"\1 over \2"),
+    (r"\b(ages?|aged)\s*<\s*(\d{1,3})\b(?!\s*[-/]\d)", r"\1 under \2"),
     (r">=\s*(?=\d)", "since "),
     (r"<=\s*(?=\d)", "through "),
     (r"(?<![<>=])>\s*(?=\d)", "after "),
@@ -178,7 +254,17 @@ _SHORT: list[tuple[str, str]] = [
         "",
     ),
     # the data's own date ("as-of date", "data cut-off date"): every answer states it, so it filters nothing
-    (r"\b(?:the\s+)?(?:data\s+)?(?:as[\s-]of|cut[\s-]?off|refresh|last[\s-]update)\s+dates?(?:\s+of)?\b", ""),
+    (
+        r"\b(?:the\s+)?(?:data(?:'s|set's)?\s+)?(?:as[\s-]of|cut[\s-]?off|refresh|last[\s-]update)\s+dates?(?:\s+of)?\b",
+        "",
+    ),
+    # "the two years up to the data's export date": the period ends at the data's own date, as "the last two years"
+    (
+        r"\b(?:in\s+|over\s+|during\s+)?the\s+((?:\w+\s+)?(?:years?|months?|days?|weeks?))\s+(?:up\s+to|before|prior\s+to|"
+        r"until|ending\s+(?:at|on|with))\s+(?:the\s+)?(?:data(?:'s|set's)?\s+|mirror(?:'s)?\s+|file(?:'s)?\s+)?"
+        r"(?:export|extract|download|snapshot|release)\s+date\b",
+        r"in the last \1",
+    ),
     (r"\brecord\s+count\b", "count"),
     # "the root cause listed for them": what the records give, not the registration listings
     (r"\blisted\s+(?=(?:for|on|in|under|against)\s+(?:them|those|these|it|that|this|each|the\s+recalls?)\b)", ""),
@@ -209,6 +295,12 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bdec'?d\b", "decided"),
     (r"\bsubs\b(?!-)", "submissions"),
     (r"\bsub\b(?!-)", "submission"),
+    # "reg #" beside a product code (or a device's code said) is its regulation number: codes have no registration
+    (
+        r"\breg\.?\s*(?:#|no\b\.?|num\b\.?|nbr\b\.?)(?=\s+(?:for|of|on)\s+(?:the\s+)?(?:(?:product\s+|pro)?code\s+)?"
+        r"(?-i:[A-Z]{3})\b)|(?<=(?-i:[A-Z]{3})\s)reg\.?\s*(?:#|no\b\.?|num\b\.?|nbr\b\.?)",
+        "regulation number",
+    ),
     (r"\breg\.?\s*(?:#|no\b\.?|num\b\.?|nbr\b\.?)", "registration number"),
     (r"\bnbr\b\.?", "number"),
     (r"\bcat(?:alog)?\.?\s*(?:nos?\b\.?|#|num\b\.?|nbr\b\.?)", "catalog number"),
@@ -481,6 +573,18 @@ def _day_first(text: str) -> str:
     return text
 
 
+# "got the green light", "green-lit": the idiom for a positive FDA decision, approved where approvals are asked
+_GREEN_LIGHT = re.compile(
+    r"(?i)\b(?:(?:got|get|gets|getting|received?|receiving|was\s+given|were\s+given|given)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?:green[\s-]?light(?:ed)?|nod|go[\s-]?ahead|thumbs[\s-]?up|ok|okay|all[\s-]?clear|seal\s+of\s+approval|"
+    r"blessing|sign[\s-]?off)|green[\s-]?lit|green[\s-]?lighted)\b"
+)
+_FIELD_ASKED = re.compile(r"(?i)\b(?:gmdn|product\s+codes?|procodes?|regulation|class|category|term|panel)\b")
+# a label's words quoted ('say "not made with NRL"'): the flag the words name, read as if said plainly
+_QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
+_APPROVAL = re.compile(r"(?i)\b(?:pmas?|approv\w*|premarket\s+approvals?)\b")
+
+
 def expand_shorthand(text: str) -> str:
     """The question's shorthand written out ("yr" -> "year", "FEI #" -> "FEI number"); a word said as a product code
     or as part of a firm's name is left as said."""
@@ -491,6 +595,10 @@ def expand_shorthand(text: str) -> str:
             return m[0] if _as_said(m) else m.expand(rep)
 
         text = re.sub(pat, written, text, flags=re.IGNORECASE)
+    if _FIELD_ASKED.search(text):  # "what GMDN term is the X listed under": the verb, not the registration listings
+        text = re.sub(r"(?i)\b(?:listed|filed|classified|categori[sz]ed)\s+(?=under\b|as\b)", "", text)
+    text = _QUOTED.sub(lambda m: m[1] if tuple(m[1].lower().split()) in vocab.FILTER_PHRASES else m[0], text)
+    text = _GREEN_LIGHT.sub(lambda m: "approved" if _APPROVAL.search(text) else "cleared", text)
     text = _PART_OF_FIRM.sub(r"\1", text)
     while (more := _BARE_CLASS.sub(r"\1class \2", text)) != text:
         text = more  # "class I vs II vs III": each one a class

@@ -194,9 +194,12 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             out.append(
                 ("classification", Filter(field="regulation_number", value=up, label=f"regulation {up}", words=t.text))
             )
-        elif re.fullmatch(r"\d{5,10}", up) and (cue := _registry_cue(lows[max(0, i - 3) : i])):
-            name = "fei" if cue == "fei" else "regnum"  # "registration number 1628808", "FEI 3002808212"
-            label = f"{'FEI' if cue == 'fei' else 'registration'} number {up}"
+        elif re.fullmatch(r"\d{5,10}", up) and (
+            cue := _owner_after(lows[i + 1 : i + 5], lows[max(0, i - 3) : i]) or _registry_cue(lows[max(0, i - 3) : i])
+        ):
+            name = {"fei": "fei", "owner": "ownernum"}.get(cue, "regnum")  # "registration number 1628808", "FEI
+            # 3002808212", "owner/operator 9010225"
+            label = f"{ {'fei': 'FEI', 'owner': 'owner/operator'}.get(cue, 'registration') } number {up}"
             out.append(("registrationlisting", Filter(field=f"word:{name}", value=up, label=label, words=t.text)))
         elif (
             re.fullmatch(r"\d{5,6}", up)  # (a four-digit number beside "recall" is its year)
@@ -229,10 +232,17 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
     return out
 
 
+def _owner_after(after: list[str], before: list[str]) -> str:
+    """ "9010225 (owner/operator)": the number said to be an owner/operator's just after it (not an FEI number)."""
+    return "owner" if "owner" in after[:3] and "fei" not in before else ""
+
+
 def _registry_cue(before: list[str]) -> str:
     """'fei' or 'registration' when the words just before a number say it is an establishment's number."""
     if "fei" in before:
         return "fei"
+    if "owner" in before:
+        return "owner"  # "owner/operator 9010225", "owner operator number 9010225": the owner/operator's number
     if set(before) & {"registration", "registrations", "reg", "registered", "establishment"} and not set(before) & {
         "mdr",
         "report",
@@ -240,6 +250,9 @@ def _registry_cue(before: list[str]) -> str:
     }:
         return "registration"
     return ""
+
+
+_LABEL_PREFIXES = {"REF", "LOT", "CAT", "SKU", "QTY", "EXP", "MFG"}
 
 
 def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
@@ -272,7 +285,15 @@ def code_tokens(tokens: Tokens) -> tuple[list[int], list[int]]:
                 and re.fullmatch(r"510\(?k\)?s?|513\(?g\)?", lows[i + 1]) is None  # "ETB 510k": a dataset, no model
             )
             fei = t.text.upper() == "FEI"  # the establishment identifier unless said to be a product code
-            if t.text.isupper() and t.text not in NOT_CODES and not model and not fei:  # "PAD 6082" is a model number
+            label = (
+                t.text.upper() in _LABEL_PREFIXES
+                and i + 1 < len(lows)
+                and any(c.isdigit() for c in lows[i + 1])
+                and any(c.isalpha() for c in lows[i + 1])
+            )  # "REF AK-25502", "LOT 12A078": a label's catalog or lot number, not the product code REF
+            if (
+                t.text.isupper() and t.text not in NOT_CODES and not model and not fei and not label
+            ):  # "PAD 6082" is a model number
                 caps.append(i)
                 continue
         if w not in ("and", "or", "&"):

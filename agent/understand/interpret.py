@@ -42,6 +42,7 @@ from .fields import (
     recall_numbers,
     record_flag,
     resolve_measure,
+    udi_flag_question,
 )
 from .firm_forms import LEGAL_FORMS
 from .followups import bare, bind, content, field_not_dataset, merge, refining, specific
@@ -274,7 +275,11 @@ def _filter_fits(name: str, named: list[str], said: set[str] | None = None) -> b
         held = set(vocab.FILTER_FIELDS[name][0]) if name in vocab.FILTER_FIELDS else {target}
         cues = vocab.FILTER_CUES.get(name, {})
         held = {d for d in held if d not in cues or cues[d] & (said or set())}
-        return bool(held & set(named)) or (target == "enforcement" and "recall" in named)
+        return (
+            bool(held & set(named))
+            or (target == "enforcement" and "recall" in named)
+            or (name in ("nrl", "nonrl") and "gudid" in named)  # the GUDID's devices, as openFDA's UDI holds them
+        )
     return True
 
 
@@ -331,6 +336,16 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: li
             for k in range(i, j):
                 tokens.role.pop(k, None)  # "positive airway pressure", "recalls of ... kits"
         elif (
+            name == "kit"
+            and not set(preview) & {"udi", "gudid"}
+            and i
+            and tokens.free(i - 1)
+            and tokens.toks[i - 1].low.isalpha()
+            and tokens.toks[i - 1].low not in vocab.FUNCTION
+        ):
+            for k in range(i, j):
+                tokens.role.pop(k, None)  # "chest drainage kit": the device's own name, not the UDI kit flag
+        elif (
             name in ("otc", "rx") and not set(preview) & {"udi", "gudid"} and _CLASSIFICATION_ASKED.search(tokens.text)
         ):
             for k in range(i, j):
@@ -358,6 +373,7 @@ def interpret(
     (shorthand, "Can you", "yes or no", sentences that only give the asker's context) is read off first."""
     question, share = _share_words(question[:2000])
     question = _that_year(question, last)
+    question, glosses = _glosses(ctx, question)
     if (narrative := _narrative_words(question)) and not _names_a_device(ctx, narrative[1], question):
         it, clar = interpret(ctx, narrative[0], last)
         if it.datasets == ["event"] and it.understood and not it.device and not it.sides:
@@ -401,6 +417,7 @@ def interpret(
             "be for every firm. Which firm do you mean? Ask again with its name as the records spell it "
             '("Medtronic").'
         )
+    it.notes += glosses
     if framed.context and it.understood:
         kept = {w.lower() for k in framed.kept + framed.bound for w in k.split()}
         said = ", ".join(
@@ -411,6 +428,69 @@ def interpret(
         if said:
             it.notes.append(f"not used in the search (taken as background): {said}")
     return it, clar
+
+
+# words in brackets right after a regulation number or a product code the mirror knows ("876.1500 (endoscope and
+# accessories)", "PAD (chest drainage kit)"): the asker's explanation of the code, never a device or sides to compare
+_GLOSS = re.compile(r"\b(\d{3}\.\d{2,4}|[A-Z]{3})\s*\(\s*([A-Za-z][A-Za-z ,/&'-]{1,80}?)\s*\)")
+
+
+# a short name in capitals with its product code in brackets: the code is what the asker means, the name its gloss
+_NAMED_CODE = re.compile(
+    r"\b([A-Z][A-Z0-9-]{1,7})\s*\(\s*(?:(?:product|prod\.?)\s+code|procode|code|pc)?\s*:?\s*([A-Z]{3})\s*\)"
+)
+
+
+_PURPOSE = re.compile(
+    r"(?i)[,;]\s*(?:because\s+|as\s+|since\s+)?(?:we|i)(?:'d|\s+would)?\s+(?:want|like|need|wish|are\s+trying|try|hope|"
+    r"have)\s+to\s+(?:know|understand|see|check|confirm|learn|find\s+out|map|scope|gauge)\b[^.?!]*"
+)
+_CATALOG_IN_BRACKETS = re.compile(r"\(\s*([A-Z]{1,4}-\d{3,}[A-Z0-9-]*)\s*\)")
+_DESCRIPTION_START = {"the", "a", "an", "our", "their", "its", "on", "for", "of", "about", "with", "this", "that"}
+_GIVEN_ID = re.compile(r"\b(?:\d{3}\.\d{2,4}|[A-Z]{3}|K\d{6}|P\d{6}|DEN\d{6})\b")
+_AND_ACCESSORIES = re.compile(r"(?i)\b([a-z][\w-]*)\s+and\s+(accessor(?:y|ies))\b")
+
+
+def _glosses(ctx: ToolContext, question: str) -> tuple[str, list[str]]:
+    """The question without the asker's explanations of a code it gives, and a note on each one taken out."""
+    from mirror.lookup.lexicon import product_code_details
+
+    notes: list[str] = []
+    purpose = _PURPOSE.search(question)
+    if purpose and _GIVEN_ID.search(question[: purpose.start()]):  # "... 876.1500, we want to know the range of
+        # endoscope codes": why it is asked, once the code asked about is given
+        notes.append(f'"{purpose[0].strip(" ,;")}" was taken as why you ask, not searched')
+        question = question[: purpose.start()] + question[purpose.end() :]
+    if not re.search(r"(?i)\b(?:vs\.?|versus|compare\w*|between)\b", question):
+        question = _AND_ACCESSORIES.sub(r"\1 \2", question)  # "Duodenoscope And Accessories": one device's name
+    for m in reversed(list(_CATALOG_IN_BRACKETS.finditer(question))):  # "the Arrow CVC kit (AK-25502)": the
+        # catalog number names the product exactly; the words before it describe it
+        head = question[: m.start()].rstrip()
+        words = re.findall(r"[\w'-]+", head)
+        k = len(words)
+        while k and words[k - 1].lower() not in _DESCRIPTION_START and len(words) - k < 6:
+            k -= 1
+        if k and words[k - 1].lower() in _DESCRIPTION_START and len(words) > k:
+            said = " ".join(words[k:])
+            start = head.rfind(words[k])
+            if start >= 0 and head[start:].split()[0].startswith(words[k]):
+                question = question[:start] + m[1] + question[m.end() :]
+                notes.append(f'"{said}" was read as the description of {m[1]}, which names the product')
+    named, glossed = list(_NAMED_CODE.finditer(question)), list(_GLOSS.finditer(question))
+    if not named and not glossed:
+        return question, notes
+    codes = [m[2] for m in named] + [m[1] for m in glossed if not m[1][0].isdigit()]
+    known = product_code_details(ctx.api, codes) if codes else {}
+    out = question
+    for m in reversed(named):  # "IOL (HQL)", "PORP (prod code ETB)": the code is what the asker means
+        if m[2] in known:
+            out = out[: m.start()] + m[2] + out[m.end() :]
+            notes.insert(0, f'"{m[1]}" was read as a name for the product code {m[2]} given beside it')
+    for m in reversed(list(_GLOSS.finditer(out))):
+        if (m[1][0].isdigit() or m[1] in known) and not re.search(r"\b[A-Z]{3}\b", m[2]):
+            out = out[: m.start()] + m[1] + out[m.end() :]
+            notes.insert(0, f'"{m[2]}" in brackets was read as an explanation of {m[1]}, not searched')
+    return out, notes
 
 
 # a share asked ("what percentage of ... are class III", "out of how many in total"): the words that ask for the
@@ -638,10 +718,16 @@ def _frame_dataset(ask: str, context: list[str]) -> str:
     return ask.rstrip() + " " + " ".join(dict.fromkeys(said)) if said else ask
 
 
+_REGISTRY_CUE = {"word:fei": "FEI", "word:regnum": "registration number", "word:ownernum": "owner/operator number"}
+
+
 def _named_in(ctx: ToolContext, text: str) -> list[str]:
     """The firms, record numbers, devices and periods a frame sentence names ("We are looking at Medtronic")."""
     it, _ = _read_model(ctx, expand_shorthand(text).rstrip(".!;:, "), None)
     out = [f.words for f in it.filters if (f.field in RECORD_FIELDS or f.field == "word:lot") and f.words]
+    out += [
+        f"{_REGISTRY_CUE[f.field]} {f.words}" for f in it.filters if f.field in _REGISTRY_CUE and f.words
+    ]  # "We keep seeing FEI 3002808212 in a dossier.": the establishment's number, with what says it is one
     out += [s.firm.words for s in it.sides if s.firm] or ([it.firm.words] if it.firm and it.firm.exact else [])
     d = it.device
     held = d and (any(c.records for c in d.codes) or d.codes and all(c.records is None for c in d.codes) or d.found)
@@ -919,9 +1005,17 @@ def _read(
         and set(it.datasets) <= {"510k", "pma"}
         and it.datasets
         and not it.date_from
-        and re.search(r"(?i)\b(?:cleared|approved|clearance|approval|decided)\b", question)
+        and re.search(r"(?i)\b(?:cleared|approved|clearance|approval|decided|clear|approve)\b", question)
     ):
         it.field, it.measure = "decision_date", "lookup"  # "when was the O-Genesis system cleared?": its date
+    if (
+        tokens.lows()[0] == "when"
+        and (it.field == "decision_code" or it.measure == "top" and it.by == "decision_code")
+        and it.datasets
+        and set(it.datasets) <= {"510k", "pma"}
+        and (ids or it.device)
+    ):
+        it.field, it.measure, it.by = "decision_date", "lookup", None  # "when did X get its SE decision?": the date
     more_sides(it, names, periods)
     sound_sides(it)  # "X vs X", or a side that names nothing the mirror knows: no comparison
     if it.measure == "compare" and not it.sides and _CHANGE.search(question):
@@ -939,6 +1033,7 @@ def _read(
     ):
         it.measure, it.by = "list", None  # "which MDRs are under OZO": its records, not a ranking
     flag_question(it, tokens)
+    udi_flag_question(it, question)
     record_flag(it)
     _place_of_firm(it, question)
     if (
@@ -1017,8 +1112,11 @@ def _read(
         it.field = "lot_number"  # "lot #" of an adverse event report: its device's lot number
     if it.measure == "top" and it.by == "review_panel" and re.search(r"(?i)\bspecialt(?:y|ies)\b", question):
         it.by = "medical_specialty"  # "which specialty has the most class I devices": the specialty's name
-    if it.field in ("registration_number", "fei_number") and any(
-        f.field in ("word:regnum", "word:fei") for f in it.filters
+    if (
+        it.field in ("registration_number", "fei_number")
+        and any(f.field in ("word:regnum", "word:fei") for f in it.filters)
+        or it.field == "owner_operator_number"
+        and any(f.field == "word:ownernum" for f in it.filters)
     ):
         it.field, it.measure = None, "list"  # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}
@@ -1055,16 +1153,33 @@ def _read(
         it.filters.append(
             Filter(field="word:pmadecision", value="APPR", label=label + " (approved)", words="approved")
         )  # "supplements approved": decided APPR, not 30-day notices
+    if (
+        it.measure == "compare"
+        and len(it.sides) == 2
+        and all(len(sd.filters) == 1 and sd.filters[0].field == "word:status" for sd in it.sides)
+        and re.search(r"(?i)\b(?:is|was|are|were)\s+(?:it|that|this|they)\b.*\bor\b", question)
+        and (ids or it.device or it.firm)
+    ):  # "is it still open or closed out?": the status of the recall named, not two counts to compare
+        it.sides, it.measure, it.field, it.by = [], "lookup", "status", None
+        it.datasets = ["recall"] if set(it.datasets) <= {"recall", "enforcement"} else it.datasets
     enf = [
         f
         for f in it.filters + [f for side in it.sides for f in side.filters]  # "class II vs class III recalls"
         if f.field == "recall_class"
         or f.field.startswith("word:")
         and vocab.FILTER_DATASET.get(f.field[5:]) == "enforcement"
+        or f.field == "word:status"
+        and f.value == "Ongoing"  # the recalls' own statuses are "Open, Classified", "Completed", "Terminated"
     ]
     if "recall" in it.datasets and enf:
         it.datasets = [("enforcement" if d == "recall" else d) for d in it.datasets]  # those fields live there
-        what = "recall classes are" if enf[0].field == "recall_class" else f"{enf[0].label} are"
+        what = (
+            "recall classes are"
+            if enf[0].field == "recall_class"
+            else 'the status "Ongoing" is'
+            if enf[0].field == "word:status"
+            else f"{enf[0].label} are"
+        )
         it.notes.append(f"{what} given in FDA enforcement reports, so those were counted")
         it.datasets = list(dict.fromkeys(it.datasets))
     if it.date_from and rng and not preview and it.datasets and _anchor(ctx, it.datasets) != _anchor(ctx, []):
@@ -1089,6 +1204,8 @@ def _read(
         clar = month_clar
     if clar is None and names.questions:
         clar = Clarification(question=names.questions[0][0], choices=names.questions[0][1])
+    if clar is None and it.understood and not refine:
+        clar = _firm_own_codes(ctx, it)
     if clar is None and it.understood and not refine:
         rank_when_bare(it, said_fields)
         _codes_named(it)
@@ -1141,7 +1258,7 @@ KNOWN_FIELDS = frozenset(
     {*LOOKUP_FIELDS, *COUNTABLE, *LOOKUP_ALIAS, "product_quantity", "proprietary_name", "root_cause_description"}
     | {"recalling_firm", "manufacturer_name", "company_name", "patient_problems", "device_problems"}
     | {p.removesuffix(".exact").rsplit(".", 1)[-1] for ds, _ in vocab.FILTER_FIELDS.values() for p in ds.values()}
-)
+) - {"owner_operator_number"}  # its number is read as a record's (ids); its name asks for the field itself
 
 
 # both kinds of PMA record said together: all of them
@@ -1731,6 +1848,13 @@ def _devices_and_names(
             for k in range(a, b):
                 tokens.role[k] = "firm"
             continue
+        if (
+            reading.choices
+            and (it.firm is not None or names.firms[1:])
+            and all(c.patch.keys() <= {"firm", "device"} for c in reading.choices)
+            and any("firm" in c.patch for c in reading.choices)
+        ):
+            reading.choices, reading.question = [], ""  # the maker is named: no question of which maker's
         if reading.choices and clar is None:
             clar = Clarification(question=reading.question, choices=reading.choices)
         if reading.device is None or reading.strength < 0.3:
@@ -1784,6 +1908,63 @@ _DEVICE_LEAD = {"for", "on", "of", "about", "involving", "concerning", "regardin
 _COMPARING = re.compile(r"(?i)\b(?:vs|versus|compar\w*|against|or|and|between|than|both|each|relative)\b|&")
 
 
+def _firm_own_codes(ctx: ToolContext, it: Interpretation) -> Clarification | None:
+    """A firm's device read by the classification's codes ("the Medtronic insulin pump") when the firm's own records
+    name that device under none of them (its reports file the pumps under OZP and OZO): the codes its records carry
+    are offered, never a count or ranking of none under codes it does not use."""
+    from ..planner import _firm_args
+    from ..tools import ToolError, run_tool
+    from ..tools.specs import SEARCHER, SPECS
+
+    d, f = it.device, it.firm
+    if d is None or f is None or d.path != "codes" or it.sides or len(it.datasets) != 1 or not d.codes:
+        return None
+    ds = it.datasets[0]
+    spec = SPECS.get(ds)
+    if spec is None or "product_code" not in spec.counts or ds not in SEARCHER:
+        return None
+    args = {"dataset": spec.count_name, "field": "product_code", "limit": 6, **_firm_args(f)}
+    codes = [c.code for c in d.codes][:MAX_GIVEN_CODES]
+    try:
+        under = run_tool(ctx, SEARCHER[ds], {**_firm_args(f), "product_codes": codes, "limit": 0}).total
+    except ToolError:
+        return None
+    if under:
+        return None
+    found: dict[str, int] = {}
+    words = d.words.split()
+    for names in dict.fromkeys([d.words, words[-1]] if len(words) > 1 else [d.words]):
+        try:
+            rows = run_tool(ctx, "count_by", {**args, "names": names}).rows
+        except ToolError:
+            continue
+        for r in rows:
+            if r.get("product_code"):
+                found.setdefault(str(r["product_code"]), int(r["count"]))
+        if len(found) > 1:
+            break
+    if not found:
+        return None
+    from mirror.lookup.lexicon import product_code_details
+
+    what = vocab.LABEL.get(ds, ds)
+    known = product_code_details(ctx.api, list(found))
+    choices = [
+        Choice(
+            label=f"{code} {known[code].device_name if code in known else ''} ({n:,} of {f.name}'s {what})".replace(
+                "  ", " "
+            ),
+            patch={"device": DeviceFilter(words=code, path="given", codes=[Code(code=code)]).model_dump()},
+        )
+        for code, n in list(found.items())[:4]
+    ]
+    return Clarification(
+        question=f"{f.name}'s {what} name \"{d.words}\" under other product codes than the ones FDA's classification "
+        f"gives it ({', '.join(c.code for c in d.codes[:4])}). Which do you mean?",
+        choices=choices,
+    )
+
+
 def _holds_records(d: DeviceFilter) -> bool:
     return bool(d.path == "given" or d.found or any(c.records for c in d.codes))
 
@@ -1806,7 +1987,9 @@ def _filter_in(f: Filter, ds: str) -> bool:
     return f.field.startswith("word:") and ds in vocab.FILTER_FIELDS.get(f.field[5:], ({}, ""))[0]
 
 
-_WHEN_ENDED = re.compile(r"(?i)^\s*(?:when|what\s+date|on\s+what\s+date|date)\b.*\bterminat\w*")
+_WHEN_ENDED = re.compile(
+    r"(?i)^\W*(?:(?:and|ok|okay|so|then|also)\W+)*(?:when|what\s+date|on\s+what\s+date|which\s+date|date)\b.*\bterminat\w*"
+)
 
 
 _PMA_NUMBER_ASKED = re.compile(
@@ -1831,12 +2014,19 @@ def _pma_number_asked(it: Interpretation) -> None:
 
 def _when_terminated(it: Interpretation) -> None:
     """ "when was the X recall terminated": the termination date looked up, not a count of terminated recalls."""
-    if it.datasets != ["enforcement"] or it.measure not in ("list", "count") or it.sides or it.date_from:
+    if not it.datasets or not set(it.datasets) <= {"recall", "enforcement"} or it.sides or it.date_from:
         return
-    if not _WHEN_ENDED.search(it.question) or not (it.device or it.firm or it.filters):
+    if it.measure not in ("list", "count") or not _WHEN_ENDED.search(it.question):
         return
     it.filters = [f for f in it.filters if f.field != "word:status"]
-    it.measure, it.field = "lookup", "termination_date"
+    if not (it.device or it.firm or it.filters):  # "when was it terminated?" with no recall named before it
+        it.understood = False
+        it.cannot = (
+            "You asked when a recall was terminated, but no recall is named in your question or the one before "
+            "it, so I give no date. Name the recall (its number, such as Z-0053-2020, or the product and the firm)."
+        )
+        return
+    it.measure, it.field, it.datasets = "lookup", "termination_date", ["enforcement"]  # the reports carry the date
 
 
 _ARABIC = {"I": "1", "II": "2", "III": "3"}
@@ -1992,9 +2182,11 @@ def _negated(question: str, words: str) -> bool:
         words
         and re.search(
             r"(?i)\b(?:not|(?<!yes\sor\s)(?<!yes\/)no|except|excluding|exclude|other\s+than|without|but\s+not|rather\s+than|"
-            r"as\s+opposed\s+to|"
+            r"as\s+opposed\s+to|never|(?:have|has|is|are|was|were|do|does|did)n['’]?t|"
             r"instead\s+of)\s+"
-            r"(?:(?:the|any|those|these|ones|that|which|were|are|was|is)\s+){0,3}" + re.escape(words) + r"\b",
+            r"(?:(?:the|any|those|these|ones|that|which|were|are|was|is|been|be|yet|still|ever|got|gotten)\s+){0,3}"
+            + re.escape(words)
+            + r"\b",
             question,
         )
     )

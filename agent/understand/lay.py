@@ -15,6 +15,7 @@ LAY_WORDS = {
     "carm": "fluoroscopic x-ray system",  # a mobile fluoroscopic x-ray unit (OXO, JAA, RCC ...)
     "defib": "defibrillator",
     "defibrilator": "defibrillator",
+    "vent": "ventilator",  # clinical shorthand ("7200AE vents"), never the vena cava
 }
 _ALL = {**ABBREVIATIONS, **LAY_WORDS}
 

@@ -199,6 +199,7 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
             hits[p] = hits[full]
     reach = device_word_reach(ctx.api, [t.low for a, b in spans for t in tokens.toks[a:b]])
     _firms_holding_places(tokens, skip, hits, reach, out)
+    _firm_initials_before_places(tokens, hits, reach, out)
     out.places, asks = read_places(tokens, skip, reach)
     out.questions += asks
     for a, b in runs(tokens, skip, parts=True):
@@ -208,6 +209,30 @@ def read_names(ctx: ToolContext, tokens: Tokens, skip: set[str]) -> Names:
     lows = tokens.lows()
     out.cue_without_name = any(w in ("firm", "company", "manufacturer") for w in lows) and not out.firms
     return out
+
+
+def _firm_initials_before_places(tokens: Tokens, hits: dict[str, FirmHit], reach: dict[str, int], out: Names) -> None:
+    """Two capitals that lead a firm's name the records hold ("Medtronic or GE?", "GE Healthcare"): the firm, not
+    the US state or country code, unless a place word comes just before ("in GE", "state GE")."""
+    cues = {"in", "based", "located", "registered", "state", "states", "country", "countries", "nation", "="}
+    lows = tokens.lows()
+    for i, t in enumerate(tokens.toks):
+        if not (tokens.free(i) and len(t.text) == 2 and t.text.isalpha() and t.text.isupper()):
+            continue
+        hit = hits.get(t.text)
+        if hit is None or not hit.records or t.text in ("US", "UK", "EU"):
+            continue
+        if any(lows[k] in cues for k in range(max(0, i - 2), i)):
+            continue
+        j = max(
+            (
+                j
+                for j in range(i + 1, min(len(lows), i + 5) + 1)
+                if hits.get(_said(tokens, i, j)) and all(tokens.free(k) for k in range(i, j))
+            ),
+            default=i + 1,
+        )  # "GE OEC Medical Systems": the longest firm name that starts there
+        _firms(tokens, i, j, hits, reach, out, longest=True)
 
 
 def _firms_holding_places(
@@ -273,8 +298,25 @@ def _firms(
             _absorb_typo(tokens, j, firm)
 
 
+# corporate words that follow a firm's short name in how people name it ("GE Healthcare", "Philips Medical Systems")
+# though the records may spell the firm otherwise: part of the firm's name, never a device
+_CORPORATE = {"healthcare", "health", "medical", "systems", "technologies", "international", "corporation", "inc"}
+
+
 def _absorb_typo(tokens: Tokens, j: int, firm: FirmFilter) -> None:
-    """The word after a firm's leading words that is a misspelling of the name's next word ("boston scientfic")."""
+    """The word after a firm's leading words that is a misspelling of the name's next word ("boston scientfic"), or
+    a corporate word said after it with a capital ("GE Healthcare")."""
+    k = j
+    while (
+        k < len(tokens.toks)
+        and tokens.free(k)
+        and tokens.toks[k].low in _CORPORATE
+        and tokens.toks[k].text[0].isupper()
+    ):
+        k += 1
+    if k > j:
+        tokens.take(j, k, "firm")
+        return
     said = len(firm.words.split())
     nxt = (firm.name.split() + [""])[said].lower().strip(".,") if len(firm.name.split()) > said else ""
     if (

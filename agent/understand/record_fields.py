@@ -50,7 +50,15 @@ _ASKED: list[tuple[set[str], re.Pattern[str], str]] = [
         "city",
     ),
 ]
-_IDS = ("k_number", "pma_number", "product_res_number", "registration_number", "word:regnum", "word:fei")
+_IDS = (
+    "k_number",
+    "pma_number",
+    "product_res_number",
+    "registration_number",
+    "word:regnum",
+    "word:fei",
+    "word:ownernum",
+)
 
 
 def record_field(it: Interpretation) -> bool:

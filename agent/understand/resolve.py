@@ -107,6 +107,12 @@ def _word_forms(words: str) -> list[str]:
                 break
     if every != parts:
         out.append(" ".join(every))
+    joined = [
+        " ".join(parts[:k] + [parts[k] + parts[k + 1].lower()] + parts[k + 2 :])
+        for k in range(len(parts) - 1)
+        if parts[k].isalpha() and parts[k + 1].isalpha() and min(len(parts[k]), len(parts[k + 1])) >= 4
+    ]  # "ultra sound probe", "pace maker": one word written as two (kept only where the joined word is known)
+    out = joined + out
     return [o for o in dict.fromkeys(out) if o != words][:8]
 
 
@@ -182,7 +188,7 @@ def read_device(
     if found["partial"] and known and not _depth:
         fallback = None
         for alt in _word_forms(words):  # "fluoroscopy systems": FDA names say "Fluoroscopic"
-            if (again := resolve_devices(ctx.api, alt, 30))["partial"] or not again["total"]:
+            if (again := resolve_devices(ctx.api, alt, 30))["partial"] or not again["total"] or again["unknown"]:
                 continue
             reading = read_device(ctx, alt, datasets, known=True, _depth=1)
             if reading.device is None:
@@ -249,6 +255,18 @@ def read_device(
     primary = exact or [r for r in rows if (r["score"] or 0) >= 0.8 * top][:MAX_CODES]
     device = DeviceFilter(words=words, codes=[_code(r) for r in primary], path="codes", matched=found["total"])
     reading = DeviceReading(device, strength, found["corrections"], found["unknown"])
+    if ds is None and found["partial"] and not found["unknown"] and _inside(primary[0]["device_name"], words):
+        # no product code is named by all the words ("ultrasound probe" read as the orthopedic "Probe"): the codes
+        # each naming only some of them are offered, never one of them answered as if it were the device
+        reading.question = f'No product code is named by all of "{words}". Which of these do you mean?'
+        reading.choices = [
+            Choice(
+                label=f"{r['product_code']} {r['device_name']}",
+                patch={"device": DeviceFilter(words=words, path="codes", codes=[_code(r)]).model_dump()},
+            )
+            for r in rows[:4]
+        ]
+        return reading
     if ds is None:
         if found["unknown"] and not _elsewhere(ctx, words, ds, reading):  # "the NC EMERGE balloon": a brand
             _elsewhere(ctx, " ".join(w for w in words.split() if w.lower() in unknown), ds, reading)
@@ -321,6 +339,14 @@ def read_device(
     if not reading.choices and (found["unknown"] or any(ch.isdigit() for ch in words)):  # or a model number
         _elsewhere(ctx, words, ds, reading)  # "sterrad cassette" recalls: named in enforcement reports
     return reading
+
+
+def _inside(name: str, words: str) -> bool:
+    """The device name is made of only some of the words ("Probe" in "ultrasound probe"): a broader name, which
+    leaves the other words unexplained."""
+    said = {w[:5] for w in re.findall(r"[a-z0-9]+", words.lower()) if w not in ("the", "a", "an", "of", "for")}
+    held = {w[:5] for w in re.findall(r"[a-z0-9]+", (name or "").lower())}
+    return bool(held) and held < said
 
 
 ELSEWHERE = ("event", "recall", "enforcement", "510k", "pma", "udi", "gudid", "registrationlisting")
@@ -449,7 +475,35 @@ def _names_only(ctx: ToolContext, words: str, ds: str) -> DeviceReading:
         f'holding "{words}" were searched: {n:,} found'
     )
     device = DeviceFilter(words=words, path="names", text=words, how=how, found=n)
-    return DeviceReading(device, 0.8 if n else 0.5)
+    reading = DeviceReading(device, 0.8 if n else 0.5)
+    if n and ds == "covid19serology":
+        _makers(ctx, words, reading)
+    return reading
+
+
+def _makers(ctx: ToolContext, words: str, reading: DeviceReading) -> None:
+    """A test's name that several makers' tests share ("COVID-19 IgG/IgM Rapid Test Cassette"): which maker's is
+    asked (the person reads the choices), never the makers' results added up as if they were one test."""
+    from .types import FirmFilter
+
+    try:
+        rows = run_tool(ctx, "count_by", {"dataset": "serology", "field": "manufacturer", "names": words, "limit": 6})
+    except ToolError:
+        return
+    makers = [(str(r["manufacturer"]), int(r["count"])) for r in rows.rows if r.get("manufacturer")]
+    if len(makers) < 2 or reading.device is None:
+        return
+    reading.question = f'"{words}" is the name of tests by {len(makers)} makers. Which maker\'s test do you mean?'
+    reading.choices = [
+        Choice(
+            label=f"{m} ({_recs(c)})",
+            patch={"firm": FirmFilter(words=m, name=m, key=m.lower(), variants=[m], records=c).model_dump()},
+        )
+        for m, c in makers[:4]
+    ]
+    reading.choices.append(
+        Choice(label=f'all the tests named "{words}", every maker', patch={"device": reading.device.model_dump()})
+    )
 
 
 def _singular(w: str) -> str:

@@ -92,13 +92,14 @@ MEASURE_PHRASES = _table(
         "every quarter|year on year|month on month|"
         "by decision year|by year of decision|by received year|by year received|by report year|per decision year",
         "top": "top|most|most common|most frequent|most frequently|most often|number one|"
-        "leading|biggest|largest|main|highest|ranking|rank|ranked|rank order|topped|tops|top-ranked",
+        "leading|biggest|largest|main|highest|ranking|rank|ranked|rank order|topped|tops|top-ranked|"
+        "came out on top|came out ahead",
         "compare": "vs|versus|compared to|compared with|compare|comparison|against|which has more|which had more|"
         "which have more|who has more|who had more|which has fewer|which had fewer|more than|fewer than|"
         "difference between|side by side|more common|less common|more frequent|less frequent|"
         "go up or down|went up or down|gone up or down|up or down|increase or decrease|increased or decreased|"
         "rise or fall|rose or fell|go up|went up|gone up|go down|went down|gone down|increase|increased|decrease|"
-        "decreased",
+        "decreased|stack up|stacks up|stack up against|stacked up|measure up|compare to",
     }
 )
 
@@ -111,8 +112,10 @@ FIELD_PHRASES = _table(
         "device_class": "device class|class of device|classification class|risk class|class|classified|"
         "device classification|classification of",
         "decision_code": "decision code|decision codes|decision|decisions",
-        "decision_date": "decision date|date of decision|when was it cleared|when was it approved|approval date|"
-        "date of approval|date approved|clearance date|date of clearance|date cleared",
+        "decision_date": "decision date|date of decision|when was decision|when was the decision|when was it decided|"
+        "when was the decision made|when decided|when did fda decide|date of the decision|when was it cleared|"
+        "when was it approved|approval date|date of approval|date approved|clearance date|date of clearance|"
+        "date cleared",
         "root_cause": "root cause|root causes|cause|causes|reason|reasons|reason for recall|why|caused|what caused",
         "recall_class": "recall class|recall classes|recall classification",
         "review_panel": "review panel|panel|medical specialty|specialty|advisory committee|advisory panel|committee|"
@@ -122,12 +125,12 @@ FIELD_PHRASES = _table(
         "applicant": "applicant|applicants|sponsor|sponsors|holder|holders|submitter|submitters|who submitted it",
         "manufacturer": "manufacturers|manufacturer|firms|firm|companies|company|makers|maker|recalling firms|"
         "recalling firm|labelers|who makes|who made|who manufactures|who manufactured|who produces|"
-        "who sells|who make|who has|who had|who have|who got|who filed",
+        "who sells|who make|who has|who had|who have|who got|who filed|player|players|competitor|competitors",
         "product_code": "product codes|product code|devices|device types|device type",
         "event_type": "event types|event type|outcomes|outcome",
         "patient_problem": "patient problems|patient problem|harms|patient outcomes",
         "device_problem": "device problems|device problem|product problems|failure modes|failure mode|problems|problem|"
-        "went wrong|what went wrong|what was wrong",
+        "went wrong|what went wrong|what was wrong|issue|issues|device issue|device issues",
         "country": "countries|country|applicant country|applicant's country|applicant countries|"
         "country of the applicant",
         "state": "states|state|applicant state|applicant's state|applicant states|state of the applicant",
@@ -214,15 +217,28 @@ FILTER_PHRASES = _table(
         "controlled by lot or batch|tracked by lot|tracked by lot number|carries a lot number|carry a lot number|"
         "lot number on the label|has a lot number",
         "bsterile=true": "sterile",  # alone, only where the UDI or GUDID records are named
+        "nonrl=true": "latex free|latex-free|latex free labeled|labeled latex free|labelled latex free|"
+        "not made with natural rubber latex|not made with nrl|not made with latex|labeled as no nrl|"
+        "labeled as no natural rubber latex|labelled as no natural rubber latex|no natural rubber latex|no nrl|"
+        "not containing natural rubber latex|not containing nrl|does not contain natural rubber latex|"
+        "without natural rubber latex|free of natural rubber latex|free from natural rubber latex|"
+        "labeled as not made with natural rubber latex|labeled as not containing natural rubber latex",
+        "nrl=true": "natural rubber latex|made with natural rubber latex|contains natural rubber latex|"
+        "containing natural rubber latex|labeled with natural rubber latex|labeled as containing natural rubber latex|"
+        "labeled as nrl|nrl labeled|contain natural rubber latex|made with nrl|contains nrl|containing nrl",
         "agency=HIBCC": "hibcc|hibcc-issued|hibc|health industry business communications council",
-        "agency=GS1": "gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency",
+        "agency=GS1": "gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency|gs1|issuing agency gs1|"
+        "agency gs1|gs1 agency|issuing agency is gs1|issuing agency = gs1|issuing agency of gs1",
         "agency=ICCBBA": "iccbba|iccbba-issued",
         "single=true": "single use|single-use|single use devices|single-use devices|disposable|disposables|"
-        "flagged single-use|flagged single use|single use yes|single-use yes|for single use|one-time use",
+        "flagged single-use|flagged single use|single use yes|single-use yes|for single use|one-time use|"
+        "intended for single use|intended for single use only|single use only|single-use only|singel use|"
+        "singel-use|for single use only|labeled single use|labeled single-use",
         "gmp=Y": "gmp exempt|gmp-exempt|exempt from gmp|exempt from the gmp|gmp exemption|exempt from gmp requirements|"
         "exempt from good manufacturing practice|exempt from good manufacturing practices|"
         "exempt from good manufacturing practice requirements|exempt from current good manufacturing practice|"
-        "exempt from the quality system regulation|qsr exempt|qs exempt",
+        "exempt from the quality system regulation|qsr exempt|qs exempt|exempt from the quality system|"
+        "exempt from quality system|gmp exemption status|exempt from the qs regulation|exempt from qs|gmp-exemption",
         "life=Y": "life sustaining|life-sustaining|life supporting|life-supporting|life sustaining/supporting|"
         "life support|life-support|life sustaining supporting|life-sustaining supporting|"
         "life sustain support|life sustain|life sustain/support|life sustaining or supporting|"
@@ -386,12 +402,15 @@ FILTER_FIELDS = {
     "single": ({"udi": "is_single_use", "gudid": "is_single_use"}, "single-use devices"),
     "agency": ({"udi": "issuing_agency", "gudid": "issuing_agency"}, "DIs issued by {v}"),
     "bsterile": ({"udi": "is_sterile", "gudid": "is_sterile"}, "devices labeled sterile"),
+    "nrl": ({"udi": "is_labeled_as_nrl"}, "devices labeled as containing natural rubber latex"),
+    "nonrl": ({"udi": "is_labeled_as_no_nrl"}, "devices labeled as not made with natural rubber latex"),
     "serial": ({"udi": "has_serial_number", "gudid": "has_serial_number"}, "controlled by serial number"),
     "lotc": ({"udi": "has_lot_or_batch_number", "gudid": "has_lot_or_batch_number"}, "controlled by lot or batch"),
     "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
     "regnum": ({"registrationlisting": "registration_number"}, "registration number {v}"),
     "lot": ({"event": "lot_number"}, "lot {v}"),
     "fei": ({"registrationlisting": "fei_number"}, "FEI number {v}"),
+    "ownernum": ({"registrationlisting": "owner_operator_number"}, "owner/operator number {v}"),
     "sex": ({"event": "patient_sex"}, "patient sex {v}"),
     "group": ({"covid19serology": "group"}, "sample group {v}"),
     "stype": ({"covid19serology": "type"}, "sample type {v}"),
@@ -436,6 +455,7 @@ FILTER_DATASET = {
     "rpanel": "classification",
     "truth": "covid19serology",
     "regnum": "registrationlisting",
+    "ownernum": "registrationlisting",
     "lot": "event",
     "fei": "registrationlisting",
     "sex": "event",
@@ -443,6 +463,8 @@ FILTER_DATASET = {
     "single": "udi",
     "agency": "udi",
     "bsterile": "udi",
+    "nrl": "udi",
+    "nonrl": "udi",
     "serial": "udi",
     "lotc": "udi",
     "group": "covid19serology",
@@ -502,6 +524,7 @@ pls plz thx thanks ok okay now btw fyi asap kindly pull bring fetch grab gimme s
 carry carries carried carrying classify classifies classifying whether included incl inclusive flag flags used
 late worry worried snapshot overview send sends sending leader leaders diligence asks wants sit sits
 predicate predicates steering hire quick memo boss auditor auditors inspector consultant reviews
+totals tallies higher lower greater bigger smaller owner owners operator operators both teach actually really
 """.replace("listed?", "").split()
 )
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",

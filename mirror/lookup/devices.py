@@ -102,6 +102,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "uv": ("ultraviolet",),
     "psa": ("prostate specific antigen",),
     "iol": ("intraocular lens",),
+    # an ultrasound "probe" is what FDA names an ultrasonic transducer ("ultrasound" and "ultrasonic" share no stem)
+    "ultrasound probe": ("ultrasonic transducer",),
+    "ultrasonic probe": ("ultrasonic transducer",),
+    "ultrasound transducer": ("ultrasonic transducer",),
 }
 SYNONYM_WEIGHT = 0.9
 # one-word lay names and abbreviations, spelled out (for searching a dataset's own names: "DBS" -> deep brain ...)
