@@ -345,3 +345,13 @@ def test_an_owner_operator_number_given_lists_its_establishments(assistant):
     first = answer.splitlines()[0]
     assert "owner/operator number 9010225" in first and "field" not in first, answer
     assert "ETHICON" in answer, answer
+
+
+def test_a_count_of_se_determinations_keeps_its_decision(assistant):
+    answer = assistant.ask("2020: how many SE determinations?")["answer"]
+    assert "decision SESE" in answer.splitlines()[0], answer
+
+
+def test_a_longer_name_beside_a_verb_is_still_answered(assistant):
+    answer = assistant.ask("which 21 CFR section covers ethylene-oxide gas sterilizers?")["answer"]
+    assert "880.6860" in _headline(answer), answer
