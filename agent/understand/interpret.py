@@ -49,6 +49,7 @@ from .followups import bare, bind, content, field_not_dataset, merge, refining, 
 from .frame import expand_shorthand, names_asker, reframe
 from .guards import hold_back
 from .ids import read_ids
+from .lay import lay_key
 from .limits import cannot_answer, cannot_rank, firm_left_out
 from .model_numbers import hold_model_numbers
 from .names import read_names
@@ -1773,7 +1774,11 @@ def _plain_typos(ctx: ToolContext, tokens: Tokens) -> None:
 def _typos(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
     """Dataset words typed with a typo ("recals"), unless the word is a device or firm word."""
 
-    free = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | _SITE]  # "plant" is no typo
+    free = [
+        i
+        for i in tokens.unused()
+        if tokens.toks[i].low not in vocab.FUNCTION | _SITE and not lay_key(tokens.toks[i].low)
+    ]  # "plant" is no typo; nor is a lay device word ("vents" are ventilators, not events)
     cands = {i: w for i in free if (w := vocab.fuzzy_grammar_word(tokens.toks[i].low))}
     if not cands:
         return
