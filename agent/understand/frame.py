@@ -19,7 +19,10 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b510\s*\(?k\)?\s+summar(?:y|ies)\b", "510(k)"),
     (r"\bSE\s+letters?\s+(?=dates?\b)", "decision "),
     (r"\bSE\s+letters?\b", "510(k) decision"),
-    (r"\b(?:its\s+|the\s+)?SE\s+(?=decisions?\b|determinations?\b)", ""),  # "got its SE decision": its decision
+    (  # "when did X get its SE decision": its decision (a count of "SE determinations" keeps SE)
+        r"\b(got|get|gets|getting|received?|receiving)\s+(?:its|the|their|an?)\s+SE\s+(?=decisions?\b)",
+        r"\1 its ",
+    ),
     (r"\bcalendar\s+(?=years?\b|yrs?\b|(?:19|20)\d\d\b)", ""),
     (r"\bby\s+the\s+(?=(?:year|month|quarter)\b(?!\s*(?:of\s+)?\d))", "by "),  # "by the year 2021" is a deadline
     (r"\b(?:first|initial)\s+(?:six|6)\s+months\s+(?=of\s+(?:(?:19|20)\d\d|that|the|this|last)\b)", "first half "),

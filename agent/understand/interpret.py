@@ -49,6 +49,7 @@ from .followups import bare, bind, content, field_not_dataset, merge, refining, 
 from .frame import expand_shorthand, names_asker, reframe
 from .guards import hold_back
 from .ids import read_ids
+from .lay import lay_key
 from .limits import cannot_answer, cannot_rank, firm_left_out
 from .model_numbers import hold_model_numbers
 from .names import read_names
@@ -445,6 +446,7 @@ _PURPOSE = re.compile(
     r"(?i)[,;]\s*(?:because\s+|as\s+|since\s+)?(?:we|i)(?:'d|\s+would)?\s+(?:want|like|need|wish|are\s+trying|try|hope|"
     r"have)\s+to\s+(?:know|understand|see|check|confirm|learn|find\s+out|map|scope|gauge)\b[^.?!]*"
 )
+_AFTER_THE_QUESTION = re.compile(r"(?is)^(.*\?)\s+((?:our|we|we're|we've|i|i'm|i've|my)\b[^?]*)$")
 _CATALOG_IN_BRACKETS = re.compile(r"\(\s*([A-Z]{1,4}-\d{3,}[A-Z0-9-]*)\s*\)")
 _DESCRIPTION_START = {"the", "a", "an", "our", "their", "its", "on", "for", "of", "about", "with", "this", "that"}
 _GIVEN_ID = re.compile(r"\b(?:\d{3}\.\d{2,4}|[A-Z]{3}|K\d{6}|P\d{6}|DEN\d{6})\b")
@@ -456,6 +458,10 @@ def _glosses(ctx: ToolContext, question: str) -> tuple[str, list[str]]:
     from mirror.lookup.lexicon import product_code_details
 
     notes: list[str] = []
+    after = _AFTER_THE_QUESTION.match(question)
+    if after:  # "is there a recall on X? our SPD runs two NX units": the asker's own situation, after the question
+        question = after[1]
+        notes.append(f'"{after[2].strip()}" was taken as background, not searched')
     purpose = _PURPOSE.search(question)
     if purpose and _GIVEN_ID.search(question[: purpose.start()]):  # "... 876.1500, we want to know the range of
         # endoscope codes": why it is asked, once the code asked about is given
@@ -1157,7 +1163,8 @@ def _read(
         it.measure == "compare"
         and len(it.sides) == 2
         and all(len(sd.filters) == 1 and sd.filters[0].field == "word:status" for sd in it.sides)
-        and re.search(r"(?i)\b(?:is|was|are|were)\s+(?:it|that|this|they)\b.*\bor\b", question)
+        and re.search(r"(?i)\bor\b", question)
+        and not re.search(r"(?i)\b(?:how\s+many|count|number|vs\.?|versus|compar\w*|more|fewer|each)\b", question)
         and (ids or it.device or it.firm)
     ):  # "is it still open or closed out?": the status of the recall named, not two counts to compare
         it.sides, it.measure, it.field, it.by = [], "lookup", "status", None
@@ -1767,7 +1774,11 @@ def _plain_typos(ctx: ToolContext, tokens: Tokens) -> None:
 def _typos(ctx: ToolContext, tokens: Tokens, it: Interpretation) -> None:
     """Dataset words typed with a typo ("recals"), unless the word is a device or firm word."""
 
-    free = [i for i in tokens.unused() if tokens.toks[i].low not in vocab.FUNCTION | _SITE]  # "plant" is no typo
+    free = [
+        i
+        for i in tokens.unused()
+        if tokens.toks[i].low not in vocab.FUNCTION | _SITE and not lay_key(tokens.toks[i].low)
+    ]  # "plant" is no typo; nor is a lay device word ("vents" are ventilators, not events)
     cands = {i: w for i in free if (w := vocab.fuzzy_grammar_word(tokens.toks[i].low))}
     if not cands:
         return
@@ -2023,7 +2034,7 @@ def _when_terminated(it: Interpretation) -> None:
         it.understood = False
         it.cannot = (
             "You asked when a recall was terminated, but no recall is named in your question or the one before "
-            "it, so I give no date. Name the recall (its number, such as Z-0053-2020, or the product and the firm)."
+            "it, so I give no date. Name the recall (its recall number, or the product and the firm)."
         )
         return
     it.measure, it.field, it.datasets = "lookup", "termination_date", ["enforcement"]  # the reports carry the date

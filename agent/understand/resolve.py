@@ -342,11 +342,11 @@ def read_device(
 
 
 def _inside(name: str, words: str) -> bool:
-    """The device name is made of only some of the words ("Probe" in "ultrasound probe"): a broader name, which
-    leaves the other words unexplained."""
+    """The device name is one generic word that is only one of the words said ("Probe" for "ultrasound probe"): a
+    broader name, which leaves the other words unexplained."""
     said = {w[:5] for w in re.findall(r"[a-z0-9]+", words.lower()) if w not in ("the", "a", "an", "of", "for")}
     held = {w[:5] for w in re.findall(r"[a-z0-9]+", (name or "").lower())}
-    return bool(held) and held < said
+    return len(held) == 1 and held < said
 
 
 ELSEWHERE = ("event", "recall", "enforcement", "510k", "pma", "udi", "gudid", "registrationlisting")

@@ -345,3 +345,25 @@ def test_an_owner_operator_number_given_lists_its_establishments(assistant):
     first = answer.splitlines()[0]
     assert "owner/operator number 9010225" in first and "field" not in first, answer
     assert "ETHICON" in answer, answer
+
+
+def test_a_count_of_se_determinations_keeps_its_decision(assistant):
+    answer = assistant.ask("2020: how many SE determinations?")["answer"]
+    assert "decision SESE" in answer.splitlines()[0], answer
+
+
+def test_a_longer_name_beside_a_verb_is_still_answered(assistant):
+    answer = assistant.ask("which 21 CFR section covers ethylene-oxide gas sterilizers?")["answer"]
+    assert "880.6860" in _headline(answer), answer
+
+
+def test_two_statuses_offered_for_one_named_recall_ask_its_status(assistant):
+    answer = assistant.ask("AK-25502 recall: terminated or still ongoing?")["answer"]
+    assert "field recall status" in answer.splitlines()[0] and "Terminated" in _headline(answer), answer
+
+
+def test_the_asker_s_own_situation_after_the_question_is_background(assistant):
+    session = "sterrad"
+    assistant.ask("any recall of the STERRAD NX cassettes? we run three NX units in our SPD", session_id=session)
+    answer = assistant.ask("and when was it terminated?", session_id=session)["answer"]
+    assert "2013-11-08" in _headline(answer), answer
