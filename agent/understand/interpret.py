@@ -1196,6 +1196,8 @@ def _read(
     month_clar = None
     if rng and rng.month_alone and len(periods) == 1 and it.date_from:
         month_clar = _year_of_month(ctx, it, rng.month_alone, last if (refine or follow) else None)
+    elif rng and rng.quarter_alone and len(periods) == 1 and it.date_from and not (refine or follow):
+        month_clar = _year_of_quarter(ctx, it, rng.quarter_alone)
     _firm_word(ctx, tokens, it)
     _registered_as_verb(it)
     _firm_datasets(it)
@@ -1374,6 +1376,26 @@ _CHANGE = re.compile(
     r"(?i)\b(?:go|gone|went|goes)\s+(?:up|down)\b|\bup\s+or\s+down\b|\bincrease[ds]?\b|\bdecrease[ds]?\b|\brise\b|"
     r"\brose\b|\bfell\b|\bdrop(?:ped)?\b"
 )
+
+
+def _year_of_quarter(ctx: ToolContext, it: Interpretation, quarter: int) -> Clarification:
+    """A quarter said without its year in a first question ("Q1 MDR count?"): a quarter is said of a year more often
+    than a month is, so the person is asked which year, the latest first (none is assumed)."""
+    anchor = _anchor(ctx, it.datasets)
+    first_month = 3 * quarter - 2
+    latest = anchor.year if date(anchor.year, first_month, 1) <= anchor else anchor.year - 1
+    choices = []
+    for y in range(latest, latest - 3, -1):
+        end = min(_month_last(y, first_month + 2), anchor)
+        label = f"Q{quarter} {y}" + (
+            f" (up to {anchor.isoformat()}, the data's as-of date)" if end < _month_last(y, first_month + 2) else ""
+        )
+        choices.append(
+            Choice(label=label, patch={"date_from": date(y, first_month, 1).isoformat(), "date_to": end.isoformat()})
+        )
+    return Clarification(
+        question=f"Which year do you mean by Q{quarter}? These records are as of {anchor.isoformat()}.", choices=choices
+    )
 
 
 def _year_of_month(ctx: ToolContext, it: Interpretation, month: int, last: LastResult | None) -> Clarification | None:

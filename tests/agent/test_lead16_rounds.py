@@ -128,3 +128,21 @@ def test_another_regulators_records_are_refused_and_firms_of_a_country_are_not(a
 @pytest.mark.parametrize("text", ["which came first and which last", "the last", "over the past 3"])
 def test_period_words_at_the_end_of_a_question_read_no_period(text):
     assert read_dates(tokenize(text), ANCHOR) is None
+
+
+def test_a_quarter_without_its_year_in_a_first_question_asks_which_year_and_the_pick_is_counted(assistant, sample_dir):
+    out = assistant.ask("adverse event reports in the first quarter, how many?", "q-alone")
+    assert out["clarify"] is not None, out["answer"]
+    assert out["clarify"]["choices"][:3] == ["Q1 2025", "Q1 2024", "Q1 2023"], out["clarify"]
+    want = _count(sample_dir, "device_event", "date_received BETWEEN '2023-01-01' AND '2023-03-31'")
+    picked = assistant.ask("3", "q-alone")["answer"]
+    head, first = _head(picked)
+    assert "Q1 2023" in head, head
+    assert re.search(rf"\b{want} adverse event reports?\b", first), first
+
+
+def test_a_quarter_without_its_year_after_an_answer_takes_that_answers_year(assistant):
+    assistant.ask("MDRs received in Q1 2023", "q-follow")
+    out = assistant.ask("and in Q2?", "q-follow")
+    assert out["clarify"] is None, out["answer"]
+    assert "Q2 2023" in _head(out["answer"])[0], out["answer"]
