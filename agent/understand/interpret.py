@@ -225,6 +225,10 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
 _OF_ONE = {"mri_safety", "reg_expiry_year", "generic_name", "code_info", "labeler_duns_number", "termination_date"}
 
 
+# what a UDI record's label says of a device: with one of these a "kit" is the UDI kit flag, not a device's name
+_LABEL_FLAG = re.compile(r"(?i)\b(?:sterile|sterilized|latex|mri|single[- ]use|reusable)\b")
+
+
 def _only_grammar_after(lows: list[str], j: int) -> bool:
     """Nothing after token j but grammar and dataset words ("... its generic name in the PMA records")."""
     return all(
@@ -339,6 +343,7 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: li
         elif (
             name == "kit"
             and not set(preview) & {"udi", "gudid"}
+            and not _LABEL_FLAG.search(tokens.text)  # "is the drape kit sterile?": a UDI record's label and kit
             and i
             and tokens.free(i - 1)
             and tokens.toks[i - 1].low.isalpha()

@@ -146,3 +146,9 @@ def test_a_quarter_without_its_year_after_an_answer_takes_that_answers_year(assi
     out = assistant.ask("and in Q2?", "q-follow")
     assert out["clarify"] is None, out["answer"]
     assert "Q2 2023" in _head(out["answer"])[0], out["answer"]
+
+
+def test_a_kit_asked_about_its_label_is_not_read_as_a_device_named_kit(assistant):
+    out = assistant.ask("is PACKROOM's pacemaker drape kit sterile?")
+    said = out["answer"] + str(out.get("clarify") or "")
+    assert "NVZ" not in said and "Pulse Generator" not in said, said
