@@ -79,7 +79,8 @@ _MONEY = re.compile(
 # the records' own money words: "cost of the recall" is no price asked; "distributed" is the records' word for sold
 _RECORD_WORDS = re.compile(
     r"(?i)\b(?:recall(?:ed|s)?\s+units|product\s+quantity|quantity\s+(?:in\s+)?commerce|"
-    r"units\s+shipped\b[^?.;]{0,60}\brecall\w*|recall\w*\b[^?.;]{0,60}\bunits\s+shipped)\b"
+    r"units\s+shipped\b[^?.;]{0,60}\brecall\w*|recall\w*\b[^?.;]{0,60}\bunits\s+shipped|"
+    r"(?:entr(?:y|ies)|records?|dis|udis?|devices?|listings?)\b[^?.;$]{0,30}\b(?:went|go|going|gone)\s+public)\b"
 )
 
 _K = r"510\s*\(?\s*k\s*\)?s?"

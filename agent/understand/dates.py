@@ -231,6 +231,10 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
         y = _year(m[1]) or (2000 + int(m[1]) if len(m[1]) == 2 else None)
         if y:  # FDA's fiscal year: October to September ("FY2012": 2011-10-01 to 2012-09-30)
             return date(y - 1, 10, 1), date(y, 9, 30), 1 if a != "fy" else 2
+    if m := re.fullmatch(r"cy[-']?(\d{2}|\d{4})", a):  # "CY20", "CY2020": a calendar year
+        y = int(m[1]) if len(m[1]) == 4 else 2000 + int(m[1])
+        if 1950 <= y <= 2099:
+            return date(y, 1, 1), date(y, 12, 31), 1
     if a == "fiscal" and b == "year" and (y := _year(c)):
         return date(y - 1, 10, 1), date(y, 9, 30), 3
     if (m := re.fullmatch(r"h([12])|([12])h", a)) and (y := _year(b)):  # "H1 2019", "1H 2020"
@@ -461,7 +465,7 @@ def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
         if not tokens.free(i):
             continue
         got: tuple[date | None, date | None, int] | None = _slashed_range(tokens, i, ymd) if ymd else None
-        got = got or _at(w, i, anchor)
+        got = got or _dashed(tokens, i, anchor) or _before_anchor(w, i, anchor) or _at(w, i, anchor)
         alone = 0
         if not got and (alone := _month_alone(tokens, i)):
             y = anchor.year if alone <= anchor.month else anchor.year - 1  # its latest on or before the anchor
@@ -478,11 +482,57 @@ def read_dates(tokens: Tokens, anchor: date) -> DateRange | None:
             if start and end and start > end:
                 start, end = end, start
             j += _restated(w, j, start, end)  # "Q4 2020 (October to December)": the same months said again
+            j += _anchor_said(w, j)  # "the past 3 years (as of the data export)": the as-of date, said
             if (closed := _closed(w, j, start, end, anchor)) is not None:
                 start, end, more = closed  # "after June 19, 2012 and before the end of 2012": one range
                 j += more
             tokens.take(k, j, "date")
             return DateRange(start, end, tokens.words(k, j), alone, quarter)
+    return None
+
+
+_ANCHOR_WORDS = re.compile(
+    r"(?:\(\s*)?(?:as of|relative to|up to|until|till|to|before|prior to|preceding)?\s*(?:the\s+)?"
+    r"(?:data'?s?\s+|dataset'?s?\s+)?(?:export(?:\s+date)?|data\s+cut(?:-?off)?|cut-?off(?:\s+date)?|as[- ]of\s+date)\b"
+)
+
+
+def _anchor_said(w: list[str], j: int) -> int:
+    """Tokens at j that name the data's as-of date ("as of the data export", "relative to the export date"): a
+    relative period already counts back from it, so they are taken with the period."""
+    rest = " ".join(w[j : j + 8])
+    m = _ANCHOR_WORDS.match(rest)
+    return len(m[0].split()) if m else 0
+
+
+def _before_anchor(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, int] | None:
+    """'(since|in) (the) two years before the export date', 'the 18 months up to the data cut': a period that counts
+    back from the data's as-of date, named as such."""
+    k = i
+    lead = w[k] if k < len(w) else ""
+    if lead in ("since", "in", "during", "within", "over"):
+        k += 1
+    if k < len(w) and w[k] == "the":
+        k += 1
+    if k + 2 >= len(w) or not (n := _count(w[k])) or UNITS.get(w[k + 1]) not in ("year", "month"):
+        return None
+    used = _anchor_said(w, k + 2)
+    if not used or w[k + 2] not in ("before", "to", "up", "until", "till", "prior", "preceding"):
+        return None
+    start = _minus_years(anchor, n) if UNITS[w[k + 1]] == "year" else _minus_months(anchor, n)
+    return start, anchor, (k - i) + 2 + used
+
+
+def _dashed(tokens: Tokens, i: int, anchor: date) -> tuple[date | None, date | None, int] | None:
+    """Two points joined by a dash the tokens dropped ("Jan–Dec 2020", "'05–'12"): one range."""
+    w = tokens.lows()
+    if i + 1 >= len(w) or not re.fullmatch(r"\s*[-–—~]\s*", tokens.text[tokens.toks[i].end : tokens.toks[i + 1].start]):
+        return None
+    if w[i] in MONTHS and w[i + 1] in MONTHS and (q := _point(w, i + 1, anchor)) and q[2] >= 2:
+        if MONTHS[w[i]] <= q[0].month:
+            return date(q[0].year, MONTHS[w[i]], 1), q[1], 1 + q[2]
+    if (a := _year(w[i])) and (b := _year(w[i + 1])) and b >= a:
+        return date(a, 1, 1), date(b, 12, 31), 2
     return None
 
 

@@ -47,6 +47,12 @@ ANCHOR = date(2025, 9, 22)
         ("initiated after 2013 but before 2016", date(2014, 1, 1), date(2015, 12, 31)),
         ("since May 2018 and before 2020", date(2018, 5, 1), date(2019, 12, 31)),
         ("before 2012 and after 2009", date(2010, 1, 1), date(2011, 12, 31)),
+        ("cleared CY19", date(2019, 1, 1), date(2019, 12, 31)),
+        ("closed '06–'09", date(2006, 1, 1), date(2009, 12, 31)),
+        ("decided Mar–May 2021", date(2021, 3, 1), date(2021, 5, 31)),
+        ("in the 3 years before the export date", date(2022, 9, 22), ANCHOR),
+        ("since 6 months before the data cut", date(2025, 3, 22), ANCHOR),
+        ("the past 2 years (relative to the export date)", date(2023, 9, 22), ANCHOR),
     ],
 )
 def test_dates_typed_in_other_ways_are_read_as_one_period(text, start, end):
@@ -152,3 +158,10 @@ def test_a_kit_asked_about_its_label_is_not_read_as_a_device_named_kit(assistant
     out = assistant.ask("is PACKROOM's pacemaker drape kit sterile?")
     said = out["answer"] + str(out.get("clarify") or "")
     assert "NVZ" not in said and "Pulse Generator" not in said, said
+
+
+def test_records_that_went_public_are_no_business_question():
+    from agent.understand.commerce import asks_commerce
+
+    assert not asks_commerce("how many DIs went public in GUDID last year?")
+    assert asks_commerce("when did the company go public?")
