@@ -18,7 +18,8 @@ _FORECAST = re.compile(
     r"(?:likely|expected|going)\s+to\s+(?:be|get|have|see|receive|recall|approve|clear|issue|happen)|"
     r"chances?\s+(?:of|that)|in\s+the\s+future|future\s+(?:recalls?|reports?|events?|clearances?|approvals?)|"
     r"will\s+(?:fda|the\s+fda|it|they|there|\w+)\s+(?:be\s+)?(?:recall\w*|get|receive|approv\w*|clear\w*|pull\w*|"
-    r"issue|see|have|file)\b[^?.]*\b(?:next|coming|future|20[3-9]\d|202[6-9])|"
+    r"grant\w*|issue|see|have|file)\b[^?.]*\b(?:next|coming|future|20[3-9]\d|202[6-9]|before|by\s+(?:the\s+)?end|"
+    r"soon|and\s+when|in\s+time)|"
     r"will\s+\w+(?:\s+\w+)?\s+(?:get|have|see|receive|file|issue)\s+(?:more|fewer|another|any\s+more|new)\b|"
     r"next\s+(?:year|quarter|month)'?s?\s+(?:\w+\s+){0,2}(?:clearances?|approvals?|recalls?|reports?|mdrs?|events?))\b"
 )

@@ -165,3 +165,15 @@ def test_records_that_went_public_are_no_business_question():
 
     assert not asks_commerce("how many DIs went public in GUDID last year?")
     assert asks_commerce("when did the company go public?")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Will the FDA approve our PMA supplement before year end?",
+        "our De Novo went in last month - will it be granted soon?",
+    ],
+)
+def test_a_decision_still_to_come_is_refused_as_a_prediction(assistant, question):
+    answer = assistant.ask(question)["answer"]
+    assert answer.startswith("The FDA records say what has happened, not what will"), answer
