@@ -95,17 +95,27 @@ def test_a_code_before_510k_is_read_as_the_code_not_a_model_number(assistant):
     assert "2000-06-23" in first, first
 
 
+IDENTITY = "Patient names, addresses and contact details are not in the data"
+BUSINESS = "Prices, costs, sales, revenue, market share"
+PREDICTION = "The FDA records say what has happened, not what will"
+
+
 @pytest.mark.parametrize(
-    "question",
+    "question, reply",
     [
-        "what's the pt's DOB on report 2032227-2023-100002",
-        "need the phone # of the pt in MDR 2032227-2023-100001",
-        "please link the 68 year old pt on 2124215-2022-55592 to a real person",
+        ("what's the pt's DOB on report 2032227-2023-100002", IDENTITY),
+        ("need the phone # of the pt in MDR 2032227-2023-100001", IDENTITY),
+        ("please link the 68 year old pt on 2124215-2022-55592 to a real person", IDENTITY),
+        ("How large is the US market for insulin pumps in dollars?", BUSINESS),
+        ("what will the ECG patch market be worth by 2030?", BUSINESS),
+        ("Will the FDA approve our PMA supplement before year end?", PREDICTION),
+        ("our De Novo went in last month - will it be granted soon?", PREDICTION),
     ],
 )
-def test_a_patients_identity_asked_in_shorthand_is_refused(assistant, question):
+def test_what_the_data_cannot_answer_is_refused_with_its_reason(assistant, question, reply):
+    """A patient's identity asked in shorthand, market size and worth, and a decision still to come."""
     answer = assistant.ask(question)["answer"]
-    assert answer.startswith("Patient names, addresses and contact details are not in the data"), answer
+    assert answer.startswith(reply), answer
 
 
 def test_patient_shorthand_alone_asks_for_no_identity():
@@ -113,15 +123,6 @@ def test_patient_shorthand_alone_asks_for_no_identity():
 
     assert not asks_identity("pt sex breakdown, all MDRs")
     assert not asks_identity("how many pts were over 70 in those reports?")
-
-
-@pytest.mark.parametrize(
-    "question",
-    ["How large is the US market for insulin pumps in dollars?", "what will the ECG patch market be worth by 2030?"],
-)
-def test_market_size_and_worth_are_refused_as_business_figures(assistant, question):
-    answer = assistant.ask(question)["answer"]
-    assert answer.startswith("Prices, costs, sales, revenue, market share"), answer
 
 
 def test_another_regulators_records_are_refused_and_firms_of_a_country_are_not(assistant):
@@ -165,15 +166,3 @@ def test_records_that_went_public_are_no_business_question():
 
     assert not asks_commerce("how many DIs went public in GUDID last year?")
     assert asks_commerce("when did the company go public?")
-
-
-@pytest.mark.parametrize(
-    "question",
-    [
-        "Will the FDA approve our PMA supplement before year end?",
-        "our De Novo went in last month - will it be granted soon?",
-    ],
-)
-def test_a_decision_still_to_come_is_refused_as_a_prediction(assistant, question):
-    answer = assistant.ask(question)["answer"]
-    assert answer.startswith("The FDA records say what has happened, not what will"), answer
