@@ -89,6 +89,8 @@ _ADVICE = re.compile(
     r"\s+(?:have|get|undergo|wait|stop|take|keep|continue|see|be\s+(?:treated|operated|revised|implanted))|"
     r"(?:does|do|will|would) (?:he|she|they|i|we) need (?:another|a|an|more|further|revision|repeat|a second) "
     r"(?:surgery|operation|procedure|treatment|revision)|"
+    r"(?:does|do|will|would) (?:he|she|they|i|we|the (?:patient|pt)|(?:a |my |our )?pt) need to "
+    r"(?:start|stop|take|have|get|begin|switch|continue|go on|come off|be (?:treated|retested|vaccinated|boosted))|"
     r"safe (?:for|to use (?:for|on|with|in)) (?:me|my|him|her|us|a child|children|kids|someone|(?:a |an |the )?"
     r"(?:patients?|person|people|woman|man|elderly|pregnant)))\b",
     re.I,

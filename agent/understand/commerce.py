@@ -74,7 +74,11 @@ _MONEY = re.compile(
     r"market\s+cap\w*|salar(?:y|ies)|wages?|cheap(?:er|est)?|(?:more|less|most|least)\s+expensive|tariffs?|"
     r"import\s+dut(?:y|ies)|(?<!data\s)(?<!image\s)(?<!signal\s)(?<!imaging\s)acquisitions?"
     r"(?!\s+(?:systems?|software|units?|modules?|devices?|boards?|cards?|consoles?|workstations?)\b)|(?<!images\s)(?<!image\s)(?<!data\s)(?<!signals\s)(?<!signal\s)(?<!scans\s)acquired\s+by|"
-    r"mergers?|initial\s+public\s+offering|(?:went|go|going)\s+public)"
+    r"mergers?|initial\s+public\s+offering|(?:went|go|going)\s+public|"
+    # what a buyer pays: a discount off list, a rebate, a price to negotiate, what other hospitals pay
+    r"discounts?\s+(?:off|from|on|below|to)\b|(?:typical|average|usual|best|deeper|volume|gpo|contract)\s+discounts?|"
+    r"rebates?|(?:before|to|when|so|we|can)\s+(?:we\s+)?negotiat\w*|"
+    r"negotiat\w*\s+(?:a\s+|the\s+|our\s+)?(?:price|pricing|contract|deal|discount|terms)|(?:hospitals?|customers?|buyers?|others?|systems?)\s+(?:are\s+|were\s+)?pay(?:ing|s)?\b)"
 )
 # the records' own money words: "cost of the recall" is no price asked; "distributed" is the records' word for sold
 _RECORD_WORDS = re.compile(

@@ -175,6 +175,9 @@ def _day(w: list[str], i: int) -> tuple[date, date, int] | None:
     if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", a):
         day = _year(m[3]) and _date(int(m[3]), int(m[1]), int(m[2]))
         return (day, day, 1) if day else None
+    if m := re.fullmatch(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", a):  # "27.04.2020", "1.1.2020": day first, as in Europe
+        day = _year(m[3]) and _date(int(m[3]), int(m[2]), int(m[1]))
+        return (day, day, 1) if day else None
     if a in MONTHS and (n := _day_of(b)) and (y := _year(c)):
         day = _date(y, MONTHS[a], n)
         return (day, day, 3) if day else None
@@ -207,7 +210,7 @@ def _point(w: list[str], i: int, anchor: date, month_alone: bool = False) -> tup
             d = date(y, mo, min(int(m[3]), calendar.monthrange(y, mo)[1]))
             return d, d, 1
         return date(y, mo, 1), _month_end(y, mo), 1
-    if (m := re.fullmatch(r"(\d{1,2})/(\d{4})", a)) and _year(m[2]) and 1 <= int(m[1]) <= 12:
+    if (m := re.fullmatch(r"(\d{1,2})[/.](\d{4})", a)) and _year(m[2]) and 1 <= int(m[1]) <= 12:  # 01/2023, 03.2023
         return date(int(m[2]), int(m[1]), 1), _month_end(int(m[2]), int(m[1])), 1
     if a in MONTHS:
         y = _year(b) or (_year(c) if b == "of" else None)
@@ -314,6 +317,13 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
     if a == "last" and b == "month":
         s = _minus_months(date(anchor.year, anchor.month, 1), 1)
         return s, _month_end(s.year, s.month), 2
+    if a == "since" and (n := _count(b)) and UNITS.get(c) in ("year", "month", "quarter", "week"):
+        unit = UNITS[c]  # "since 2 years" (German "seit zwei Jahren"): the last 2 years up to the as-of date
+        if unit == "year":
+            return _minus_years(anchor, n), anchor, 3
+        if unit == "week":
+            return anchor - timedelta(days=7 * n), anchor, 3
+        return _minus_months(anchor, n * (3 if unit == "quarter" else 1)), anchor, 3
     if a in ("last", "past", "previous", "recent", "trailing", "rolling") or (
         a == "the" and b in ("last", "past", "previous", "trailing", "rolling")
     ):

@@ -21,7 +21,19 @@ _FORECAST = re.compile(
     r"grant\w*|issue|see|have|file)\b[^?.]*\b(?:next|coming|future|20[3-9]\d|202[6-9]|before|by\s+(?:the\s+)?end|"
     r"soon|and\s+when|in\s+time)|"
     r"will\s+\w+(?:\s+\w+)?\s+(?:get|have|see|receive|file|issue)\s+(?:more|fewer|another|any\s+more|new)\b|"
-    r"next\s+(?:year|quarter|month)'?s?\s+(?:\w+\s+){0,2}(?:clearances?|approvals?|recalls?|reports?|mdrs?|events?))\b"
+    r"next\s+(?:year|quarter|month)'?s?\s+(?:\w+\s+){0,2}(?:clearances?|approvals?|recalls?|reports?|mdrs?|events?)|"
+    # "until when will FDA clear it?", "estimate me the date", "do you think they'll be shut down?", "expect you that
+    # the number will increase in 2027?", "will there be a recall next year?", German "Prognose"
+    r"(?:until\s+|by\s+)?when\s+will\s+(?:the\s+)?(?:fda|cdrh|it|they|we|our\s+\w+|\w+)\s+(?:be\s+)?"
+    r"(?:clear\w*|approv\w*|decid\w*|grant\w*|recall\w*|respond\w*|cleared|approved|granted|finish\w*)|"
+    r"estimate\s+(?:me\s+|us\s+)?(?:the\s+|a\s+)?(?:date|timeline|time\s+to|when|how\s+long)|"
+    r"(?:do|would)\s+you\s+(?:think|expect|reckon|believe|foresee|guess)\b[^?.]*?(?:\bwill\b|'ll\b|\bgoing\s+to\b)|"
+    r"(?:expect|expects|expecting)\s+(?:you\s+)?that\b[^?.]*?\bwill\b|"
+    r"(?:do|would)\s+you\s+(?:expect|foresee|anticipate)\s+(?:more|fewer|any|a|an|another|new)\b|"
+    r"(?:will|'ll|going\s+to)\s+(?!you\b|i\b|we\b)(?:[\w-]+\s+){0,7}?(?:increase|decrease|rise|grow|go\s+(?:up|down)|decline|"
+    r"double|be\s+shut\s+down|shut\s+down)|"
+    r"will\s+there\s+be\s+(?:a|an|any|more|fewer|another|new)?\s*[^?.]*?\b(?:next|coming|soon|future|20[3-9]\d|202[7-9])|"
+    r"prognose|gut\s+feeling)\b"
 )
 
 

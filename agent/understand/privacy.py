@@ -29,7 +29,8 @@ _ASKED = (
     r"who\s+(?:was|is|were|are)"
 )
 _LINK = (
-    r"(?:\s+(?:and|or|&|of|for|on|behind|in|the|this|that|a|an|home|number|numbers|address|name|phone|"
+    r"(?:\s+(?:and|or|&|of|for|on|behind|in|the|this|that|these|those|their|his|her|a|an|actual|real|individual|"
+    r"injured|affected|male|female|elderly|older|young|adult|home|number|numbers|address|name|phone|"
     r"\d+[- ]years?[- ]old))*?"
 )
 _ASK = re.compile(rf"\b(?:{_ASKED}){_LINK}\s+{_WHO}\b(?!\s+{_NOT_PERSON_NOUN}\b)", re.I)
@@ -48,7 +49,27 @@ _MATCH = re.compile(
 )
 
 
+# "de-anonymise the patient", "work out who these patients are", "contact the people whose pumps broke": a person
+# unmasked, named or reached, which no record allows
+_UNMASK = re.compile(
+    rf"\b(?:de-?anonymi[sz]\w*|re-?identif\w*|unmask\w*|un-?blind\w*)\b|"
+    rf"\bwho\s+(?:the|these|those|this|that)\s+(?:\w+\s+)?{_WHO}\s+(?:are|were|is|was)\b|"
+    rf"\b(?:contact|reach\s+out\s+to|interview|phone|e-?mail|call|track\s+down|locate|visit|approach)\s+"
+    rf"(?:the|these|those|that|this|some|any|a)?\s*(?:\w+\s+){{0,2}}?{_WHO}\b(?!\s+{_NOT_PERSON_NOUN}\b)",
+    re.I,
+)
+# "their names or emails", "his name", "her phone number" asked in a question that speaks of a person
+_THEIR = re.compile(
+    r"\b(?:their|his|her)\s+(?:full\s+|real\s+|home\s+)?(?:names?|addresses|address|phone\s+numbers?|e-?mails?|"
+    r"contact\s+(?:details|info\w*)|identit(?:y|ies))\b",
+    re.I,
+)
+_A_PERSON = re.compile(rf"\b{_WHO}\b|\b(?:him|her|she|he)\b|\bwhose\b", re.I)
+
+
 def asks_identity(question: str) -> bool:
     """True when the question asks for a patient's or reporter's identity or contact details."""
     q = question or ""
-    return bool(_ASK.search(q) or _OWNED.search(q) or _MATCH.search(q))
+    if _ASK.search(q) or _OWNED.search(q) or _MATCH.search(q) or _UNMASK.search(q):
+        return True
+    return bool(_THEIR.search(q) and _A_PERSON.search(q))
