@@ -318,12 +318,12 @@ def _relative(w: list[str], i: int, anchor: date) -> tuple[date | None, date | N
         s = _minus_months(date(anchor.year, anchor.month, 1), 1)
         return s, _month_end(s.year, s.month), 2
     if a == "since" and (n := _count(b)) and UNITS.get(c) in ("year", "month", "quarter", "week"):
-        unit = UNITS[c]  # "since 2 years" (German "seit zwei Jahren"): the last 2 years up to the as-of date
-        if unit == "year":
+        per = UNITS[c]  # "since 2 years" (German "seit zwei Jahren"): the last 2 years up to the as-of date
+        if per == "year":
             return _minus_years(anchor, n), anchor, 3
-        if unit == "week":
+        if per == "week":
             return anchor - timedelta(days=7 * n), anchor, 3
-        return _minus_months(anchor, n * (3 if unit == "quarter" else 1)), anchor, 3
+        return _minus_months(anchor, n * (3 if per == "quarter" else 1)), anchor, 3
     if a in ("last", "past", "previous", "recent", "trailing", "rolling") or (
         a == "the" and b in ("last", "past", "previous", "trailing", "rolling")
     ):
