@@ -74,6 +74,7 @@ def test_since_a_count_of_years_is_the_last_years_up_to_the_as_of_date(assistant
 IDENTITY = "Patient names, addresses and contact details are not in the data"
 BUSINESS = "Prices, costs, sales, revenue, market share"
 PREDICTION = "The FDA records say what has happened, not what will"
+LEGAL = "Whether a firm is liable, negligent or at fault"
 
 
 @pytest.mark.parametrize(
@@ -89,10 +90,12 @@ PREDICTION = "The FDA records say what has happened, not what will"
         ("do you think Arrow's kits are going to be recalled again?", PREDICTION),
         ("will the MDR counts for CPAP machines go up after the recall?", PREDICTION),
         ("Prognose: Rückrufe for infusion pumps in 2028?", PREDICTION),
+        ("what would a settlement for a burn from a warming blanket be worth?", LEGAL),
+        ("is the statute of limitations over for a claim about the 2012 bone screw recall?", LEGAL),
     ],
 )
 def test_what_the_data_cannot_answer_is_refused_with_its_reason(assistant, question, reply):
-    """A patient unmasked or reached, what a buyer pays, and a decision or a trend still to come."""
+    """A patient unmasked or reached, what a buyer pays, a decision or a trend still to come, and a claim's worth."""
     answer = assistant.ask(question)["answer"]
     assert answer.startswith(reply), answer
 
@@ -132,6 +135,7 @@ def test_a_negotiation_with_fda_is_no_price_asked():
 
 
 def test_treatment_asked_for_a_patient_after_a_test_result_is_medical():
+    assert guard.classify("his CGM keeps dropping out; should he keep wearing it until Monday?") == "medical"
     assert guard.classify("reactive anti-HBc on our kit but HBsAg negative - does he need to start antivirals?") == (
         "medical"
     )
