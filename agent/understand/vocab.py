@@ -527,6 +527,21 @@ predicate predicates steering hire quick memo boss auditor auditors inspector co
 totals tallies higher lower greater bigger smaller owner owners operator operators both teach actually really
 """.replace("listed?", "").split()
 )
+# the asker's frame: hedges, academic and report words, ordinary English in no device name, firm or field the mirror
+# knows and with no filter meaning ("observations" are the records; "according to", "ideally", "I presume", "the
+# modal category", "my thesis chapter"); read as grammar, never as a device to look up. A word that would restrict
+# ("error", "hurt", "false") is no frame word: left unread, it still stops a figure for another question.
+FRAME = set(
+    """
+observations observation obs according accordingly ideal ideally suppose supposing supposed presume presuming
+presumably assume assuming assumption reckon wonder wondering curious chapter thesis dissertation appendix
+descriptive statistics statistic statistical commonly typically usually generally value values feasible possibly
+modal distribution distributions stratum strata preceding remaining runners-up runner-up useful helpful handy
+characterise characterize characterising characterizing temporal interested purposes roughly basically
+essentially respectively i.e. e.g. ie eg etc frequency frequencies tabulate tabulated tabulation
+""".split()
+)
+FUNCTION |= FRAME
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
 VERB_DEVICE_WORDS = {
