@@ -17,6 +17,7 @@ from .ages import read_ages
 from .asking import (
     ask_class_kind,
     ask_dataset,
+    ask_event_date,
     ask_field_of_many,
     ask_firm_dataset,
     ask_recall_class_kind,
@@ -433,6 +434,8 @@ def interpret(
         )
         if said:
             it.notes.append(f"not used in the search (taken as background): {said}")
+    if clar is None:
+        clar = ask_event_date(ctx, it)  # "MDRs for December 2022": none received then, some occurred then
     return it, clar
 
 
