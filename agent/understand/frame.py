@@ -310,6 +310,47 @@ _SHORT: list[tuple[str, str]] = [
     (r"(?<=\w)\s*#(?=\s|$|[?.,])", " number"),
     (r"(?:^|(?<=\s))#\s*(?=of\b)", "number "),
     (r"\bno\.\s*(?=of\b|\d)", "number "),
+    # a number of years, months or quarters said in words ("the last five years"): the number
+    *[
+        (rf"\b{w}\s+(?=(?:full\s+|calendar\s+|whole\s+)?(?:years?|months?|quarters?|weeks?|days?)\b)", f"{n} ")
+        for w, n in (
+            ("two", 2),
+            ("three", 3),
+            ("four", 4),
+            ("five", 5),
+            ("six", 6),
+            ("seven", 7),
+            ("eight", 8),
+            ("nine", 9),
+            ("ten", 10),
+            ("twelve", 12),
+            ("eighteen", 18),
+            ("twenty-four", 24),
+        )
+    ],
+    # "the 5 years preceding the snapshot date": the last 5 years of the data
+    (
+        r"\b(?:the\s+)?(\d{1,2})\s+(years?|months?)\s+(?:preceding|before|prior\s+to|up\s+to|leading\s+up\s+to)\s+"
+        r"(?:the\s+)?(?:data(?:set)?'?s?\s+)?(?:snapshot|export|as[\s-]of|extract|data\s+cut|cut-?off)(?:\s+date)?\b",
+        r"the last \1 \2",
+    ),
+    # the asker's hedges and asides, no search words: "(taking the export date as the reference point, I
+    # presume)", "if that's feasible", "I'd like to compare", "If so,", "(counting a report once per problem listed)"
+    (
+        r"\b(?:taking|using|with|treating)\s+(?:the\s+)?(?:data(?:set)?'?s?\s+)?(?:export|snapshot|as[\s-]of|extract|"
+        r"data\s+cut|cut-?off)\s+date\s+as\s+(?:the\s+|my\s+|our\s+)?(?:reference|anchor|baseline|starting)"
+        r"(?:\s+(?:point|date))?",
+        "",
+    ),
+    (r"[,;]?\s*\b(?:i|we)\s+(?:presume|suppose|assume|guess|reckon|imagine)\b(?=\s*[,.;:?!)]|\s*$)", ""),
+    (r"[,;]?\s*\bif\s+(?:that'?s|that\s+is|it'?s|it\s+is|this\s+is)\s+(?:feasible|possible|doable|ok|okay)\b", ""),
+    (r"\b(?:i|we)(?:'d|\s+would)\s+(?:like|love|want)\s+to\s+(?=(?:compare|know|see|get|count|find|check|have)\b)", ""),
+    (r"(?:^|(?<=[.?!]\s))if\s+so\s*,\s*", ""),
+    (
+        r"\(?\s*\bcounting\s+(?:a|each|every|one)\s+(?:report|record|event)\s+once\s+per\s+[a-z]+(?:\s+"
+        r"(?:listed|named|given|coded))?\s*,?\s*\)?",
+        " ",
+    ),
 ]
 _REGISTRATION = re.compile(r"(?i)\b(?:registration|registered|establishment|listing|fei|facility|site|plant)\b")
 # a helper verb and its person at the head of a sentence: "Can you", "Could we", "May I" are no place or month
@@ -353,7 +394,7 @@ _REQUEST = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
 _FOR_CLAUSE = re.compile(
-    r"(?i)^\s*(?:for|as\s+part\s+of)\s+(?:our|my|a|an|the|this|their|your)\b[^,:?]{0,80}?"
+    r"(?i)^\s*(?:for|as\s+part\s+of)\s+(?:[a-z]+ing\s+)?(?:our|my|a|an|the|this|their|your)\b[^,:?]{0,80}?"
     r"(?:,\s*|\s+(?=(?:i|we)\s+(?:need|want|would\s+like|'d\s+like|am\s+looking|are\s+looking)\b))"
 )
 # a leading clause about the asker's own plans ("Before we send product to them for EO, ..."), then the ask
