@@ -245,7 +245,16 @@ _SHORT: list[tuple[str, str]] = [
         "",
     ),
     # a large firm's market short name that is no product code ("bsci" is Boston Scientific)
-    (r"\b(?:bsci|bsx)\b", "Boston Scientific"),
+    (r"\b(?:bsci|bsx)\b|\bboston\s+sci\b(?!\w)", "Boston Scientific"),
+    (r"(?-i:\bASP\b)", "Advanced Sterilization Products"),
+    # "MDT" beside another firm compared ("MDT vs BSX"): Medtronic's ticker, not the product code MDT
+    (
+        r"(?-i:\bMDT\b)(?=\s*(?:vs\.?|versus|v\.|or|and|/|,)\s*[A-Z])|(?<=\bvs\s)(?-i:MDT\b)|"
+        r"(?<=\bvs\.\s)(?-i:MDT\b)|(?<=\bversus\s)(?-i:MDT\b)|(?-i:\bMDT)(?='s\b)",
+        "Medtronic",
+    ),
+    # "who has more red flags": the idiom for concerns, never a red device
+    (r"\bred[\s-]+flags?\b", "concerns"),
     (r"\bsyk\b", "Stryker"),
     (r"\bzbh\b", "Zimmer Biomet"),
     (r"(?<!\w)j\s*&\s*j(?!\w)", "Johnson & Johnson"),
@@ -312,7 +321,7 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bno\.\s*(?=of\b|\d)", "number "),
     # a number of years, months or quarters said in words ("the last five years"): the number
     *[
-        (rf"\b{w}\s+(?=(?:full\s+|calendar\s+|whole\s+)?(?:years?|months?|quarters?|weeks?|days?)\b)", f"{n} ")
+        (rf"(?<!\bsince\s)\b{w}\s+(?=(?:full\s+|calendar\s+|whole\s+)?(?:years?|months?|quarters?|weeks?|days?)\b)", f"{n} ")
         for w, n in (
             ("two", 2),
             ("three", 3),
@@ -334,6 +343,48 @@ _SHORT: list[tuple[str, str]] = [
         r"(?:the\s+)?(?:data(?:set)?'?s?\s+)?(?:snapshot|export|as[\s-]of|extract|data\s+cut|cut-?off)(?:\s+date)?\b",
         r"the last \1 \2",
     ),
+    # a recall's class asked in other words: "what hazard class was it given?", "the classification of that recall"
+    (r"\bhazard\s+(?:class(?:ification)?|level|category|rating)\b", "recall class"),
+    (r"\b(?:FDA\s+)?(?:classification|class)\s+of\s+(?:that|this|the|its|their)\s+recall\b", "recall class"),
+    # a recall's end asked in other words: "when did it officially end?", "when was the recall finished?"
+    (
+        r"\b(?:did|does|do)\s+(it|that|this|they|(?:the|that|this)\s+(?:\w+\s+){0,3}?recall)\s+(?:officially\s+|finally\s+)?"
+        r"(?:end|finish|conclude|close|wrap\s+up)\b",
+        r"was \1 terminated",
+    ),
+    (
+        r"(?<=\brecall\s)(?:officially\s+|finally\s+)?(?:ended|finished|concluded|wrapped\s+up)\b|"
+        r"\b(?:was|is|were)\s+((?:it|that|this|the)\s+(?:\w+\s+){0,3}?recall|it)\s+(?:officially\s+|finally\s+)?"
+        r"(?:ended|finished|concluded|over|wrapped\s+up)\b",
+        "terminated",
+    ),
+    # serology false positives said in plain words: "misread a negative as positive", "called a true negative sample
+    # positive", "came back positive on samples from people who never had covid", "false pos"
+    (
+        r"\b(?:misread|misclassified|mislabel(?:l)?ed|called|call|calls|read|flagged|marked|identified|reported)\s+"
+        r"(?:an?\s+|the\s+)?(?:true(?:ly)?\s+|known\s+)?negatives?(?:\s+(?:samples?|specimens?))?\s+(?:as\s+)?positives?\b",
+        "gave false positives",
+    ),
+    (
+        r"\b(?:came|come|comes|coming|turned|turn)\s+(?:back|up|out)\s+positive\s+(?:on|for|with)\s+(?:samples?|"
+        r"specimens?|sera|people|patients)\s+(?:from\s+(?:people|patients|persons)\s+)?(?:who|that)\s+(?:never|didn't|"
+        r"did\s+not)\s+(?:had|have|caught|got)\s+(?:covid(?:-19)?|the\s+virus|it|antibodies|the\s+disease)\b",
+        "gave false positives",
+    ),
+    (
+        r"\b(?:wrongly|falsely|incorrectly|mistakenly)\s+told\s+(?:healthy|uninfected|negative)\s+(?:people|patients|"
+        r"persons|samples)\s+(?:they|that\s+they)\s+(?:had|have|were)\s+(?:antibodies|positive|covid(?:-19)?)\b",
+        "gave false positives",
+    ),
+    (r"\bfalse\s+pos\b\.?(?!\w)", "false positive"),
+    (r"\b(?:got|get|were|was)\s+caught\s+(?=giving\s+false|with\s+false|producing\s+false)", ""),
+    (r"\b(?:giving|gave|threw|throw|throwing|produced|producing|returned|returning)\s+(?=false\s+(?:pos|neg))", "had "),
+    (r"\bat\s+least\s+(?:one|1|a|an)\s+(?=[a-z])", "any "),
+    (r"\bevals\b", "evaluations"),
+    (r"\beval\b", "evaluation"),
+    (r"\b(covid(?:-19)?|sars-cov-2|coronavirus)\s+blood\s+(tests?)\b", r"\1 antibody \2"),
+    # the serology panel is the evaluation's own samples, never a review panel: "the serology panel data"
+    (r"\b(serology|eua|negatives?|positives?|antibody|covid(?:-19)?)\s+panel(?:\s+testing|\s+data)?\b", r"\1"),
     # the asker's hedges and asides, no search words: "(taking the export date as the reference point, I
     # presume)", "if that's feasible", "I'd like to compare", "If so,", "(counting a report once per problem listed)"
     (
@@ -392,7 +443,9 @@ _REQUEST = re.compile(
     r"gudid|classifications?|clearances?|approvals?)(?!\w)(?:\s+(?:records?|entr(?:y|ies)|listings?|data))?\s+"
     r"(?:for|of|on|from)\b"
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
+_SENTENCE = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z\"'(]|(?:how|what|which|who|when|where|any|is|are|was|were|do|does|did|can|could|has|have)\s)"
+)
 _FOR_CLAUSE = re.compile(
     r"(?i)^\s*(?:for|as\s+part\s+of)\s+(?:[a-z]+ing\s+)?(?:our|my|a|an|the|this|their|your)\b[^,:?]{0,80}?"
     r"(?:,\s*|\s+(?=(?:i|we)\s+(?:need|want|would\s+like|'d\s+like|am\s+looking|are\s+looking)\b))"
@@ -406,7 +459,8 @@ _WHEN_WE = re.compile(
 # the asker's own statement before a dash, then the ask ("We're trending complaints for our CAPA review - how many ...")
 _OWN_DASH = re.compile(
     r"(?i)^\W*(?:(?:we|i|we're|i'm|we've|i've|we'd|i'd|our|my)\b|(?:quick|just\s+a|a\s+quick)\s+[^?;]{0,40}?"
-    r"\b(?:for|before)\s+(?:our|my|the)\b)[^?;]{0,100}?(?:\s+[-–—]+\s+|\s*;\s*)"
+    r"\b(?:for|before)\s+(?:our|my|the)\b|[a-z][^?;:]{0,40}?\b(?:before|after|while|because|since|as|so|when)\s+"
+    r"(?:we|i|we're|i'm|our|my)\b)[^?;]{0,100}?(?:\s+[-–—]+\s+|\s*;\s*)"
     r"(?=(?:how|what|which|who|when|where|is|are|was|were|do|does|did|can|could|any|list|show|give|tell|count|pull|"
     r"please|pls)\b)"
 )

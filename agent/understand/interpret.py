@@ -1224,6 +1224,7 @@ def _read(
     if clar is None and it.understood and not refine:
         clar = _firm_own_codes(ctx, it)
     if clar is None and it.understood and not refine:
+        _serology_makers(it)
         rank_when_bare(it, said_fields)
         _codes_named(it)
         clar = (
@@ -1291,6 +1292,29 @@ _BOTH_KINDS = re.compile(
 # kinds of date said only right before the period ("terminated in 2020"); elsewhere the word is a filter
 # ("terminated recalls initiated in 2019": the recalls initiated in 2019 whose status is terminated)
 _NEAR_KINDS = {"terminated", "ended"}
+
+
+# "which kits / tests / brands / makers / companies' tests ...", "who had ...": in the serology evaluations, the
+# makers whose tests gave those results (each maker's test is one test)
+_WHICH_MAKERS = re.compile(
+    r"(?i)\b(?:which|what|whose)\s+(?:[\w'-]+\s+){0,4}?(?:kits?|tests?|assays?|brands?|makers?|manufacturers?|mfrs?|"
+    r"companies|company's|companies'|firms?|vendors?|suppliers?)\b|(?:^|[:;,.-]\s*)who\s+(?:had|got|gave|has|have)\b"
+)
+
+
+def _serology_makers(it: Interpretation) -> None:
+    """A serology question that asks which tests or makers gave results of a kind ("which kits threw false
+    positives?"): the makers are ranked by those results, never one count of them."""
+    if (
+        it.datasets == ["covid19serology"]
+        and it.measure in ("list", "count")
+        and not it.field
+        and not it.sides
+        and any(f.field == "word:agree" for f in it.filters)
+        and _WHICH_MAKERS.search(it.question)
+        and not re.search(r"(?i)\bhow\s+many\b", it.question)
+    ):
+        it.measure, it.by = "top", "manufacturer"
 
 
 def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
