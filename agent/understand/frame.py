@@ -385,6 +385,16 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b(covid(?:-19)?|sars-cov-2|coronavirus)\s+blood\s+(tests?)\b", r"\1 antibody \2"),
     # the serology panel is the evaluation's own samples, never a review panel: "the serology panel data"
     (r"\b(serology|eua|negatives?|positives?|antibody|covid(?:-19)?)\s+panel(?:\s+testing|\s+data)?\b", r"\1"),
+    # a closing remark of the asker's purpose: "want a feel for how often they change their implantables"
+    (
+        r"(?:(?<=[?.!])|^)\s*(?:(?:i|we)\s+)?(?:just\s+)?(?:want|wanted|need|trying)\s+(?:to\s+get\s+)?(?:a|an)\s+"
+        r"(?:feel|sense|idea|impression)\s+(?:for|of)\b[^?.!]*[?.!]?\s*$",
+        "",
+    ),
+    (r"\b(?:in\s+)?(?:its|their|the)\s+(?:strictest|most\s+stringent|toughest|hardest)\s+(?:approval\s+)?"
+     r"(?:track|pathway|path|route|process)\b", "in PMA decisions"),
+    (r"\bwent\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2})'s\s+way\b", r"for \1"),
+    (r"\b(?:the\s+)?fda\s+sign(?:ed|s)?[\s-]+off\s+on\b", "FDA approved"),
     # the asker's hedges and asides, no search words: "(taking the export date as the reference point, I
     # presume)", "if that's feasible", "I'd like to compare", "If so,", "(counting a report once per problem listed)"
     (
@@ -677,6 +687,15 @@ _GREEN_LIGHT = re.compile(
     r"(?:green[\s-]?light(?:ed)?|nod|go[\s-]?ahead|thumbs[\s-]?up|ok|okay|all[\s-]?clear|seal\s+of\s+approval|"
     r"blessing|sign[\s-]?off)|green[\s-]?lit|green[\s-]?lighted)\b"
 )
+# the devices of the premarket approval track said in lay words where a decision is asked: "Medtronic's high-risk
+# implants", "implants/high risk stuff", "its highest-risk devices"
+_HIGH_RISK = re.compile(
+    r"(?i)\b(?:(?:implants?|devices?)\s*/\s*)?(?:high(?:est)?[\s-]+risk|riskiest)\s+"
+    r"(?:implants?|devices?|stuff|products?|things?|implantables?)\b"
+)
+_DECIDED = re.compile(
+    r"(?i)\b(?:approv\w*|pmas?|sign(?:ed|s)?[\s-]+off|green[\s-]?l(?:igh)?it?\w*|decisions?|decided|nod|ok|okay)\b"
+)
 _FIELD_ASKED = re.compile(r"(?i)\b(?:gmdn|product\s+codes?|procodes?|regulation|class|category|term|panel)\b")
 # a label's words quoted ('say "not made with NRL"'): the flag the words name, read as if said plainly
 _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
@@ -696,6 +715,8 @@ def expand_shorthand(text: str) -> str:
     if _FIELD_ASKED.search(text):  # "what GMDN term is the X listed under": the verb, not the registration listings
         text = re.sub(r"(?i)\b(?:listed|filed|classified|categori[sz]ed)\s+(?=under\b|as\b)", "", text)
     text = _QUOTED.sub(lambda m: m[1] if tuple(m[1].lower().split()) in vocab.FILTER_PHRASES else m[0], text)
+    if _DECIDED.search(_HIGH_RISK.sub("", text)):
+        text = _HIGH_RISK.sub("PMA decisions", text)  # every decision of the track, not only original approvals
     text = _GREEN_LIGHT.sub(lambda m: "approved" if _APPROVAL.search(text) else "cleared", text)
     text = _PART_OF_FIRM.sub(r"\1", text)
     while (more := _BARE_CLASS.sub(r"\1class \2", text)) != text:
