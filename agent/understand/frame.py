@@ -395,6 +395,10 @@ _SHORT: list[tuple[str, str]] = [
      r"(?:track|pathway|path|route|process)\b", "in PMA decisions"),
     (r"\bwent\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2})'s\s+way\b", r"for \1"),
     (r"\b(?:the\s+)?fda\s+sign(?:ed|s)?[\s-]+off\s+on\b", "FDA approved"),
+    # a dataset's table is the dataset: "the product codes in the classification table"
+    (r"\b(classification|pma|510\(?k\)?|recall|enforcement|udi|gudid|registration|maude|event)\s+(?:table|tables)\b", r"\1"),
+    # an example of the asker's after the question: "? like a worker screwing up"
+    (r"(?<=[?.!])\s*(?:like|e\.g\.|say)\s+(?:a|an|some|someone|somebody|when)\s+\w+\s+\w+ing\b[^?.!]{0,40}$", ""),
     # the asker's hedges and asides, no search words: "(taking the export date as the reference point, I
     # presume)", "if that's feasible", "I'd like to compare", "If so,", "(counting a report once per problem listed)"
     (
@@ -549,7 +553,8 @@ _TAIL_CLAUSE = re.compile(
     r"(?i)(?:,\s*|\s+[-–—]\s*|\s+)(?:(?:just\s+|mainly\s+|mostly\s+)?for|as\s+part\s+of)\s+(?:our|my|the\s+team's|"
     r"a|an|this|the\s+upcoming|the\s+next)\s+[^,?.!]{0,60}?\b(?:matrix|deck|slide|slides|memo|report|review|audit|"
     r"inspection|meeting|file|files|tracker|dashboard|spreadsheet|presentation|summary|notes|records|log|"
-    r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing)\b(?=[\s?.!]*$)|"
+    r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing|table|tables|"
+    r"chart|charts|workbook|thesis|chapter)\b(?=[\s?.!]*$)|"
     r"(?:,\s*|\s+)(?:before|ahead\s+of|prior\s+to)\s+(?:our|my|the|next\s+\w+'s|the\s+next|tomorrow's|"
     r"next\s+week's)\s+[^,?.!]{0,40}?\b(?:audit|inspection|meeting|review|visit|call|submission|deadline)\b"
     r"(?=[\s?.!]*$)"

@@ -164,6 +164,9 @@ def _quoted_unread(it: Interpretation) -> str:
 
 
 _GRAMMAR = {"the", "a", "an", "of", "for", "and", "or", "in", "on", "with", "to", "by", "from", "device", "devices"}
+# the kind of a laboratory test, which product-code names say as "System, Test" or not at all ("C-Reactive Protein,
+# Antigen, Antiserum, And Control"): no word of the analyte's name
+_GRAMMAR |= {"assay", "assays", "test", "tests", "reagent", "reagents", "system", "systems"}
 
 
 def _stem(w: str) -> str:
@@ -212,7 +215,7 @@ def weak_device(d: DeviceFilter) -> str:
         names = " ".join(c.name.lower() for c in d.codes)
         spelled = re.fullmatch(r".+?\s\((.+)\)", d.words)  # "c-arm (fluoroscopic x-ray system)": a lay name spelled
         # out, whose spelled words were searched, is checked by them when the codes they found hold records
-        said = spelled[1] if spelled and any(c.records for c in d.codes) else d.words
+        said = spelled[1] if spelled else d.words  # (a zero too: the spelled words are still checked below)
         words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", said.lower()) if w not in _GRAMMAR]
         missing = [w for w in words if _stem(w) not in names]
         if missing:

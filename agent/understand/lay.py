@@ -16,6 +16,7 @@ LAY_WORDS = {
     "defib": "defibrillator",
     "defibrilator": "defibrillator",
     "vent": "ventilator",  # clinical shorthand ("7200AE vents"), never the vena cava
+    "crp": "c-reactive protein",  # the laboratory's name of the analyte (DCN, DCK ...)
 }
 _ALL = {**ABBREVIATIONS, **LAY_WORDS}
 

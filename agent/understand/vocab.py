@@ -274,7 +274,9 @@ FILTER_PHRASES = _table(
         "ktype=Abbreviated": "abbreviated",
         "supptype=180 Day": "180-day|180 day|180-day supplements|180 day supplements|180-day track",
         "supptype=Panel Track": "panel-track|panel track",
-        "root=Employee Error": "employee error|employee errors",
+        "root=Employee Error": "employee error|employee errors|employee mistake|employee mistakes|human error|"
+        "human errors|worker error|worker errors|staff error|staff errors|personnel error|personnel errors|"
+        "employee-caused|human mistakes|human mistake",
         "root=Device Design": "device design|design|design issues|design problems|design related|design-related",
         "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
         "sterilize for another party|sterilize devices for another party",
@@ -538,7 +540,7 @@ presumably assume assuming assumption reckon wonder wondering curious chapter th
 descriptive statistics statistic statistical commonly typically usually generally value values feasible possibly
 modal distribution distributions stratum strata preceding remaining runners-up runner-up useful helpful handy
 characterise characterize characterising characterizing temporal interested purposes roughly basically
-essentially respectively i.e. e.g. i.e e.g ie eg etc simultaneously looking trying tho though frequency frequencies tabulate tabulated tabulation
+essentially respectively i.e. e.g. i.e e.g ie eg etc simultaneously looking trying tho though blamed frequency frequencies tabulate tabulated tabulation
 """.split()
 )
 FUNCTION |= FRAME
