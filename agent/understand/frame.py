@@ -394,11 +394,29 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b(?:in\s+)?(?:its|their|the)\s+(?:strictest|most\s+stringent|toughest|hardest)\s+(?:approval\s+)?"
      r"(?:track|pathway|path|route|process)\b", "in PMA decisions"),
     (r"\bwent\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2})'s\s+way\b", r"for \1"),
+    (
+        r"\b(?:the\s+)?fda\s+sign(?:ed|s)?[\s-]+off\s+on\b(?!.*\b(?:pmas?|high(?:est)?[\s-]+risk|riskiest|approv\w*)\b)",
+        "FDA cleared or approved",
+    ),
     (r"\b(?:the\s+)?fda\s+sign(?:ed|s)?[\s-]+off\s+on\b", "FDA approved"),
+    # "K number & the date it got SE": the record's decision date, which says its number
+    (
+        r"\b(?:k|510\(?k\)?)\s+(?:number|no\.?|#)\s*(?:and|&|\+|,|/)\s*(?:the\s+|its\s+)?(?:decision\s+|clearance\s+|se\s+)?"
+        r"date\b",
+        "decision date",
+    ),
     # a dataset's table is the dataset: "the product codes in the classification table"
     (r"\b(classification|pma|510\(?k\)?|recall|enforcement|udi|gudid|registration|maude|event)\s+(?:table|tables)\b", r"\1"),
     # an example of the asker's after the question: "? like a worker screwing up"
     (r"(?<=[?.!])\s*(?:like|e\.g\.|say)\s+(?:a|an|some|someone|somebody|when)\s+\w+\s+\w+ing\b[^?.!]{0,40}$", ""),
+    # "the one based in San Clemente" after a firm: which firm is meant, said by its site (never a device)
+    (r",?\s*\bthe\s+one\s+(?:based|located|headquartered|situated)\s+(?:in|out\s+of)\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}\b", ""),
+    # a name half remembered: "something like 'Somnera'" is Somnera
+    (r"\b(?:something|sth|anything)\s+like\s+['\"“‘]?([A-Z][\w-]+)['\"”’]?", r"\1"),
+    # "the date it got SE": the date it was cleared (a count of "SE determinations" keeps SE)
+    (r"\b(?:got|get|gets|received?)\s+(?:its\s+|the\s+|an?\s+)?SE\b(?!\s+(?:determinations?|decisions?))", "was cleared"),
+    # "the date it was cleared": the record's decision date
+    (r"\b(?:the\s+)?(?:decision\s+)?date\s+(?:it|they|that)\s+(?:was|were|got)\s+(?:cleared|approved|decided)\b", "decision date"),
     # the asker's hedges and asides, no search words: "(taking the export date as the reference point, I
     # presume)", "if that's feasible", "I'd like to compare", "If so,", "(counting a report once per problem listed)"
     (
@@ -689,8 +707,9 @@ def _day_first(text: str) -> str:
 # "got the green light", "green-lit": the idiom for a positive FDA decision, approved where approvals are asked
 _GREEN_LIGHT = re.compile(
     r"(?i)\b(?:(?:got|get|gets|getting|received?|receiving|was\s+given|were\s+given|given)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?:(?:the\s+)?fda'?s\s+|fda\s+)?"
     r"(?:green[\s-]?light(?:ed)?|nod|go[\s-]?ahead|thumbs[\s-]?up|ok|okay|all[\s-]?clear|seal\s+of\s+approval|"
-    r"blessing|sign[\s-]?off)|green[\s-]?lit|green[\s-]?lighted)\b"
+    r"blessing|sign[\s-]?off)(?:\s+to\s+(?:sell|market|launch))?|green[\s-]?lit|green[\s-]?lighted)\b"
 )
 # the devices of the premarket approval track said in lay words where a decision is asked: "Medtronic's high-risk
 # implants", "implants/high risk stuff", "its highest-risk devices"

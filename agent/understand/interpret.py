@@ -57,7 +57,7 @@ from .names import read_names
 from .panels import panel_fields
 from .places import ASK_TAIL
 from .record_fields import firm_field_home, record_field
-from .resolve import codes_in, read_device
+from .resolve import DeviceReading, codes_in, read_device
 from .sides import joined, more_sides, sound_sides
 from .tokens import Tokens, tokenize
 from .types import Choice, Clarification, Code, DeviceFilter, Filter, FirmFilter, Interpretation, LastResult, Side
@@ -1893,6 +1893,8 @@ def _devices_and_names(
                 it.filters.append(Filter(field="word:implant", value="Y", label="implants", words=words))
             continue
         reading = read_device(ctx, words, it.datasets, known=tokens.role.get(a) == "device")
+        if (brand := _brand_alone(ctx, tokens, a, b, it.datasets, reading)) is not None:
+            words, reading = brand  # "the Somnera sleep apnea system": the brand its names hold, the rest describes it
         switch = it.datasets == ["recall"] and list(reading.elsewhere) == ["enforcement"]  # a recall told by
         if set(reading.elsewhere) == {"udi", "gudid"}:
             reading.elsewhere = {"udi": reading.elsewhere["udi"]}  # one device's UDI, told twice
@@ -1965,6 +1967,43 @@ def _devices_and_names(
             it.firm = None if sides[0].firm else it.firm
             it.device = None if sides[0].device else it.device
     return clar
+
+
+def _brand_alone(
+    ctx: ToolContext, tokens: Tokens, a: int, b: int, datasets: list[str], reading: DeviceReading
+) -> tuple[str, DeviceReading] | None:
+    """A brand said with lay words that describe it ("the Somnera sleep apnea system", "Somnera (the CPAP type
+    thing)"), whose words together name nothing: the one capitalised word that no product-code name holds and the
+    records' own names do is the device; the other words describe it (taken, never searched)."""
+    if b - a < 2 or reading.device is not None and not reading.choices and not reading.unknown:
+        return None
+    brands = [
+        k
+        for k in range(max(a, 1), b)
+        if re.fullmatch(r"[A-Z][a-z]{3,}[a-z0-9]*|[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*", tokens.toks[k].text)
+        and tokens.toks[k].low not in vocab.FUNCTION
+        and not lay_key(tokens.toks[k].low)
+    ]
+    if len(brands) != 1:
+        return None
+    from mirror.lookup.devices import resolve_devices
+
+    word = tokens.toks[brands[0]].text
+    found = resolve_devices(ctx.api, word, 5)
+    if found["total"] and not found["unknown"]:
+        return None  # a word of product-code names ("Pump"): no brand
+    alone = read_device(ctx, word, datasets, known=False)
+    named = (
+        alone.device is not None
+        and alone.device.path == "names"
+        and bool(alone.device.found or re.search(r":\s*[1-9][\d,]*\s+found", alone.device.how))
+    )
+    if not (named and not alone.choices or alone.device is None and len(alone.elsewhere) == 1):
+        return None
+    for k in range(a, b):
+        if k != brands[0]:
+            tokens.take(k, k + 1, "context")
+    return word, alone
 
 
 # the words before the device a question is about ("reports for insulin pumps", "recalls involving stents")
