@@ -345,18 +345,23 @@ _SHORT: list[tuple[str, str]] = [
     ),
     # a recall's class asked in other words: "what hazard class was it given?", "the classification of that recall"
     (r"\bhazard\s+(?:class(?:ification)?|level|category|rating)\b", "recall class"),
-    (r"\b(?:FDA\s+)?(?:classification|class)\s+of\s+(?:that|this|the|its|their)\s+recall\b", "recall class"),
+    # a found recall's own class: "the classification of that recall", "its recall class" (never a ranking)
+    (
+        r"\b(?:the\s+)?(?:FDA\s+)?(?:classification|class)\s+of\s+(?:that|this|the|its|their)\s+recall\b|"
+        r"\b(?:its|that\s+recall's|the\s+recall's)\s+(?:FDA\s+)?recall\s+class(?:ification)?\b",
+        "its classification",
+    ),
     # a recall's end asked in other words: "when did it officially end?", "when was the recall finished?"
     (
         r"\b(?:did|does|do)\s+(it|that|this|they|(?:the|that|this)\s+(?:\w+\s+){0,3}?recall)\s+(?:officially\s+|finally\s+)?"
         r"(?:end|finish|conclude|close|wrap\s+up)\b",
         r"was \1 terminated",
     ),
+    (r"(?<=\brecall\s)(?:officially\s+|finally\s+)?(?:ended|finished|concluded|wrapped\s+up)\b", "terminated"),
     (
-        r"(?<=\brecall\s)(?:officially\s+|finally\s+)?(?:ended|finished|concluded|wrapped\s+up)\b|"
         r"\b(?:was|is|were)\s+((?:it|that|this|the)\s+(?:\w+\s+){0,3}?recall|it)\s+(?:officially\s+|finally\s+)?"
         r"(?:ended|finished|concluded|over|wrapped\s+up)\b",
-        "terminated",
+        r"was \1 terminated",
     ),
     # serology false positives said in plain words: "misread a negative as positive", "called a true negative sample
     # positive", "came back positive on samples from people who never had covid", "false pos"
@@ -572,7 +577,7 @@ _TAIL_CLAUSE = re.compile(
     r"a|an|this|the\s+upcoming|the\s+next)\s+[^,?.!]{0,60}?\b(?:matrix|deck|slide|slides|memo|report|review|audit|"
     r"inspection|meeting|file|files|tracker|dashboard|spreadsheet|presentation|summary|notes|records|log|"
     r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing|table|tables|"
-    r"chart|charts|workbook|thesis|chapter)\b(?=[\s?.!]*$)|"
+    r"chart|charts|workbook|thesis|chapter|packet|packets|binder|dossier)\b(?=[\s?.!]*$)|"
     r"(?:,\s*|\s+)(?:before|ahead\s+of|prior\s+to)\s+(?:our|my|the|next\s+\w+'s|the\s+next|tomorrow's|"
     r"next\s+week's)\s+[^,?.!]{0,40}?\b(?:audit|inspection|meeting|review|visit|call|submission|deadline)\b"
     r"(?=[\s?.!]*$)"
@@ -709,7 +714,9 @@ _GREEN_LIGHT = re.compile(
     r"(?i)\b(?:(?:got|get|gets|getting|received?|receiving|was\s+given|were\s+given|given)\s+(?:the\s+|a\s+|an\s+)?"
     r"(?:(?:the\s+)?fda'?s\s+|fda\s+)?"
     r"(?:green[\s-]?light(?:ed)?|nod|go[\s-]?ahead|thumbs[\s-]?up|ok|okay|all[\s-]?clear|seal\s+of\s+approval|"
-    r"blessing|sign[\s-]?off)(?:\s+to\s+(?:sell|market|launch))?|green[\s-]?lit|green[\s-]?lighted)\b"
+    r"blessing|sign[\s-]?off)(?:\s+to\s+(?:sell|market|launch))?|green[\s-]?lit|green[\s-]?lighted|"
+    r"(?:the\s+)?fda(?:'s)?\s+(?:green[\s-]?lights?|go[\s-]?ahead|thumbs[\s-]?up|blessing)|"
+    r"green[\s-]?lights?\s+from\s+(?:the\s+)?fda)\b"
 )
 # the devices of the premarket approval track said in lay words where a decision is asked: "Medtronic's high-risk
 # implants", "implants/high risk stuff", "its highest-risk devices"

@@ -1225,6 +1225,7 @@ def _read(
         clar = _firm_own_codes(ctx, it)
     if clar is None and it.understood and not refine:
         _serology_makers(it)
+        _recall_end(it)
         rank_when_bare(it, said_fields)
         _codes_named(it)
         clar = (
@@ -1307,14 +1308,31 @@ def _serology_makers(it: Interpretation) -> None:
     positives?"): the makers are ranked by those results, never one count of them."""
     if (
         it.datasets == ["covid19serology"]
-        and it.measure in ("list", "count")
-        and not it.field
+        and (it.measure in ("list", "count") and not it.field or it.field in ("brand_name", "manufacturer"))
         and not it.sides
         and any(f.field == "word:agree" for f in it.filters)
         and _WHICH_MAKERS.search(it.question)
         and not re.search(r"(?i)\bhow\s+many\b", it.question)
     ):
-        it.measure, it.by = "top", "manufacturer"
+        it.measure, it.by, it.field = "top", "manufacturer", None
+
+
+def _recall_end(it: Interpretation) -> None:
+    """ "The Sterrad cassette recall, when was it terminated?": the date that recall ended, not a count of the
+    terminated ones (as for a recall named by its number)."""
+    if (
+        not it.field
+        and it.device is not None
+        and it.datasets
+        and set(it.datasets) <= {"recall", "enforcement"}
+        and it.measure in ("list", "count")
+        and not it.sides
+        and re.search(r"(?i)\b(?:when|what\s+date|which\s+date)\b[^.?!]{0,60}\bterminated\b", it.question)
+        and not re.search(r"(?i)\bhow\s+many\b|\binitiat\w*|\bstart\w*|\bbegan\b", it.question)
+        and any(f.field == "word:status" and f.value == "Terminated" for f in it.filters)
+    ):
+        it.filters = [f for f in it.filters if f.field != "word:status"]
+        it.field, it.measure, it.by = "termination_date", "lookup", None
 
 
 def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
@@ -1975,8 +1993,8 @@ def _brand_alone(
     """A brand said with lay words that describe it ("the Somnera sleep apnea system", "Somnera (the CPAP type
     thing)"), whose words together name nothing: the one capitalised word that no product-code name holds and the
     records' own names do is the device; the other words describe it (taken, never searched)."""
-    if b - a < 2 or reading.device is not None and not reading.choices and not reading.unknown:
-        return None
+    if b - a < 2 or reading.elsewhere or reading.device is not None and not reading.choices and not reading.unknown:
+        return None  # (words named together in another dataset's records are that device there)
     brands = [
         k
         for k in range(max(a, 1), b)

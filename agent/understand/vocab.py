@@ -540,7 +540,7 @@ presumably assume assuming assumption reckon wonder wondering curious chapter th
 descriptive statistics statistic statistical commonly typically usually generally value values feasible possibly
 modal distribution distributions stratum strata preceding remaining runners-up runner-up useful helpful handy
 characterise characterize characterising characterizing temporal interested purposes roughly basically
-essentially respectively i.e. e.g. i.e e.g ie eg etc simultaneously looking trying tho though blamed frequency frequencies tabulate tabulated tabulation
+essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed frequency frequencies tabulate tabulated tabulation
 """.split()
 )
 FUNCTION |= FRAME
