@@ -420,6 +420,13 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b(?:something|sth|anything)\s+like\s+['\"“‘]?([A-Z][\w-]+)['\"”’]?", r"\1"),
     # "the date it got SE": the date it was cleared (a count of "SE determinations" keeps SE)
     (r"\b(?:got|get|gets|received?)\s+(?:its\s+|the\s+|an?\s+)?SE\b(?!\s+(?:determinations?|decisions?))", "was cleared"),
+    # "since when is it running?" of a recall: when it was initiated
+    (
+        r"\bsince\s+when\s+(?:is|was|has)\s+(it|that(?:\s+recall)?|the\s+recall|this(?:\s+recall)?)\s+(?:been\s+)?"
+        r"(?:running|going|ongoing|open|active|on)\b",
+        r"when was \1 initiated",
+    ),
+    (r"\b(?:the\s+)?(?:recall\s+)?kicked\s+off\b", "initiated"),
     # "the date it was cleared": the record's decision date
     (r"\b(?:the\s+)?(?:decision\s+)?date\s+(?:it|they|that)\s+(?:was|were|got)\s+(?:cleared|approved|decided)\b", "decision date"),
     # the asker's hedges and asides, no search words: "(taking the export date as the reference point, I

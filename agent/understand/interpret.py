@@ -434,6 +434,9 @@ def interpret(
         )
         if said:
             it.notes.append(f"not used in the search (taken as background): {said}")
+    if clar is None and it.understood:
+        _recall_end(it)  # "the Sterrad cassette recall, when was it finished?": its termination date
+        _recall_start(it)  # "Arrow CVC kit recall - when did it start?": its initiation date
     if clar is None:
         clar = ask_event_date(ctx, it)  # "MDRs for December 2022": none received then, some occurred then
     return it, clar
@@ -1225,7 +1228,7 @@ def _read(
         clar = _firm_own_codes(ctx, it)
     if clar is None and it.understood and not refine:
         _serology_makers(it)
-        _recall_end(it)
+        _recall_problem(it)
         rank_when_bare(it, said_fields)
         _codes_named(it)
         clar = (
@@ -1327,12 +1330,51 @@ def _recall_end(it: Interpretation) -> None:
         and set(it.datasets) <= {"recall", "enforcement"}
         and it.measure in ("list", "count")
         and not it.sides
-        and re.search(r"(?i)\b(?:when|what\s+date|which\s+date)\b[^.?!]{0,60}\bterminated\b", it.question)
+        and re.search(r"(?i)\b(?:when|what\s+date|which\s+date)\b[^.?!]{0,100}\bterminated\b", it.question)
         and not re.search(r"(?i)\bhow\s+many\b|\binitiat\w*|\bstart\w*|\bbegan\b", it.question)
         and any(f.field == "word:status" and f.value == "Terminated" for f in it.filters)
     ):
         it.filters = [f for f in it.filters if f.field != "word:status"]
         it.field, it.measure, it.by = "termination_date", "lookup", None
+
+
+def _recall_problem(it: Interpretation) -> None:
+    """ "Arrow International recall - what was the problem there?": the recall's reason (its root cause), never a
+    ranking by device problem, which recalls do not carry."""
+    if (
+        it.datasets
+        and set(it.datasets) <= {"recall", "enforcement"}
+        and (it.by == "device_problem" and it.measure == "top" or it.field == "device_problem")
+        and (it.firm or it.device or any(f.field in RECORD_FIELDS for f in it.filters))
+        and re.search(r"(?i)\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?(?:problems?|issues?)\b", it.question)
+        and not re.search(r"(?i)\b(?:most|top|common|frequent|rank\w*)\b", it.question)
+    ):
+        it.field, it.measure, it.by = "root_cause", "lookup", None
+
+
+_STARTED = re.compile(
+    r"(?i)\b(?:when|what\s+date|which\s+date|date)\b[^.?!]{0,100}\b(?:initiated|started|start|began|begin|kicked\s+off|"
+    r"launched|opened)\b|\b(?:initiation|start|starting)\s+date\b|\bsince\s+when\b"
+)
+
+
+def _recall_start(it: Interpretation) -> None:
+    """ "Arrow pediatric CVC kit AK-25502 - when did that recall start?", "initiation date?" of one recall named by
+    its firm, device or number: the date the recall was initiated, not a count of recalls."""
+    kept = it.field and it.measure == "lookup" and not re.search(r"(?i)caus|reason|class|status|terminat", it.question)
+    if (
+        it.field and not kept  # (a field kept from the answer before is replaced: "and when was it initiated?")
+        or it.datasets != ["recall"]
+        or it.measure not in ("list", "count", "lookup")
+        or it.sides
+        or it.date_from
+        or it.date_to
+        or not (it.firm or it.device or any(f.field in ("event_id", "product_res_number") for f in it.filters))
+        or not _STARTED.search(it.question)
+        or re.search(r"(?i)\bhow\s+many\b|\bcount\b|\bnumber\s+of\b", it.question)
+    ):
+        return
+    it.field, it.measure, it.by, it.date_field = "event_date_initiated", "lookup", None, ""
 
 
 def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
