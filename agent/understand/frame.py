@@ -420,6 +420,21 @@ _SHORT: list[tuple[str, str]] = [
     (r"\b(?:something|sth|anything)\s+like\s+['\"“‘]?([A-Z][\w-]+)['\"”’]?", r"\1"),
     # "the date it got SE": the date it was cleared (a count of "SE determinations" keeps SE)
     (r"\b(?:got|get|gets|received?)\s+(?:its\s+|the\s+|an?\s+)?SE\b(?!\s+(?:determinations?|decisions?))", "was cleared"),
+    # German words of a German-speaking asker, in English: "Rückruf" a recall, "Hersteller" a manufacturer,
+    # "Vorkommnisse" incidents, "Anzahl" the number of, "Entscheidungen" decisions, "und" and; "actual" is
+    # "aktuell", currently
+    (r"\br(?:ü|ue|u)ckrufe?n?\b", "recall"),
+    (r"\bherstellern?\b", "manufacturer"),
+    (r"\bvorkommniss(?:e|en)?\b|\bvorkommnis\b", "adverse events"),
+    (r"\banzahl(?:\s+(?:an|der|von|of))?\b", "number of"),
+    (r"\bentscheidung(?:en)?\b", "decisions"),
+    (r"\bwettbewerbern?\b", "competitors"),
+    (r"\bfieberthermometern?\b", "fever thermometer"),
+    (r"\bklinik(?:en)?\b", "hospital"),
+    (r"(?<=[,?.!]\s)und\b|^und\b|(?<=\s)und(?=\s)", "and"),
+    (r"\bactual\s+stand\b", "current status"),
+    (r"\b(?:are|is|has|have)\s+actual(?:ly)?\s+(?=in\s+commercial\s+distribution|on\s+the\s+market)", "are "),
+    (r"\bactual\s+(?=in\s+commercial\s+distribution|on\s+the\s+market)", ""),
     # "since when is it running?" of a recall: when it was initiated
     (
         r"\bsince\s+when\s+(?:is|was|has)\s+(it|that(?:\s+recall)?|the\s+recall|this(?:\s+recall)?)\s+(?:been\s+)?"
@@ -812,7 +827,10 @@ def _bracket(m: re.Match[str], keeps: Callable[[str], bool], noted: list[str]) -
 # "those devices"): the device the frame named
 _DEVICE_REF = re.compile(
     r"(?i)\b(?:that|this|those|these|the\s+same|said)\s+(?:(?:kind|type|sort|class)\s+of\s+(?:device|product)s?|"
-    r"(?:medical\s+)?(?:device|product)(?:\s+(?:types?|kinds?|categor(?:y|ies)|famil(?:y|ies)))?s?)\b"
+    r"(?:medical\s+)?(?:device|product)(?:\s+(?:types?|kinds?|categor(?:y|ies)|famil(?:y|ies)))?s?)\b|"
+    # "which class has this at FDA?": "this" alone as the object of the ask, after a sentence that names the device
+    r"(?:(?<=\bhas\s)|(?<=\bhave\s)|(?<=\bfor\s)|(?<=\bof\s)|(?<=\bis\s)|(?<=\bgets\s))this\b"
+    r"(?=\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?\s*[?.!]*\s*$)"
 )
 
 
