@@ -435,6 +435,19 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bactual\s+stand\b", "current status"),
     (r"\b(?:are|is|has|have)\s+actual(?:ly)?\s+(?=in\s+commercial\s+distribution|on\s+the\s+market)", "are "),
     (r"\bactual\s+(?=in\s+commercial\s+distribution|on\s+the\s+market)", ""),
+    # "the most complaints filed against it": the firm's own reports, no comparison
+    (r"\b(?:(?:filed|lodged|made|reported|logged)\s+)?against\s+(?:it|them|him|her|the\s+company|the\s+firm)\b", ""),
+    # "whose devices get the most reports": the firms ranked; "for the item master": the asker's own system
+    (r"\bwhose\s+(?:devices?|products?)\b", "which manufacturers"),
+    (r"\b(?:for|in|into)\s+(?:the|our|my)\s+item\s+master\b", ""),
+    # the labeler asked for: "who's the labeler", "labeler of the kit", "labeler name pls", "whose is it"
+    (
+        r"\bwho(?:'s|\s+is|\s+was|\s+are)\s+(?:the\s+)?labell?ers?\b|\blabell?er\s+names?\b|\bwhose\s+(?:is\s+it|are\s+they)\b|"
+        r"^\s*(?:the\s+)?labell?ers?\s+(?=of\b)",
+        "which company ",
+    ),
+    # "deviceKit = true", "kit flag = true": the UDI kit flag
+    (r"\bdevice\s*kit\s*(?:=|:|is)\s*(?:true|yes|y)\b|\bdevicekit\s*(?:=|:)?\s*(?:true|yes|y)?\b", "kit"),
     # "since when is it running?" of a recall: when it was initiated
     (
         r"\bsince\s+when\s+(?:is|was|has)\s+(it|that(?:\s+recall)?|the\s+recall|this(?:\s+recall)?)\s+(?:been\s+)?"

@@ -146,7 +146,8 @@ FIELD_PHRASES = _table(
         "labeler duns no|d-u-n-s|dun and bradstreet number",
         "gmdn_term": "gmdn term|gmdn terms|gmdn|gmdn name|gmdn names|gmdn preferred term",
         "brand_name": "brand|brand name|brand names|brands",
-        "version_or_model_number": "model|model number|model numbers|version|version or model",
+        "version_or_model_number": "model|model number|model numbers|version|version or model|models|skus|sku|"
+        "sku numbers|model names",
         "catalog_number": "catalog number|catalog numbers|catalog no|catalog|catalogue number|catalogue|"
         "cat no|cat number|catalog #|ref number|ref no",
         "publish_date": "publish date|publication date|date published|published date|gudid publish date|"
@@ -227,7 +228,7 @@ FILTER_PHRASES = _table(
         "containing natural rubber latex|labeled with natural rubber latex|labeled as containing natural rubber latex|"
         "labeled as nrl|nrl labeled|contain natural rubber latex|made with nrl|contains nrl|containing nrl",
         "agency=HIBCC": "hibcc|hibcc-issued|hibc|health industry business communications council",
-        "agency=GS1": "gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency|gs1|issuing agency gs1|"
+        "agency=GS1": "gtin|gtins|gtin-based|gtin based|gs1 gtin|gs1 gtins|gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency|gs1|issuing agency gs1|"
         "agency gs1|gs1 agency|issuing agency is gs1|issuing agency = gs1|issuing agency of gs1",
         "agency=ICCBBA": "iccbba|iccbba-issued",
         "single=true": "single use|single-use|single use devices|single-use devices|disposable|disposables|"
@@ -540,7 +541,7 @@ presumably assume assuming assumption reckon wonder wondering curious chapter th
 descriptive statistics statistic statistical commonly typically usually generally value values feasible possibly
 modal distribution distributions stratum strata preceding remaining runners-up runner-up useful helpful handy
 characterise characterize characterising characterizing temporal interested purposes roughly basically
-essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed frequency frequencies tabulate tabulated tabulation
+essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed sent else frequency frequencies tabulate tabulated tabulation
 """.split()
 )
 FUNCTION |= FRAME
