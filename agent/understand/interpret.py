@@ -437,6 +437,7 @@ def interpret(
     if clar is None and it.understood:
         _recall_end(it)  # "the Sterrad cassette recall, when was it finished?": its termination date
         _recall_start(it)  # "Arrow CVC kit recall - when did it start?": its initiation date
+        _listing_pma(it)  # "DiaSorin's ETI-AB-EBK PLUS listing - which PMA is it listed under?"
     if clar is None:
         clar = ask_event_date(ctx, it)  # "MDRs for December 2022": none received then, some occurred then
     return it, clar
@@ -1350,6 +1351,25 @@ def _recall_problem(it: Interpretation) -> None:
         and not re.search(r"(?i)\b(?:most|top|common|frequent|rank\w*)\b", it.question)
     ):
         it.field, it.measure, it.by = "root_cause", "lookup", None
+
+
+_LISTING = re.compile(r"(?i)\b(?:listings?|listed|reg(?:istration)?\s*(?:&|and|/)\s*listing|device\s+listing)\b")
+
+
+def _listing_pma(it: Interpretation) -> None:
+    """The PMA number a firm's device listing carries ("which PMA is it listed under?", "what PMA # is on the X in
+    reg & listing"): the listing's own premarket number, not a count of registrations or of PMA approvals."""
+    if (
+        "registrationlisting" in it.datasets
+        and (it.firm or it.device)
+        and not it.sides
+        and it.field in (None, "premarket_submission", "pma_number")
+        and it.measure in ("list", "count", "lookup")
+        and _PMA_NUMBER_ASKED.search(it.question)
+        and _LISTING.search(it.question)
+        and not re.search(r"(?i)\bhow\s+many\b", it.question)
+    ):
+        it.field, it.measure, it.by, it.datasets = "premarket_submission", "lookup", None, ["registrationlisting"]
 
 
 _STARTED = re.compile(
