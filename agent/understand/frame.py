@@ -321,7 +321,10 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bno\.\s*(?=of\b|\d)", "number "),
     # a number of years, months or quarters said in words ("the last five years"): the number
     *[
-        (rf"(?<!\bsince\s)\b{w}\s+(?=(?:full\s+|calendar\s+|whole\s+)?(?:years?|months?|quarters?|weeks?|days?)\b)", f"{n} ")
+        (
+            rf"(?<!\bsince\s)\b{w}\s+(?=(?:full\s+|calendar\s+|whole\s+)?(?:years?|months?|quarters?|weeks?|days?)\b)",
+            f"{n} ",
+        )
         for w, n in (
             ("two", 2),
             ("three", 3),
@@ -396,8 +399,11 @@ _SHORT: list[tuple[str, str]] = [
         r"(?:feel|sense|idea|impression)\s+(?:for|of)\b[^?.!]*[?.!]?\s*$",
         "",
     ),
-    (r"\b(?:in\s+)?(?:its|their|the)\s+(?:strictest|most\s+stringent|toughest|hardest)\s+(?:approval\s+)?"
-     r"(?:track|pathway|path|route|process)\b", "in PMA decisions"),
+    (
+        r"\b(?:in\s+)?(?:its|their|the)\s+(?:strictest|most\s+stringent|toughest|hardest)\s+(?:approval\s+)?"
+        r"(?:track|pathway|path|route|process)\b",
+        "in PMA decisions",
+    ),
     (r"\bwent\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2})'s\s+way\b", r"for \1"),
     (
         r"\b(?:the\s+)?fda\s+sign(?:ed|s)?[\s-]+off\s+on\b(?!.*\b(?:pmas?|high(?:est)?[\s-]+risk|riskiest|approv\w*)\b)",
@@ -411,15 +417,24 @@ _SHORT: list[tuple[str, str]] = [
         "decision date",
     ),
     # a dataset's table is the dataset: "the product codes in the classification table"
-    (r"\b(classification|pma|510\(?k\)?|recall|enforcement|udi|gudid|registration|maude|event)\s+(?:table|tables)\b", r"\1"),
+    (
+        r"\b(classification|pma|510\(?k\)?|recall|enforcement|udi|gudid|registration|maude|event)\s+(?:table|tables)\b",
+        r"\1",
+    ),
     # an example of the asker's after the question: "? like a worker screwing up"
     (r"(?<=[?.!])\s*(?:like|e\.g\.|say)\s+(?:a|an|some|someone|somebody|when)\s+\w+\s+\w+ing\b[^?.!]{0,40}$", ""),
     # "the one based in San Clemente" after a firm: which firm is meant, said by its site (never a device)
-    (r",?\s*\bthe\s+one\s+(?:based|located|headquartered|situated)\s+(?:in|out\s+of)\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}\b", ""),
+    (
+        r",?\s*\bthe\s+one\s+(?:based|located|headquartered|situated)\s+(?:in|out\s+of)\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}\b",
+        "",
+    ),
     # a name half remembered: "something like 'Somnera'" is Somnera
     (r"\b(?:something|sth|anything)\s+like\s+['\"“‘]?([A-Z][\w-]+)['\"”’]?", r"\1"),
     # "the date it got SE": the date it was cleared (a count of "SE determinations" keeps SE)
-    (r"\b(?:got|get|gets|received?)\s+(?:its\s+|the\s+|an?\s+)?SE\b(?!\s+(?:determinations?|decisions?))", "was cleared"),
+    (
+        r"\b(?:got|get|gets|received?)\s+(?:its\s+|the\s+|an?\s+)?SE\b(?!\s+(?:determinations?|decisions?))",
+        "was cleared",
+    ),
     # German words of a German-speaking asker, in English: "Rückruf" a recall, "Hersteller" a manufacturer,
     # "Vorkommnisse" incidents, "Anzahl" the number of, "Entscheidungen" decisions, "und" and; "actual" is
     # "aktuell", currently
@@ -456,7 +471,10 @@ _SHORT: list[tuple[str, str]] = [
     ),
     (r"\b(?:the\s+)?(?:recall\s+)?kicked\s+off\b", "initiated"),
     # "the date it was cleared": the record's decision date
-    (r"\b(?:the\s+)?(?:decision\s+)?date\s+(?:it|they|that)\s+(?:was|were|got)\s+(?:cleared|approved|decided)\b", "decision date"),
+    (
+        r"\b(?:the\s+)?(?:decision\s+)?date\s+(?:it|they|that)\s+(?:was|were|got)\s+(?:cleared|approved|decided)\b",
+        "decision date",
+    ),
     # the asker's hedges and asides, no search words: "(taking the export date as the reference point, I
     # presume)", "if that's feasible", "I'd like to compare", "If so,", "(counting a report once per problem listed)"
     (

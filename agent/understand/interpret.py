@@ -1383,7 +1383,8 @@ def _recall_start(it: Interpretation) -> None:
     its firm, device or number: the date the recall was initiated, not a count of recalls."""
     kept = it.field and it.measure == "lookup" and not re.search(r"(?i)caus|reason|class|status|terminat", it.question)
     if (
-        it.field and not kept  # (a field kept from the answer before is replaced: "and when was it initiated?")
+        it.field
+        and not kept  # (a field kept from the answer before is replaced: "and when was it initiated?")
         or it.datasets != ["recall"]
         or it.measure not in ("list", "count", "lookup")
         or it.sides

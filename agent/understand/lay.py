@@ -16,8 +16,8 @@ LAY_WORDS = {
     "defib": "defibrillator",
     "defibrilator": "defibrillator",
     "vent": "ventilator",  # clinical shorthand ("7200AE vents"), never the vena cava
-    "crp": "c-reactive protein",
-    "hep": "hepatitis",  # "hep B", "hep assays": the disease the product-code names spell out  # the laboratory's name of the analyte (DCN, DCK ...)
+    "crp": "c-reactive protein",  # the laboratory's name of the analyte (DCN, DCK ...)
+    "hep": "hepatitis",  # "hep B", "hep assays": the disease the product-code names spell out
 }
 _ALL = {**ABBREVIATIONS, **LAY_WORDS}
 

@@ -228,7 +228,8 @@ FILTER_PHRASES = _table(
         "containing natural rubber latex|labeled with natural rubber latex|labeled as containing natural rubber latex|"
         "labeled as nrl|nrl labeled|contain natural rubber latex|made with nrl|contains nrl|containing nrl",
         "agency=HIBCC": "hibcc|hibcc-issued|hibc|health industry business communications council",
-        "agency=GS1": "gtin|gtins|gtin-based|gtin based|gs1 gtin|gs1 gtins|gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency|gs1|issuing agency gs1|"
+        "agency=GS1": "gtin|gtins|gtin-based|gtin based|gs1 gtin|gs1 gtins|gs1-issued|issued by gs1|"
+        "gs1 as the issuing agency|gs1 issuing agency|gs1|issuing agency gs1|"
         "agency gs1|gs1 agency|issuing agency is gs1|issuing agency = gs1|issuing agency of gs1",
         "agency=ICCBBA": "iccbba|iccbba-issued",
         "single=true": "single use|single-use|single use devices|single-use devices|disposable|disposables|"
@@ -541,7 +542,8 @@ presumably assume assuming assumption reckon wonder wondering curious chapter th
 descriptive statistics statistic statistical commonly typically usually generally value values feasible possibly
 modal distribution distributions stratum strata preceding remaining runners-up runner-up useful helpful handy
 characterise characterize characterising characterizing temporal interested purposes roughly basically
-essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed sent else frequency frequencies tabulate tabulated tabulation
+essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed sent else
+frequency frequencies tabulate tabulated tabulation
 """.split()
 )
 FUNCTION |= FRAME
