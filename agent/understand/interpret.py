@@ -50,7 +50,7 @@ from .followups import bare, bind, content, field_not_dataset, merge, refining, 
 from .frame import expand_shorthand, names_asker, reframe
 from .guards import hold_back
 from .ids import read_ids
-from .lay import lay_key
+from .lay import lay_key, spell_out
 from .limits import cannot_answer, cannot_rank, firm_left_out
 from .model_numbers import hold_model_numbers
 from .names import read_names
@@ -448,6 +448,10 @@ def interpret(
 _GLOSS = re.compile(r"\b(\d{3}\.\d{2,4}|[A-Z]{3})\s*\(\s*([A-Za-z][A-Za-z ,/&'-]{1,80}?)\s*\)")
 
 
+# a kind of device with two or more of its product codes in brackets: "CRP reagents (DCK/DCN)"
+_CODES_GLOSS = re.compile(r"(?<=[\w-])\s*\(\s*([A-Z]{3}(?:\s*[/,&+]\s*[A-Z]{3})+)\s*\)")
+
+
 # a short name in capitals with its product code in brackets: the code is what the asker means, the name its gloss
 _NAMED_CODE = re.compile(
     r"\b([A-Z][A-Z0-9-]{1,7})\s*\(\s*(?:(?:product|prod\.?)\s+code|procode|code|pc)?\s*:?\s*([A-Z]{3})\s*\)"
@@ -494,6 +498,24 @@ def _glosses(ctx: ToolContext, question: str) -> tuple[str, list[str]]:
             if start >= 0 and head[start:].split()[0].startswith(words[k]):
                 question = question[:start] + m[1] + question[m.end() :]
                 notes.append(f'"{said}" was read as the description of {m[1]}, which names the product')
+    for m in reversed(list(_CODES_GLOSS.finditer(question))):  # "CRP reagents (DCK/DCN)": codes given as examples
+        # of a kind of device whose codes hold them all: the kind is asked, the codes explain it
+        from mirror.lookup.devices import resolve_devices
+
+        given = set(re.findall(r"[A-Z]{3}", m[1]))
+        words = re.findall(r"[\w-]+", question[: m.start()])
+        for n in (1, 2, 3):
+            said = words[-n:]
+            if len(said) < n or any(w.lower() in vocab.FUNCTION for w in said):
+                break
+            if spell_out(" ".join(said)) == " ".join(said):
+                continue  # only a lay name spelled out ("CRP"): "infusion pumps (FRN/MEA)" keeps the codes given
+            found = resolve_devices(ctx.api, spell_out(" ".join(said)), 30)
+            kinds = {r["product_code"] for r in found["rows"]}
+            if not found["unknown"] and not found["partial"] and given < kinds:
+                question = question[: m.start()].rstrip() + question[m.end() :]
+                notes.append(f'{", ".join(sorted(given))} in brackets were read as examples of "{" ".join(said)}"')
+                break
     named, glossed = list(_NAMED_CODE.finditer(question)), list(_GLOSS.finditer(question))
     if not named and not glossed:
         return question, notes
