@@ -156,3 +156,75 @@ def test_crp_is_c_reactive_protein(assistant):
     answer = assistant.ask("MAUDE reports on CRP assays in the last 2 years?")["answer"]
     assert "C-Reactive Protein" in answer.splitlines()[0], answer
     assert "0 adverse event reports" in _headline(answer), answer
+
+
+# one recall's start and problem, asked of the recall named by its firm, device or number, also as a follow-up
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (["when did the Arrow International recall begin?"], "initiation date 2019-05-17"),
+        (["recall Z-0053-2020: start date?"], "initiation date 2019-05-17"),
+        (["Arrow International recall - what was the issue?", "ok and when was it started?"], "2019-05-17"),
+        (["any recall of Arrow International?", "since when has it been running?"], "2019-05-17"),
+        (["Arrow International recall: what was the problem?"], "root cause Employee error"),
+    ],
+)
+def test_one_recalls_start_and_problem(assistant, turns, expected):
+    for t in turns:
+        out = assistant.ask(t, session_id="recall-start")
+    assert expected in out["answer"], out["answer"]
+
+
+def test_a_count_of_recalls_started_in_a_year_stays_a_count(assistant):
+    answer = assistant.ask("how many recalls were initiated in 2019?")["answer"]
+    assert _headline(answer).startswith("1 recalled product initiated in 2019"), answer
+
+
+# German words of a German-speaking asker
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Welcher Hersteller had the most PMA Entscheidungen in 2020?", "Medtronic"),
+        ("Anzahl of GUDID device records from Tz Medical", "2 AccessGUDID device records"),
+        ("the Rückruf Z-0053-2020, when was it initiated?", "2019-05-17"),
+    ],
+)
+def test_german_words_are_read_in_english(assistant, question, expected):
+    answer = assistant.ask(question)["answer"]
+    assert "did not" not in answer, answer
+    assert expected in _headline(answer), answer
+
+
+def test_a_period_left_unread_gives_no_figure(assistant):
+    answer = assistant.ask("Medtronic adverse event reports since 3 years?")["answer"]
+    assert "adverse event reports from Medtronic" not in answer, answer
+    assert "3 years" in answer, answer
+
+
+def test_this_alone_is_the_device_of_the_sentence_before(assistant):
+    answer = assistant.ask("We sell electronic clinical thermometers. What regulation number has this at FDA?")[
+        "answer"
+    ]
+    assert "FLL" in answer and "880.2910" in answer, answer
+    assert "6,530" not in answer, answer
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how many GTINs are in the GUDID release?", "3 AccessGUDID device records (DIs issued by GS1)"),
+        ("GUDID kits: who's the labeler?", "PACKROOM LLC"),
+        ("Netech's models in the UDI data?", "DELTA 3300"),
+        ("DiaSorin device listing: which PMA is it listed under?", "P990041"),
+    ],
+)
+def test_udi_and_listing_fields_in_other_words(assistant, question, expected):
+    answer = assistant.ask(question)["answer"]
+    assert expected in answer, answer
+
+
+def test_lab_codes_in_brackets_after_a_short_name_are_examples(assistant):
+    answer = assistant.ask("MDRs for CRP assays (DCK/DCN) in the last 2 years")["answer"]
+    assert "NQD" in answer.splitlines()[0] and "DCH" in answer.splitlines()[0], answer
+    kept = assistant.ask("adverse events for infusion pumps (FRN/MEA)")["answer"]
+    assert "FRN" in kept.splitlines()[0] and "MEA" in kept.splitlines()[0], kept
