@@ -452,7 +452,7 @@ _SHORT: list[tuple[str, str]] = [
     (r"(?<=[,?.!]\s)und\b|^und\b|(?<=\s)und(?=\s)", "and"),
     (r"\bactual\s+stand\b", "current status"),
     (r"\b(?:are|is|has|have)\s+actual(?:ly)?\s+(?=in\s+commercial\s+distribution|on\s+the\s+market)", "are "),
-    (r"\bactual\s+(?=in\s+commercial\s+distribution|on\s+the\s+market)", ""),
+    (r"\bactual\s+(?=\(?\s*in\s+commercial\s+distribution|on\s+the\s+market)", ""),
     # "the most complaints filed against it": the firm's own reports, no comparison
     (r"\b(?:(?:filed|lodged|made|reported|logged)\s+)?against\s+(?:it|them|him|her|the\s+company|the\s+firm)\b", ""),
     # "whose devices get the most reports": the firms ranked; "for the item master": the asker's own system
@@ -463,6 +463,28 @@ _SHORT: list[tuple[str, str]] = [
         r"\bwho(?:'s|\s+is|\s+was|\s+are)\s+(?:the\s+)?labell?ers?\b|\blabell?er\s+names?\b|\bwhose\s+(?:is\s+it|are\s+they)\b|"
         r"^\s*(?:the\s+)?labell?ers?\s+(?=of\b)",
         "which company ",
+    ),
+    # "any FDA action against X": X's enforcement reports
+    (
+        r"\b(?:any\s+)?(?:fda|regulatory|enforcement|government)\s+actions?\s+(?:taken\s+)?(?:against|on|toward|towards)\b",
+        "enforcement reports for",
+    ),
+    # "in the government's checks of covid antibody tests": the FDA's own evaluation
+    (
+        r"\b(?:in\s+)?(?:the\s+)?(?:government'?s?|fda'?s?|federal)\s+(?:checks?|tests?|testing|evaluations?)\s+of\b",
+        "in",
+    ),
+    # "(I'm building a table of recall severity)": the asker's own work in brackets
+    (r"\s*\((?:i'm|i\s+am|we're|we\s+are|i've|we've|for\s+(?:my|our))\b[^()]{0,80}\)", ""),
+    # "Arrow Int. recall": a firm's "International" cut short
+    (r"\b([A-Z][a-z]+)\s+Int\.(?=\s)", r"\1 International"),
+    # "models / catalog numbers": the model numbers (a catalog number is said beside each)
+    (r"\bmodels?\s*(?:/|and|or|&)\s*catalog\s+(?:numbers?|nos?)\b", "model numbers"),
+    # "can you check in GUDID how many ...": the ask, no check valve
+    (
+        r"\bcheck\s+(?=(?:in|on)\s+(?:the\s+)?(?:gudid|accessgudid|udi|maude|data|database|mirror|recalls?)\b|"
+        r"whether\b|if\b|how\s+many\b)",
+        "",
     ),
     # "deviceKit = true", "kit flag = true": the UDI kit flag
     (r"\bdevice\s*kit\s*(?:=|:|is)\s*(?:true|yes|y)\b|\bdevicekit\s*(?:=|:)?\s*(?:true|yes|y)?\b", "kit"),
@@ -864,7 +886,9 @@ _DEVICE_REF = re.compile(
     r"(?:medical\s+)?(?:device|product)(?:\s+(?:types?|kinds?|categor(?:y|ies)|famil(?:y|ies)))?s?)\b|"
     # "which class has this at FDA?": "this" alone as the object of the ask, after a sentence that names the device
     r"(?:(?<=\bhas\s)|(?<=\bhave\s)|(?<=\bfor\s)|(?<=\bof\s)|(?<=\bis\s)|(?<=\bgets\s))this\b"
-    r"(?=\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?\s*[?.!]*\s*$)"
+    r"(?=\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?\s*[?.!]*\s*$)|"
+    r"\b(?:this|it)(?=\s+(?:has|gets|got|had)\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?"
+    r"\s*[?.!]*\s*$)"
 )
 
 
