@@ -476,6 +476,12 @@ _SHORT: list[tuple[str, str]] = [
     ),
     # "(I'm building a table of recall severity)": the asker's own work in brackets
     (r"\s*\((?:i'm|i\s+am|we're|we\s+are|i've|we've|for\s+(?:my|our))\b[^()]{0,80}\)", ""),
+    # "VAC is weighing ...": the hospital's value analysis committee, the asker's own people
+    (
+        r"(?:^|(?<=[.!?]\s))(?-i:VAC)(?=\s+(?:is|are|was|were|wants?|needs?|asked|has|have)\b)",
+        "Our value analysis committee",
+    ),
+    (r"\b(?:for|to)\s+(?:the|our)\s+(?-i:VAC)\b", "for our value analysis committee"),
     # "Arrow Int. recall": a firm's "International" cut short
     (r"\b([A-Z][a-z]+)\s+Int\.(?=\s)", r"\1 International"),
     # "models / catalog numbers": the model numbers (a catalog number is said beside each)
@@ -676,7 +682,7 @@ _WHO_NEEDS = re.compile(
 _DEPARTMENT = (
     r"(?:materials?\s+management|materiel\s+management|biomed(?:ical)?(?:\s+engineering)?|clinical\s+engineering|"
     r"sterile\s+processing|central\s+(?:sterile|supply|processing)|(?-i:SPD)|supply\s+chain|purchasing|procurement|"
-    r"value\s+analysis|risk\s+management|infection\s+(?:control|prevention)|patient\s+safety|pharmacy|nursing|"
+    r"value\s+analysis(?:\s+committee)?|(?-i:VAC)|risk\s+management|infection\s+(?:control|prevention)|patient\s+safety|pharmacy|nursing|"
     r"radiology|imaging|cath(?:eterization)?\s+lab|(?-i:OR)|operating\s+room|perioperative(?:\s+services)?|"
     r"surgical\s+services|quality(?:\s+assurance)?|regulatory(?:\s+affairs)?|compliance|legal|finance|(?-i:IT|ICU|ED|ER)|"
     r"emergency\s+department|facilities|contracting|sourcing|logistics|the\s+c-suite)"

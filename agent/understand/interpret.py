@@ -223,7 +223,15 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
 
 
 # fields that only one record or device has, never counted: "<field> for/of <thing>" asks for it
-_OF_ONE = {"mri_safety", "reg_expiry_year", "generic_name", "code_info", "labeler_duns_number", "termination_date"}
+_OF_ONE = {
+    "mri_safety",
+    "reg_expiry_year",
+    "generic_name",
+    "code_info",
+    "labeler_duns_number",
+    "termination_date",
+    "decision_date",
+}
 
 
 # what a UDI record's label says of a device: with one of these a "kit" is the UDI kit flag, not a device's name
