@@ -228,3 +228,19 @@ def test_lab_codes_in_brackets_after_a_short_name_are_examples(assistant):
     assert "NQD" in answer.splitlines()[0] and "DCH" in answer.splitlines()[0], answer
     kept = assistant.ask("adverse events for infusion pumps (FRN/MEA)")["answer"]
     assert "FRN" in kept.splitlines()[0] and "MEA" in kept.splitlines()[0], kept
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (["VAC is comparing Medtronic vs Boston Scientific. MDRs for each in the last 3 years?"], "Medtronic: 4"),
+        (["decision date for the Somnera system, for the VAC binder"], "2020-06-29"),
+        (["any FDA action against Advanced Sterilization Products?", "when was it terminated?"], "2013-11-08"),
+        (["recall Z-2338-2012", "its classification (we're filling in a severity table)"], "recall class III"),
+    ],
+)
+def test_asker_context_and_record_fields(assistant, turns, expected):
+    for t in turns:
+        out = assistant.ask(t, session_id="context")
+    assert "VAC" not in out["answer"].splitlines()[0], out["answer"]
+    assert expected in out["answer"], out["answer"]
