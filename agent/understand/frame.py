@@ -661,7 +661,7 @@ _TAIL_CLAUSE = re.compile(
     r"a|an|this|the\s+upcoming|the\s+next)\s+[^,?.!]{0,60}?\b(?:matrix|deck|slide|slides|memo|report|review|audit|"
     r"inspection|meeting|file|files|tracker|dashboard|spreadsheet|presentation|summary|notes|records|log|"
     r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing|table|tables|"
-    r"chart|charts|workbook|thesis|chapter|packet|packets|binder|dossier)\b(?=[\s?.!]*$)|"
+    r"chart|charts|workbook|thesis|chapter|packet|packets|binder|dossier|piece|story|article|blog)\b(?=[\s?.!]*$)|"
     r"(?:,\s*|\s+)(?:before|ahead\s+of|prior\s+to)\s+(?:our|my|the|next\s+\w+'s|the\s+next|tomorrow's|"
     r"next\s+week's)\s+[^,?.!]{0,40}?\b(?:audit|inspection|meeting|review|visit|call|submission|deadline)\b"
     r"(?=[\s?.!]*$)"

@@ -511,18 +511,19 @@ def _glosses(ctx: ToolContext, question: str) -> tuple[str, list[str]]:
         from mirror.lookup.devices import resolve_devices
 
         given = set(re.findall(r"[A-Z]{3}", m[1]))
-        words = re.findall(r"[\w-]+", question[: m.start()])
+        before = re.findall(r"[\w-]+", question[: m.start()])
         for n in (1, 2, 3):
-            said = words[-n:]
-            if len(said) < n or any(w.lower() in vocab.FUNCTION for w in said):
+            tail = before[-n:]
+            if len(tail) < n or any(w.lower() in vocab.FUNCTION for w in tail):
                 break
-            if spell_out(" ".join(said)) == " ".join(said):
+            kind = " ".join(tail)
+            if spell_out(kind) == kind:
                 continue  # only a lay name spelled out ("CRP"): "infusion pumps (FRN/MEA)" keeps the codes given
-            found = resolve_devices(ctx.api, spell_out(" ".join(said)), 30)
+            found = resolve_devices(ctx.api, spell_out(kind), 30)
             kinds = {r["product_code"] for r in found["rows"]}
             if not found["unknown"] and not found["partial"] and given < kinds:
                 question = question[: m.start()].rstrip() + question[m.end() :]
-                notes.append(f'{", ".join(sorted(given))} in brackets were read as examples of "{" ".join(said)}"')
+                notes.append(f'{", ".join(sorted(given))} in brackets were read as examples of "{kind}"')
                 break
     named, glossed = list(_NAMED_CODE.finditer(question)), list(_GLOSS.finditer(question))
     if not named and not glossed:

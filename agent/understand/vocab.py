@@ -188,8 +188,10 @@ FIELD_WORDS = {w for k in FIELD_PHRASES for w in k if len(w) > 2} - {"devices", 
 # dataset filters said in words: tag = "field=value"
 FILTER_PHRASES = _table(
     {
-        "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports",
-        "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries",
+        "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports|killed|dead|got killed|"
+        "were killed|was killed|anyone die|anybody die|someone die|people die|patients die",
+        "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries|hurt|got hurt|were hurt|"
+        "was hurt|harmed|were harmed|was harmed|got injured",
         "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports|malfunctioning|"
         "failing|fails|failed|stopped working|not working|broke down",
         "class=I": "class i|class 1|class one|class is i|class is 1|class is one|class 1s|class ones",
@@ -543,6 +545,7 @@ descriptive statistics statistic statistical commonly typically usually generall
 modal distribution distributions stratum strata preceding remaining runners-up runner-up useful helpful handy
 characterise characterize characterising characterizing temporal interested purposes roughly basically
 essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed sent else
+people patients anyone whatever
 frequency frequencies tabulate tabulated tabulation
 """.split()
 )
