@@ -144,7 +144,7 @@ def _event_types_beside(it: Interpretation) -> list[dict]:
     """Adverse event reports counted by their type ("how many were hurt or killed by X's devices?"): the same
     records by event type beside, so that a zero says what the reports were (all malfunctions) instead of nothing."""
     typed = [f for f in it.filters + [f for s in it.sides for f in s.filters] if f.field == "event_type"]
-    if it.datasets != ["event"] or it.measure not in ("count", "compare") or not typed:
+    if it.datasets != ["event"] or it.measure not in ("count", "compare", "list") or not typed:
         return []
     if any(s.firm or s.device or s.place or s.date_from or s.date_to for s in it.sides):
         return []  # sides of their own: no one set of records to show

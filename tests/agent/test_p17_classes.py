@@ -244,3 +244,22 @@ def test_asker_context_and_record_fields(assistant, turns, expected):
         out = assistant.ask(t, session_id="context")
     assert "VAC" not in out["answer"].splitlines()[0], out["answer"]
     assert expected in out["answer"], out["answer"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many people were harmed or killed by Medtronic devices in the adverse event reports?",
+        "Medtronic MDRs: did anyone die?",
+    ],
+)
+def test_a_zero_by_event_type_says_what_the_reports_were(assistant, question):
+    answer = assistant.ask(question)["answer"]
+    first, head = answer.splitlines()[0], _headline(answer)
+    assert "death reports" in first and "Medtronic" in first, answer
+    assert "0" in head and "Malfunction: 4" in head, answer
+
+
+def test_a_count_by_event_type_that_finds_some_says_no_more(assistant):
+    answer = assistant.ask("how many malfunction reports for Medtronic?")["answer"]
+    assert _headline(answer).startswith("4 adverse event reports") and "by event type" not in answer, answer
