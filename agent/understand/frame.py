@@ -456,7 +456,7 @@ _SHORT: list[tuple[str, str]] = [
     # "the most complaints filed against it": the firm's own reports, no comparison
     (r"\b(?:(?:filed|lodged|made|reported|logged)\s+)?against\s+(?:it|them|him|her|the\s+company|the\s+firm)\b", ""),
     # "whose devices get the most reports": the firms ranked; "for the item master": the asker's own system
-    (r"\bwhose\s+(?:devices?|products?)\b", "which manufacturers"),
+    (r"(?:^|(?<=[.?!,;:]\s))whose\s+(?:devices?|products?)\b", "which manufacturers"),
     (r"\b(?:for|in|into)\s+(?:the|our|my)\s+item\s+master\b", ""),
     # the labeler asked for: "who's the labeler", "labeler of the kit", "labeler name pls", "whose is it"
     (
@@ -476,6 +476,26 @@ _SHORT: list[tuple[str, str]] = [
     ),
     # "(I'm building a table of recall severity)": the asker's own work in brackets
     (r"\s*\((?:i'm|i\s+am|we're|we\s+are|i've|we've|for\s+(?:my|our))\b[^()]{0,80}\)", ""),
+    # "the last 3 years of the dataset, i.e. up to its export date": the period already ends at the data's date
+    (
+        r",?\s*(?:i\.e\.,?\s*|that\s+is,?\s*)?(?:up\s+to|until|till|through|thru|ending\s+(?:at|on))\s+(?:its|the|their|our)\s+"
+        r"(?:data(?:set)?'?s?\s+)?(?:export|snapshot|as[\s-]of|data\s+cut|extract|cut-?off)\s+date\b",
+        "",
+    ),
+    (r"\b(recalls?|reports?|clearances?|approvals?|events?|actions?)\s*,?\s*etc\b\.?", r"\1"),
+    # "have they been in trouble with the FDA?": their recalls (and the enforcement reports beside them)
+    (
+        r"\b(?:gotten|got|get|gets|getting|been|be|being|was|were|is|are|ever)?\s*in\s+trouble\s+(?:with|w/)\s*"
+        r"(?:the\s+)?fda\b",
+        " had recalls",
+    ),
+    # "checking out a possible partner, X ...": the asker's errand, X is what is asked about
+    (
+        r"^\s*(?:checking|looking|vetting|evaluating|screening|scoping)\s+(?:out\s+|into\s+|at\s+)?(?:a|an|our|the)\s+"
+        r"(?:possible|potential|new|prospective|future)?\s*(?:business\s+)?(?:partner|supplier|vendor|distributor|"
+        r"customer|acquisition(?:\s+target)?|target|competitor)\s*[,:;-]\s*",
+        "",
+    ),
     # "VAC is weighing ...": the hospital's value analysis committee, the asker's own people
     (
         r"(?:^|(?<=[.!?]\s))(?-i:VAC)(?=\s+(?:is|are|was|were|wants?|needs?|asked|has|have)\b)",
@@ -565,7 +585,8 @@ _REQUEST = re.compile(
     r"(?:for|of|on|from)\b"
 )
 _SENTENCE = re.compile(
-    r"(?<=[.!?])\s+(?=[A-Z\"'(]|(?:how|what|which|who|when|where|any|is|are|was|were|do|does|did|can|could|has|have)\s)"
+    r"(?<=[.!?])\s+(?=[A-Z\"'(])|(?<=\.)\s+(?=(?:how|what|which|who|when|where|any|is|are|was|were|do|does|did|can|"
+    r"could)\s)"
 )
 _FOR_CLAUSE = re.compile(
     r"(?i)^\s*(?:for|as\s+part\s+of)\s+(?:[a-z]+ing\s+)?(?:our|my|a|an|the|this|their|your)\b[^,:?]{0,80}?"
