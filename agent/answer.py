@@ -10,6 +10,7 @@ import re
 from datetime import date
 from typing import Any
 
+from .planner import EVENT_TYPES_BESIDE
 from .tools.specs import DATE_FIELDS, LABEL, SPECS
 from .understand import vocab
 from .understand.dates import readable
@@ -383,6 +384,8 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     """The whole answer text: interpreted line, first sentence(s), table, notes and provenance."""
     done = [(c, evidence[c["result_index"]]) for c in calls if c.get("result_index") is not None]
     lines = [interpreted_line(it), ""]
+    beside = [(c, e) for c, e in done if c.get("label") == EVENT_TYPES_BESIDE]
+    done = [(c, e) for c, e in done if c.get("label") != EVENT_TYPES_BESIDE]
     main = [(c, e) for c, e in done if not c.get("label", "").startswith("supplements")]
     extra = [{"call": c, "e": e} for c, e in done if c.get("label", "").startswith("supplements")]
     if it.exclude_firm and it.firm and len(main) == 2:
@@ -396,6 +399,9 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
             lines.append(_main_sentence(it, e, c, [x for x in extra if x["call"]["dataset"] == c.get("dataset")]))
         if len(main) == 1 and (asks_yes_no(it) or _confirms(it)) and main[0][1].get("tool") != "count_by":
             lines[-1] = ("Yes: " if main[0][1].get("total") else "No: ") + lines[-1]  # "has X ever had ...?"
+    if beside and main and not any(e.get("total") for _, e in main) and beside[0][1].get("total"):
+        head, sep, rest = lines[-1].partition("\n\n")  # (a comparison's table stays after its sentence)
+        lines[-1] = head + " " + _types_beside(it, beside[0][1]) + sep + rest  # "0 injuries": what they were
     for c, e in [] if it.exclude_firm else main[:3]:  # all records' table would show the firm's too
         t = table(c.get("dataset", ""), e, TOP_ROWS)
         if t:
@@ -414,6 +420,19 @@ def write_answer(it: Interpretation, evidence: list[dict], calls: list[dict], no
     if prov:
         lines += ["", "Sources:"] + [f"- {p['dataset']} (as of {day(p['as_of'])}): {p['query']}" for p in prov[:6]]
     return "\n".join(lines).strip()
+
+
+def _types_beside(it: Interpretation, e: dict) -> str:
+    """ "The 4 adverse event reports from Medtronic are: Malfunction: 4.": the records a zero by event type left."""
+    rows = [r for r in e.get("rows", []) if str(r.get("event_type") or "").strip()]
+    if not rows:
+        return ""
+    total = e["total"]
+    plain = it.model_copy(update={"filters": [f for f in it.filters if f.field != "event_type"], "sides": []})
+    kinds = "; ".join(f"{r['event_type']}: {r['count']:,}" for r in rows[:6])
+    return (
+        f"The {total:,} {noun('event', total, plain)}{scope(plain, {'dataset': 'event'})} are by event type: {kinds}."
+    )
 
 
 def _noted(how: str) -> str:

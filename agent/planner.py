@@ -127,6 +127,7 @@ def plan_calls(it: Interpretation) -> list[dict]:
                 calls += _one(it, ds, args, side.label)
         else:
             calls += _one(it, ds, _base(it, ds, it.device, it.firm, it.place))
+    calls += _event_types_beside(it)
     seen, out = set(), []
     for c in calls:
         key = call_key(c["tool"], c["args"])
@@ -134,6 +135,29 @@ def plan_calls(it: Interpretation) -> list[dict]:
             seen.add(key)
             out.append(c)
     return out
+
+
+EVENT_TYPES_BESIDE = "event types (not counted)"
+
+
+def _event_types_beside(it: Interpretation) -> list[dict]:
+    """Adverse event reports counted by their type ("how many were hurt or killed by X's devices?"): the same
+    records by event type beside, so that a zero says what the reports were (all malfunctions) instead of nothing."""
+    typed = [f for f in it.filters + [f for s in it.sides for f in s.filters] if f.field == "event_type"]
+    if it.datasets != ["event"] or it.measure not in ("count", "compare", "list") or not typed:
+        return []
+    if any(s.firm or s.device or s.place or s.date_from or s.date_to for s in it.sides):
+        return []  # sides of their own: no one set of records to show
+    plain = it.model_copy(update={"filters": [f for f in it.filters if f.field != "event_type"], "sides": []})
+    args = _base(plain, "event", it.device, it.firm, it.place)
+    return [
+        {
+            "tool": "count_by",
+            "args": {"dataset": COUNT_NAME["event"], "field": "event_type", "limit": 10, **args},
+            "dataset": "event",
+            "label": EVENT_TYPES_BESIDE,
+        }
+    ]
 
 
 def _capped(node):

@@ -83,6 +83,7 @@ FIELD_LABEL = {
     "k_numbers": "510(k) numbers",
     "labeler_duns_number": "labeler DUNS number",
     "termination_date": "termination date",
+    "event_date_initiated": "initiation date",
     "product_quantity": "quantity",
     "review_days": "review time (date received to decision)",
     "proprietary_name": "proprietary names",

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 
-from ..tools import ToolContext
+from ..tools import ToolContext, ToolError, run_tool
 from .resolve import same_words
 from .types import Choice, Clarification, Interpretation
 
 __all__ = [
     "ask_when_weak",
     "ask_field_of_many",
+    "ask_event_date",
     "ask_dataset",
     "ask_firm_dataset",
     "ask_class_kind",
@@ -324,4 +325,44 @@ def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | N
         question=f'"{d.words}" names {len(rows)} kinds of device (product codes) with different '
         f"{label[it.field or 'device_class']} ({', '.join(shown[:4])}). Which one do you mean?",
         choices=choices,
+    )
+
+
+def ask_event_date(ctx: ToolContext, it: Interpretation) -> Clarification | None:
+    """A period of adverse event reports said with no date ("MDRs for December 2022"): none were received in it but
+    some occurred in it, so the zero by the date received would answer for one of two dates; the person is asked
+    which one. When both dates give records, or none, the date received stands (the count is said so)."""
+    if (
+        it.datasets != ["event"]
+        or it.measure not in ("count", "list")
+        or it.field
+        or it.date_field
+        or not (it.date_from and it.date_to)
+        or it.sides
+        or not it.understood
+    ):
+        return None
+    from ..planner import plan_calls
+
+    calls = [c for c in plan_calls(it) if c.get("dataset") == "event"]
+    if len(calls) != 1:
+        return None
+    args = {**calls[0]["args"], "limit": 0}
+    try:
+        received = run_tool(ctx, calls[0]["tool"], {**args, "date_field": "received"}).total
+        occurred = run_tool(ctx, calls[0]["tool"], {**args, "date_field": "occurred"}).total
+    except ToolError:
+        return None
+    if received or not occurred:
+        return None
+    from .dates import readable
+
+    when = readable(it.date_from, it.date_to)
+    return Clarification(
+        question=f"Adverse event reports have two dates: {occurred} occurred in {when} but none were received by "
+        "FDA in it. Which date do you mean?",
+        choices=[
+            Choice(label=f"date of event (when it occurred): {occurred}", patch={"date_field": "occurred"}),
+            Choice(label="date received by FDA: 0", patch={"date_field": "received"}),
+        ],
     )

@@ -48,6 +48,7 @@ LOOKUP_FIELDS = {
     "gmdn_term": "udi",
     "labeler_duns_number": "udi",
     "termination_date": "enforcement",
+    "event_date_initiated": "recall",
     "brand_name": "udi",
     "version_or_model_number": "udi",
     "catalog_number": "udi",

@@ -245,7 +245,16 @@ _SHORT: list[tuple[str, str]] = [
         "",
     ),
     # a large firm's market short name that is no product code ("bsci" is Boston Scientific)
-    (r"\b(?:bsci|bsx)\b", "Boston Scientific"),
+    (r"\b(?:bsci|bsx)\b|\bboston\s+sci\b(?!\w)", "Boston Scientific"),
+    (r"(?-i:\bASP\b)", "Advanced Sterilization Products"),
+    # "MDT" beside another firm compared ("MDT vs BSX"): Medtronic's ticker, not the product code MDT
+    (
+        r"(?-i:\bMDT\b)(?=\s*(?:vs\.?|versus|v\.|or|and|/|,)\s*[A-Z])|(?<=\bvs\s)(?-i:MDT\b)|"
+        r"(?<=\bvs\.\s)(?-i:MDT\b)|(?<=\bversus\s)(?-i:MDT\b)|(?-i:\bMDT)(?='s\b)",
+        "Medtronic",
+    ),
+    # "who has more red flags": the idiom for concerns, never a red device
+    (r"\bred[\s-]+flags?\b", "concerns"),
     (r"\bsyk\b", "Stryker"),
     (r"\bzbh\b", "Zimmer Biomet"),
     (r"(?<!\w)j\s*&\s*j(?!\w)", "Johnson & Johnson"),
@@ -310,6 +319,230 @@ _SHORT: list[tuple[str, str]] = [
     (r"(?<=\w)\s*#(?=\s|$|[?.,])", " number"),
     (r"(?:^|(?<=\s))#\s*(?=of\b)", "number "),
     (r"\bno\.\s*(?=of\b|\d)", "number "),
+    # a number of years, months or quarters said in words ("the last five years"): the number
+    *[
+        (
+            rf"(?<!\bsince\s)\b{w}\s+(?=(?:full\s+|calendar\s+|whole\s+)?(?:years?|months?|quarters?|weeks?|days?)\b)",
+            f"{n} ",
+        )
+        for w, n in (
+            ("two", 2),
+            ("three", 3),
+            ("four", 4),
+            ("five", 5),
+            ("six", 6),
+            ("seven", 7),
+            ("eight", 8),
+            ("nine", 9),
+            ("ten", 10),
+            ("twelve", 12),
+            ("eighteen", 18),
+            ("twenty-four", 24),
+        )
+    ],
+    # "the 5 years preceding the snapshot date": the last 5 years of the data
+    (
+        r"\b(?:the\s+)?(\d{1,2})\s+(years?|months?)\s+(?:preceding|before|prior\s+to|up\s+to|leading\s+up\s+to)\s+"
+        r"(?:the\s+)?(?:data(?:set)?'?s?\s+)?(?:snapshot|export|as[\s-]of|extract|data\s+cut|cut-?off)(?:\s+date)?\b",
+        r"the last \1 \2",
+    ),
+    # a recall's class asked in other words: "what hazard class was it given?", "the classification of that recall"
+    (r"\bhazard\s+(?:class(?:ification)?|level|category|rating)\b", "recall class"),
+    # a found recall's own class: "the classification of that recall", "its recall class" (never a ranking)
+    (
+        r"\b(?:the\s+)?(?:FDA\s+)?(?:classification|class)\s+of\s+(?:that|this|the|its|their)\s+recall\b|"
+        r"\b(?:its|that\s+recall's|the\s+recall's)\s+(?:FDA\s+)?recall\s+class(?:ification)?\b",
+        "its classification",
+    ),
+    # a recall's end asked in other words: "when did it officially end?", "when was the recall finished?"
+    (
+        r"\b(?:did|does|do)\s+(it|that|this|they|(?:the|that|this)\s+(?:\w+\s+){0,3}?recall)\s+(?:officially\s+|finally\s+)?"
+        r"(?:end|finish|conclude|close|wrap\s+up)\b",
+        r"was \1 terminated",
+    ),
+    (r"(?<=\brecall\s)(?:officially\s+|finally\s+)?(?:ended|finished|concluded|wrapped\s+up)\b", "terminated"),
+    (
+        r"\b(?:was|is|were)\s+((?:it|that|this|the)\s+(?:\w+\s+){0,3}?recall|it)\s+(?:officially\s+|finally\s+)?"
+        r"(?:ended|finished|concluded|over|wrapped\s+up)\b",
+        r"was \1 terminated",
+    ),
+    # serology false positives said in plain words: "misread a negative as positive", "called a true negative sample
+    # positive", "came back positive on samples from people who never had covid", "false pos"
+    (
+        r"\b(?:misread|misclassified|mislabel(?:l)?ed|called|call|calls|read|flagged|marked|identified|reported)\s+"
+        r"(?:an?\s+|the\s+)?(?:true(?:ly)?\s+|known\s+)?negatives?(?:\s+(?:samples?|specimens?))?\s+(?:as\s+)?positives?\b",
+        "gave false positives",
+    ),
+    (
+        r"\b(?:came|come|comes|coming|turned|turn)\s+(?:back|up|out)\s+positive\s+(?:on|for|with)\s+(?:samples?|"
+        r"specimens?|sera|people|patients)\s+(?:from\s+(?:people|patients|persons)\s+)?(?:who|that)\s+(?:never|didn't|"
+        r"did\s+not)\s+(?:had|have|caught|got)\s+(?:covid(?:-19)?|the\s+virus|it|antibodies|the\s+disease)\b",
+        "gave false positives",
+    ),
+    (
+        r"\b(?:wrongly|falsely|incorrectly|mistakenly)\s+told\s+(?:healthy|uninfected|negative)\s+(?:people|patients|"
+        r"persons|samples)\s+(?:they|that\s+they)\s+(?:had|have|were)\s+(?:antibodies|positive|covid(?:-19)?)\b",
+        "gave false positives",
+    ),
+    (r"\bfalse\s+pos\b\.?(?!\w)", "false positive"),
+    (r"\b(?:got|get|were|was)\s+caught\s+(?=giving\s+false|with\s+false|producing\s+false)", ""),
+    (r"\b(?:giving|gave|threw|throw|throwing|produced|producing|returned|returning)\s+(?=false\s+(?:pos|neg))", "had "),
+    (r"\bat\s+least\s+(?:one|1|a|an)\s+(?=[a-z])", "any "),
+    (r"\bevals\b", "evaluations"),
+    (r"\beval\b", "evaluation"),
+    (r"\b(covid(?:-19)?|sars-cov-2|coronavirus)\s+blood\s+(tests?)\b", r"\1 antibody \2"),
+    # the serology panel is the evaluation's own samples, never a review panel: "the serology panel data"
+    (r"\b(serology|eua|negatives?|positives?|antibody|covid(?:-19)?)\s+panel(?:\s+testing|\s+data)?\b", r"\1"),
+    # a closing remark of the asker's purpose: "want a feel for how often they change their implantables"
+    (
+        r"(?:(?<=[?.!])|^)\s*(?:(?:i|we)\s+)?(?:just\s+)?(?:want|wanted|need|trying)\s+(?:to\s+get\s+)?(?:a|an)\s+"
+        r"(?:feel|sense|idea|impression)\s+(?:for|of)\b[^?.!]*[?.!]?\s*$",
+        "",
+    ),
+    (
+        r"\b(?:in\s+)?(?:its|their|the)\s+(?:strictest|most\s+stringent|toughest|hardest)\s+(?:approval\s+)?"
+        r"(?:track|pathway|path|route|process)\b",
+        "in PMA decisions",
+    ),
+    (r"\bwent\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,2})'s\s+way\b", r"for \1"),
+    (
+        r"\b(?:the\s+)?fda\s+sign(?:ed|s)?[\s-]+off\s+on\b(?!.*\b(?:pmas?|high(?:est)?[\s-]+risk|riskiest|approv\w*)\b)",
+        "FDA cleared or approved",
+    ),
+    (r"\b(?:the\s+)?fda\s+sign(?:ed|s)?[\s-]+off\s+on\b", "FDA approved"),
+    # "K number & the date it got SE": the record's decision date, which says its number
+    (
+        r"\b(?:k|510\(?k\)?)\s+(?:number|no\.?|#)\s*(?:and|&|\+|,|/)\s*(?:the\s+|its\s+)?(?:decision\s+|clearance\s+|se\s+)?"
+        r"date\b",
+        "decision date",
+    ),
+    # a dataset's table is the dataset: "the product codes in the classification table"
+    (
+        r"\b(classification|pma|510\(?k\)?|recall|enforcement|udi|gudid|registration|maude|event)\s+(?:table|tables)\b",
+        r"\1",
+    ),
+    # an example of the asker's after the question: "? like a worker screwing up"
+    (r"(?<=[?.!])\s*(?:like|e\.g\.|say)\s+(?:a|an|some|someone|somebody|when)\s+\w+\s+\w+ing\b[^?.!]{0,40}$", ""),
+    # "the one based in San Clemente" after a firm: which firm is meant, said by its site (never a device)
+    (
+        r",?\s*\bthe\s+one\s+(?:based|located|headquartered|situated)\s+(?:in|out\s+of)\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}\b",
+        "",
+    ),
+    # a name half remembered: "something like 'Somnera'" is Somnera
+    (r"\b(?:something|sth|anything)\s+like\s+['\"“‘]?([A-Z][\w-]+)['\"”’]?", r"\1"),
+    # "the date it got SE": the date it was cleared (a count of "SE determinations" keeps SE)
+    (
+        r"\b(?:got|get|gets|received?)\s+(?:its\s+|the\s+|an?\s+)?SE\b(?!\s+(?:determinations?|decisions?))",
+        "was cleared",
+    ),
+    # German words of a German-speaking asker, in English: "Rückruf" a recall, "Hersteller" a manufacturer,
+    # "Vorkommnisse" incidents, "Anzahl" the number of, "Entscheidungen" decisions, "und" and; "actual" is
+    # "aktuell", currently
+    (r"\br(?:ü|ue|u)ckrufe?n?\b", "recall"),
+    (r"\bherstellern?\b", "manufacturer"),
+    (r"\bvorkommniss(?:e|en)?\b|\bvorkommnis\b", "adverse events"),
+    (r"\banzahl(?:\s+(?:an|der|von|of))?\b", "number of"),
+    (r"\bentscheidung(?:en)?\b", "decisions"),
+    (r"\bwettbewerbern?\b", "competitors"),
+    (r"\bwelche[rsmn]?\b", "which"),
+    (r"\bwie\s+viele\b", "how many"),
+    (r"\bf(?:ü|ue)r\b", "for"),
+    (r"\bfieberthermometern?\b", "fever thermometer"),
+    (r"\bklinik(?:en)?\b", "hospital"),
+    (r"(?<=[,?.!]\s)und\b|^und\b|(?<=\s)und(?=\s)", "and"),
+    (r"\bactual\s+stand\b", "current status"),
+    (r"\b(?:are|is|has|have)\s+actual(?:ly)?\s+(?=in\s+commercial\s+distribution|on\s+the\s+market)", "are "),
+    (r"\bactual\s+(?=\(?\s*in\s+commercial\s+distribution|on\s+the\s+market)", ""),
+    # "the most complaints filed against it": the firm's own reports, no comparison
+    (r"\b(?:(?:filed|lodged|made|reported|logged)\s+)?against\s+(?:it|them|him|her|the\s+company|the\s+firm)\b", ""),
+    # "whose devices get the most reports": the firms ranked; "for the item master": the asker's own system
+    (r"(?:^|(?<=[.?!,;:]\s))whose\s+(?:devices?|products?)\b", "which manufacturers"),
+    (r"\b(?:for|in|into)\s+(?:the|our|my)\s+item\s+master\b", ""),
+    # the labeler asked for: "who's the labeler", "labeler of the kit", "labeler name pls", "whose is it"
+    (
+        r"\bwho(?:'s|\s+is|\s+was|\s+are)\s+(?:the\s+)?labell?ers?\b|\blabell?er\s+names?\b|\bwhose\s+(?:is\s+it|are\s+they)\b|"
+        r"^\s*(?:the\s+)?labell?ers?\s+(?=of\b)",
+        "which company ",
+    ),
+    # "any FDA action against X": X's enforcement reports
+    (
+        r"\b(?:any\s+)?(?:fda|regulatory|enforcement|government)\s+actions?\s+(?:taken\s+)?(?:against|on|toward|towards)\b",
+        "enforcement reports for",
+    ),
+    # "in the government's checks of covid antibody tests": the FDA's own evaluation
+    (
+        r"\b(?:in\s+)?(?:the\s+)?(?:government'?s?|fda'?s?|federal)\s+(?:checks?|tests?|testing|evaluations?)\s+of\b",
+        "in",
+    ),
+    # "(I'm building a table of recall severity)": the asker's own work in brackets
+    (r"\s*\((?:i'm|i\s+am|we're|we\s+are|i've|we've|for\s+(?:my|our))\b[^()]{0,80}\)", ""),
+    # "the last 3 years of the dataset, i.e. up to its export date": the period already ends at the data's date
+    (
+        r",?\s*(?:i\.e\.,?\s*|that\s+is,?\s*)?(?:up\s+to|until|till|through|thru|ending\s+(?:at|on))\s+(?:its|the|their|our)\s+"
+        r"(?:data(?:set)?'?s?\s+)?(?:export|snapshot|as[\s-]of|data\s+cut|extract|cut-?off)\s+date\b",
+        "",
+    ),
+    (r"\b(recalls?|reports?|clearances?|approvals?|events?|actions?)\s*,?\s*etc\b\.?", r"\1"),
+    # "have they been in trouble with the FDA?": their recalls (and the enforcement reports beside them)
+    (
+        r"\b(?:gotten|got|get|gets|getting|been|be|being|was|were|is|are|ever)?\s*in\s+trouble\s+(?:with|w/)\s*"
+        r"(?:the\s+)?fda\b",
+        " had recalls",
+    ),
+    # "checking out a possible partner, X ...": the asker's errand, X is what is asked about
+    (
+        r"^\s*(?:checking|looking|vetting|evaluating|screening|scoping)\s+(?:out\s+|into\s+|at\s+)?(?:a|an|our|the)\s+"
+        r"(?:possible|potential|new|prospective|future)?\s*(?:business\s+)?(?:partner|supplier|vendor|distributor|"
+        r"customer|acquisition(?:\s+target)?|target|competitor)\s*[,:;-]\s*",
+        "",
+    ),
+    # "VAC is weighing ...": the hospital's value analysis committee, the asker's own people
+    (
+        r"(?:^|(?<=[.!?]\s))(?-i:VAC)(?=\s+(?:is|are|was|were|wants?|needs?|asked|has|have)\b)",
+        "Our value analysis committee",
+    ),
+    (r"\b(?:for|to)\s+(?:the|our)\s+(?-i:VAC)\b", "for our value analysis committee"),
+    # "Arrow Int. recall": a firm's "International" cut short
+    (r"\b([A-Z][a-z]+)\s+Int\.(?=\s)", r"\1 International"),
+    # "models / catalog numbers": the model numbers (a catalog number is said beside each)
+    (r"\bmodels?\s*(?:/|and|or|&)\s*catalog\s+(?:numbers?|nos?)\b", "model numbers"),
+    # "can you check in GUDID how many ...": the ask, no check valve
+    (
+        r"\bcheck\s+(?=(?:in|on)\s+(?:the\s+)?(?:gudid|accessgudid|udi|maude|data|database|mirror|recalls?)\b|"
+        r"whether\b|if\b|how\s+many\b)",
+        "",
+    ),
+    # "deviceKit = true", "kit flag = true": the UDI kit flag
+    (r"\bdevice\s*kit\s*(?:=|:|is)\s*(?:true|yes|y)\b|\bdevicekit\s*(?:=|:)?\s*(?:true|yes|y)?\b", "kit"),
+    # "since when is it running?" of a recall: when it was initiated
+    (
+        r"\bsince\s+when\s+(?:is|was|has)\s+(it|that(?:\s+recall)?|the\s+recall|this(?:\s+recall)?)\s+(?:been\s+)?"
+        r"(?:running|going|ongoing|open|active|on)\b",
+        r"when was \1 initiated",
+    ),
+    (r"\b(?:the\s+)?(?:recall\s+)?kicked\s+off\b", "initiated"),
+    # "the date it was cleared": the record's decision date
+    (
+        r"\b(?:the\s+)?(?:decision\s+)?date\s+(?:it|they|that)\s+(?:was|were|got)\s+(?:cleared|approved|decided)\b",
+        "decision date",
+    ),
+    # the asker's hedges and asides, no search words: "(taking the export date as the reference point, I
+    # presume)", "if that's feasible", "I'd like to compare", "If so,", "(counting a report once per problem listed)"
+    (
+        r"\b(?:taking|using|with|treating)\s+(?:the\s+)?(?:data(?:set)?'?s?\s+)?(?:export|snapshot|as[\s-]of|extract|"
+        r"data\s+cut|cut-?off)\s+date\s+as\s+(?:the\s+|my\s+|our\s+)?(?:reference|anchor|baseline|starting)"
+        r"(?:\s+(?:point|date))?",
+        "",
+    ),
+    (r"[,;]?\s*\b(?:i|we)\s+(?:presume|suppose|assume|guess|reckon|imagine)\b(?=\s*[,.;:?!)]|\s*$)", ""),
+    (r"[,;]?\s*\bif\s+(?:that'?s|that\s+is|it'?s|it\s+is|this\s+is)\s+(?:feasible|possible|doable|ok|okay)\b", ""),
+    (r"\b(?:i|we)(?:'d|\s+would)\s+(?:like|love|want)\s+to\s+(?=(?:compare|know|see|get|count|find|check|have)\b)", ""),
+    (r"(?:^|(?<=[.?!]\s))if\s+so\s*,\s*", ""),
+    (
+        r"\(?\s*\bcounting\s+(?:a|each|every|one)\s+(?:report|record|event)\s+once\s+per\s+[a-z]+(?:\s+"
+        r"(?:listed|named|given|coded))?\s*,?\s*\)?",
+        " ",
+    ),
 ]
 _REGISTRATION = re.compile(r"(?i)\b(?:registration|registered|establishment|listing|fei|facility|site|plant)\b")
 # a helper verb and its person at the head of a sentence: "Can you", "Could we", "May I" are no place or month
@@ -351,9 +584,12 @@ _REQUEST = re.compile(
     r"gudid|classifications?|clearances?|approvals?)(?!\w)(?:\s+(?:records?|entr(?:y|ies)|listings?|data))?\s+"
     r"(?:for|of|on|from)\b"
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
+_SENTENCE = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z\"'(])|(?<=\.)\s+(?=(?:how|what|which|who|when|where|any|is|are|was|were|do|does|did|can|"
+    r"could)\s)"
+)
 _FOR_CLAUSE = re.compile(
-    r"(?i)^\s*(?:for|as\s+part\s+of)\s+(?:our|my|a|an|the|this|their|your)\b[^,:?]{0,80}?"
+    r"(?i)^\s*(?:for|as\s+part\s+of)\s+(?:[a-z]+ing\s+)?(?:our|my|a|an|the|this|their|your)\b[^,:?]{0,80}?"
     r"(?:,\s*|\s+(?=(?:i|we)\s+(?:need|want|would\s+like|'d\s+like|am\s+looking|are\s+looking)\b))"
 )
 # a leading clause about the asker's own plans ("Before we send product to them for EO, ..."), then the ask
@@ -365,7 +601,8 @@ _WHEN_WE = re.compile(
 # the asker's own statement before a dash, then the ask ("We're trending complaints for our CAPA review - how many ...")
 _OWN_DASH = re.compile(
     r"(?i)^\W*(?:(?:we|i|we're|i'm|we've|i've|we'd|i'd|our|my)\b|(?:quick|just\s+a|a\s+quick)\s+[^?;]{0,40}?"
-    r"\b(?:for|before)\s+(?:our|my|the)\b)[^?;]{0,100}?(?:\s+[-–—]+\s+|\s*;\s*)"
+    r"\b(?:for|before)\s+(?:our|my|the)\b|[a-z][^?;:]{0,40}?\b(?:before|after|while|because|since|as|so|when)\s+"
+    r"(?:we|i|we're|i'm|our|my)\b)[^?;]{0,100}?(?:\s+[-–—]+\s+|\s*;\s*)"
     r"(?=(?:how|what|which|who|when|where|is|are|was|were|do|does|did|can|could|any|list|show|give|tell|count|pull|"
     r"please|pls)\b)"
 )
@@ -444,7 +681,8 @@ _TAIL_CLAUSE = re.compile(
     r"(?i)(?:,\s*|\s+[-–—]\s*|\s+)(?:(?:just\s+|mainly\s+|mostly\s+)?for|as\s+part\s+of)\s+(?:our|my|the\s+team's|"
     r"a|an|this|the\s+upcoming|the\s+next)\s+[^,?.!]{0,60}?\b(?:matrix|deck|slide|slides|memo|report|review|audit|"
     r"inspection|meeting|file|files|tracker|dashboard|spreadsheet|presentation|summary|notes|records|log|"
-    r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing)\b(?=[\s?.!]*$)|"
+    r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing|table|tables|"
+    r"chart|charts|workbook|thesis|chapter|packet|packets|binder|dossier|piece|story|article|blog)\b(?=[\s?.!]*$)|"
     r"(?:,\s*|\s+)(?:before|ahead\s+of|prior\s+to)\s+(?:our|my|the|next\s+\w+'s|the\s+next|tomorrow's|"
     r"next\s+week's)\s+[^,?.!]{0,40}?\b(?:audit|inspection|meeting|review|visit|call|submission|deadline)\b"
     r"(?=[\s?.!]*$)"
@@ -465,7 +703,7 @@ _WHO_NEEDS = re.compile(
 _DEPARTMENT = (
     r"(?:materials?\s+management|materiel\s+management|biomed(?:ical)?(?:\s+engineering)?|clinical\s+engineering|"
     r"sterile\s+processing|central\s+(?:sterile|supply|processing)|(?-i:SPD)|supply\s+chain|purchasing|procurement|"
-    r"value\s+analysis|risk\s+management|infection\s+(?:control|prevention)|patient\s+safety|pharmacy|nursing|"
+    r"value\s+analysis(?:\s+committee)?|(?-i:VAC)|risk\s+management|infection\s+(?:control|prevention)|patient\s+safety|pharmacy|nursing|"
     r"radiology|imaging|cath(?:eterization)?\s+lab|(?-i:OR)|operating\s+room|perioperative(?:\s+services)?|"
     r"surgical\s+services|quality(?:\s+assurance)?|regulatory(?:\s+affairs)?|compliance|legal|finance|(?-i:IT|ICU|ED|ER)|"
     r"emergency\s+department|facilities|contracting|sourcing|logistics|the\s+c-suite)"
@@ -579,8 +817,20 @@ def _day_first(text: str) -> str:
 # "got the green light", "green-lit": the idiom for a positive FDA decision, approved where approvals are asked
 _GREEN_LIGHT = re.compile(
     r"(?i)\b(?:(?:got|get|gets|getting|received?|receiving|was\s+given|were\s+given|given)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?:(?:the\s+)?fda'?s\s+|fda\s+)?"
     r"(?:green[\s-]?light(?:ed)?|nod|go[\s-]?ahead|thumbs[\s-]?up|ok|okay|all[\s-]?clear|seal\s+of\s+approval|"
-    r"blessing|sign[\s-]?off)|green[\s-]?lit|green[\s-]?lighted)\b"
+    r"blessing|sign[\s-]?off)(?:\s+to\s+(?:sell|market|launch))?|green[\s-]?lit|green[\s-]?lighted|"
+    r"(?:the\s+)?fda(?:'s)?\s+(?:green[\s-]?lights?|go[\s-]?ahead|thumbs[\s-]?up|blessing)|"
+    r"green[\s-]?lights?\s+from\s+(?:the\s+)?fda)\b"
+)
+# the devices of the premarket approval track said in lay words where a decision is asked: "Medtronic's high-risk
+# implants", "implants/high risk stuff", "its highest-risk devices"
+_HIGH_RISK = re.compile(
+    r"(?i)\b(?:(?:implants?|devices?)\s*/\s*)?(?:high(?:est)?[\s-]+risk|riskiest)\s+"
+    r"(?:implants?|devices?|stuff|products?|things?|implantables?)\b"
+)
+_DECIDED = re.compile(
+    r"(?i)\b(?:approv\w*|pmas?|sign(?:ed|s)?[\s-]+off|green[\s-]?l(?:igh)?it?\w*|decisions?|decided|nod|ok|okay)\b"
 )
 _FIELD_ASKED = re.compile(r"(?i)\b(?:gmdn|product\s+codes?|procodes?|regulation|class|category|term|panel)\b")
 # a label's words quoted ('say "not made with NRL"'): the flag the words name, read as if said plainly
@@ -601,6 +851,8 @@ def expand_shorthand(text: str) -> str:
     if _FIELD_ASKED.search(text):  # "what GMDN term is the X listed under": the verb, not the registration listings
         text = re.sub(r"(?i)\b(?:listed|filed|classified|categori[sz]ed)\s+(?=under\b|as\b)", "", text)
     text = _QUOTED.sub(lambda m: m[1] if tuple(m[1].lower().split()) in vocab.FILTER_PHRASES else m[0], text)
+    if _DECIDED.search(_HIGH_RISK.sub("", text)):
+        text = _HIGH_RISK.sub("PMA decisions", text)  # every decision of the track, not only original approvals
     text = _GREEN_LIGHT.sub(lambda m: "approved" if _APPROVAL.search(text) else "cleared", text)
     text = _PART_OF_FIRM.sub(r"\1", text)
     while (more := _BARE_CLASS.sub(r"\1class \2", text)) != text:
@@ -658,7 +910,12 @@ def _bracket(m: re.Match[str], keeps: Callable[[str], bool], noted: list[str]) -
 # "those devices"): the device the frame named
 _DEVICE_REF = re.compile(
     r"(?i)\b(?:that|this|those|these|the\s+same|said)\s+(?:(?:kind|type|sort|class)\s+of\s+(?:device|product)s?|"
-    r"(?:medical\s+)?(?:device|product)(?:\s+(?:types?|kinds?|categor(?:y|ies)|famil(?:y|ies)))?s?)\b"
+    r"(?:medical\s+)?(?:device|product)(?:\s+(?:types?|kinds?|categor(?:y|ies)|famil(?:y|ies)))?s?)\b|"
+    # "which class has this at FDA?": "this" alone as the object of the ask, after a sentence that names the device
+    r"(?:(?<=\bhas\s)|(?<=\bhave\s)|(?<=\bfor\s)|(?<=\bof\s)|(?<=\bis\s)|(?<=\bgets\s))this\b"
+    r"(?=\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?\s*[?.!]*\s*$)|"
+    r"\b(?:this|it)(?=\s+(?:has|gets|got|had)\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?"
+    r"\s*[?.!]*\s*$)"
 )
 
 

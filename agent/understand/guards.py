@@ -136,11 +136,29 @@ def hold_back(it: Interpretation) -> str:
     """What to say instead of a figure when the reading rests on words that name no device or field ('' when none)."""
     return (
         _quoted_unread(it)
+        or _period_unread(it)
         or _names_zero(it)
         or _field_unread(it)
         or _patient_as_device(it)
         or _name_unread(it)
         or _defined_only(it)
+    )
+
+
+# a number said beside a word of time that no reading used ("since 2 years", "within 3 yrs"): a period not read
+_TIME_AFTER = r"(?:\s+(?:full|whole|calendar|last|past))?\s+(?:years?|yrs?|months?|mos?|weeks?|days?|quarters?)\b"
+
+
+def _period_unread(it: Interpretation) -> str:
+    """A number of years, months or days left unread ("since 2 years"): a figure for the whole time would answer
+    another question, so none is given."""
+    left = [w for w in it.unexplained if w.isdigit()]
+    hit = next((m for w in left if (m := re.search(rf"(?i)\b{w}{_TIME_AFTER}", it.question))), None)
+    if hit is None:
+        return ""
+    return (
+        f'I could not read the period "{hit[0]}" in your question, so I give no figure: a count without it would be '
+        'for all the time the records cover. Ask again with the dates ("since 2023-09-23", "in the last 2 years").'
     )
 
 
@@ -164,6 +182,9 @@ def _quoted_unread(it: Interpretation) -> str:
 
 
 _GRAMMAR = {"the", "a", "an", "of", "for", "and", "or", "in", "on", "with", "to", "by", "from", "device", "devices"}
+# the kind of a laboratory test, which product-code names say as "System, Test" or not at all ("C-Reactive Protein,
+# Antigen, Antiserum, And Control"): no word of the analyte's name
+_GRAMMAR |= {"assay", "assays", "test", "tests", "reagent", "reagents", "system", "systems"}
 
 
 def _stem(w: str) -> str:
@@ -212,7 +233,7 @@ def weak_device(d: DeviceFilter) -> str:
         names = " ".join(c.name.lower() for c in d.codes)
         spelled = re.fullmatch(r".+?\s\((.+)\)", d.words)  # "c-arm (fluoroscopic x-ray system)": a lay name spelled
         # out, whose spelled words were searched, is checked by them when the codes they found hold records
-        said = spelled[1] if spelled and any(c.records for c in d.codes) else d.words
+        said = spelled[1] if spelled else d.words  # (a zero too: the spelled words are still checked below)
         words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", said.lower()) if w not in _GRAMMAR]
         missing = [w for w in words if _stem(w) not in names]
         if missing:

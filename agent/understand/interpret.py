@@ -17,6 +17,7 @@ from .ages import read_ages
 from .asking import (
     ask_class_kind,
     ask_dataset,
+    ask_event_date,
     ask_field_of_many,
     ask_firm_dataset,
     ask_recall_class_kind,
@@ -49,14 +50,14 @@ from .followups import bare, bind, content, field_not_dataset, merge, refining, 
 from .frame import expand_shorthand, names_asker, reframe
 from .guards import hold_back
 from .ids import read_ids
-from .lay import lay_key
+from .lay import lay_key, spell_out
 from .limits import cannot_answer, cannot_rank, firm_left_out
 from .model_numbers import hold_model_numbers
 from .names import read_names
 from .panels import panel_fields
 from .places import ASK_TAIL
 from .record_fields import firm_field_home, record_field
-from .resolve import codes_in, read_device
+from .resolve import DeviceReading, codes_in, read_device
 from .sides import joined, more_sides, sound_sides
 from .tokens import Tokens, tokenize
 from .types import Choice, Clarification, Code, DeviceFilter, Filter, FirmFilter, Interpretation, LastResult, Side
@@ -222,7 +223,15 @@ def _measure(tokens: Tokens, it: Interpretation, keyed: bool = False) -> list[st
 
 
 # fields that only one record or device has, never counted: "<field> for/of <thing>" asks for it
-_OF_ONE = {"mri_safety", "reg_expiry_year", "generic_name", "code_info", "labeler_duns_number", "termination_date"}
+_OF_ONE = {
+    "mri_safety",
+    "reg_expiry_year",
+    "generic_name",
+    "code_info",
+    "labeler_duns_number",
+    "termination_date",
+    "decision_date",
+}
 
 
 # what a UDI record's label says of a device: with one of these a "kit" is the UDI kit flag, not a device's name
@@ -433,12 +442,22 @@ def interpret(
         )
         if said:
             it.notes.append(f"not used in the search (taken as background): {said}")
+    if clar is None and it.understood:
+        _recall_end(it)  # "the Sterrad cassette recall, when was it finished?": its termination date
+        _recall_start(it)  # "Arrow CVC kit recall - when did it start?": its initiation date
+        _listing_pma(it)  # "DiaSorin's ETI-AB-EBK PLUS listing - which PMA is it listed under?"
+    if clar is None:
+        clar = ask_event_date(ctx, it)  # "MDRs for December 2022": none received then, some occurred then
     return it, clar
 
 
 # words in brackets right after a regulation number or a product code the mirror knows ("876.1500 (endoscope and
 # accessories)", "PAD (chest drainage kit)"): the asker's explanation of the code, never a device or sides to compare
 _GLOSS = re.compile(r"\b(\d{3}\.\d{2,4}|[A-Z]{3})\s*\(\s*([A-Za-z][A-Za-z ,/&'-]{1,80}?)\s*\)")
+
+
+# a kind of device with two or more of its product codes in brackets: "CRP reagents (DCK/DCN)"
+_CODES_GLOSS = re.compile(r"(?<=[\w-])\s*\(\s*([A-Z]{3}(?:\s*[/,&+]\s*[A-Z]{3})+)\s*\)")
 
 
 # a short name in capitals with its product code in brackets: the code is what the asker means, the name its gloss
@@ -487,6 +506,25 @@ def _glosses(ctx: ToolContext, question: str) -> tuple[str, list[str]]:
             if start >= 0 and head[start:].split()[0].startswith(words[k]):
                 question = question[:start] + m[1] + question[m.end() :]
                 notes.append(f'"{said}" was read as the description of {m[1]}, which names the product')
+    for m in reversed(list(_CODES_GLOSS.finditer(question))):  # "CRP reagents (DCK/DCN)": codes given as examples
+        # of a kind of device whose codes hold them all: the kind is asked, the codes explain it
+        from mirror.lookup.devices import resolve_devices
+
+        given = set(re.findall(r"[A-Z]{3}", m[1]))
+        before = re.findall(r"[\w-]+", question[: m.start()])
+        for n in (1, 2, 3):
+            tail = before[-n:]
+            if len(tail) < n or any(w.lower() in vocab.FUNCTION for w in tail):
+                break
+            kind = " ".join(tail)
+            if spell_out(kind) == kind:
+                continue  # only a lay name spelled out ("CRP"): "infusion pumps (FRN/MEA)" keeps the codes given
+            found = resolve_devices(ctx.api, spell_out(kind), 30)
+            kinds = {r["product_code"] for r in found["rows"]}
+            if not found["unknown"] and not found["partial"] and given < kinds:
+                question = question[: m.start()].rstrip() + question[m.end() :]
+                notes.append(f'{", ".join(sorted(given))} in brackets were read as examples of "{kind}"')
+                break
     named, glossed = list(_NAMED_CODE.finditer(question)), list(_GLOSS.finditer(question))
     if not named and not glossed:
         return question, notes
@@ -1221,6 +1259,8 @@ def _read(
     if clar is None and it.understood and not refine:
         clar = _firm_own_codes(ctx, it)
     if clar is None and it.understood and not refine:
+        _serology_makers(it)
+        _recall_problem(it)
         rank_when_bare(it, said_fields)
         _codes_named(it)
         clar = (
@@ -1288,6 +1328,105 @@ _BOTH_KINDS = re.compile(
 # kinds of date said only right before the period ("terminated in 2020"); elsewhere the word is a filter
 # ("terminated recalls initiated in 2019": the recalls initiated in 2019 whose status is terminated)
 _NEAR_KINDS = {"terminated", "ended"}
+
+
+# "which kits / tests / brands / makers / companies' tests ...", "who had ...": in the serology evaluations, the
+# makers whose tests gave those results (each maker's test is one test)
+_WHICH_MAKERS = re.compile(
+    r"(?i)\b(?:which|what|whose)\s+(?:[\w'-]+\s+){0,4}?(?:kits?|tests?|assays?|brands?|makers?|manufacturers?|mfrs?|"
+    r"companies|company's|companies'|firms?|vendors?|suppliers?)\b|(?:^|[:;,.-]\s*)who\s+(?:had|got|gave|has|have)\b"
+)
+
+
+def _serology_makers(it: Interpretation) -> None:
+    """A serology question that asks which tests or makers gave results of a kind ("which kits threw false
+    positives?"): the makers are ranked by those results, never one count of them."""
+    if (
+        it.datasets == ["covid19serology"]
+        and (it.measure in ("list", "count") and not it.field or it.field in ("brand_name", "manufacturer"))
+        and not it.sides
+        and any(f.field == "word:agree" for f in it.filters)
+        and _WHICH_MAKERS.search(it.question)
+        and not re.search(r"(?i)\bhow\s+many\b", it.question)
+    ):
+        it.measure, it.by, it.field = "top", "manufacturer", None
+
+
+def _recall_end(it: Interpretation) -> None:
+    """ "The Sterrad cassette recall, when was it terminated?": the date that recall ended, not a count of the
+    terminated ones (as for a recall named by its number)."""
+    if (
+        not it.field
+        and it.device is not None
+        and it.datasets
+        and set(it.datasets) <= {"recall", "enforcement"}
+        and it.measure in ("list", "count")
+        and not it.sides
+        and re.search(r"(?i)\b(?:when|what\s+date|which\s+date)\b[^.?!]{0,100}\bterminated\b", it.question)
+        and not re.search(r"(?i)\bhow\s+many\b|\binitiat\w*|\bstart\w*|\bbegan\b", it.question)
+        and any(f.field == "word:status" and f.value == "Terminated" for f in it.filters)
+    ):
+        it.filters = [f for f in it.filters if f.field != "word:status"]
+        it.field, it.measure, it.by = "termination_date", "lookup", None
+
+
+def _recall_problem(it: Interpretation) -> None:
+    """ "Arrow International recall - what was the problem there?": the recall's reason (its root cause), never a
+    ranking by device problem, which recalls do not carry."""
+    if (
+        it.datasets
+        and set(it.datasets) <= {"recall", "enforcement"}
+        and (it.by == "device_problem" and it.measure == "top" or it.field == "device_problem")
+        and (it.firm or it.device or any(f.field in RECORD_FIELDS for f in it.filters))
+        and re.search(r"(?i)\bwhat\s+(?:was|is|were|are)\s+(?:the\s+)?(?:problems?|issues?)\b", it.question)
+        and not re.search(r"(?i)\b(?:most|top|common|frequent|rank\w*)\b", it.question)
+    ):
+        it.field, it.measure, it.by = "root_cause", "lookup", None
+
+
+_LISTING = re.compile(r"(?i)\b(?:listings?|listed|reg(?:istration)?\s*(?:&|and|/)\s*listing|device\s+listing)\b")
+
+
+def _listing_pma(it: Interpretation) -> None:
+    """The PMA number a firm's device listing carries ("which PMA is it listed under?", "what PMA # is on the X in
+    reg & listing"): the listing's own premarket number, not a count of registrations or of PMA approvals."""
+    if (
+        "registrationlisting" in it.datasets
+        and (it.firm or it.device)
+        and not it.sides
+        and it.field in (None, "premarket_submission", "pma_number")
+        and it.measure in ("list", "count", "lookup")
+        and _PMA_NUMBER_ASKED.search(it.question)
+        and _LISTING.search(it.question)
+        and not re.search(r"(?i)\bhow\s+many\b", it.question)
+    ):
+        it.field, it.measure, it.by, it.datasets = "premarket_submission", "lookup", None, ["registrationlisting"]
+
+
+_STARTED = re.compile(
+    r"(?i)\b(?:when|what\s+date|which\s+date|date)\b[^.?!]{0,100}\b(?:initiated|started|start|began|begin|kicked\s+off|"
+    r"launched|opened)\b|\b(?:initiation|start|starting)\s+date\b|\bsince\s+when\b"
+)
+
+
+def _recall_start(it: Interpretation) -> None:
+    """ "Arrow pediatric CVC kit AK-25502 - when did that recall start?", "initiation date?" of one recall named by
+    its firm, device or number: the date the recall was initiated, not a count of recalls."""
+    kept = it.field and it.measure == "lookup" and not re.search(r"(?i)caus|reason|class|status|terminat", it.question)
+    if (
+        it.field
+        and not kept  # (a field kept from the answer before is replaced: "and when was it initiated?")
+        or it.datasets != ["recall"]
+        or it.measure not in ("list", "count", "lookup")
+        or it.sides
+        or it.date_from
+        or it.date_to
+        or not (it.firm or it.device or any(f.field in ("event_id", "product_res_number") for f in it.filters))
+        or not _STARTED.search(it.question)
+        or re.search(r"(?i)\bhow\s+many\b|\bcount\b|\bnumber\s+of\b", it.question)
+    ):
+        return
+    it.field, it.measure, it.by, it.date_field = "event_date_initiated", "lookup", None, ""
 
 
 def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
@@ -1866,6 +2005,8 @@ def _devices_and_names(
                 it.filters.append(Filter(field="word:implant", value="Y", label="implants", words=words))
             continue
         reading = read_device(ctx, words, it.datasets, known=tokens.role.get(a) == "device")
+        if (brand := _brand_alone(ctx, tokens, a, b, it.datasets, reading)) is not None:
+            words, reading = brand  # "the Somnera sleep apnea system": the brand its names hold, the rest describes it
         switch = it.datasets == ["recall"] and list(reading.elsewhere) == ["enforcement"]  # a recall told by
         if set(reading.elsewhere) == {"udi", "gudid"}:
             reading.elsewhere = {"udi": reading.elsewhere["udi"]}  # one device's UDI, told twice
@@ -1938,6 +2079,43 @@ def _devices_and_names(
             it.firm = None if sides[0].firm else it.firm
             it.device = None if sides[0].device else it.device
     return clar
+
+
+def _brand_alone(
+    ctx: ToolContext, tokens: Tokens, a: int, b: int, datasets: list[str], reading: DeviceReading
+) -> tuple[str, DeviceReading] | None:
+    """A brand said with lay words that describe it ("the Somnera sleep apnea system", "Somnera (the CPAP type
+    thing)"), whose words together name nothing: the one capitalised word that no product-code name holds and the
+    records' own names do is the device; the other words describe it (taken, never searched)."""
+    if b - a < 2 or reading.elsewhere or reading.device is not None and not reading.choices and not reading.unknown:
+        return None  # (words named together in another dataset's records are that device there)
+    brands = [
+        k
+        for k in range(max(a, 1), b)
+        if re.fullmatch(r"[A-Z][a-z]{3,}[a-z0-9]*|[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*", tokens.toks[k].text)
+        and tokens.toks[k].low not in vocab.FUNCTION
+        and not lay_key(tokens.toks[k].low)
+    ]
+    if len(brands) != 1:
+        return None
+    from mirror.lookup.devices import resolve_devices
+
+    word = tokens.toks[brands[0]].text
+    found = resolve_devices(ctx.api, word, 5)
+    if found["total"] and not found["unknown"]:
+        return None  # a word of product-code names ("Pump"): no brand
+    alone = read_device(ctx, word, datasets, known=False)
+    named = (
+        alone.device is not None
+        and alone.device.path == "names"
+        and bool(alone.device.found or re.search(r":\s*[1-9][\d,]*\s+found", alone.device.how))
+    )
+    if not (named and not alone.choices or alone.device is None and len(alone.elsewhere) == 1):
+        return None
+    for k in range(a, b):
+        if k != brands[0]:
+            tokens.take(k, k + 1, "context")
+    return word, alone
 
 
 # the words before the device a question is about ("reports for insulin pumps", "recalls involving stents")

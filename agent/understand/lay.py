@@ -16,6 +16,8 @@ LAY_WORDS = {
     "defib": "defibrillator",
     "defibrilator": "defibrillator",
     "vent": "ventilator",  # clinical shorthand ("7200AE vents"), never the vena cava
+    "crp": "c-reactive protein",  # the laboratory's name of the analyte (DCN, DCK ...)
+    "hep": "hepatitis",  # "hep B", "hep assays": the disease the product-code names spell out
 }
 _ALL = {**ABBREVIATIONS, **LAY_WORDS}
 
@@ -39,11 +41,22 @@ def joined_lay(words: str) -> str:
 _KIND = {"system", "systems", "unit", "units", "machine", "machines", "device", "devices"}
 
 
+# analytes said by the laboratory's short name: the kind of test said after one ("CRP assays", "hep tests") is no
+# word of the product-code names, which name the analyte ("System, Test, C-Reactive Protein"; "Antigen, Hepatitis B")
+_ANALYTES = {"crp", "hep"}
+_LAB_KIND = {"test", "tests", "assay", "assays", "reagent", "reagents", "immunoassay", "immunoassays", "ivd", "ivds"}
+_LAB_KIND |= {"system", "systems"}
+
+
 def spell_out(words: str) -> str:
     """The words with each lay name or abbreviation spelled out ("c-arm units": "fluoroscopic x-ray system")."""
     out: list[str] = []
+    prev = ""
     for w in joined_lay(words).split():
         if out and w.lower() in _KIND and out[-1].endswith(" system"):
             continue  # the spelled-out name already says what kind
+        if prev in _ANALYTES and w.lower() in _LAB_KIND:
+            continue  # "CRP test systems": the C-reactive protein codes, whatever kind of test
+        prev = lay_key(w) if w.lower() not in _LAB_KIND else prev
         out.append(_ALL[k] if (k := lay_key(w)) else w)
     return " ".join(out)

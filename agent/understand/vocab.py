@@ -146,7 +146,8 @@ FIELD_PHRASES = _table(
         "labeler duns no|d-u-n-s|dun and bradstreet number",
         "gmdn_term": "gmdn term|gmdn terms|gmdn|gmdn name|gmdn names|gmdn preferred term",
         "brand_name": "brand|brand name|brand names|brands",
-        "version_or_model_number": "model|model number|model numbers|version|version or model",
+        "version_or_model_number": "model|model number|model numbers|version|version or model|models|skus|sku|"
+        "sku numbers|model names",
         "catalog_number": "catalog number|catalog numbers|catalog no|catalog|catalogue number|catalogue|"
         "cat no|cat number|catalog #|ref number|ref no",
         "publish_date": "publish date|publication date|date published|published date|gudid publish date|"
@@ -187,8 +188,10 @@ FIELD_WORDS = {w for k in FIELD_PHRASES for w in k if len(w) > 2} - {"devices", 
 # dataset filters said in words: tag = "field=value"
 FILTER_PHRASES = _table(
     {
-        "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports",
-        "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries",
+        "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports|killed|dead|got killed|"
+        "were killed|was killed|anyone die|anybody die|someone die|people die|patients die",
+        "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries|hurt|got hurt|were hurt|"
+        "was hurt|harmed|were harmed|was harmed|got injured",
         "event_type=Malfunction": "malfunction|malfunctions|malfunctioned|malfunction reports|malfunctioning|"
         "failing|fails|failed|stopped working|not working|broke down",
         "class=I": "class i|class 1|class one|class is i|class is 1|class is one|class 1s|class ones",
@@ -227,7 +230,8 @@ FILTER_PHRASES = _table(
         "containing natural rubber latex|labeled with natural rubber latex|labeled as containing natural rubber latex|"
         "labeled as nrl|nrl labeled|contain natural rubber latex|made with nrl|contains nrl|containing nrl",
         "agency=HIBCC": "hibcc|hibcc-issued|hibc|health industry business communications council",
-        "agency=GS1": "gs1-issued|issued by gs1|gs1 as the issuing agency|gs1 issuing agency|gs1|issuing agency gs1|"
+        "agency=GS1": "gtin|gtins|gtin-based|gtin based|gs1 gtin|gs1 gtins|gs1-issued|issued by gs1|"
+        "gs1 as the issuing agency|gs1 issuing agency|gs1|issuing agency gs1|"
         "agency gs1|gs1 agency|issuing agency is gs1|issuing agency = gs1|issuing agency of gs1",
         "agency=ICCBBA": "iccbba|iccbba-issued",
         "single=true": "single use|single-use|single use devices|single-use devices|disposable|disposables|"
@@ -274,7 +278,9 @@ FILTER_PHRASES = _table(
         "ktype=Abbreviated": "abbreviated",
         "supptype=180 Day": "180-day|180 day|180-day supplements|180 day supplements|180-day track",
         "supptype=Panel Track": "panel-track|panel track",
-        "root=Employee Error": "employee error|employee errors",
+        "root=Employee Error": "employee error|employee errors|employee mistake|employee mistakes|human error|"
+        "human errors|worker error|worker errors|staff error|staff errors|personnel error|personnel errors|"
+        "employee-caused|human mistakes|human mistake",
         "root=Device Design": "device design|design|design issues|design problems|design related|design-related",
         "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
         "sterilize for another party|sterilize devices for another party",
@@ -527,6 +533,23 @@ predicate predicates steering hire quick memo boss auditor auditors inspector co
 totals tallies higher lower greater bigger smaller owner owners operator operators both teach actually really
 """.replace("listed?", "").split()
 )
+# the asker's frame: hedges, academic and report words, ordinary English in no device name, firm or field the mirror
+# knows and with no filter meaning ("observations" are the records; "according to", "ideally", "I presume", "the
+# modal category", "my thesis chapter"); read as grammar, never as a device to look up. A word that would restrict
+# ("error", "hurt", "false") is no frame word: left unread, it still stops a figure for another question.
+FRAME = set(
+    """
+observations observation obs according accordingly ideal ideally suppose supposing supposed presume presuming
+presumably assume assuming assumption reckon wonder wondering curious chapter thesis dissertation appendix
+descriptive statistics statistic statistical commonly typically usually generally value values feasible possibly
+modal distribution distributions stratum strata preceding remaining runners-up runner-up useful helpful handy
+characterise characterize characterising characterizing temporal interested purposes roughly basically
+essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed sent else
+people patients anyone whatever
+frequency frequencies tabulate tabulated tabulation
+""".split()
+)
+FUNCTION |= FRAME
 # plain verbs that are also device words ("clear", "filter"): grammar where a verb stands (after "did", "does",
 # "to", "FDA", a dataset or field word, or first in the question before "those" / "the")
 VERB_DEVICE_WORDS = {
