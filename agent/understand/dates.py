@@ -714,6 +714,8 @@ def _at(w: list[str], i: int, anchor: date) -> tuple[date | None, date | None, i
             after = a == "after" and edge != "start" or edge == "end"  # "after the start of 2010": from its 1st day
             start = p[1] + timedelta(days=1) if after else p[0]
             return start, None, (k - i) + p[2]
+    if a in ("through", "thru") and i + 1 < len(w) and w[i + 1] in ("in", "during", "on"):
+        return None  # "clearances that came thru in Q2 2020": "came through" is the verb; the period is Q2 2020
     if a in _TO:
         edge, skip = _edge(w, i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("to", "than") else 0))
         k = i + 1 + (1 if i + 1 < len(w) and w[i + 1] in ("to", "than", "in", "of") else 0)

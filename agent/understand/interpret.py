@@ -470,7 +470,11 @@ _PURPOSE = re.compile(
     r"(?i)[,;]\s*(?:because\s+|as\s+|since\s+)?(?:we|i)(?:'d|\s+would)?\s+(?:want|like|need|wish|are\s+trying|try|hope|"
     r"have)\s+to\s+(?:know|understand|see|check|confirm|learn|find\s+out|map|scope|gauge)\b[^.?!]*"
 )
-_AFTER_THE_QUESTION = re.compile(r"(?is)^(.*\?)\s+((?:our|we|we're|we've|i|i'm|i've|my)\b[^?]*)$")
+# the asker's situation or errand after the question: "... ? our SPD runs two NX units", "... ? need a talking point
+# for tmrw", "... ? trying to get a feel for deal flow"
+_AFTER_THE_QUESTION = re.compile(
+    r"(?is)^(.*\?)\s+((?:our|we|we're|we've|i|i'm|i've|my|need|needs|trying|hoping|gotta)\b[^?]*)$"
+)
 _CATALOG_IN_BRACKETS = re.compile(r"\(\s*([A-Z]{1,4}-\d{3,}[A-Z0-9-]*)\s*\)")
 _DESCRIPTION_START = {"the", "a", "an", "our", "their", "its", "on", "for", "of", "about", "with", "this", "that"}
 _GIVEN_ID = re.compile(r"\b(?:\d{3}\.\d{2,4}|[A-Z]{3}|K\d{6}|P\d{6}|DEN\d{6})\b")

@@ -54,6 +54,7 @@ _MATCH = re.compile(
 _UNMASK = re.compile(
     rf"\b(?:de-?anonymi[sz]\w*|re-?identif\w*|unmask\w*|un-?blind\w*)\b|"
     rf"\bwho\s+(?:the|these|those|this|that)\s+(?:\w+\s+)?{_WHO}\s+(?:are|were|is|was)\b|"
+    rf"\b{_WHO}\b(?!\s+{_NOT_PERSON_NOUN}\b)[^?.]{{0,80}}?\bby\s+(?:their\s+)?(?:full\s+)?names?\b(?!\s+of\b)|"
     rf"\b(?:contact|reach\s+out\s+to|interview|phone|e-?mail|call|track\s+down|locate|visit|approach)\s+"
     rf"(?:the|these|those|that|this|some|any|a)?\s*(?:\w+\s+){{0,2}}?{_WHO}\b(?!\s+{_NOT_PERSON_NOUN}\b)",
     re.I,

@@ -74,7 +74,8 @@ def test_a_model_reading_never_picks_a_dataset_the_question_did_not_give(assista
     assert _said_other_dataset("maude reports on GE OEC c-arms", "510k")
     assert not _said_other_dataset("is MLO high risk?", "classification", ["classification"])
     for question in [
-        "how many times has FRESCA Medical gotten in trouble with the FDA?",
+        # "gotten in trouble with the FDA" is read by the rules now (recalls); "on the FDA's radar" is not
+        "how many times has FRESCA Medical been on the FDA's radar?",
         "A tester says she gets chest pain when wearing our ECG patch. What should she do medically?",
     ]:
         out = assistant.ask(question)

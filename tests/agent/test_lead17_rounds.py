@@ -42,6 +42,8 @@ ANCHOR = date(2025, 9, 22)
         ("recalls since 3 years", date(2022, 9, 22), ANCHOR),
         ("reports since six months", date(2025, 3, 22), ANCHOR),
         ("clearances since 2019", date(2019, 1, 1), None),
+        ("clearances that came thru in Q3 2021", date(2021, 7, 1), date(2021, 9, 30)),
+        ("recalls through 2019", None, date(2019, 12, 31)),
     ],
 )
 def test_dates_day_first_with_dots_and_since_a_count_of_years(text, start, end):
@@ -84,6 +86,7 @@ LEGAL = "Whether a firm is liable, negligent or at fault"
         ("I want to interview the injured patients in the pacemaker reports", IDENTITY),
         ("use the ages in the 630G reports to figure out who those patients were", IDENTITY),
         ("my editor wants to reach the families whose pumps failed - their names and e-mails?", IDENTITY),
+        ("which patients were in the 630G pump reports, by name?", IDENTITY),
         ("what do other hospitals pay for the Somnera system?", BUSINESS),
         ("is there a volume discount on Tz Medical cables, so we can negotiate the contract?", BUSINESS),
         ("by when will the FDA decide on our De Novo request?", PREDICTION),
@@ -108,6 +111,7 @@ def test_what_the_data_cannot_answer_is_refused_with_its_reason(assistant, quest
         "list the recalling firms and their names",
         "what is the patient problem in report 16081310",
         "call center contact for Boston Scientific recalls",
+        "reports by patient sex, and firms by name",
     ],
 )
 def test_a_firm_contact_or_a_patient_field_is_no_identity(question):
@@ -141,3 +145,16 @@ def test_treatment_asked_for_a_patient_after_a_test_result_is_medical():
     )
     assert guard.classify("do I need to filter by date?") == "ask"
     assert guard.classify("do we need to file a 510k for this change?") == "ask"
+
+
+@pytest.mark.parametrize("errand", ["need a number for the board slide", "trying to size the complaint backlog"])
+def test_an_errand_after_the_question_is_background(assistant, sample_dir, errand):
+    want = _count(
+        sample_dir,
+        "device_event",
+        "date_received BETWEEN '2023-01-01' AND '2023-03-31' AND CAST(record AS VARCHAR) ILIKE '%medtronic%'",
+    )
+    answer = assistant.ask(f"how many Medtronic MDRs in Q1 2023? {errand}")["answer"]
+    head, first = [ln for ln in answer.splitlines() if ln.strip()][:2]
+    assert head == "Interpreted as: adverse event reports (MAUDE); firm Medtronic; dates Q1 2023.", head
+    assert want and first.startswith(f"{want} adverse event reports from Medtronic in Q1 2023"), first
