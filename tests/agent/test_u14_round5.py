@@ -19,7 +19,7 @@ from mirror.settings import Settings
 @pytest.mark.parametrize(
     "question",
     [
-        "enforcement report Z-2338-2012: on what day did it wrap up",  # "wrap": no product description holds it
+        "enforcement report Z-2338-2012: on what day did it fizzle",  # "fizzle": no product description holds it
         "serology results for the dialysis cohort",  # a sample group word searched as a device name
     ],
 )
