@@ -15,6 +15,7 @@ import duckdb
 import pytest
 
 from agent import guard
+from agent.understand import commerce, forecast, legal, privacy
 from agent.understand.commerce import asks_commerce
 from agent.understand.dates import read_dates
 from agent.understand.forecast import asks_forecast
@@ -73,10 +74,10 @@ def test_since_a_count_of_years_is_the_last_years_up_to_the_as_of_date(assistant
     ), answer
 
 
-IDENTITY = "Patient names, addresses and contact details are not in the data"
-BUSINESS = "Prices, costs, sales, revenue, market share"
-PREDICTION = "The FDA records say what has happened, not what will"
-LEGAL = "Whether a firm is liable, negligent or at fault"
+# each refusal's own first sentence, as the module that gives it writes it
+IDENTITY, BUSINESS, PREDICTION, LEGAL = (
+    r.split(":")[0].split(",")[0] for r in (privacy.REPLY, commerce.REPLY, forecast.REPLY, legal.REPLY)
+)
 
 
 @pytest.mark.parametrize(
