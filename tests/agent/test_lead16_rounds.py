@@ -95,29 +95,6 @@ def test_a_code_before_510k_is_read_as_the_code_not_a_model_number(assistant):
     assert "2000-06-23" in first, first
 
 
-IDENTITY = "Patient names, addresses and contact details are not in the data"
-BUSINESS = "Prices, costs, sales, revenue, market share"
-PREDICTION = "The FDA records say what has happened, not what will"
-
-
-@pytest.mark.parametrize(
-    "question, reply",
-    [
-        ("what's the pt's DOB on report 2032227-2023-100002", IDENTITY),
-        ("need the phone # of the pt in MDR 2032227-2023-100001", IDENTITY),
-        ("please link the 68 year old pt on 2124215-2022-55592 to a real person", IDENTITY),
-        ("How large is the US market for insulin pumps in dollars?", BUSINESS),
-        ("what will the ECG patch market be worth by 2030?", BUSINESS),
-        ("Will the FDA approve our PMA supplement before year end?", PREDICTION),
-        ("our De Novo went in last month - will it be granted soon?", PREDICTION),
-    ],
-)
-def test_what_the_data_cannot_answer_is_refused_with_its_reason(assistant, question, reply):
-    """A patient's identity asked in shorthand, market size and worth, and a decision still to come."""
-    answer = assistant.ask(question)["answer"]
-    assert answer.startswith(reply), answer
-
-
 def test_patient_shorthand_alone_asks_for_no_identity():
     from agent.understand.privacy import asks_identity
 
