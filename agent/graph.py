@@ -3,6 +3,7 @@
 start -> direct -> end                                  (greetings, help, off-topic, medical advice)
 start -> understand -> clarify (interrupt) -> plan        (a weak or tied reading: the person picks)
 start -> understand -> plan -> tools -> reflect -> (plan | answer) -> end
+answer -> clarify (interrupt) -> plan                   (no records for a doubtful reading: the person confirms it)
 understand -> answer                                    (not understood: said so, nothing searched)
 clarify -> end                                          (the person asked something else instead of choosing)
 """
@@ -31,6 +32,10 @@ def _after_clarify(state: AgentState) -> str:
     return END if state.get("skipped") else "plan"
 
 
+def _after_answer(state: AgentState) -> str:
+    return "clarify" if state.get("clarify") else END
+
+
 def _after_plan(state: AgentState) -> str:
     return "tools" if state.get("plan") else "answer"
 
@@ -51,5 +56,5 @@ def build_graph(nodes: Nodes, checkpointer=None):
     g.add_conditional_edges("plan", _after_plan, ["tools", "answer"])
     g.add_edge("tools", "reflect")
     g.add_conditional_edges("reflect", _after_reflect, ["plan", "answer"])
-    g.add_edge("answer", END)
+    g.add_conditional_edges("answer", _after_answer, ["clarify", END])
     return g.compile(checkpointer=checkpointer)

@@ -26,8 +26,8 @@ from .quality import passes_quality
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
 from .tools.searchers import UnsupportedFilter
-from .understand.accounting import account, place_dropped
-from .understand.guards import weak_zero
+from .understand.accounting import account, place_dropped, weak_sides
+from .understand.guards import confirm_zero, weak_zero
 from .understand.interpret import apply_choice, interpret
 from .understand.refusals import refusal_reply, refuses
 from .understand.tokens import tokenize
@@ -118,8 +118,13 @@ class Nodes:
         if k is None:
             return {"skipped": True, "clarify": {}}
         it = apply_choice(Interpretation(**state["interpretation"]), clar.choices[k])
+        it.confirmed = True  # a reading the person picked: its zero is said, not asked about again
         self.emit(event(STEP, step="clarify", picked=clar.choices[k].label))
+        searched: dict = {}
+        if state.get("calls") and any(key != "confirmed" for key in clar.choices[k].patch):  # a new search
+            searched = {"calls": [], "evidence": [], "dropped": [], "iteration": 0, "phase": "search"}
         return {
+            **searched,
             "interpretation": it.model_dump(mode="json"),
             "clarify": {},
             "picked": clar.choices[k].label,
@@ -280,8 +285,11 @@ class Nodes:
             for c in calls
             if c.get("result_index") is not None and not c.get("label", "").startswith("supplements")
         ]
-        if held := weak_zero(it, totals):
-            return self._final(state, f"{interpreted_line(it)}\n\n{held}", [])
+        if why := weak_zero(it, totals) or weak_sides(it, totals):  # a zero over a doubtful reading: asked back
+            reading = interpreted_line(it).removeprefix("Interpreted as: ").split(" Words not used:")[0].rstrip(".")
+            clar = confirm_zero(it, why, reading)
+            self.emit(event(STEP, step="ask", reason="no records for a doubtful reading"))
+            return {"clarify": clar.model_dump(mode="json")}
         held, lead = account(it, totals, state.get("dropped", []))  # every filter applied, every measure computed
         if held:
             return self._final(state, f"{interpreted_line(it)}\n\n{held}", [])

@@ -10,7 +10,7 @@ import re
 from .guards import weak_device
 from .types import DeviceFilter, Interpretation
 
-__all__ = ["account", "form_word_device", "drop_verb_device", "place_dropped", "which_unit"]
+__all__ = ["account", "weak_sides", "form_word_device", "drop_verb_device", "place_dropped", "which_unit"]
 
 # words that describe a device, never a device filter on their own
 _FORM = {
@@ -140,6 +140,14 @@ def which_unit(it: Interpretation) -> None:
         it.measure, it.by = "trend", m.group(1).lower()
 
 
+def weak_sides(it: Interpretation, totals: list[int]) -> str:
+    """Why "0 against 0" is not said when no side of a comparison found anything and a side's reading is weak
+    ('' when the zeros stand, or the person confirmed the reading)."""
+    if not it.sides or not totals or any(totals) or it.confirmed:
+        return ""
+    return _weak_side(it)
+
+
 def _weak_side(it: Interpretation) -> str:
     """Why a side of a comparison is too weak for "0 against 0" (the weak-reading checks of a single search, and
     product codes named that hold no record here)."""
@@ -228,13 +236,6 @@ def account(it: Interpretation, totals: list[int], dropped: list[str] | None = N
         return (
             "I list records newest first and do not pick out the earliest of several, so I give no figure for it. "
             'Ask for them per year ("... per year") and the first year listed holds the earliest.',
-            "",
-        )
-    if it.sides and totals and not any(totals) and (why := _weak_side(it)):
-        return (
-            f"I found no records on either side of the comparison, but {why}, so I do not say that there are none. "
-            "Name each side as the records spell it (a device, a product code such as DXY, or a firm) and I will "
-            "compare them.",
             "",
         )
     for pattern, what in _UNCOMPUTED:

@@ -14,7 +14,8 @@ REPLY = (
 )
 
 _FORECAST = re.compile(
-    r"(?i)\b(?:predict\w*|forecast\w*|how\s+likely|projections?|extrapolat\w*|odds|likelihood|probability|"
+    r"(?i)\b(?:predict\w*|forecast\w*|how\s+likely|projections?|extrapolat\w*|odds|likelihood|"
+    r"(?<!reasonable[- ])(?<!reasonable)probability|"
     r"(?:likely|expected|going)\s+to\s+(?:be|get|have|see|receive|recall|approve|clear|issue|happen)|"
     r"chances?\s+(?:of|that)|in\s+the\s+future|future\s+(?:recalls?|reports?|events?|clearances?|approvals?)|"
     r"will\s+(?:fda|the\s+fda|it|they|there|\w+)\s+(?:be\s+)?(?:recall\w*|get|receive|approv\w*|clear\w*|pull\w*|"
@@ -33,6 +34,17 @@ _FORECAST = re.compile(
     r"(?:will|'ll|going\s+to)\s+(?!you\b|i\b|we\b)(?:[\w-]+\s+){0,7}?(?:increase|decrease|rise|grow|go\s+(?:up|down)|decline|"
     r"double|be\s+shut\s+down|shut\s+down)|"
     r"will\s+there\s+be\s+(?:a|an|any|more|fewer|another|new)?\s*[^?.]*?\b(?:next|coming|soon|future|20[3-9]\d|202[7-9])|"
+    # "is BSX gonna get a recall", "will Medtronic lose share ... next year", "will FDA find our screw SE", "will our
+    # 510(k) be cleared before ...", "project next year's 510(k) clearance count"
+    r"\bchances?\b[^?.]{0,50}\b(?:clear\w*|approv\w*|recall\w*|decid\w*|grant\w*|reject\w*)|"
+    r"gonna\s+(?:be|get|have|see|receive|recall|approve|clear|issue|happen|lose|win|file|put)|"
+    r"\bwill\b[^?.]{0,80}\b(?:next|this|coming)\s+(?:year|quarter|month|round|cycle)|"
+    r"will\s+(?:the\s+)?(?:fda|cdrh|agency|reviewers?|the\s+reviewer)\s+(?:\w+\s+)?(?:find|deem|consider|accept|"
+    r"reject|agree|ask|want|require|say|decide|grant|clear|approve|object|let)|"
+    r"will\s+(?:our|my|their|the|this|that|its)\s+[\w()-]+(?:\s+[\w()-]+)?\s+(?:be\s+|get\s+)?(?:clear\w*|"
+    r"approv\w*|grant\w*|decid\w*|accept\w*|reject\w*|recall\w*)|"
+    r"next\s+(?:year|quarter|month)'?s?\s+(?:[\w()]+\s+){0,2}(?:counts?|numbers?|volumes?|totals?)|"
+    r"project\s+(?:the\s+)?(?:next|future|coming|20[2-9]\d)|"
     r"prognose|gut\s+feeling)\b"
 )
 

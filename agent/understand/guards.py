@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from .types import DeviceFilter, Interpretation
+from .types import Choice, Clarification, DeviceFilter, Interpretation
 
-__all__ = ["hold_back", "weak_device", "weak_zero"]
+__all__ = ["hold_back", "weak_device", "weak_zero", "confirm_zero"]
 
 # words that ask for a field of a record; when no reading used them, a figure would answer something else
 _FIELD_WORDS = {
@@ -252,15 +252,25 @@ def _names_all(name: str, words: list[str], short: list[str]) -> bool:
 
 
 def weak_zero(it: Interpretation, totals: list[int]) -> str:
-    """What to say instead of "0" when every search found nothing and the reading is not sure ('' otherwise): a
-    zero is said only when the question was understood."""
-    if not totals or any(totals) or it.measure == "lookup":
+    """Why "0" is not said when every search found nothing and the reading is not sure ('' when the zero stands):
+    a zero is said only for a question that was understood, or a reading the person confirmed."""
+    if it.confirmed or not totals or any(totals) or it.measure == "lookup":
         return ""
-    why = _weak_reading(it)
-    if not why:
-        return ""
-    return (
-        f"I found no records for the reading above, but {why}, so I do not say that there are none. "
-        "Ask again with the device, firm or record as the records spell it (a product code such as DXY, or a record "
-        "number such as K200606) and I will count them."
+    return _weak_reading(it)
+
+
+def confirm_zero(it: Interpretation, why: str, reading: str) -> Clarification:
+    """The question asked back instead of a doubtful zero: the reading as it stands (its zero is then said), or,
+    when the doubt is the device and something else narrows the search, the same search without that device.
+    `why`: what makes the reading doubtful; `reading`: the reading in words (the "Interpreted as" line's)."""
+    choices = [Choice(label=f"yes, this reading: {reading} (no records found)", patch={"confirmed": True})]
+    d = it.device
+    rest = it.model_copy(update={"device": None})
+    if d is not None and d.path != "given" and weak_device(d) and rest.narrowed() and not it.sides:
+        choices.append(
+            Choice(label=f'the same search without the device "{d.words}"', patch={"device": None, "notes": []})
+        )
+    return Clarification(
+        question=f"I found no records for my reading of your question, but {why}. Did you mean this reading?",
+        choices=choices,
     )

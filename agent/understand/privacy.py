@@ -25,18 +25,18 @@ _ASKED = (
     r"(?:(?:full|first|last|real|legal)\s+)?names?|(?:home\s+|street\s+|mailing\s+|e-?mail\s+)?address(?:es)?|"
     r"phone(?:\s+numbers?)?|telephone(?:\s+numbers?)?|cell(?:\s+numbers?)?|contact\s+(?:details|info\w*)|e-?mails?|"
     r"identit(?:y|ies)|identify|identified|date\s+of\s+birth|birth\s*date|social\s+security(?:\s+numbers?)?|ssn|"
-    r"dob|d\.o\.b\.?|phone\s*#|"
+    r"dob|d\.o\.b\.?|phone\s*#|mrns?|medical\s+record\s+(?:numbers?|nos?\.?|#)|chart\s+numbers?|"
     r"who\s+(?:was|is|were|are)"
 )
 _LINK = (
     r"(?:\s+(?:and|or|&|of|for|on|behind|in|the|this|that|these|those|their|his|her|a|an|actual|real|individual|"
     r"injured|affected|male|female|elderly|older|young|adult|home|number|numbers|address|name|phone|"
-    r"\d+[- ]years?[- ]old))*?"
+    r"\d+[- ]years?[- ]old|hospital|clinic|facility|town|city|\d+\s*(?:y/?o|yo|yrs?(?:[- ]old)?)))*?"
 )
 _ASK = re.compile(rf"\b(?:{_ASKED}){_LINK}\s+{_WHO}\b(?!\s+{_NOT_PERSON_NOUN}\b)", re.I)
 _OWNED = re.compile(
     rf"\b{_WHO}(?:'s|s')?\s+(?:full\s+|home\s+|real\s+)?(?:name|names|address|addresses|phone|phone\s+number|"
-    r"identity|identities|contact\s+details|contact\s+info\w*|date\s+of\s+birth|dob|e-?mail|phone\s*#)(?!\w)",
+    r"identity|identities|contact\s+details|contact\s+info\w*|date\s+of\s+birth|dob|e-?mail|phone\s*#|mrn)(?!\w)",
     re.I,
 )
 

@@ -139,6 +139,7 @@ class Interpretation(BaseModel):
     share: bool = False  # compare: the first side's share of the second (all the records), said as a percentage
     exclude_firm: bool = False  # the firm is left out: every record but the firm's ("PMAs other than Medtronic")
     cannot: str = ""  # what the question asks that the searches cannot do, said instead of a figure
+    confirmed: bool = False  # the person confirmed this reading when asked about its zero: the zero is said
 
     def codes(self) -> list[str]:
         return [c.code for c in self.device.codes] if self.device else []

@@ -22,7 +22,7 @@ def test_by_the_year_is_a_deadline_not_the_year_alone(assistant):
 
 def test_a_device_whose_words_are_spread_over_several_codes_gets_no_zero(assistant):
     answer = _ask(assistant, "How many recalls for the Sub Q device?")
-    assert "I do not say that there are none" in answer, answer
+    assert "I found no records for my reading of your question" in answer, answer
     assert not _body(answer).startswith("0 "), answer
 
 
