@@ -288,7 +288,7 @@ class Nodes:
         if why := weak_zero(it, totals) or weak_sides(it, totals):  # a zero over a doubtful reading: asked back
             reading = interpreted_line(it).removeprefix("Interpreted as: ").split(" Words not used:")[0].rstrip(".")
             clar = confirm_zero(it, why, reading)
-            self.emit(event(STEP, step="ask", reason="no records for a doubtful reading"))
+            self.emit(event(STEP, step="understand", clarify=clar.question))  # the app: "Asked which reading ..."
             return {"clarify": clar.model_dump(mode="json")}
         held, lead = account(it, totals, state.get("dropped", []))  # every filter applied, every measure computed
         if held:
