@@ -196,7 +196,7 @@ def _weak_reading(it: Interpretation) -> str:
     """Why the reading is not sure enough for a zero ('' when it is): words read as others, a device found only
     in definitions, device words that no name of its product codes holds, or words no reading used."""
     d = it.device
-    fixed = [n for n in it.notes if n.startswith('read "') and '" as "' in n]
+    fixed = [n for n in it.notes if n.startswith('read "') and '" as "' in n and not _same_letters(n)]
     if fixed:
         return f"I {fixed[0]}, and that may not be what you meant"
     if d is not None and (why := weak_device(d)):
@@ -207,6 +207,17 @@ def _weak_reading(it: Interpretation) -> str:
     if left:
         return "I did not use " + ", ".join(f'"{w}"' for w in left[:3]) + " from your question"
     return ""
+
+
+def _same_letters(note: str) -> bool:
+    """Words read as others that differ only by a hyphen, space, case or the last letters of one word ("xray
+    fluoroscopy" as "x-ray fluoroscopic"): no doubt."""
+    m = re.match(r'read "(.+?)" as "(.+?)"', note)
+    if not m:
+        return False
+    a, b = (re.sub(r"[\W_]+", "", x.lower()) for x in (m[1], m[2]))
+    common = len(next((a[:i] for i in range(min(len(a), len(b)), 0, -1) if a[:i] == b[:i]), ""))
+    return a == b or (abs(len(a) - len(b)) <= 2 and common >= min(len(a), len(b)) - 1 and common >= 6)
 
 
 def _asked_of_a_firm(it: Interpretation, left: list[str]) -> bool:
@@ -235,11 +246,12 @@ def weak_device(d: DeviceFilter) -> str:
         # out, whose spelled words were searched, is checked by them when the codes they found hold records
         said = spelled[1] if spelled else d.words  # (a zero too: the spelled words are still checked below)
         words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", said.lower()) if w not in _GRAMMAR]
-        missing = [w for w in words if _stem(w) not in names]
+        flat = names.replace("-", "")  # "xray" is in "X-Ray"
+        missing = [w for w in words if _stem(w) not in names and _stem(w).replace("-", "") not in flat]
         if missing:
             shown = ", ".join(f'"{w}"' for w in missing[:3])
             return f'{shown} is in no name of the product codes I read for "{d.words}"'
-        short = [w for w in re.findall(r"\b[a-z]{1,2}\b", said.lower()) if w not in _GRAMMAR]
+        short = [w for w in re.findall(r"(?<![\w-])[a-z]{1,2}(?![\w-])", said.lower()) if w not in _GRAMMAR]
         if short and not any(_names_all(c.name.lower(), words, short) for c in d.codes):
             return f'no product code I read for "{d.words}" has all of its words in its name'
     return ""

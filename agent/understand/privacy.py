@@ -13,7 +13,7 @@ REPLY = (
 )
 
 _WHO = (
-    r"(?:patients?|reporters?|persons?|people|wom[ae]n|m[ae]n|girl|boy|child|children|baby|infant|individuals?|"
+    r"(?:patients?|reporters?|persons?|people|wom[ae]n|m[ae]n|(?:fe)?males?|girl|boy|child|children|baby|infant|individuals?|"
     r"victims?|users?|wearers?|recipients?|family|pts?|pt's)"
 )
 _NOT_PERSON_NOUN = (
@@ -25,7 +25,7 @@ _ASKED = (
     r"(?:(?:full|first|last|real|legal)\s+)?names?|(?:home\s+|street\s+|mailing\s+|e-?mail\s+)?address(?:es)?|"
     r"phone(?:\s+numbers?)?|telephone(?:\s+numbers?)?|cell(?:\s+numbers?)?|contact\s+(?:details|info\w*)|e-?mails?|"
     r"identit(?:y|ies)|identify|identified|date\s+of\s+birth|birth\s*date|social\s+security(?:\s+numbers?)?|ssn|"
-    r"dob|d\.o\.b\.?|phone\s*#|mrns?|medical\s+record\s+(?:numbers?|nos?\.?|#)|chart\s+numbers?|"
+    r"dob|d\.o\.b\.?|phone\s*#|identifiers?|identifying\s+(?:details|info\w*|data)|pii|phi|mrns?|medical\s+record\s+(?:numbers?|nos?\.?|#)|chart\s+numbers?|"
     r"who\s+(?:was|is|were|are)"
 )
 _LINK = (
@@ -35,16 +35,19 @@ _LINK = (
 )
 _ASK = re.compile(rf"\b(?:{_ASKED}){_LINK}\s+{_WHO}\b(?!\s+{_NOT_PERSON_NOUN}\b)", re.I)
 _OWNED = re.compile(
-    rf"\b{_WHO}(?:'s|s')?\s+(?:full\s+|home\s+|real\s+)?(?:name|names|address|addresses|phone|phone\s+number|"
-    r"identity|identities|contact\s+details|contact\s+info\w*|date\s+of\s+birth|dob|e-?mail|phone\s*#|mrn)(?!\w)",
+    rf"\b{_WHO}(?:'s|s')?(?:\s+|_)(?:full\s+|home\s+|real\s+)?(?:name|names|address|addresses|phone|phone\s+number|"
+    r"identity|identities|contact\s+details|contact\s+info\w*|date\s+of\s+birth|dob|e-?mail|phone\s*#|mrn|"
+    r"identifiers?(?!\s+(?:fields?|columns?)))(?!\w)",
     re.I,
 )
 
 
-# "match the 40 yo female pt on 2032227-2023-391817 to a name": a person matched to who they are
+# "match the 40 yo female pt on 2032227-2023-391817 to a name", "link report 16081316 to the actual patient": a person
+# matched to who they are
 _MATCH = re.compile(
     rf"\b(?:match|link|tie|trace)\w*\b[^?.!]{{0,80}}?\b{_WHO}\b[^?.!]{{0,80}}?\bto\s+(?:a|an|their|his|her|the)?\s*"
-    r"(?:names?|persons?|identity|real\s+person|individual)\b",
+    r"(?:names?|persons?|identity|real\s+person|individual)\b|"
+    rf"\b(?:match|link|tie|trace)\w*\b[^?.!]{{0,80}}?\bto\s+(?:the|a|an)\s+(?:actual|real|individual|named)\s+{_WHO}\b",
     re.I,
 )
 

@@ -69,6 +69,13 @@ def test_the_doubtful_device_can_be_left_out_and_the_firm_period_counted(assista
     assert re.match(rf"{want} adverse event reports? ", body[1]), body[1]
 
 
+def test_a_word_only_respelled_is_no_doubt_and_its_zero_is_said(assistant):
+    """ "xray fluoroscopy" read as "x-ray fluoroscopic" (the product code JAA's own words) is the device understood."""
+    out = assistant.ask("xray fluoroscopy adverse event reports received in 2024", session_id="x")
+    assert out["clarify"] is None, out["answer"]
+    assert "0 adverse event reports for xray fluoroscopy (product code JAA" in out["answer"], out["answer"]
+
+
 def test_an_understood_zero_is_still_said_without_asking(assistant):
     out = assistant.ask("how many death reports were received in 2024?", session_id="d")
     assert out["clarify"] is None
@@ -86,6 +93,9 @@ def test_an_understood_zero_is_still_said_without_asking(assistant):
         ("her stimulator shocks her when she bends over, should she turn it down herself?", MEDICAL),
         ("balloon burst during his angioplasty - does he need a repeat cath?", MEDICAL),
         ("give me the MRN of the patient in MDR 2032227-2023-100001", IDENTITY),
+        ("patient identifiers (name, address) for report 16081310 please", IDENTITY),
+        ("tie MDR 16081316 to the actual patient, name or phone", IDENTITY),
+        ("home address of the 55 yo female in report 16081314?", IDENTITY),
         ("what's the name and hospital of the 72 yo woman in the OZP report?", IDENTITY),
         ("what's the TAM for insulin pumps in the US?", BUSINESS),
         ("is Tandem taking share from Medtronic in pumps?", BUSINESS),
@@ -111,6 +121,8 @@ def test_advice_identity_markets_and_forecasts_are_refused_with_their_reason(ass
         "how many 2020 clearances were there? am I searching the right dataset?",
         "class I is a reasonable probability of serious harm or death; how many class I enforcement reports in 2012?",
         "does he need a 510(k) for a labeling change?",
+        "the patient identifier field in MAUDE: what does it hold?",
+        "how many reports for male patients in 2023",
         "which firm had the most recalls this year",
         "will the count include supplements?",
     ],
