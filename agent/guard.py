@@ -61,7 +61,7 @@ _MEDICAL = re.compile(
     r"is it safe for me|am i(?!\s+(?:right|correct|wrong|reading|missing|mistaken|looking|searching|doing|counting|"
     r"using|querying|asking|filtering|understanding|misreading|reading))\b|"
     r"my (doctor|surgeon|symptoms?|pain|heart|child|mother|father|wife|husband|daughter|son|kids?|baby|mom|mum|dad|"
-    r"parents?|grand\w+|partner|"
+    r"parents?|grand\w+|partner|aunt|uncle|sister|brother|cousin|niece|nephew|"
     # "my patient's insulin pump ... product code so I can look up reports" asks for records, not advice
     r"patient(?!'?s?\s+(?:[\w-]+\s+){0,3}?(?:pumps?|devices?|implants?|pacemakers?|catheters?|monitors?|sensors?|"
     r"valves?|stents?|leads?|cgms?)\b[^?]*?\b(?:product\s+codes?|procodes?|reports?|recalls?|records?|look\s+up|"

@@ -30,6 +30,7 @@ from .understand.accounting import account, place_dropped, weak_sides
 from .understand.guards import confirm_zero, weak_zero
 from .understand.interpret import apply_choice, interpret
 from .understand.refusals import refusal_reply, refuses
+from .understand.spanish import to_english
 from .understand.tokens import tokenize
 from .understand.types import Clarification, Interpretation, LastResult
 from .understand.vocab import DATASET_PHRASES, match_phrases
@@ -47,6 +48,10 @@ def pick(reply: Any, clar: Clarification) -> int | None:
         if text and (text == c.label.lower() or len(text) > 3 and text in c.label.lower()):
             return k
     return None
+
+
+def _plain_words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
 
 
 # the filters a dataset may not hold, in the words of the answer (never the tool's argument names)
@@ -82,7 +87,7 @@ class Nodes:
 
     # -- start / direct ------------------------------------------------------------------------------
     def start(self, state: AgentState) -> dict:
-        question = state["messages"][-1]["content"] if state.get("messages") else ""
+        question = to_english(state["messages"][-1]["content"] if state.get("messages") else "")  # Spanish read
         last = state.get("last") or {}
         route = guard.classify(question, has_context=bool(last.get("codes") or last.get("firms")))
         if refuses(route, question):
@@ -98,6 +103,9 @@ class Nodes:
     def understand(self, state: AgentState) -> dict:
         last = LastResult(**state["last"]) if state.get("last") else None
         it, clar = interpret(self.ctx, state["question"], last)
+        said = state["messages"][-1]["content"] if state.get("messages") else ""
+        if said and said.strip() != state["question"] and _plain_words(said) != _plain_words(state["question"]):
+            it.notes.append(f'Your question was read in English as "{state["question"]}"')
         model_calls = 0
         if clar is not None and self.model is not None:
             clar, model_calls = self._model_order(it, clar)

@@ -18,7 +18,7 @@ import re
 import pytest
 
 from agent import guard
-from agent.understand import commerce, forecast, privacy
+from agent.understand import commerce, forecast, privacy, spanish
 from agent.understand.refusals import refuses
 
 from .test_lead16_rounds import _count  # the expected figure, counted by SQL on the sample mirror
@@ -129,3 +129,60 @@ def test_advice_identity_markets_and_forecasts_are_refused_with_their_reason(ass
 )
 def test_records_asked_around_a_patient_a_draft_or_a_definition_are_not_refused(question):
     assert not _refused(question), guard.classify(question)
+
+
+# ------------------------------------------------------------------------------------------- questions in Spanish
+
+
+@pytest.mark.parametrize(
+    "question, english",
+    [
+        ("cuantos retiros hubo en el tercer trimestre de 2019?", "how many recalls were there in Q3 2019?"),
+        ("numero de reportes MAUDE en los ultimos dos años", "number of MAUDE reports in the last 2 years"),
+        ("registros PMA con fecha de decision entre enero y marzo del 2020", "between January and March 2020"),
+        ("cual es la causa raiz del retiro Z-0053-2020?", "what is the root cause of the recall Z-0053-2020?"),
+    ],
+)
+def test_a_question_in_spanish_is_read_in_english(question, english):
+    assert spanish.is_spanish(question)
+    assert english in spanish.to_english(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many de novo requests were granted in 2020?",
+        "recalls by firms in La Jolla or El Paso",
+        "510(k)s for Boston Scientific de Costa Rica",
+        "PMA supplements for the Sterrad sterilizer, class II o III?",
+    ],
+)
+def test_an_english_question_with_a_spanish_name_is_left_as_written(question):
+    assert not spanish.is_spanish(question)
+    assert spanish.to_english(question) == question
+
+
+def test_a_count_asked_in_spanish_is_answered_and_says_how_it_was_read(assistant, sample_dir):
+    want = _count(
+        sample_dir,
+        "device_event",
+        "date_received BETWEEN '2023-01-01' AND '2023-03-31' AND CAST(record AS VARCHAR) ILIKE '%medtronic%'",
+    )
+    answer = assistant.ask("cuantos reportes de eventos adversos de Medtronic hubo en el primer trimestre de 2023?")[
+        "answer"
+    ]
+    head, first = [ln for ln in answer.splitlines() if ln.strip()][:2]
+    assert "firm Medtronic" in head and "Q1 2023" in head, head
+    assert want and first.startswith(f"{want} adverse event reports"), first
+    assert 'Your question was read in English as "how many adverse event reports' in answer, answer
+
+
+@pytest.mark.parametrize(
+    "question, reply",
+    [
+        ("mi hermana tiene un marcapasos, puede hacerse una resonancia o es peligroso?", MEDICAL),
+        ("necesito el nombre y la direccion del paciente del reporte 16081310", IDENTITY),
+    ],
+)
+def test_advice_and_identity_asked_in_spanish_are_refused(assistant, question, reply):
+    assert assistant.ask(question)["answer"].startswith(reply)
