@@ -31,6 +31,7 @@ from .understand.guards import confirm_zero, weak_zero
 from .understand.interpret import apply_choice, interpret
 from .understand.refusals import refusal_reply, refuses
 from .understand.spanish import to_english
+from .understand.spoken import from_speech
 from .understand.tokens import tokenize
 from .understand.types import Clarification, Interpretation, LastResult
 from .understand.vocab import DATASET_PHRASES, match_phrases
@@ -87,7 +88,8 @@ class Nodes:
 
     # -- start / direct ------------------------------------------------------------------------------
     def start(self, state: AgentState) -> dict:
-        question = to_english(state["messages"][-1]["content"] if state.get("messages") else "")  # Spanish read
+        said = state["messages"][-1]["content"] if state.get("messages") else ""
+        question = from_speech(to_english(said))  # Spanish read in English; dictated forms written as typed
         last = state.get("last") or {}
         route = guard.classify(question, has_context=bool(last.get("codes") or last.get("firms")))
         if refuses(route, question):
@@ -105,7 +107,7 @@ class Nodes:
         it, clar = interpret(self.ctx, state["question"], last)
         said = state["messages"][-1]["content"] if state.get("messages") else ""
         if said and said.strip() != state["question"] and _plain_words(said) != _plain_words(state["question"]):
-            it.notes.append(f'Your question was read in English as "{state["question"]}"')
+            it.notes.append(f'Your question was read as "{state["question"]}"')
         model_calls = 0
         if clar is not None and self.model is not None:
             clar, model_calls = self._model_order(it, clar)

@@ -18,7 +18,7 @@ import re
 import pytest
 
 from agent import guard
-from agent.understand import commerce, forecast, privacy, spanish
+from agent.understand import commerce, forecast, privacy, spanish, spoken
 from agent.understand.refusals import refuses
 
 from .test_lead16_rounds import _count  # the expected figure, counted by SQL on the sample mirror
@@ -174,7 +174,7 @@ def test_a_count_asked_in_spanish_is_answered_and_says_how_it_was_read(assistant
     head, first = [ln for ln in answer.splitlines() if ln.strip()][:2]
     assert "firm Medtronic" in head and "Q1 2023" in head, head
     assert want and first.startswith(f"{want} adverse event reports"), first
-    assert 'Your question was read in English as "how many adverse event reports' in answer, answer
+    assert 'Your question was read as "how many adverse event reports' in answer, answer
 
 
 @pytest.mark.parametrize(
@@ -186,3 +186,42 @@ def test_a_count_asked_in_spanish_is_answered_and_says_how_it_was_read(assistant
 )
 def test_advice_and_identity_asked_in_spanish_are_refused(assistant, question, reply):
     assert assistant.ask(question)["answer"].startswith(reply)
+
+
+# ------------------------------------------------------------------------------------------- questions dictated
+
+
+@pytest.mark.parametrize(
+    "said, typed",
+    [
+        ("when was k two zero zero six nine eight cleared", "when was K200698 cleared"),
+        ("pee one five zero zero one two supplements", "P150012 supplements"),
+        ("recall zee oh zero five three dash twenty twenty root cause", "recall Z-0053-2020 root cause"),
+        ("five ten kay clearances in q two twenty twenty", "510(k) clearances in Q2 2020"),
+        ("m d r count for o z p in nineteen ninety nine", "MDR count for OZP in 1999"),
+        ("recalls from march third to june thirtieth two thousand twelve", "recalls from march 3 to june 30 2012"),
+        ("any class won recalls for g e i", "any class I recalls for GEI"),
+    ],
+)
+def test_a_dictated_question_is_written_as_typed(said, typed):
+    assert spoken.from_speech(said) == typed
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "number of recalls with a K number listed",
+        "what's a UDI? is it the same as a DI",
+        "DiaSorin S.p.A. registration, i.e. its FEI",
+        "root cause of z-0053-2020",
+        "the two Tz Medical cables, top five firms, one report",
+        "Plan A or B for the W.H.P.M. kit",
+    ],
+)
+def test_a_typed_question_is_left_as_written(question):
+    assert spoken.from_speech(question) == question
+
+
+def test_a_dictated_record_number_is_looked_up(assistant):
+    answer = assistant.ask("decision date on five ten kay k two zero zero six nine eight")["answer"]
+    assert "K200698" in answer and "2020-06-29" in answer, answer
