@@ -594,3 +594,24 @@ def summary(e: dict[str, Any]) -> str:
 
 
 __all__ += ["COLUMNS"]
+
+
+def query_answer(q: Any, total: int, results: list[dict], as_of: str, cite: str, ids: list[str]) -> str:
+    """The answer to a question written in the openFDA search syntax (`understand.query_syntax.QueryReading`): the
+    request read, its total (or the number of values of the field counted, with each one's count), the records
+    found and the request to replay."""
+    label = LABEL.get(q.endpoint, q.endpoint)
+    what = field_label(q.count.removesuffix(".exact"))  # a field's label, plural ("manufacturers")
+    head = f"Interpreted as: {label}; openFDA search {q.search}" + (
+        f"; the different {what} counted" if q.count else ""
+    )
+    if q.count:
+        values = "; ".join(f"{r.get('term')}: {r.get('count', 0):,}" for r in results[:12])
+        body = f"{total:,} different {what} in the {label} that match" + (f": {values}" if values else "")
+    else:
+        body = f"{total:,} {noun(q.endpoint, total)} match"
+        if ids:
+            body += ": " + ", ".join(ids[:10]) + (f" and {total - 10:,} more" if total > 10 else "")
+    body += f" ({label} as of {as_of})."
+    replay = f"Replay it with: mirror query {q.endpoint} '{cite.split(': ', 1)[-1]}'"
+    return f"{head}.\n\n{body}\n\nSources:\n- {cite}\n- {replay}"

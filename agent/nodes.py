@@ -6,6 +6,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
+from urllib.parse import quote_plus
 
 from langgraph.types import interrupt
 
@@ -17,6 +18,7 @@ from .answer import (
     interpreted_line,
     last_result,
     not_understood,
+    query_answer,
     summary,
     write_answer,
 )
@@ -25,16 +27,20 @@ from .planner import call_key, plan_calls
 from .quality import passes_quality
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
+from .tools.base import Provenance, ToolResult
 from .tools.searchers import UnsupportedFilter
+from .tools.specs import LABEL, SPECS
 from .understand.accounting import account, place_dropped, weak_sides
 from .understand.guards import confirm_zero, weak_zero
 from .understand.interpret import apply_choice, interpret
+from .understand.query_syntax import read_query
 from .understand.refusals import refusal_reply, refuses
 from .understand.spanish import to_english
 from .understand.spoken import from_speech
 from .understand.tokens import tokenize
 from .understand.types import Clarification, Interpretation, LastResult
 from .understand.vocab import DATASET_PHRASES, match_phrases
+from .writing import field_label
 
 __all__ = ["Nodes", "pick"]
 
@@ -49,6 +55,21 @@ def pick(reply: Any, clar: Clarification) -> int | None:
         if text and (text == c.label.lower() or len(text) > 3 and text in c.label.lower()):
             return k
     return None
+
+
+_READABLE = ':[]*"()'  # the search syntax kept readable in the request to replay
+
+
+def _first_value(record: Any, path: str) -> Any:
+    """The first value at a dotted path of a record (lists are read through)."""
+    node = record
+    for part in path.split("."):
+        while isinstance(node, list):
+            node = node[0] if node else None
+        node = node.get(part) if isinstance(node, dict) else None
+    while isinstance(node, list):
+        node = node[0] if node else None
+    return node
 
 
 def _plain_words(text: str) -> str:
@@ -94,12 +115,53 @@ class Nodes:
         route = guard.classify(question, has_context=bool(last.get("codes") or last.get("firms")))
         if refuses(route, question):
             route = "out_of_scope"  # asks for what no record holds: refused, never answered with counts
+        elif route == "ask" and read_query(question, last.get("query") or None):
+            route = "query"  # written in the openFDA search syntax: run as the request it spells
         self.emit(event(STEP, step="guard", route=route))
         return {**TURN_RESET, "question": question, "route": route}
 
     def direct(self, state: AgentState) -> dict:
+        if state["route"] == "query":
+            return self._query(state)
         refusal = refusal_reply(state.get("question", "")) if state["route"] == "out_of_scope" else None
         return self._final(state, refusal or guard.reply(state["route"]), [])
+
+    def _query(self, state: AgentState) -> dict:
+        """A question in the openFDA search syntax, answered by the request it spells, with the request to replay."""
+        last = state.get("last") or {}
+        q = read_query(state["question"], last.get("query") or None)
+        assert q is not None
+        params = q.params() | {"limit": "1000" if q.count else "10"}
+        query = "&".join(f"{k}={quote_plus(v, safe=_READABLE)}" for k, v in params.items())
+        self.emit(event(TOOL_CALL, tool="openfda_query", args={"endpoint": q.endpoint, **params}))
+        body = self.ctx.api.get(f"/device/{q.endpoint}.json", query).json()
+        results = body.get("results", []) if "error" not in body else []
+        total = len(results) if q.count else body.get("meta", {}).get("results", {}).get("total", 0)
+        as_of = self.ctx.api.as_of(q.endpoint)
+        prov = Provenance(dataset=f"device/{q.endpoint}", as_of=as_of, query=query, params=params)
+        spec = SPECS.get(q.endpoint)
+        id_field = spec.ids[0] if spec else ""
+        at = spec.row.get(id_field, id_field) if spec else id_field
+        rows = [] if q.count or not id_field else [{id_field: _first_value(r, at)} for r in results]
+        result = ToolResult(
+            tool="openfda_query", total=total, rows=rows, id_fields=[id_field] if rows else [], provenance=[prov]
+        )
+        self.emit(event(TOOL_RESULT, tool="openfda_query", ok="error" not in body, summary=f"total {total}"))
+        ids = [
+            str(r[id_field]) + "".join(f" ({field_label(f)}: {_first_value(rec, f)})" for f in q.shown if f != at)
+            for r, rec in zip(rows, results)
+            if r[id_field]
+        ]
+        text = query_answer(q, total, results, as_of, prov.cite(), ids)
+        out = self._final(state, text, [result.model_dump(mode="json")])
+        found = [str(r[id_field]) for r in rows if r[id_field]]
+        last_ = LastResult(dataset=q.endpoint, query={"endpoint": q.endpoint, "search": q.search})
+        if len(found) == 1:  # one record found: "its recall class?" asks a field of it, as after any answer
+            named, _ = interpret(self.ctx, f"{LABEL.get(q.endpoint, q.endpoint)} {found[0]}", None)
+            if named.understood:
+                last_ = last_result(named, [], []).model_copy(update={"query": last_.query, "dataset": q.endpoint})
+        out["last"] = last_.model_dump(mode="json")
+        return out
 
     # -- understand / clarify ---------------------------------------------------------------------------
     def understand(self, state: AgentState) -> dict:

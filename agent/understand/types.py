@@ -110,6 +110,8 @@ class LastResult(BaseModel):
     place: PlaceFilter | None = None
     kind: Literal["", "codes", "firms", "records"] = ""
     reading: dict = Field(default_factory=dict)  # the previous Interpretation, for "just 2009?"
+    query: dict = Field(default_factory=dict)  # the previous openFDA request ({"endpoint", "search"}), narrowed by
+    # a follow-up of clauses ("AND NOT company_name:...")
 
 
 class Interpretation(BaseModel):

@@ -18,7 +18,7 @@ import re
 import pytest
 
 from agent import guard
-from agent.understand import commerce, forecast, privacy, spanish, spoken
+from agent.understand import commerce, forecast, privacy, query_syntax, spanish, spoken
 from agent.understand.refusals import refuses
 
 from .test_lead16_rounds import _count  # the expected figure, counted by SQL on the sample mirror
@@ -225,3 +225,65 @@ def test_a_typed_question_is_left_as_written(question):
 def test_a_dictated_record_number_is_looked_up(assistant):
     answer = assistant.ask("decision date on five ten kay k two zero zero six nine eight")["answer"]
     assert "K200698" in answer and "2020-06-29" in answer, answer
+
+
+# ------------------------------------------------------------------------------------ the openFDA search syntax
+
+
+@pytest.mark.parametrize(
+    "question, endpoint, search, count",
+    [
+        ("device_510k: decision_date:[20200101 TO 20200331]. Count only", "510k", "decision_date:[20200101 TO 20200331]", ""),
+        ('MAUDE hits for device.brand_name:"630G" ?', "event", 'device.brand_name:"630G"', ""),
+        ("classification db: device_class = 2 AND medical_specialty = OR. number of results", "classification",
+         "device_class:2 AND medical_specialty:OR", ""),
+        ("serology: date_performed = 4/21/2020, count distinct manufacturer", "covid19serology",
+         "date_performed:2020-04-21", "manufacturer.exact"),
+    ],
+)  # fmt: skip
+def test_a_request_in_the_search_syntax_is_read_as_written(question, endpoint, search, count):
+    q = query_syntax.read_query(question)
+    assert q is not None and (q.endpoint, q.search, q.count) == (endpoint, search, count)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "510ks where decision_code = SESE in Q2 2020",  # a period in words: the question reader's
+        "classification where third_party_flag = Y group by medical_specialty",  # a grouping the request has not
+        "covid19serology where antibody_truth = Positive, Euroimmun vs Phamatech",  # a comparison
+        "PMA database, decision_date = last 5 years",  # a date field given words
+        "same search NOT company_name:Medtronic",  # narrows a request that is not there
+        "how many recalls in 2020: class 2",
+    ],
+)
+def test_a_question_that_asks_more_than_a_request_is_left_to_the_reader(question):
+    assert query_syntax.read_query(question) is None
+
+
+def test_a_request_is_run_on_the_mirror_and_a_follow_up_narrows_it(assistant, sample_dir):
+    want = _count(sample_dir, "device_udi", "CAST(record AS VARCHAR) ILIKE '%pacemaker%'")
+    first = assistant.ask("openFDA UDI: brand_name:pacemaker. How many records?", session_id="q")["answer"]
+    lines = [ln for ln in first.splitlines() if ln.strip()]
+    assert lines[0] == "Interpreted as: UDI device records (openFDA); openFDA search brand_name:pacemaker.", lines[0]
+    assert lines[1].startswith(f"{want} UDI device records match"), lines[1]
+    assert "Replay it with: mirror query udi 'search=brand_name:pacemaker&limit=10'" in first
+    tz = _count(
+        sample_dir,
+        "device_udi",
+        "CAST(record AS VARCHAR) ILIKE '%pacemaker%' AND CAST(record AS VARCHAR) ILIKE '%tz medical%'",
+    )
+    second = assistant.ask('AND NOT company_name:"Tz Medical" -> count', session_id="q")["answer"]
+    assert "(brand_name:pacemaker) AND NOT company_name:\"Tz Medical\"" in second.splitlines()[0]
+    assert f"\n{want - tz} UDI device record" in second, second
+
+
+def test_the_values_of_a_field_are_counted_and_a_field_asked_is_shown(assistant, sample_dir):
+    con_want = _count(sample_dir, "device_covid19serology", "date_performed = '2020-04-27'")
+    assert con_want
+    out = assistant.ask("covid19serology: date_performed = 4/27/2020. How many distinct manufacturer values?")
+    body = [ln for ln in out["answer"].splitlines() if ln.strip()][1]
+    assert body.startswith("2 different manufacturers in the serology test evaluations"), body
+    out = assistant.ask("root_cause_description for the recall where firm_fei_number = 3002980729")
+    assert "Z-0359-2013 (root cause description: Device Design)" in out["answer"], out["answer"]
+    assert out["citations"] and out["citations"][0]["id"] == "product_res_number=Z-0359-2013"
