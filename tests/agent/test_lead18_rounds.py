@@ -233,7 +233,8 @@ def test_a_dictated_record_number_is_looked_up(assistant):
 @pytest.mark.parametrize(
     "question, endpoint, search, count",
     [
-        ("device_510k: decision_date:[20200101 TO 20200331]. Count only", "510k", "decision_date:[20200101 TO 20200331]", ""),
+        ("device_510k: decision_date:[20200101 TO 20200331]. Count only", "510k",
+         "decision_date:[20200101 TO 20200331]", ""),
         ('MAUDE hits for device.brand_name:"630G" ?', "event", 'device.brand_name:"630G"', ""),
         ("classification db: device_class = 2 AND medical_specialty = OR. number of results", "classification",
          "device_class:2 AND medical_specialty:OR", ""),
