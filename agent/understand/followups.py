@@ -11,6 +11,8 @@ from .types import Code, DeviceFilter, FirmFilter, Interpretation, LastResult
 
 __all__ = ["field_not_dataset", "bare", "content", "specific", "refining", "merge", "bind"]
 
+# an establishment's own numbers: a registration found by one names one establishment ("reg number?" after it)
+_REGISTRY_IDS = ("word:regnum", "word:fei", "word:ownernum")
 _REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
 
 
@@ -58,7 +60,7 @@ def bare(tokens: Tokens, it: Interpretation) -> bool:
 def specific(reading: dict) -> bool:
     """The reading names one thing: a device by few codes, a firm, or a record number."""
     device = reading.get("device") or {}
-    ids = [f for f in reading.get("filters", []) if f.get("field") in ID_FIELDS]
+    ids = [f for f in reading.get("filters", []) if f.get("field") in ID_FIELDS + _REGISTRY_IDS]
     return bool(
         reading.get("firm")
         or ids

@@ -543,6 +543,43 @@ _SHORT: list[tuple[str, str]] = [
         r"(?:listed|named|given|coded))?\s*,?\s*\)?",
         " ",
     ),
+    # rounds 51 to 60: ordinary idioms and abbreviations of the question's grammar, no search word
+    (r"\b(?:rack|racks|racked|racking)\s+up\b", "get"),  # "how many MDRs did Medtronic rack up"
+    (r"\b(?:shown|showed|turned)\s+up\b", "appeared"),
+    (r"\b(?:show|shows)\s+up\s+(?=in\b)", "appear "),
+    (r"\b(?:safety\s+)?signals?\b(?=\s*[?.!]*\s*$)", ""),  # "... has a safety signal": the records asked
+    (r"\b(?:has|have)\s+been\s+clean(?:\s+(?:lately|recently|of\s+late))?\b", "had reports"),
+    (r"\b(?:their|its|his|her|the)\s+stuff\b", "their devices"),
+    (r"\bput\s+down\s+as\b", "give as"),
+    (
+        r"\bproduct\s+res(?:\.|\s+)\s*(?:number|no\b\.?|#|num\b)",
+        "recall number",
+    ),  # "what did FDA put down as the root cause"
+    (r"\beconomic\s+operators?\b", "manufacturer"),  # the EU's word for a device's maker
+    (r"\bL(\d{1,2})M\b|\b(?:last|trailing|past)\s+(\d{1,2})\s*mo\b\.?", r"the last \1\2 months"),
+    (r"\btrailing[\s-]+(?=\d{1,2}\s+(?:months|years)\b)", "last "),
+    (r"(?-i:\bMoM)\s+(?:question|q)\b\s*[-–—:,]?", ""),  # "MoM question —": the month-over-month work asked about
+    (r"\bcovid[\s-]+19\b", "covid-19"),
+    # "(comparing with our class III / AIMD scope)": the asker's own comparison, in brackets after the ask
+    (
+        r"\s*\(\s*(?:comparing|compared|to\s+compare|for\s+comparison|vs\.?)\s+(?:with\s+|to\s+|against\s+)?(?:our|my)\b[^)]*\)",
+        "",
+    ),
+    (r"\best\.?\s+(?=types?\b)", "establishment "),  # "est. type", "est types"
+    # one establishment type asked ("est. type 'Contract Manufacturer'", "establishment type = contract
+    # manufacturer"): that type, read as the registrations' own value (never the field's options offered)
+    (
+        r"\b(?:with\s+(?:an?\s+|the\s+)?)?establishment\s+types?\s*(?:of|=|:|as)?\s*[\"“']?((?:contract|specification|"
+        r"initial|complaint|foreign)\s+[a-z]+(?:\s+[a-z]+)?)[\"”']?(?=\s*[?.!,;]|\s*$)",
+        r"as \1",
+    ),
+    (r"\bO/O\s*(?:#|number|no\b\.?|num\b)?", "owner operator number"),
+    (  # "a simple linear fit is fine", "just a rough number is ok": the answer's form, no search word
+        r"[,;]?\s*(?:just\s+)?an?\s+(?:simple|quick|rough|basic)\s+(?:[a-z]+\s+){0,2}?(?:is|would\s+be|will\s+do)\s+"
+        r"(?:fine|ok|okay|enough|good|great)\b",
+        "",
+    ),
+    (r",?\s*\b(?:sorted|sort(?:ed)?\s+by\s+count|ordered)\s+(?:desc|descending)\b\.?", ", top"),
 ]
 _REGISTRATION = re.compile(r"(?i)\b(?:registration|registered|establishment|listing|fei|facility|site|plant)\b")
 # a helper verb and its person at the head of a sentence: "Can you", "Could we", "May I" are no place or month

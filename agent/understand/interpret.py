@@ -942,8 +942,8 @@ def _read(
         and re.search(r"(?i)\b(?:of|among)\s+(?:those|these|them)\b", question)
     )  # "how many of those were approvals?" after PMA supplements: the same records narrowed, the dataset said again
     asks_field = bool(
-        said_fields and last and last.reading and specific(last.reading) and not content(tokens)
-    )  # "who was the submitter?" after one product code's 510(k)s: that field of what was found
+        (said_fields or by_name) and last and last.reading and specific(last.reading) and not content(tokens)
+    )  # a field said by its catalogue name too ("owner operator number?" after a registration found by number)  # "who was the submitter?" after one product code's 510(k)s: that field of what was found
     refine = bool(
         last
         and last.reading
@@ -989,7 +989,7 @@ def _read(
         or bool(names.firms)
         and it.field in FIRM_LOOKUPS,
     )
-    ask_field(it, by_name, bool(ids or names.firms or names.devices))
+    ask_field(it, by_name, bool(ids or names.firms or names.devices or asks_field and refine))
     if (
         tokens.lows()[0] == "when"
         and it.measure == "list"

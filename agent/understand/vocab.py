@@ -284,6 +284,8 @@ FILTER_PHRASES = _table(
         "root=Device Design": "device design|design|design issues|design problems|design related|design-related",
         "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
         "sterilize for another party|sterilize devices for another party",
+        "estab=Contract Manufacturer": "contract manufacturer|contract manufacturers|contract manufacturing sites|"
+        "contract mfrs|contract mfr",
         "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
         "estab=Repack or Relabel": "repackers|relabelers|repack|relabel",
         "truth=Positive": "positive|positives|truly positive|truth positive|antibody truth positive|antibody-positive|"
@@ -547,6 +549,7 @@ characterise characterize characterising characterizing temporal interested purp
 essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed sent else
 people patients anyone whatever
 frequency frequencies tabulate tabulated tabulation
+history histories stuff lately if cool sweep think doing comparing generated bucket buckets slice alone
 """.split()
 )
 FUNCTION |= FRAME
