@@ -943,7 +943,8 @@ def _read(
     )  # "how many of those were approvals?" after PMA supplements: the same records narrowed, the dataset said again
     asks_field = bool(
         (said_fields or by_name) and last and last.reading and specific(last.reading) and not content(tokens)
-    )  # a field said by its catalogue name too ("owner operator number?" after a registration found by number)  # "who was the submitter?" after one product code's 510(k)s: that field of what was found
+    )  # "who was the submitter?" after one product code's 510(k)s, "owner operator number?" after a registration
+    # found by its number (a field said by its catalogue name): that field of what was found
     refine = bool(
         last
         and last.reading
