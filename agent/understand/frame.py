@@ -253,6 +253,19 @@ _SHORT: list[tuple[str, str]] = [
         r"(?<=\bvs\.\s)(?-i:MDT\b)|(?<=\bversus\s)(?-i:MDT\b)|(?-i:\bMDT)(?='s\b)",
         "Medtronic",
     ),
+    # "who had the most ... - MDT, BSX, someone else?": the named firms are guesses of an open ranking, not sides
+    (
+        r"\s*[-–—:,(]\s*(?:(?:[A-Za-z][\w&.]*(?:\s+[A-Za-z][\w&.]*)?)\s*(?:,|\bor\b|/)\s*){1,4}(?:or\s+)?(?:someone|"
+        r"somebody|some\s+other\s+(?:firm|company)|another\s+(?:firm|company)|anyone|other)\s*(?:else)?\s*\)?(?=\s*[?.!]*\s*$)",
+        "",
+    ),
+    # "MDT" alone, in capitals and not said to be a product code ("any new MDT maude reports"): Medtronic's ticker,
+    # as a firm's short name is said; the product code MDT (a Trichinella ELISA) is asked as a code
+    (
+        r"(?<!\bcode\s)(?<!\bcodes\s)(?<!\bprocode\s)(?<!\bpcode\s)(?<!\bcode:\s)(?-i:\bMDT\b)(?!\s*(?:\(|product\s+"
+        r"codes?\b|procodes?\b|codes?\b|,\s*[A-Z]{3}\b))",
+        "Medtronic",
+    ),
     # "who has more red flags": the idiom for concerns, never a red device
     (r"\bred[\s-]+flags?\b", "concerns"),
     (r"\bsyk\b", "Stryker"),
