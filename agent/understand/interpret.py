@@ -1166,6 +1166,12 @@ def _read(
         it.field = "lot_number"  # "lot #" of an adverse event report: its device's lot number
     if it.measure == "top" and it.by == "review_panel" and re.search(r"(?i)\bspecialt(?:y|ies)\b", question):
         it.by = "medical_specialty"  # "which specialty has the most class I devices": the specialty's name
+    if any(f.field == "word:duns" for f in it.filters):  # "whose labeler DUNS is 793149709 in GUDID?": the labeler
+        if "gudid" in it.datasets:  # the GUDID release is not searched by DUNS: its openFDA UDI records are
+            it.notes.append("the labeler DUNS number is searched in the openFDA UDI records of the GUDID devices")
+        it.datasets = ["udi"]
+        if it.field in (None, "labeler_duns_number") and it.measure in ("list", "lookup", "top") and not it.sides:
+            it.field, it.measure, it.by = "company_name", "lookup", None  # the number is given: its firm is asked
     if (
         it.field in ("registration_number", "fei_number")
         and any(f.field in ("word:regnum", "word:fei") for f in it.filters)
