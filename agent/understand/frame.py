@@ -573,6 +573,23 @@ _SHORT: list[tuple[str, str]] = [
     (r"\btrailing[\s-]+(?=\d{1,2}\s+(?:months|years)\b)", "last "),
     (r"(?-i:\bMoM)\s+(?:question|q)\b\s*[-–—:,]?", ""),  # "MoM question —": the month-over-month work asked about
     (r"\bcovid[\s-]+19\b", "covid-19"),
+    (r"\brecie(v\w*)", r"recei\1"),  # "recieve": i before e
+    (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
+    # the EU's words for a serious incident's harm: "serious deterioration of (the state of) health" is a serious injury
+    (r"\bserious\s+deterioration\s+(?:of|in)\s+(?:the\s+)?(?:state\s+of\s+)?(?:\w+\s+)?health\b", "serious injury"),
+    (r"\b(death|deaths)\s*/\s*(serious\s+)?injur(?:y|ies)\b", r"\1 or \2injury"),
+    # "reports coded as death or injury", "classified as death": the event type of the reports (no classification)
+    (
+        r"\b(?:were\s+|was\s+|are\s+|is\s+)?(?:classified|coded|categori[sz]ed|flagged|marked|tagged|labell?ed)\s+as\s+"
+        r"(?:an?\s+)?(?=(?:death|deaths|injur\w*|serious|malfunction)\b)",
+        "of ",
+    ),
+    # "death or injury (not just malfunction)", "not the malfunction-only ones": the other type ruled out, said again
+    (
+        r"(\b(?:death|deaths|injur(?:y|ies)|serious\s+incidents?)\b[^.?!]{0,40}?)[\s,;(]*\b(?:not|excluding|rather\s+than)"
+        r"\s+(?:just\s+|only\s+)?(?:the\s+)?malfunctions?(?:[\s-]+only)?(?:\s+(?:ones|reports))?\s*\)?",
+        r"\1",
+    ),
     # "(comparing with our class III / AIMD scope)": the asker's own comparison, in brackets after the ask
     (
         r"\s*\(\s*(?:comparing|compared|to\s+compare|for\s+comparison|vs\.?)\s+(?:with\s+|to\s+|against\s+)?(?:our|my)\b[^)]*\)",

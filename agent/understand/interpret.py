@@ -332,7 +332,12 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: li
         name, value = tag.split("=")
         words = tokens.words(i, j)
         if name == "event_type":
-            it.filters.append(Filter(field="event_type", value=value, label=value.lower() + " reports", words=words))
+            kinds = value.split("|")  # "serious incidents", "death or injury": the reports of either type, one count
+            label = " or ".join(k.lower() for k in kinds) + " reports"
+            if not any(f.field == "event_type" and f.label == label for f in it.filters):  # said twice, one filter
+                it.filters.append(
+                    Filter(field="event_type", value=kinds if len(kinds) > 1 else value, label=label, words=words)
+                )
         elif name == "class":
             it.filters.append(Filter(field="class", value=value, label=f"class {value}", words=words))
         elif name == "supplements" and (

@@ -188,6 +188,10 @@ FIELD_WORDS = {w for k in FIELD_PHRASES for w in k if len(w) > 2} - {"devices", 
 # dataset filters said in words: tag = "field=value"
 FILTER_PHRASES = _table(
     {
+        "event_type=Death|Injury": "serious incidents|serious incident|serious incident reports|death or injury|"
+        "death or injuries|deaths or injuries|death or serious injury|death or serious injuries|"
+        "deaths or serious injuries|"
+        "death/injury|deaths/injuries|death/serious injury|death or serious harm|death or injury reports",
         "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports|killed|dead|got killed|"
         "were killed|was killed|anyone die|anybody die|someone die|people die|patients die",
         "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries|hurt|got hurt|were hurt|"
