@@ -575,6 +575,7 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bcovid[\s-]+19\b", "covid-19"),
     (r"\brecie(v\w*)", r"recei\1"),  # "recieve": i before e
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
+    (r"\bcontinous\b", "continuous"),
     # the EU's words for a serious incident's harm: "serious deterioration of (the state of) health" is a serious injury
     (r"\bserious\s+deterioration\s+(?:of|in)\s+(?:the\s+)?(?:state\s+of\s+)?(?:\w+\s+)?health\b", "serious injury"),
     (r"\b(death|deaths)\s*/\s*(serious\s+)?injur(?:y|ies)\b", r"\1 or \2injury"),
