@@ -983,7 +983,9 @@ _DEVICE_REF = re.compile(
     r"(?:(?<=\bhas\s)|(?<=\bhave\s)|(?<=\bfor\s)|(?<=\bof\s)|(?<=\bis\s)|(?<=\bgets\s))this\b"
     r"(?=\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?\s*[?.!]*\s*$)|"
     r"\b(?:this|it)(?=\s+(?:has|gets|got|had)\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?"
-    r"\s*[?.!]*\s*$)"
+    r"\s*[?.!]*\s*$)|"
+    # "... something called a Somnera system. is that fda cleared?": "that" the subject of a clearance asked
+    r"(?:(?<=\bis\s)|(?<=\bwas\s)|(?<=\bhas\s))(?:that|this|it)(?=\s+(?:(?:fda|FDA)[\s-]+)?(?:been\s+)?(?:cleared|approved)\b)"
 )
 
 

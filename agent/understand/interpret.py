@@ -46,7 +46,7 @@ from .fields import (
     udi_flag_question,
 )
 from .firm_forms import LEGAL_FORMS
-from .followups import bare, bind, content, field_not_dataset, merge, refining, specific
+from .followups import bare, bind, content, decision_date_asked, field_not_dataset, merge, refining, specific
 from .frame import expand_shorthand, names_asker, reframe
 from .guards import hold_back
 from .ids import read_ids
@@ -391,6 +391,8 @@ def interpret(
 ) -> tuple[Interpretation, Clarification | None]:
     """The best reading of the question, and a clarifying question when that reading is weak or tied. Its frame
     (shorthand, "Can you", "yes or no", sentences that only give the asker's context) is read off first."""
+    if (dated := decision_date_asked(question, last)) is not None:
+        return dated, None  # "when was it cleared?" after the Somnera 510(k): its decision date
     question, share = _share_words(question[:2000])
     question = _that_year(question, last)
     question, glosses = _glosses(ctx, question)
@@ -813,7 +815,8 @@ def _device_in(ctx: ToolContext, text: str) -> str:
     its codes or the records' own names hold it; else ""."""
     text = expand_shorthand(text).rstrip(".!;:, ")
     core = _OWN_TAIL.sub("", _OWN_HEAD.sub("", text))  # "We're evaluating X for our hospital": X
-    for t in dict.fromkeys([core, text]):
+    called = _CALLED.search(text)  # "... got set up with something called a Somnera system instead of ...": that one
+    for t in dict.fromkeys(([called[1]] if called else []) + [core, text]):
         it, _ = _read_model(ctx, t, None)
         d = it.device
         if d is None and len(it.sides) > 1:
@@ -823,6 +826,10 @@ def _device_in(ctx: ToolContext, text: str) -> str:
     return ""
 
 
+_CALLED = re.compile(
+    r"(?i)\b(?:called|named|branded)\s+(?:an?\s+|the\s+)?[\"“']?(.{2,40}?)[\"”']?(?=\s+(?:instead|for|from|by|that|which|and|"
+    r"but|in|on|at|made)\b|[.,;!?]|$)"
+)
 # the asker's own subject and verb before what a frame sentence names, and a closing "for our hospital"
 _OWN_HEAD = re.compile(
     r"(?i)^\W*(?:(?:we|i|they)(?:'re|'m|'ve|\s+are|\s+am|\s+have|\s+were|\s+was)?|(?:our|my|the)\s+(?:[a-z]+\s+){0,2}?"
@@ -2107,7 +2114,7 @@ def _brand_alone(
         return None  # (words named together in another dataset's records are that device there)
     brands = [
         k
-        for k in range(max(a, 1), b)
+        for k in range(a, b)  # a brand may open the question ("Somnera sleep apnea system - is there a 510k?")
         if re.fullmatch(r"[A-Z][a-z]{3,}[a-z0-9]*|[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*", tokens.toks[k].text)
         and tokens.toks[k].low not in vocab.FUNCTION
         and not lay_key(tokens.toks[k].low)

@@ -555,7 +555,8 @@ characterise characterize characterising characterizing temporal interested purp
 essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed sent else
 people patients anyone whatever
 frequency frequencies tabulate tabulated tabulation
-history histories stuff lately if cool sweep think doing comparing generated bucket buckets slice alone
+history histories stuff lately if cool sweep pt pts legit thing things think doing comparing generated bucket
+buckets slice alone
 """.split()
 )
 FUNCTION |= FRAME
