@@ -573,6 +573,8 @@ _SHORT: list[tuple[str, str]] = [
     (r"\btrailing[\s-]+(?=\d{1,2}\s+(?:months|years)\b)", "last "),
     (r"(?-i:\bMoM)\s+(?:question|q)\b\s*[-–—:,]?", ""),  # "MoM question —": the month-over-month work asked about
     (r"\bcovid[\s-]+19\b", "covid-19"),
+    (r"(?-i:\btop[\s-]*[nN]\b)", "top"),  # "top-N pls": a ranking, its length left to the default
+    (r"\b([a-z]+)_cause_description\b", r"\1 cause"),  # "root_cause_description": the field said as the data names it
     (r"\brecie(v\w*)", r"recei\1"),  # "recieve": i before e
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
     (r"\bcontinous\b", "continuous"),
