@@ -573,7 +573,20 @@ _SHORT: list[tuple[str, str]] = [
     (r"\btrailing[\s-]+(?=\d{1,2}\s+(?:months|years)\b)", "last "),
     (r"(?-i:\bMoM)\s+(?:question|q)\b\s*[-–—:,]?", ""),  # "MoM question —": the month-over-month work asked about
     (r"\bcovid[\s-]+19\b", "covid-19"),
-    (r"(?-i:\btop[\s-]*[nN]\b)", "top"),  # "top-N pls": a ranking, its length left to the default
+    (r"(?-i:\btop[\s-]*[nN]\b)", "top"),
+    # the asker's chart ("for a stacked bar", "doing a share-of-total chart"): the answer's use, no search word
+    (
+        r"[,;]?\s*\b(?:for|doing|making|building|in)\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}?(?:chart|bar|graph|plot|"
+        r"viz|visual|pie)\b",
+        "",
+    ),
+    (r"\b(?:class|classes)\s+mix\b", "classes"),  # "class mix of the product code universe": the codes by class
+    # "the n per device class. I, II, III", "by device class (1/2/3)": the classes listed again after the breakdown
+    (
+        r"(\b(?:per|by|each|across)\s+(?:device\s+|risk\s+)?class\b[^?!]*?)[.,:;]?\s*\(?(?:class\s+)?(?:I|1)\s*[,/]\s*"
+        r"(?:class\s+)?(?:II|2)\s*(?:[,/]|and|or)\s*(?:class\s+)?(?:III|3)\s*\)?(?=\s*[?.!]*\s*$|,)",
+        r"\1",
+    ),  # "top-N pls": a ranking, its length left to the default
     (r"\b([a-z]+)_cause_description\b", r"\1 cause"),  # "root_cause_description": the field said as the data names it
     (r"\brecie(v\w*)", r"recei\1"),  # "recieve": i before e
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),

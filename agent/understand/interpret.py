@@ -1159,6 +1159,8 @@ def _read(
         if asked and specific(it.model_dump()):
             it.field, it.measure = asked, "lookup"  # "and its device class?": that field of what was found
     _classes(it)
+    if it.field == "review_panel" and it.datasets == ["510k"] and it.measure == "lookup":
+        it.field = "advisory_committee_description"  # "which advisory committee reviewed K200606?": the 510(k)'s own
     _class_of_record(ctx, it)
     if (
         it.measure in ("count", "list")
@@ -1471,7 +1473,7 @@ def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
 
 # classification fields that 510(k) and PMA records do not carry themselves
 _NOT_IN_RECORD = {
-    "510k": {"device_class", "review_panel"},
+    "510k": {"device_class"},
     "pma": {"device_class", "review_panel", "regulation_number"},
 }
 
