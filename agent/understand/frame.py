@@ -574,6 +574,18 @@ _SHORT: list[tuple[str, str]] = [
     (r"(?-i:\bMoM)\s+(?:question|q)\b\s*[-–—:,]?", ""),  # "MoM question —": the month-over-month work asked about
     (r"\bcovid[\s-]+19\b", "covid-19"),
     (r"(?-i:\btop[\s-]*[nN]\b)", "top"),
+    (r"\b(pmas?|510\(?k\)?s?|de\s*novos?)\s+filings?\b", r"\1 records"),  # "medtronic pma filings 2020"
+    # "the most active PMA filer": the firm with the most records
+    (
+        r"\bmost\s+active\s+(?=(?:\w+\s+){0,2}(?:filers?|applicants?|sponsors?|submitters?|firms?|compan(?:y|ies))\b)",
+        "top ",
+    ),
+    # "days from received to decision", "date rec'd vs decision date, how many days": the review time
+    (
+        r"\b(?:(?:calendar\s+)?days|time)\s+(?:from|between)\s+(?:the\s+)?(?:date\s+)?(?:received|receipt|submission|"
+        r"submitted|filing)\s+(?:to|and|until)\s+(?:the\s+)?(?:decision|clearance|approval)(?:\s+date)?\b",
+        "review days",
+    ),
     # the asker's chart ("for a stacked bar", "doing a share-of-total chart"): the answer's use, no search word
     (
         r"[,;]?\s*\b(?:for|doing|making|building|in)\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}?(?:chart|bar|graph|plot|"

@@ -176,7 +176,9 @@ FIELD_PHRASES = _table(
         "qty recalled|how much product|how much was recalled|"
         "number of units|how many units",
         "review_days": "review time|review days|review period|time to clearance|time to approval|turnaround|"
-        "how long|how many days|days|take to clear|took to clear|take to approve|took to approve|take|took",
+        "how long|how many days|days|take to clear|took to clear|take to approve|took to approve|take|took|"
+        "review clock|"
+        "review duration|days to clearance|days to decision|time to decision",
         "proprietary_name": "proprietary name|proprietary names|listed device name|listed product name|"
         "listed device|listed product|listed name",
     }
