@@ -268,6 +268,13 @@ _SHORT: list[tuple[str, str]] = [
     ),
     # "who has more red flags": the idiom for concerns, never a red device
     (r"\bred[\s-]+flags?\b", "concerns"),
+    # a parent firm said beside (or for) the maker the records name: Teleflex owns Arrow International, DJO Surgical
+    # is Encore Medical's later name; "BD" is Becton Dickinson
+    (r"\bteleflex\s*(?:/|&|and)\s*(?=arrow\b)|(?<=\barrow\s)\s*/\s*teleflex\b|\s*\(\s*teleflex\s*\)", ""),
+    (r"\bdjo(?:\s+surgical)?\s*(?:/|&)\s*(?=encore\b)|\s*\(\s*djo(?:\s+surgical)?\s*\)", ""),
+    (r"\bteleflex(?:'s)?\b(?!\s+(?:inc|incorporated|medical)\b)", "Arrow International"),
+    (r"\bdjo(?:\s+surgical)?\b", "Encore Medical"),
+    (r"(?-i:\bBD\b)(?!\s*-)", "Becton Dickinson"),
     (r"\bsyk\b", "Stryker"),
     (r"\bzbh\b", "Zimmer Biomet"),
     (r"(?<!\w)j\s*&\s*j(?!\w)", "Johnson & Johnson"),

@@ -1382,12 +1382,16 @@ def _recall_end(it: Interpretation) -> None:
     terminated ones (as for a recall named by its number)."""
     if (
         not it.field
-        and it.device is not None
+        and (it.device is not None or it.firm is not None)  # "teleflex/arrow recall ..., terminated when"
         and it.datasets
         and set(it.datasets) <= {"recall", "enforcement"}
         and it.measure in ("list", "count")
         and not it.sides
-        and re.search(r"(?i)\b(?:when|what\s+date|which\s+date)\b[^.?!]{0,100}\bterminated\b", it.question)
+        and re.search(
+            r"(?i)\b(?:when|what\s+(?:date|day)|which\s+(?:date|day))\b[^.?!]{0,100}\bterminated\b|\bterminated\s+"
+            r"(?:when|on\s+what\s+(?:date|day))\b|\btermination\s+date\b",
+            it.question,
+        )
         and not re.search(r"(?i)\bhow\s+many\b|\binitiat\w*|\bstart\w*|\bbegan\b", it.question)
         and any(f.field == "word:status" and f.value == "Terminated" for f in it.filters)
     ):
