@@ -610,6 +610,41 @@ _SHORT: list[tuple[str, str]] = [
     (r"\brecie(v\w*)", r"recei\1"),  # "recieve": i before e
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
     (r"\bcontinous\b", "continuous"),
+    (r"\bdiff?rent\b", "different"),
+    # EU words for a 510(k)'s decision: "obtained US conformity via 510(k)", "the conformity decision", "substantial
+    # equivalence decisions" (the decision itself: a clearance)
+    (
+        r"\b(?:obtained|got|gained|received|achieved)\s+(?:US\s+|FDA\s+)?(?:conformity|market\s+access)\s+(?:via|through|by)\s+",
+        "cleared by ",
+    ),
+    (r"\bconformity\s+(?=decisions?\b)", ""),
+    (r"\bsubstantial(?:ly)?\s+equivalen(?:ce|t)\s+(?:decisions?|determinations?)\b", "510(k) decisions"),
+    (r"\b1st\s+half\b", "first half"),
+    (r"\bwhen'?d\b(?=\s+(?:it|they|that|this|the|FDA)\b)", "when did"),
+    (r"\b(?:get|got|gets|getting)\s+the\s+nod\b", "get approved"),  # "when'd it get the nod from FDA?"
+    (r"\bwhen\s+did\s+(it|they|that|this)\s+(?:get|become)\s+(cleared|approved)\b", r"when was \1 \2"),
+    (r"\bwhen\s+(was|were)\s+(?:the\s+)?decisions?\s+(?:taken|made|reached|issued)\b", r"when \1 it decided"),
+    # "by decision date please, not submission date": the other date ruled out, the date said is the one used
+    (r"[,;]?\s*\b(?:and\s+)?not\s+(?:by\s+)?(?:the\s+)?(?:submission|received|receipt|filing|event)\s+dates?\b", ""),
+    (r"\b2nd\s+half\b", "second half"),
+    # "which product code led adverse event reports": the one ranked first (never LED lights)
+    (
+        r"\b((?:which|what)\s+(?:product\s+codes?|procodes?|codes?|devices?|device\s+types?|countr(?:y|ies)|states?|"
+        r"problems?|root\s+causes?))\s+led(?:\s+the\s+(?:pack|way|field))?(?:\s+(?:in|on|for))?\b",
+        r"\1 had the most",
+    ),
+    # "PCA pumps", "patient controlled analgesia pumps": the infusion pumps named so, not the product code PCA
+    (r"\bpatient[\s-]+controll?ed\s+analgesia\b|(?-i:\bPCA\b)(?=\s+(?:infusion\s+)?pumps?\b)", "pca"),
+    # an interbody (spinal) fusion cage: the intervertebral fusion devices
+    (
+        r"\b(?:(?:interbody|spinal|intervertebral|spine|lumbar|cervical)\s+(?:fusion\s+)?|fusion\s+)cages?\b",
+        "intervertebral fusion device",
+    ),
+    (r"\binterbody\s+(?=fusion\s+devices?\b)", "intervertebral "),
+    # "covid antibody tests that FDA checked", "validation runs": the FDA's evaluation of the serology tests
+    (r"\b(?:that|which)\s+(?:the\s+)?FDA\s+(?:checked|tested|evaluated|validated)\b", ""),
+    (r"\bvalidation\s+(?:runs?|results?|tests?)\b", "results"),
+    (r"(?-i:\bQoQ)\s+(?:view|question|q)\b\s*[-–—:,]?", ""),
     # the EU's words for a serious incident's harm: "serious deterioration of (the state of) health" is a serious injury
     (r"\bserious\s+deterioration\s+(?:of|in)\s+(?:the\s+)?(?:state\s+of\s+)?(?:\w+\s+)?health\b", "serious injury"),
     (r"\b(death|deaths)\s*/\s*(serious\s+)?injur(?:y|ies)\b", r"\1 or \2injury"),
