@@ -596,10 +596,11 @@ _SHORT: list[tuple[str, str]] = [
     # the asker's chart ("for a stacked bar", "doing a share-of-total chart"): the answer's use, no search word
     (
         r"[,;]?\s*\b(?:for|doing|making|building|in)\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}?(?:chart|bar|graph|plot|"
-        r"viz|visual|pie)\b",
+        r"viz|visual|pie)(?:\s+(?:chart|graph|plot))?\b",
         "",
     ),
-    (r"\b(?:class|classes)\s+mix\b", "classes"),  # "class mix of the product code universe": the codes by class
+    # "class mix of the product code universe", "device class split": the codes counted by class
+    (r"\b(?:device\s+|risk\s+)?(?:class|classes)\s+(?:mix|split)(?:\s+(?:of|across|for))?\b", "by device class,"),
     # "the n per device class. I, II, III", "by device class (1/2/3)": the classes listed again after the breakdown
     (
         r"(\b(?:per|by|each|across)\s+(?:device\s+|risk\s+)?class\b[^?!]*?)[.,:;]?\s*\(?(?:class\s+)?(?:I|1)\s*[,/]\s*"
@@ -1162,7 +1163,9 @@ def reframe(
         out.text = text
         return out
     for f in frames:
-        out.kept += [k for k in names_in(f) if k.lower() not in text.lower()]
+        out.kept += [  # (a device bound into the ask, "that" for "a Somnera system", is not kept again)
+            k for k in names_in(f) if k.lower() not in text.lower() and not any(b.lower() in k.lower() for b in bound)
+        ]
     out.context += [w.strip(".,;:!?\"'()") for f in frames for w in f.split()]
     firms = [k for k in out.kept[:1] if not re.search(r"\d", k)]  # a period or record number is no "they"
     if firms and _PRONOUN.search(text):

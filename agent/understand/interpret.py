@@ -828,7 +828,7 @@ def _device_in(ctx: ToolContext, text: str) -> str:
 
 _CALLED = re.compile(
     r"(?i)\b(?:called|named|branded)\s+(?:an?\s+|the\s+)?[\"“']?(.{2,40}?)[\"”']?(?=\s+(?:instead|for|from|by|that|which|and|"
-    r"but|in|on|at|made)\b|[.,;!?]|$)"
+    r"but|in|on|at|made|came|comes|is|was|has|got|showed|turned|popped)\b|[.,;!?]|$)"
 )
 # the asker's own subject and verb before what a frame sentence names, and a closing "for our hospital"
 _OWN_HEAD = re.compile(
