@@ -821,6 +821,10 @@ _TAIL_CLAUSE = re.compile(
     r"inspection|meeting|file|files|tracker|dashboard|spreadsheet|presentation|summary|notes|records|log|"
     r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing|table|tables|"
     r"chart|charts|workbook|thesis|chapter|packet|packets|binder|dossier|piece|story|article|blog)\b(?=[\s?.!]*$)|"
+    # "..., need it for the comps table": the errand the answer is for
+    r"(?:,\s*|\s+[-–—]\s*)(?:i\s+|we\s+)?need\s+(?:it|this|that|them|these|those)\s+for\s+(?:the|our|my|a|an)\s+[^,?.!]{0,60}?"
+    r"\b(?:matrix|deck|slides?|memo|report|review|audit|file|tracker|dashboard|spreadsheet|presentation|summary|notes|"
+    r"table|tables|chart|charts|workbook|binder|dossier|timeline|graphic|comps|board|committee)\b(?=[\s?.!]*$)|"
     r"(?:,\s*|\s+)(?:before|ahead\s+of|prior\s+to)\s+(?:our|my|the|next\s+\w+'s|the\s+next|tomorrow's|"
     r"next\s+week's)\s+[^,?.!]{0,40}?\b(?:audit|inspection|meeting|review|visit|call|submission|deadline)\b"
     r"(?=[\s?.!]*$)"
