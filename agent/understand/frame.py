@@ -612,6 +612,18 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
     (r"\bcontinous\b", "continuous"),
     (r"\bdiff?rent\b", "different"),
+    (r"\bmanuf(?:acuter|actuer|aturer|acutrer)(s?)\b", r"manufacturer\1"),
+    (r"\bcassete(s?)\b", r"cassette\1"),
+    (r"\bseverity\s+(?:class(?:ification)?|level|rating|category)\b", "recall class"),
+    (r"\b(fei|duns)\s+(?:no\b\.?|nbr\b|num\b)", r"\1 number"),
+    (r"\b(pull|get|grab|read)\s+(.{1,40}?)\s+off\s+(?=the\b|their\b|its\b)", r"\1 \2 from "),
+    (r"(?-i:\bZ)[\s-]*(?:number|no\b\.?|#)", "recall number"),  # "what's the Z number": the recall's Z-number
+    # "..., was Medline one of them?": a firm looked for among the records counted, not a filter of the count
+    (
+        r"(?<=[?.!])\s*(?:and\s+)?(?:was|were|is|are)\s+[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}\s+(?:one|among|part)\s+of\s+"
+        r"(?:them|those|these)\s*\??\s*$",
+        "",
+    ),
     # EU words for a 510(k)'s decision: "obtained US conformity via 510(k)", "the conformity decision", "substantial
     # equivalence decisions" (the decision itself: a clearance)
     (

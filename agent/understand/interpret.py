@@ -1294,6 +1294,8 @@ def _read(
             or ask_recall_class_kind(it)
             or (ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it) if defaulted else None)
         )
+    if clar is None and it.understood:
+        _recall_class_asked(it)  # "what class did FDA assign the ASP enforcement report": its recall class
     if firm_left_out(ctx, it):
         it.understood, clar = True, None
     elif record_field(it):
@@ -1397,6 +1399,21 @@ def _recall_end(it: Interpretation) -> None:
     ):
         it.filters = [f for f in it.filters if f.field != "word:status"]
         it.field, it.measure, it.by = "termination_date", "lookup", None
+
+
+def _recall_class_asked(it: Interpretation) -> None:
+    """ "What class did FDA assign the Advanced Sterilization Products enforcement report?": a recall's class is its
+    recall class (recalls carry no device class to rank by), asked of the recall named by its firm, device or number."""
+    if (
+        it.datasets
+        and set(it.datasets) <= {"recall", "enforcement"}
+        and "device_class" in (it.field, it.by)
+        and it.measure in ("top", "lookup")
+        and not it.sides
+        and (it.firm or it.device or any(f.field in RECORD_FIELDS for f in it.filters))
+        and not re.search(r"(?i)\b(?:most|top|rank\w*|common|frequent|breakdown|by\s+class)\b", it.question)
+    ):
+        it.measure, it.field, it.by, it.datasets = "lookup", "recall_class", None, ["enforcement"]
 
 
 def _recall_problem(it: Interpretation) -> None:

@@ -291,6 +291,7 @@ FILTER_PHRASES = _table(
         "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
         "sterilize for another party|sterilize devices for another party",
         "estab=Contract Manufacturer": "contract manufacturer|contract manufacturers|contract manufacturing sites|"
+        "manufacture medical device for another party|"
         "contract mfrs|contract mfr",
         "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
         "estab=Repack or Relabel": "repackers|relabelers|repack|relabel",
