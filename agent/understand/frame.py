@@ -612,6 +612,8 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
     (r"\bcontinous\b", "continuous"),
     (r"\bdiff?rent\b", "different"),
+    # "..., is that right?", "am I right?": the asker's check of a guess said before, no search word
+    (r"[,;]?\s*\b(?:is\s+that|am\s+i|is\s+this|was\s+i)\s+(?:right|correct)\s*\?*\s*$", "?"),
     (r"\bmanuf(?:acuter|actuer|aturer|acutrer)(s?)\b", r"manufacturer\1"),
     (r"\bcassete(s?)\b", r"cassette\1"),
     (r"\bseverity\s+(?:class(?:ification)?|level|rating|category)\b", "recall class"),
