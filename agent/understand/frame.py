@@ -612,6 +612,28 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
     (r"\bcontinous\b", "continuous"),
     (r"\bdiff?rent\b", "different"),
+    # a day written month/day/two-digit year ("done 4/27/20"): the year in full
+    (r"(?<![\d/.])\b(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/([0-3]\d)\b(?![/\d])", r"\1/\2/20\3"),
+    # "missed IgG most often in true-positive sera", "failed to detect IgG in seropositive specimens": the antibody's
+    # false negatives on the known positives
+    *[
+        (
+            r"\b(?:missed|miss|misses|failed\s+to\s+detect|fails\s+to\s+detect|did\s*n[o']t\s+detect|didn't\s+pick\s+up)\s+"
+            r"(IgG|IgM|IgA)\b(?:\s+antibod(?:y|ies))?"
+            + most
+            + r"\s+(?:in|on|for|among)\s+(?:the\s+)?(?:true[\s-]+positive|"
+            r"seropositive|known[\s-]+positive|positive)\s+(?:sera|serum|samples?|specimens?)\b" + most_after,
+            rep,
+        )
+        for most, most_after, rep in (
+            (r"\s+most(?:\s+often)?", "", r"had the most \1 false negatives"),
+            ("", r"\s+most(?:\s+often)?", r"had the most \1 false negatives"),
+            ("", "", r"had \1 false negatives"),
+        )
+    ],
+    # "which antibody assay / whose test had the most ...": the makers ranked
+    (r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:assays?|tests?|kits?)\s+(?=had\s+the\s+most\b)", "which manufacturer "),
+    (r"\bwhose\s+(?:assays?|tests?|kits?)\s+(?=had\s+the\s+most\b)", "which manufacturer "),
     # "..., is that right?", "am I right?": the asker's check of a guess said before, no search word
     (r"[,;]?\s*\b(?:is\s+that|am\s+i|is\s+this|was\s+i)\s+(?:right|correct)\s*\?*\s*$", "?"),
     (r"\bmanuf(?:acuter|actuer|aturer|acutrer)(s?)\b", r"manufacturer\1"),
