@@ -416,7 +416,7 @@ _SHORT: list[tuple[str, str]] = [
     # a closing remark of the asker's purpose: "want a feel for how often they change their implantables"
     (
         r"(?:(?<=[?.!])|^)\s*(?:(?:i|we)\s+)?(?:just\s+)?(?:want|wanted|need|trying)\s+(?:to\s+get\s+)?(?:a|an)\s+"
-        r"(?:feel|sense|idea|impression)\s+(?:for|of)\b[^?.!]*[?.!]?\s*$",
+        r"(?:feel|sense|idea|impression)\s+(?:for|of)\b[^?.!\-–—]*[?.!]?\s*$",  # (a dash after it leads the ask)
         "",
     ),
     (
@@ -612,6 +612,17 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
     (r"\bcontinous\b", "continuous"),
     (r"\bdiff?rent\b", "different"),
+    # "trying to get a feel for the landscape -": the asker's aim, said before the ask
+    (
+        r"(?:^|(?<=[.?!]\s))(?:just\s+)?(?:i'?m\s+|we'?re\s+)?(?:trying|want(?:ing)?|looking)\s+to\s+get\s+a\s+(?:feel|sense|handle)"
+        r"\s+(?:for|of|on)\s+(?:the\s+)?[\w\s]{0,30}?\s*[-–—:,]\s*",
+        "",
+    ),
+    # "the root cause category - design or manufacturing?": the options the asker offers, not filters
+    (r"\b(root\s+cause(?:\s+category)?)\s*[-–—:,]\s*[a-z]+\s+or\s+[a-z]+\s*\?*\s*$", r"\1?"),
+    (r"\b([a-z]{3,})-panel\b", r"\1 panel"),  # "ortho-panel 510(k) decisions": the panel named
+    (r"\bpremarket\s+approval\s*\(\s*PMA\s*\)", "PMA"),  # the name and its short form said together
+    (r"\bPMA\s*\(\s*premarket\s+approval\s*\)", "PMA"),
     # a day written month/day/two-digit year ("done 4/27/20"): the year in full
     (r"(?<![\d/.])\b(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/([0-3]\d)\b(?![/\d])", r"\1/\2/20\3"),
     # "missed IgG most often in true-positive sera", "failed to detect IgG in seropositive specimens": the antibody's
