@@ -180,3 +180,51 @@ def test_parent_firms_eu_words_and_lay_devices(assistant, question, expected):
     answer = assistant.ask(question)["answer"]
     assert "Dna Genetic Analyzer" not in answer and "Cage, Knee" not in answer, answer
     assert expected in answer, answer
+
+
+# a recall's class asked of the recall named; serology misses in plain words; a day with a two-digit year; the
+# asker's errand, aim and check said around the ask
+@pytest.mark.parametrize(
+    ("question", "first", "expected"),
+    [
+        (
+            "what class was assigned to the Advanced Sterilization Products recall?",
+            "field recall class",
+            "recall class III",
+        ),
+        (
+            "which antibody kit missed IgM most often in true-positive samples?",
+            "IgM false negatives (FN); top manufacturers",
+            "Phamatech: 1",
+        ),
+        (
+            "serology evaluations performed 4/27/20: which manufacturers?",
+            "dates 2020-04-27",
+            "Hangzhou Biotest Biotech, Co., Ltd.: 7",
+        ),
+        (
+            "how many 510(k)s does FRESCA Medical have, need it for the comps table",
+            "firm FRESCA Medical Inc.",
+            "1 510(k) clearance from FRESCA Medical Inc.",
+        ),
+        (
+            "how many premarket approval (PMA) entries for Boston Scientific?",
+            "firm BOSTON SCIENTIFIC CORPORATION.",
+            "1 PMA record from",
+        ),
+        (
+            "trying to get a feel for the landscape - how many enforcement reports are there?",
+            "Interpreted as: enforcement reports.",
+            "2 enforcement reports",
+        ),
+        (
+            "K200606 - which panel reviewed it? I assumed orthopedics, is that right?",
+            "field advisory committee description",
+            "General Hospital",
+        ),
+    ],
+)
+def test_record_fields_and_the_askers_asides(assistant, question, first, expected):
+    answer = assistant.ask(question)["answer"]
+    assert first in answer.splitlines()[0], answer
+    assert expected in answer, answer
