@@ -618,6 +618,12 @@ _SHORT: list[tuple[str, str]] = [
         r"\s+(?:for|of|on)\s+(?:the\s+)?[\w\s]{0,30}?\s*[-–—:,]\s*",
         "",
     ),
+    # "for the newsletter trend piece — ...": the asker's work, said before the ask
+    (
+        r"^\s*(?:for|in)\s+(?:the|my|our|a|an|this|next\s+week's)\s+[\w\s-]{0,40}?\b(?:newsletter|piece|story|article|blog|"
+        r"post|deck|memo|chart|table|slide|slides|brief|briefing)\s*[-–—:,]\s*",
+        "",
+    ),
     # "the root cause category - design or manufacturing?": the options the asker offers, not filters
     (r"\b(root\s+cause(?:\s+category)?)\s*[-–—:,]\s*[a-z]+\s+or\s+[a-z]+\s*\?*\s*$", r"\1?"),
     (r"\b([a-z]{3,})-panel\b", r"\1 panel"),  # "ortho-panel 510(k) decisions": the panel named
@@ -1027,6 +1033,13 @@ _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 _APPROVAL = re.compile(r"(?i)\b(?:pmas?|approv\w*|premarket\s+approvals?)\b")
 
 
+# "Q1 2023 vs same quarter prior year": the same quarter of the year before, said
+_SAME_QUARTER = re.compile(
+    r"(?i)\b(Q[1-4])\s+((?:19|20)\d\d)(\s+(?:vs\.?|versus|and|compared\s+(?:with|to)|against)\s+)(?:the\s+)?same\s+"
+    r"quarter\s+(?:of\s+)?(?:the\s+)?(?:prior|previous|last|preceding)\s+year\b"
+)
+
+
 def expand_shorthand(text: str) -> str:
     """The question's shorthand written out ("yr" -> "year", "FEI #" -> "FEI number"); a word said as a product code
     or as part of a firm's name is left as said."""
@@ -1037,6 +1050,7 @@ def expand_shorthand(text: str) -> str:
             return m[0] if _as_said(m) else m.expand(rep)
 
         text = re.sub(pat, written, text, flags=re.IGNORECASE)
+    text = _SAME_QUARTER.sub(lambda m: f"{m[1]} {m[2]}{m[3]}{m[1]} {int(m[2]) - 1}", text)
     if _FIELD_ASKED.search(text):  # "what GMDN term is the X listed under": the verb, not the registration listings
         text = re.sub(r"(?i)\b(?:listed|filed|classified|categori[sz]ed)\s+(?=under\b|as\b)", "", text)
     text = _QUOTED.sub(lambda m: m[1] if tuple(m[1].lower().split()) in vocab.FILTER_PHRASES else m[0], text)
