@@ -612,6 +612,11 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
     (r"\bcontinous\b", "continuous"),
     (r"\bdiff?rent\b", "different"),
+    # "what device class is that code? II or III?": the classes offered after a class asked, said as classes
+    (
+        r"(\bclass\b[^?]{0,60}\?)\s*(?-i:(I{1,3}|[123]))\s*(?:or|/|vs\.?)\s*(?-i:(I{1,3}|[123]))\s*\?",
+        r"\1 class \2 or class \3?",
+    ),
     # "trying to get a feel for the landscape -": the asker's aim, said before the ask
     (
         r"(?:^|(?<=[.?!]\s))(?:just\s+)?(?:i'?m\s+|we'?re\s+)?(?:trying|want(?:ing)?|looking)\s+to\s+get\s+a\s+(?:feel|sense|handle)"

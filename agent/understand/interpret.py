@@ -1131,7 +1131,8 @@ def _read(
             it.filters = [f for f in it.filters if f.field != "class"]
             it.measure, it.by = "lookup", None
             it.field = "recall_class" if prev & {"recall", "enforcement"} else "device_class"
-        elif yesno and classes and specific(last.reading):  # "is it class II or class III?"
+        elif (yesno or listed) and classes and specific(last.reading):  # "is it class II or class III?", "what
+            # device class is that code? II or III?": the class of what was found, the classes only offered
             it.filters = [f for f in it.filters if f.field != "class"]
             it.measure, it.field = "lookup", "device_class"
         it = merge(Interpretation(**last.reading), it, bool(rng), last)
