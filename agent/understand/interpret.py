@@ -946,6 +946,17 @@ def _read(
     if last and last.reading:
         _demonstrative_dataset(tokens, it, strong, last)  # "what class was that recall?": the previous result
     named = [d for d in it.datasets if d in strong]  # said, not only implied by a filter ("just malfunctions?")
+    if (
+        last
+        and last.reading
+        and named == ["recall"]
+        and (last.reading.get("datasets") or []) == ["enforcement"]
+        and re.search(
+            r"(?i)\b(?:the|that|its|this)\s+recall(?:'s)?\s+(?:initiation|class|status|number|date|reason|root)",
+            question,
+        )
+    ):  # "and the recall initiation date?" after an enforcement report: that report's field (it is the recall)
+        named, it.datasets = [], []
     of_those = bool(
         last
         and last.reading
@@ -1463,7 +1474,7 @@ def _recall_start(it: Interpretation) -> None:
     if (
         it.field
         and not kept  # (a field kept from the answer before is replaced: "and when was it initiated?")
-        or it.datasets != ["recall"]
+        or it.datasets not in (["recall"], ["enforcement"])
         or it.measure not in ("list", "count", "lookup")
         or it.sides
         or it.date_from
@@ -1473,7 +1484,9 @@ def _recall_start(it: Interpretation) -> None:
         or re.search(r"(?i)\bhow\s+many\b|\bcount\b|\bnumber\s+of\b", it.question)
     ):
         return
-    it.field, it.measure, it.by, it.date_field = "event_date_initiated", "lookup", None, ""
+    start = "event_date_initiated" if it.datasets == ["recall"] else "recall_initiation_date"  # (an enforcement
+    # report's own name of the date)
+    it.field, it.measure, it.by, it.date_field = start, "lookup", None, ""
 
 
 def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
