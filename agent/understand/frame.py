@@ -612,6 +612,15 @@ _SHORT: list[tuple[str, str]] = [
     (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
     (r"\bcontinous\b", "continuous"),
     (r"\bdiff?rent\b", "different"),
+    # a pacemaker's lead is its electrode, as the product-code names say ("Permanent Pacemaker Electrode")
+    (r"\bperm\.\s*(?=pace|pacing)", "permanent "),
+    # "the 21 CFR section", "CFR cite": the regulation number of the classification
+    (
+        r"\b(?:the\s+)?(?:21\s+)?CFR\s+(?:section|cite|citation|reference|part|number|no\.?)(?=\W|$)",
+        "the regulation number",
+    ),
+    (r"\bpacing\s+(?=electrodes?\b|leads?\b)", "pacemaker "),
+    (r"\b(pacemaker|defibrillator)\s+leads?\b(?!\s+to\b)", r"\1 electrode"),
     # "what device class is that code? II or III?": the classes offered after a class asked, said as classes
     (
         r"(\bclass\b[^?]{0,60}\?)\s*(?-i:(I{1,3}|[123]))\s*(?:or|/|vs\.?)\s*(?-i:(I{1,3}|[123]))\s*\?",

@@ -228,3 +228,19 @@ def test_record_fields_and_the_askers_asides(assistant, question, first, expecte
     answer = assistant.ask(question)["answer"]
     assert first in answer.splitlines()[0], answer
     assert expected in answer, answer
+
+
+# a pacemaker's lead or pacing electrode is the pacemaker electrode; its CFR section is its regulation number
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (["what class is a permanent pacing lead?"], "DTB (Permanent Pacemaker"),
+        (["permanent pacemaker lead - device class?", "and its CFR section?"], "regulation number 870.3680"),
+        (["Encore Medical screw recall - which recall class?", "and the recall initiation date?"], "2012-07-16"),
+        (["K200698 product code?", "what device class is that code? I or II?"], "device class II"),
+    ],
+)
+def test_pacing_leads_and_follow_ups_on_what_was_found(assistant, turns, expected):
+    out = _ask(assistant, turns, "found")
+    assert "did not understand" not in out["answer"], out["answer"]
+    assert expected in out["answer"], out["answer"]
