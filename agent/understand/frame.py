@@ -1064,6 +1064,14 @@ def expand_shorthand(text: str) -> str:
             return m[0] if _as_said(m) else m.expand(rep)
 
         text = re.sub(pat, written, text, flags=re.IGNORECASE)
+    if not _REGISTRATION.search(text):  # "what device problem was listed?", "product problem listed?": the field of
+        # the records found, never the registration listings
+        text = re.sub(
+            r"(?i)(\b(?:problems?|failure\s+modes?|causes?|reasons?|issues?))\s+(?:was\s+|were\s+|is\s+|are\s+|did\s+it\s+)?"
+            r"(?:listed|list)(?=\s*\?*\s*$)",
+            r"\1",
+            text,
+        )
     text = _SAME_QUARTER.sub(lambda m: f"{m[1]} {m[2]}{m[3]}{m[1]} {int(m[2]) - 1}", text)
     if _FIELD_ASKED.search(text):  # "what GMDN term is the X listed under": the verb, not the registration listings
         text = re.sub(r"(?i)\b(?:listed|filed|classified|categori[sz]ed)\s+(?=under\b|as\b)", "", text)
