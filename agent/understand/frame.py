@@ -632,6 +632,12 @@ _SHORT: list[tuple[str, str]] = [
         r"\s+(?:for|of|on)\s+(?:the\s+)?[\w\s]{0,30}?\s*[-–—:,]\s*",
         "",
     ),
+    # "... ? they're my competitor on pacing cables": who the firm is to the asker, said after the ask
+    (
+        r"(?<=[?.!])\s*(?:they'?re|they\s+are|it'?s|it\s+is)\s+(?:my|our)\s+(?:main\s+|biggest\s+|direct\s+|key\s+)?"
+        r"(?:competitor|rival|supplier|vendor|partner|customer|client)s?\b[^?.!]*[.!]?\s*$",
+        "",
+    ),
     # "for the newsletter trend piece — ...": the asker's work, said before the ask
     (
         r"^\s*(?:for|in)\s+(?:the|my|our|a|an|this|next\s+week's)\s+[\w\s-]{0,40}?\b(?:newsletter|piece|story|article|blog|"
