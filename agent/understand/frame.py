@@ -617,7 +617,7 @@ _SHORT: list[tuple[str, str]] = [
     # "the 21 CFR section", "CFR cite": the regulation number of the classification
     (
         r"\b(?:the\s+)?(?:21\s+)?CFR\s+(?:section|cite|citation|reference|part|number|no\.?)(?=\W|$)",
-        "the regulation number",
+        "regulation number",
     ),
     (r"\bpacing\s+(?=electrodes?\b|leads?\b)", "pacemaker "),
     (r"\b(pacemaker|defibrillator)\s+leads?\b(?!\s+to\b)", r"\1 electrode"),
