@@ -575,6 +575,7 @@ _SHORT: list[tuple[str, str]] = [
         r"\bproduct\s+res(?:\.|\s+)\s*(?:number|no\b\.?|#|num\b)",
         "recall number",
     ),  # "what did FDA put down as the root cause"
+    (r"\beconomic\s+operator\s+(?=(?-i:[A-Z]))", ""),  # "economic operator Tz Medical, Inc.": the firm named
     (r"\beconomic\s+operators?\b", "manufacturer"),  # the EU's word for a device's maker
     (r"\bL(\d{1,2})M\b|\b(?:last|trailing|past)\s+(\d{1,2})\s*mo\b\.?", r"the last \1\2 months"),
     (r"\btrailing[\s-]+(?=\d{1,2}\s+(?:months|years)\b)", "last "),
@@ -641,7 +642,7 @@ _SHORT: list[tuple[str, str]] = [
     # "for the newsletter trend piece — ...": the asker's work, said before the ask
     (
         r"^\s*(?:for|in)\s+(?:the|my|our|a|an|this|next\s+week's)\s+[\w\s-]{0,40}?\b(?:newsletter|piece|story|article|blog|"
-        r"post|deck|memo|chart|table|slide|slides|brief|briefing)\s*[-–—:,]\s*",
+        r"post|deck|memo|chart|table|slide|slides|brief|briefing)(?:\s*[–—:,]|\s+-)\s*",
         "",
     ),
     # "the root cause category - design or manufacturing?": the options the asker offers, not filters

@@ -559,7 +559,7 @@ essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying t
 people patients anyone whatever
 frequency frequencies tabulate tabulated tabulation
 history histories stuff lately if cool sweep pt pts legit thing things think doing comparing generated bucket
-buckets slice alone universe put puts hunting search searched searching
+buckets slice alone universe put puts hunting search searched searching rep reps
 """.split()
 )
 FUNCTION |= FRAME
