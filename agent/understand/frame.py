@@ -749,8 +749,11 @@ _SHORT: list[tuple[str, str]] = [
         r"as \1",
     ),
     (r"\bO/O\s*(?:#|number|no\b\.?|num\b)?", "owner operator number"),
-    (  # "a simple linear fit is fine", "just a rough number is ok": the answer's form, no search word
-        r"[,;]?\s*(?:just\s+)?an?\s+(?:simple|quick|rough|basic)\s+(?:[a-z]+\s+){0,2}?(?:is|would\s+be|will\s+do)\s+"
+    # "a simple number is fine", "just a rough count is ok": the answer's form, no search word (never "a simple
+    # linear fit is fine": a model to fit, which the records do not give, stays unread)
+    (
+        r"[,;]?\s*(?:just\s+)?an?\s+(?:simple|quick|rough|basic)\s+(?:[a-z]+\s+)?(?:number|count|figure|total|list|table|"
+        r"answer|summary|breakdown|estimate|ballpark|yes\s+or\s+no)\s+(?:is|would\s+be|will\s+do)\s+"
         r"(?:fine|ok|okay|enough|good|great)\b",
         "",
     ),
