@@ -78,6 +78,8 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
         notes.append(f"{name}s are of {count_field}; records without a readable {count_field} are not counted")
     else:
         rows = [{name: b["term"], "count": b["count"]} for b in buckets]
+        if name != "manufacturer":
+            rows = _case_merged(rows, name, notes)
     total_q = query_string(([("search", search_value)] if search_value else []) + [("limit", "0")])
     tstatus, tbody = get(ctx, endpoint, total_q)
     total = tbody["meta"]["results"]["total"] if tstatus == 200 else 0
@@ -96,3 +98,20 @@ def count_by(ctx: ToolContext, args: CountArgs) -> ToolResult:
         provenance=prov,
         notes=notes + [f"total = {total} matching records; a record can count under several values"],
     )
+
+
+def _case_merged(rows: list[dict], name: str, notes: list[str]) -> list[dict]:
+    """Values that differ only in letter case ("Employee Error", "Employee error") are one value: counted together,
+    under the spelling with the most records (the first, on a tie), and said so in a note."""
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(str(r[name]).casefold(), []).append(r)
+    if all(len(g) == 1 for g in groups.values()):
+        return rows
+    out = []
+    for g in groups.values():
+        out.append({name: max(g, key=lambda r: r["count"])[name], "count": sum(r["count"] for r in g)})
+        if len(g) > 1:
+            spelled = ", ".join(f'"{r[name]}"' for r in g)
+            notes.append(f"{spelled} differ only in letter case and are counted as one {name.replace('_', ' ')}")
+    return sorted(out, key=lambda r: -r["count"])

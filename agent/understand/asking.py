@@ -227,7 +227,21 @@ def _lay(words: str) -> bool:
     """The term holds a lay abbreviation that FDA names spell out ("PSA" for prostate specific antigen)."""
     from mirror.lookup.devices import ABBREVIATIONS
 
-    return any(w in ABBREVIATIONS for w in re.findall(r"[a-z]+", words.lower()))
+    if any(w in ABBREVIATIONS for w in re.findall(r"[a-z]+", words.lower())):
+        return True
+    return _lay_family(words)
+
+
+def _lay_family(words: str) -> bool:
+    """A lay name of a family of devices ("CGM", "continuous glucose monitors"): its codes that disagree on the
+    field asked are asked about, however few (one value for all would be wrong for some)."""
+    from .lay import LAY_WORDS, lay_key
+
+    low = re.sub(r"\bcontinous\b", "continuous", words.lower())
+    if any(lay_key(w, lay_only=True) for w in re.findall(r"[a-z]+", low)):
+        return True
+    # the lay word spelled out ("continuous glucose monitors" for CGM): the same family of product codes
+    return any(len(v.split()) > 2 and re.search(rf"\b{re.escape(v)}", low) for v in LAY_WORDS.values())
 
 
 def _core_words(words: str) -> str:
@@ -279,6 +293,8 @@ def ask_field_of_many(ctx: ToolContext, it: Interpretation) -> Clarification | N
     values = {str(r.get(key) or "") for r in rows} - {"", "N", "U", "f"}
     if d.matched <= few and len(rows) > max(1, len(d.codes)):
         few = 1  # a lay name ("PSA test") covers every code named by its FDA words, whatever one code it found first
+    if _lay_family(d.words) and it.field == "device_class":
+        few = 1
     if len(rows) <= few or len(values) <= 1:  # a few codes are each answered with their own value
         return None
     exact = [r for r in rows if same_words(r.get("device_name") or "", d.words)]

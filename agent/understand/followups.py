@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+import re
+
 from . import vocab
 from .fields import ID_FIELDS, LOOKUP_FIELDS
 from .resolve import MAX_CODES
 from .tokens import Tokens
 from .types import Code, DeviceFilter, FirmFilter, Interpretation, LastResult
 
-__all__ = ["field_not_dataset", "bare", "content", "specific", "refining", "merge", "bind"]
+__all__ = ["field_not_dataset", "bare", "content", "specific", "refining", "merge", "bind", "decision_date_asked"]
 
+# an establishment's own numbers: a registration found by one names one establishment ("reg number?" after it)
+_REGISTRY_IDS = ("word:regnum", "word:fei", "word:ownernum")
 _REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
 
 
@@ -58,7 +62,7 @@ def bare(tokens: Tokens, it: Interpretation) -> bool:
 def specific(reading: dict) -> bool:
     """The reading names one thing: a device by few codes, a firm, or a record number."""
     device = reading.get("device") or {}
-    ids = [f for f in reading.get("filters", []) if f.get("field") in ID_FIELDS]
+    ids = [f for f in reading.get("filters", []) if f.get("field") in ID_FIELDS + _REGISTRY_IDS]
     return bool(
         reading.get("firm")
         or ids
@@ -130,3 +134,32 @@ def bind(it: Interpretation, last: LastResult, words: list[str]) -> None:
         it.followup = "codes"
     if last.place and not it.place:
         it.place = last.place
+
+
+# a short question after a premarket record was found that asks only when it was decided: "when was it cleared?",
+# "decision date?", "ok when exactly?", "what date did FDA clear it", "and when was that decided"
+_WHEN = re.compile(
+    r"(?i)^\W*(?:(?:ok(?:ay)?|and|so|cool|great|thanks|right)[\s,.!]+)*(?:when\b|what\s+(?:date|day)\b|which\s+(?:date|day)\b|"
+    r"on\s+what\s+(?:date|day)\b|(?:the\s+)?(?:decision|clearance|approval)\s+date\b|date\b)"
+)
+_WHEN_WORDS = set(
+    """when what which on date day dates was were is did does do fda it that this they them its the one ok okay and
+so cool great thanks right exactly clear cleared clearance decided decide decision approve approved approval get
+got give gave on of for pls please""".split()
+)
+
+
+def decision_date_asked(question: str, last: LastResult | None) -> Interpretation | None:
+    """ "when was it cleared?" after a 510(k) or PMA record was found: the decision date of what was found (the
+    previous reading, its field now the decision date). None for any other question."""
+    if not last or not last.reading or not _WHEN.search(question):
+        return None
+    words = re.findall(r"[a-z0-9()']+", question.lower())
+    if not words or len(words) > 10 or any(w not in _WHEN_WORDS for w in words):
+        return None
+    prev = Interpretation(**last.reading)
+    if len(prev.datasets) != 1 or prev.datasets[0] not in ("510k", "pma") or prev.sides or not specific(last.reading):
+        return None
+    out = prev.model_copy(deep=True)
+    out.question, out.field, out.measure, out.by, out.followup = question, "decision_date", "lookup", None, "keys"
+    return out

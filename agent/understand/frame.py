@@ -253,8 +253,28 @@ _SHORT: list[tuple[str, str]] = [
         r"(?<=\bvs\.\s)(?-i:MDT\b)|(?<=\bversus\s)(?-i:MDT\b)|(?-i:\bMDT)(?='s\b)",
         "Medtronic",
     ),
+    # "who had the most ... - MDT, BSX, someone else?": the named firms are guesses of an open ranking, not sides
+    (
+        r"\s*[-–—:,(]\s*(?:(?:[A-Za-z][\w&.]*(?:\s+[A-Za-z][\w&.]*)?)\s*(?:,|\bor\b|/)\s*){1,4}(?:or\s+)?(?:someone|"
+        r"somebody|some\s+other\s+(?:firm|company)|another\s+(?:firm|company)|anyone|other)\s*(?:else)?\s*\)?(?=\s*[?.!]*\s*$)",
+        "",
+    ),
+    # "MDT" alone, in capitals and not said to be a product code ("any new MDT maude reports"): Medtronic's ticker,
+    # as a firm's short name is said; the product code MDT (a Trichinella ELISA) is asked as a code
+    (
+        r"(?<!\bcode\s)(?<!\bcodes\s)(?<!\bprocode\s)(?<!\bpcode\s)(?<!\bcode:\s)(?-i:\bMDT\b)(?!\s*(?:\(|product\s+"
+        r"codes?\b|procodes?\b|codes?\b|,\s*[A-Z]{3}\b))",
+        "Medtronic",
+    ),
     # "who has more red flags": the idiom for concerns, never a red device
     (r"\bred[\s-]+flags?\b", "concerns"),
+    # a parent firm said beside (or for) the maker the records name: Teleflex owns Arrow International, DJO Surgical
+    # is Encore Medical's later name; "BD" is Becton Dickinson
+    (r"\bteleflex\s*(?:/|&|and)\s*(?=arrow\b)|(?<=\barrow\s)\s*/\s*teleflex\b|\s*\(\s*teleflex\s*\)", ""),
+    (r"\bdjo(?:\s+surgical)?\s*(?:/|&)\s*(?=encore\b)|\s*\(\s*djo(?:\s+surgical)?\s*\)", ""),
+    (r"\bteleflex(?:'s)?\b(?!\s+(?:inc|incorporated|medical)\b)", "Arrow International"),
+    (r"\bdjo(?:\s+surgical)?\b", "Encore Medical"),
+    (r"(?-i:\bBD\b)(?!\s*-)", "Becton Dickinson"),
     (r"\bsyk\b", "Stryker"),
     (r"\bzbh\b", "Zimmer Biomet"),
     (r"(?<!\w)j\s*&\s*j(?!\w)", "Johnson & Johnson"),
@@ -396,7 +416,7 @@ _SHORT: list[tuple[str, str]] = [
     # a closing remark of the asker's purpose: "want a feel for how often they change their implantables"
     (
         r"(?:(?<=[?.!])|^)\s*(?:(?:i|we)\s+)?(?:just\s+)?(?:want|wanted|need|trying)\s+(?:to\s+get\s+)?(?:a|an)\s+"
-        r"(?:feel|sense|idea|impression)\s+(?:for|of)\b[^?.!]*[?.!]?\s*$",
+        r"(?:feel|sense|idea|impression)\s+(?:for|of)\b[^?.!\-–—]*[?.!]?\s*$",  # (a dash after it leads the ask)
         "",
     ),
     (
@@ -543,6 +563,201 @@ _SHORT: list[tuple[str, str]] = [
         r"(?:listed|named|given|coded))?\s*,?\s*\)?",
         " ",
     ),
+    # rounds 51 to 60: ordinary idioms and abbreviations of the question's grammar, no search word
+    (r"\b(?:rack|racks|racked|racking)\s+up\b", "get"),  # "how many MDRs did Medtronic rack up"
+    (r"\b(?:shown|showed|turned)\s+up\b", "appeared"),
+    (r"\b(?:show|shows)\s+up\s+(?=in\b)", "appear "),
+    (r"\b(?:safety\s+)?signals?\b(?=\s*[?.!]*\s*$)", ""),  # "... has a safety signal": the records asked
+    (r"\b(?:has|have)\s+been\s+clean(?:\s+(?:lately|recently|of\s+late))?\b", "had reports"),
+    (r"\b(?:their|its|his|her|the)\s+stuff\b", "their devices"),
+    (r"\bput\s+down\s+as\b", "give as"),
+    (
+        r"\bproduct\s+res(?:\.|\s+)\s*(?:number|no\b\.?|#|num\b)",
+        "recall number",
+    ),  # "what did FDA put down as the root cause"
+    (r"\beconomic\s+operator\s+(?=(?-i:[A-Z]))", ""),  # "economic operator Tz Medical, Inc.": the firm named
+    (r"\beconomic\s+operators?\b", "manufacturer"),  # the EU's word for a device's maker
+    (r"\bL(\d{1,2})M\b|\b(?:last|trailing|past)\s+(\d{1,2})\s*mo\b\.?", r"the last \1\2 months"),
+    (r"\btrailing[\s-]+(?=\d{1,2}\s+(?:months|years)\b)", "last "),
+    (r"(?-i:\bMoM)\s+(?:question|q)\b\s*[-–—:,]?", ""),  # "MoM question —": the month-over-month work asked about
+    (r"\bcovid[\s-]+19\b", "covid-19"),
+    (r"(?-i:\btop[\s-]*[nN]\b)", "top"),
+    (r"\b(pmas?|510\(?k\)?s?|de\s*novos?)\s+filings?\b", r"\1 records"),  # "medtronic pma filings 2020"
+    # "the most active PMA filer": the firm with the most records
+    (
+        r"\bmost\s+active\s+(?=(?:\w+\s+){0,2}(?:filers?|applicants?|sponsors?|submitters?|firms?|compan(?:y|ies))\b)",
+        "top ",
+    ),
+    # "days from received to decision", "date rec'd vs decision date, how many days": the review time
+    (
+        r"\b(?:(?:calendar\s+)?days|time)\s+(?:from|between)\s+(?:the\s+)?(?:date\s+)?(?:received|receipt|submission|"
+        r"submitted|filing)\s+(?:to|and|until)\s+(?:the\s+)?(?:decision|clearance|approval)(?:\s+date)?\b",
+        "review days",
+    ),
+    # the asker's chart ("for a stacked bar", "doing a share-of-total chart"): the answer's use, no search word
+    (
+        r"[,;]?\s*\b(?:for|doing|making|building|in)\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}?(?:chart|bar|graph|plot|"
+        r"viz|visual|pie)(?:\s+(?:chart|graph|plot))?\b",
+        "",
+    ),
+    # "class mix of the product code universe", "device class split": the codes counted by class
+    (r"\b(?:device\s+|risk\s+)?(?:class|classes)\s+(?:mix|split)(?:\s+(?:of|across|for))?\b", "by device class,"),
+    # "the n per device class. I, II, III", "by device class (1/2/3)": the classes listed again after the breakdown
+    (
+        r"(\b(?:per|by|each|across)\s+(?:device\s+|risk\s+)?class\b[^?!]*?)[.,:;]?\s*\(?(?:class\s+)?(?:I|1)\s*[,/]\s*"
+        r"(?:class\s+)?(?:II|2)\s*(?:[,/]|and|or)\s*(?:class\s+)?(?:III|3)\s*\)?(?=\s*[?.!]*\s*$|,)",
+        r"\1",
+    ),  # "top-N pls": a ranking, its length left to the default
+    (r"\b([a-z]+)_cause_description\b", r"\1 cause"),  # "root_cause_description": the field said as the data names it
+    (r"\brecie(v\w*)", r"recei\1"),  # "recieve": i before e
+    (r"\bincidnets?\b|\bincidetns?\b", "incidents"),
+    (r"\bcontinous\b", "continuous"),
+    (r"\bdiff?rent\b", "different"),
+    # a pacemaker's lead is its electrode, as the product-code names say ("Permanent Pacemaker Electrode")
+    (r"\bperm\.\s*(?=pace|pacing)", "permanent "),
+    # "the 21 CFR section", "CFR cite": the regulation number of the classification
+    (
+        r"\b(?:the\s+)?(?:21\s+)?CFR\s+(?:section|cite|citation|reference|part|number|no\.?)(?=\W|$)",
+        "regulation number",
+    ),
+    (r"\bpacing\s+(?=electrodes?\b|leads?\b)", "pacemaker "),
+    (r"\b(pacemaker|defibrillator)\s+leads?\b(?!\s+to\b)", r"\1 electrode"),
+    # "what device class is that code? II or III?": the classes offered after a class asked, said as classes
+    (
+        r"(\bclass\b[^?]{0,60}\?)\s*(?-i:(I{1,3}|[123]))\s*(?:or|/|vs\.?)\s*(?-i:(I{1,3}|[123]))\s*\?",
+        r"\1 class \2 or class \3?",
+    ),
+    # "trying to get a feel for the landscape -": the asker's aim, said before the ask
+    (
+        r"(?:^|(?<=[.?!]\s))(?:just\s+)?(?:i'?m\s+|we'?re\s+)?(?:trying|want(?:ing)?|looking)\s+to\s+get\s+a\s+(?:feel|sense|handle)"
+        r"\s+(?:for|of|on)\s+(?:the\s+)?[\w\s]{0,30}?\s*[-–—:,]\s*",
+        "",
+    ),
+    # "... ? they're my competitor on pacing cables": who the firm is to the asker, said after the ask
+    (
+        r"(?<=[?.!])\s*(?:they'?re|they\s+are|it'?s|it\s+is)\s+(?:my|our)\s+(?:main\s+|biggest\s+|direct\s+|key\s+)?"
+        r"(?:competitor|rival|supplier|vendor|partner|customer|client)s?\b[^?.!]*[.!]?\s*$",
+        "",
+    ),
+    # "for the newsletter trend piece — ...": the asker's work, said before the ask
+    (
+        r"^\s*(?:for|in)\s+(?:the|my|our|a|an|this|next\s+week's)\s+[\w\s-]{0,40}?\b(?:newsletter|piece|story|article|blog|"
+        r"post|deck|memo|chart|table|slide|slides|brief|briefing)(?:\s*[–—:,]|\s+-)\s*",
+        "",
+    ),
+    # "the root cause category - design or manufacturing?": the options the asker offers, not filters
+    (r"\b(root\s+cause(?:\s+category)?)\s*[-–—:,]\s*[a-z]+\s+or\s+[a-z]+\s*\?*\s*$", r"\1?"),
+    (r"\b([a-z]{3,})-panel\b", r"\1 panel"),  # "ortho-panel 510(k) decisions": the panel named
+    (r"\bpremarket\s+approval\s*\(\s*PMA\s*\)", "PMA"),  # the name and its short form said together
+    (r"\bPMA\s*\(\s*premarket\s+approval\s*\)", "PMA"),
+    # a day written month/day/two-digit year ("done 4/27/20"): the year in full
+    (r"(?<![\d/.])\b(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/([0-3]\d)\b(?![/\d])", r"\1/\2/20\3"),
+    # "missed IgG most often in true-positive sera", "failed to detect IgG in seropositive specimens": the antibody's
+    # false negatives on the known positives
+    *[
+        (
+            r"\b(?:missed|miss|misses|failed\s+to\s+detect|fails\s+to\s+detect|did\s*n[o']t\s+detect|didn't\s+pick\s+up)\s+"
+            r"(IgG|IgM|IgA)\b(?:\s+antibod(?:y|ies))?"
+            + most
+            + r"\s+(?:in|on|for|among)\s+(?:the\s+)?(?:true[\s-]+positive|"
+            r"seropositive|known[\s-]+positive|positive)\s+(?:sera|serum|samples?|specimens?)\b" + most_after,
+            rep,
+        )
+        for most, most_after, rep in (
+            (r"\s+most(?:\s+often)?", "", r"had the most \1 false negatives"),
+            ("", r"\s+most(?:\s+often)?", r"had the most \1 false negatives"),
+            ("", "", r"had \1 false negatives"),
+        )
+    ],
+    # "which antibody assay / whose test had the most ...": the makers ranked
+    (r"\b(?:which|what)\s+(?:[\w-]+\s+){0,3}?(?:assays?|tests?|kits?)\s+(?=had\s+the\s+most\b)", "which manufacturer "),
+    (r"\bwhose\s+(?:assays?|tests?|kits?)\s+(?=had\s+the\s+most\b)", "which manufacturer "),
+    # "..., is that right?", "am I right?": the asker's check of a guess said before, no search word
+    (r"[,;]?\s*\b(?:is\s+that|am\s+i|is\s+this|was\s+i)\s+(?:right|correct)\s*\?*\s*$", "?"),
+    (r"\bmanuf(?:acuter|actuer|aturer|acutrer)(s?)\b", r"manufacturer\1"),
+    (r"\bcassete(s?)\b", r"cassette\1"),
+    (r"\bseverity\s+(?:class(?:ification)?|level|rating|category)\b", "recall class"),
+    (r"\b(fei|duns)\s+(?:no\b\.?|nbr\b|num\b)", r"\1 number"),
+    (r"\b(pull|get|grab|read)\s+(.{1,40}?)\s+off\s+(?=the\b|their\b|its\b)", r"\1 \2 from "),
+    (r"(?-i:\bZ)[\s-]*(?:number|no\b\.?|#)", "recall number"),  # "what's the Z number": the recall's Z-number
+    # "..., was Medline one of them?": a firm looked for among the records counted, not a filter of the count
+    (
+        r"(?<=[?.!])\s*(?:and\s+)?(?:was|were|is|are)\s+[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}\s+(?:one|among|part)\s+of\s+"
+        r"(?:them|those|these)\s*\??\s*$",
+        "",
+    ),
+    # EU words for a 510(k)'s decision: "obtained US conformity via 510(k)", "the conformity decision", "substantial
+    # equivalence decisions" (the decision itself: a clearance)
+    (
+        r"\b(?:obtained|got|gained|received|achieved)\s+(?:US\s+|FDA\s+)?(?:conformity|market\s+access)\s+(?:via|through|by)\s+",
+        "cleared by ",
+    ),
+    (r"\bconformity\s+(?=decisions?\b)", ""),
+    (r"\bsubstantial(?:ly)?\s+equivalen(?:ce|t)\s+(?:decisions?|determinations?)\b", "510(k) decisions"),
+    (r"\b1st\s+half\b", "first half"),
+    (r"\bwhen'?d\b(?=\s+(?:it|they|that|this|the|FDA)\b)", "when did"),
+    (r"\b(?:get|got|gets|getting)\s+the\s+nod\b", "get approved"),  # "when'd it get the nod from FDA?"
+    (r"\bwhen\s+did\s+(it|they|that|this)\s+(?:get|become)\s+(cleared|approved)\b", r"when was \1 \2"),
+    (r"\bwhen\s+(was|were)\s+(?:the\s+)?decisions?\s+(?:taken|made|reached|issued)\b", r"when \1 it decided"),
+    # "by decision date please, not submission date": the other date ruled out, the date said is the one used
+    (r"[,;]?\s*\b(?:and\s+)?not\s+(?:by\s+)?(?:the\s+)?(?:submission|received|receipt|filing|event)\s+dates?\b", ""),
+    (r"\b2nd\s+half\b", "second half"),
+    # "which product code led adverse event reports": the one ranked first (never LED lights)
+    (
+        r"\b((?:which|what)\s+(?:product\s+codes?|procodes?|codes?|devices?|device\s+types?|countr(?:y|ies)|states?|"
+        r"problems?|root\s+causes?))\s+led(?:\s+the\s+(?:pack|way|field))?(?:\s+(?:in|on|for))?\b",
+        r"\1 had the most",
+    ),
+    # "PCA pumps", "patient controlled analgesia pumps": the infusion pumps named so, not the product code PCA
+    (r"\bpatient[\s-]+controll?ed\s+analgesia\b|(?-i:\bPCA\b)(?=\s+(?:infusion\s+)?pumps?\b)", "pca"),
+    # an interbody (spinal) fusion cage: the intervertebral fusion devices
+    (
+        r"\b(?:(?:interbody|spinal|intervertebral|spine|lumbar|cervical)\s+(?:fusion\s+)?|fusion\s+)cages?\b",
+        "intervertebral fusion device",
+    ),
+    (r"\binterbody\s+(?=fusion\s+devices?\b)", "intervertebral "),
+    # "covid antibody tests that FDA checked", "validation runs": the FDA's evaluation of the serology tests
+    (r"\b(?:that|which)\s+(?:the\s+)?FDA\s+(?:checked|tested|evaluated|validated)\b", ""),
+    (r"\bvalidation\s+(?:runs?|results?|tests?)\b", "results"),
+    (r"(?-i:\bQoQ)\s+(?:view|question|q)\b\s*[-–—:,]?", ""),
+    # the EU's words for a serious incident's harm: "serious deterioration of (the state of) health" is a serious injury
+    (r"\bserious\s+deterioration\s+(?:of|in)\s+(?:the\s+)?(?:state\s+of\s+)?(?:\w+\s+)?health\b", "serious injury"),
+    (r"\b(death|deaths)\s*/\s*(serious\s+)?injur(?:y|ies)\b", r"\1 or \2injury"),
+    # "reports coded as death or injury", "classified as death": the event type of the reports (no classification)
+    (
+        r"\b(?:were\s+|was\s+|are\s+|is\s+)?(?:classified|coded|categori[sz]ed|flagged|marked|tagged|labell?ed)\s+as\s+"
+        r"(?:an?\s+)?(?=(?:death|deaths|injur\w*|serious|malfunction)\b)",
+        "of ",
+    ),
+    # "death or injury (not just malfunction)", "not the malfunction-only ones": the other type ruled out, said again
+    (
+        r"(\b(?:death|deaths|injur(?:y|ies)|serious\s+incidents?)\b[^.?!]{0,40}?)[\s,;(]*\b(?:not|excluding|rather\s+than)"
+        r"\s+(?:just\s+|only\s+)?(?:the\s+)?malfunctions?(?:[\s-]+only)?(?:\s+(?:ones|reports))?\s*\)?",
+        r"\1",
+    ),
+    # "(comparing with our class III / AIMD scope)": the asker's own comparison, in brackets after the ask
+    (
+        r"\s*\(\s*(?:comparing|compared|to\s+compare|for\s+comparison|vs\.?)\s+(?:with\s+|to\s+|against\s+)?(?:our|my)\b[^)]*\)",
+        "",
+    ),
+    (r"\best\.?\s+(?=types?\b)", "establishment "),  # "est. type", "est types"
+    # one establishment type asked ("est. type 'Contract Manufacturer'", "establishment type = contract
+    # manufacturer"): that type, read as the registrations' own value (never the field's options offered)
+    (
+        r"\b(?:with\s+(?:an?\s+|the\s+)?)?establishment\s+types?\s*(?:of|=|:|as)?\s*[\"“']?((?:contract|specification|"
+        r"initial|complaint|foreign)\s+[a-z]+(?:\s+[a-z]+)?)[\"”']?(?=\s*[?.!,;]|\s*$)",
+        r"as \1",
+    ),
+    (r"\bO/O\s*(?:#|number|no\b\.?|num\b)?", "owner operator number"),
+    # "a simple number is fine", "just a rough count is ok": the answer's form, no search word (never "a simple
+    # linear fit is fine": a model to fit, which the records do not give, stays unread)
+    (
+        r"[,;]?\s*(?:just\s+)?an?\s+(?:simple|quick|rough|basic)\s+(?:[a-z]+\s+)?(?:number|count|figure|total|list|table|"
+        r"answer|summary|breakdown|estimate|ballpark|yes\s+or\s+no)\s+(?:is|would\s+be|will\s+do)\s+"
+        r"(?:fine|ok|okay|enough|good|great)\b",
+        "",
+    ),
+    (r",?\s*\b(?:sorted|sort(?:ed)?\s+by\s+count|ordered)\s+(?:desc|descending)\b\.?", ", top"),
 ]
 _REGISTRATION = re.compile(r"(?i)\b(?:registration|registered|establishment|listing|fei|facility|site|plant)\b")
 # a helper verb and its person at the head of a sentence: "Can you", "Could we", "May I" are no place or month
@@ -683,6 +898,10 @@ _TAIL_CLAUSE = re.compile(
     r"inspection|meeting|file|files|tracker|dashboard|spreadsheet|presentation|summary|notes|records|log|"
     r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing|table|tables|"
     r"chart|charts|workbook|thesis|chapter|packet|packets|binder|dossier|piece|story|article|blog)\b(?=[\s?.!]*$)|"
+    # "..., need it for the comps table": the errand the answer is for
+    r"(?:,\s*|\s+[-–—]\s*)(?:i\s+|we\s+)?need\s+(?:it|this|that|them|these|those)\s+for\s+(?:the|our|my|a|an)\s+[^,?.!]{0,60}?"
+    r"\b(?:matrix|deck|slides?|memo|report|review|audit|file|tracker|dashboard|spreadsheet|presentation|summary|notes|"
+    r"table|tables|chart|charts|workbook|binder|dossier|timeline|graphic|comps|board|committee)\b(?=[\s?.!]*$)|"
     r"(?:,\s*|\s+)(?:before|ahead\s+of|prior\s+to)\s+(?:our|my|the|next\s+\w+'s|the\s+next|tomorrow's|"
     r"next\s+week's)\s+[^,?.!]{0,40}?\b(?:audit|inspection|meeting|review|visit|call|submission|deadline)\b"
     r"(?=[\s?.!]*$)"
@@ -838,6 +1057,13 @@ _QUOTED = re.compile(r"[\"“']([^\"”']{2,60})[\"”']")
 _APPROVAL = re.compile(r"(?i)\b(?:pmas?|approv\w*|premarket\s+approvals?)\b")
 
 
+# "Q1 2023 vs same quarter prior year": the same quarter of the year before, said
+_SAME_QUARTER = re.compile(
+    r"(?i)\b(Q[1-4])\s+((?:19|20)\d\d)(\s+(?:vs\.?|versus|and|compared\s+(?:with|to)|against)\s+)(?:the\s+)?same\s+"
+    r"quarter\s+(?:of\s+)?(?:the\s+)?(?:prior|previous|last|preceding)\s+year\b"
+)
+
+
 def expand_shorthand(text: str) -> str:
     """The question's shorthand written out ("yr" -> "year", "FEI #" -> "FEI number"); a word said as a product code
     or as part of a firm's name is left as said."""
@@ -848,6 +1074,15 @@ def expand_shorthand(text: str) -> str:
             return m[0] if _as_said(m) else m.expand(rep)
 
         text = re.sub(pat, written, text, flags=re.IGNORECASE)
+    if not _REGISTRATION.search(text):  # "what device problem was listed?", "product problem listed?": the field of
+        # the records found, never the registration listings
+        text = re.sub(
+            r"(?i)(\b(?:problems?|failure\s+modes?|causes?|reasons?|issues?))\s+(?:was\s+|were\s+|is\s+|are\s+|did\s+it\s+)?"
+            r"(?:listed|list)(?=\s*\?*\s*$)",
+            r"\1",
+            text,
+        )
+    text = _SAME_QUARTER.sub(lambda m: f"{m[1]} {m[2]}{m[3]}{m[1]} {int(m[2]) - 1}", text)
     if _FIELD_ASKED.search(text):  # "what GMDN term is the X listed under": the verb, not the registration listings
         text = re.sub(r"(?i)\b(?:listed|filed|classified|categori[sz]ed)\s+(?=under\b|as\b)", "", text)
     text = _QUOTED.sub(lambda m: m[1] if tuple(m[1].lower().split()) in vocab.FILTER_PHRASES else m[0], text)
@@ -915,7 +1150,9 @@ _DEVICE_REF = re.compile(
     r"(?:(?<=\bhas\s)|(?<=\bhave\s)|(?<=\bfor\s)|(?<=\bof\s)|(?<=\bis\s)|(?<=\bgets\s))this\b"
     r"(?=\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?\s*[?.!]*\s*$)|"
     r"\b(?:this|it)(?=\s+(?:has|gets|got|had)\s*(?:at|in|with|under|by|from)?\s*(?:the\s+)?(?:fda|us|usa|u\.s\.)?"
-    r"\s*[?.!]*\s*$)"
+    r"\s*[?.!]*\s*$)|"
+    # "... something called a Somnera system. is that fda cleared?": "that" the subject of a clearance asked
+    r"(?:(?<=\bis\s)|(?<=\bwas\s)|(?<=\bhas\s))(?:that|this|it)(?=\s+(?:(?:fda|FDA)[\s-]+)?(?:been\s+)?(?:cleared|approved)\b)"
 )
 
 
@@ -1023,7 +1260,9 @@ def reframe(
         out.text = text
         return out
     for f in frames:
-        out.kept += [k for k in names_in(f) if k.lower() not in text.lower()]
+        out.kept += [  # (a device bound into the ask, "that" for "a Somnera system", is not kept again)
+            k for k in names_in(f) if k.lower() not in text.lower() and not any(b.lower() in k.lower() for b in bound)
+        ]
     out.context += [w.strip(".,;:!?\"'()") for f in frames for w in f.split()]
     firms = [k for k in out.kept[:1] if not re.search(r"\d", k)]  # a period or record number is no "they"
     if firms and _PRONOUN.search(text):

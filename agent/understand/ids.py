@@ -194,6 +194,9 @@ def read_ids(tokens: Tokens) -> list[tuple[str, Filter]]:
             out.append(
                 ("classification", Filter(field="regulation_number", value=up, label=f"regulation {up}", words=t.text))
             )
+        elif re.fullmatch(r"\d{9}|\d{2}-\d{3}-\d{4}", up) and "duns" in lows[max(0, i - 5) : i + 4]:
+            duns = up.replace("-", "")  # "DUNS 793149709", "labeler DUNS is 793149709": the labeler's D-U-N-S number
+            out.append(("udi", Filter(field="word:duns", value=duns, label=f"labeler DUNS {duns}", words=t.text)))
         elif re.fullmatch(r"\d{5,10}", up) and (
             cue := _owner_after(lows[i + 1 : i + 5], lows[max(0, i - 3) : i]) or _registry_cue(lows[max(0, i - 3) : i])
         ):

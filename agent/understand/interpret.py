@@ -46,7 +46,7 @@ from .fields import (
     udi_flag_question,
 )
 from .firm_forms import LEGAL_FORMS
-from .followups import bare, bind, content, field_not_dataset, merge, refining, specific
+from .followups import bare, bind, content, decision_date_asked, field_not_dataset, merge, refining, specific
 from .frame import expand_shorthand, names_asker, reframe
 from .guards import hold_back
 from .ids import read_ids
@@ -332,7 +332,12 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: li
         name, value = tag.split("=")
         words = tokens.words(i, j)
         if name == "event_type":
-            it.filters.append(Filter(field="event_type", value=value, label=value.lower() + " reports", words=words))
+            kinds = value.split("|")  # "serious incidents", "death or injury": the reports of either type, one count
+            label = " or ".join(k.lower() for k in kinds) + " reports"
+            if not any(f.field == "event_type" and f.label == label for f in it.filters):  # said twice, one filter
+                it.filters.append(
+                    Filter(field="event_type", value=kinds if len(kinds) > 1 else value, label=label, words=words)
+                )
         elif name == "class":
             it.filters.append(Filter(field="class", value=value, label=f"class {value}", words=words))
         elif name == "supplements" and (
@@ -386,6 +391,8 @@ def interpret(
 ) -> tuple[Interpretation, Clarification | None]:
     """The best reading of the question, and a clarifying question when that reading is weak or tied. Its frame
     (shorthand, "Can you", "yes or no", sentences that only give the asker's context) is read off first."""
+    if (dated := decision_date_asked(question, last)) is not None:
+        return dated, None  # "when was it cleared?" after the Somnera 510(k): its decision date
     question, share = _share_words(question[:2000])
     question = _that_year(question, last)
     question, glosses = _glosses(ctx, question)
@@ -808,7 +815,8 @@ def _device_in(ctx: ToolContext, text: str) -> str:
     its codes or the records' own names hold it; else ""."""
     text = expand_shorthand(text).rstrip(".!;:, ")
     core = _OWN_TAIL.sub("", _OWN_HEAD.sub("", text))  # "We're evaluating X for our hospital": X
-    for t in dict.fromkeys([core, text]):
+    called = _CALLED.search(text)  # "... got set up with something called a Somnera system instead of ...": that one
+    for t in dict.fromkeys(([called[1]] if called else []) + [core, text]):
         it, _ = _read_model(ctx, t, None)
         d = it.device
         if d is None and len(it.sides) > 1:
@@ -818,6 +826,10 @@ def _device_in(ctx: ToolContext, text: str) -> str:
     return ""
 
 
+_CALLED = re.compile(
+    r"(?i)\b(?:called|named|branded)\s+(?:an?\s+|the\s+)?[\"“']?(.{2,40}?)[\"”']?(?=\s+(?:instead|for|from|by|that|which|and|"
+    r"but|in|on|at|made|came|comes|is|was|has|got|showed|turned|popped)\b|[.,;!?]|$)"
+)
 # the asker's own subject and verb before what a frame sentence names, and a closing "for our hospital"
 _OWN_HEAD = re.compile(
     r"(?i)^\W*(?:(?:we|i|they)(?:'re|'m|'ve|\s+are|\s+am|\s+have|\s+were|\s+was)?|(?:our|my|the)\s+(?:[a-z]+\s+){0,2}?"
@@ -934,6 +946,17 @@ def _read(
     if last and last.reading:
         _demonstrative_dataset(tokens, it, strong, last)  # "what class was that recall?": the previous result
     named = [d for d in it.datasets if d in strong]  # said, not only implied by a filter ("just malfunctions?")
+    if (
+        last
+        and last.reading
+        and named == ["recall"]
+        and (last.reading.get("datasets") or []) == ["enforcement"]
+        and re.search(
+            r"(?i)\b(?:the|that|its|this)\s+recall(?:'s)?\s+(?:initiation|class|status|number|date|reason|root)",
+            question,
+        )
+    ):  # "and the recall initiation date?" after an enforcement report: that report's field (it is the recall)
+        named, it.datasets = [], []
     of_those = bool(
         last
         and last.reading
@@ -942,8 +965,9 @@ def _read(
         and re.search(r"(?i)\b(?:of|among)\s+(?:those|these|them)\b", question)
     )  # "how many of those were approvals?" after PMA supplements: the same records narrowed, the dataset said again
     asks_field = bool(
-        said_fields and last and last.reading and specific(last.reading) and not content(tokens)
-    )  # "who was the submitter?" after one product code's 510(k)s: that field of what was found
+        (said_fields or by_name) and last and last.reading and specific(last.reading) and not content(tokens)
+    )  # "who was the submitter?" after one product code's 510(k)s, "owner operator number?" after a registration
+    # found by its number (a field said by its catalogue name): that field of what was found
     refine = bool(
         last
         and last.reading
@@ -989,7 +1013,7 @@ def _read(
         or bool(names.firms)
         and it.field in FIRM_LOOKUPS,
     )
-    ask_field(it, by_name, bool(ids or names.firms or names.devices))
+    ask_field(it, by_name, bool(ids or names.firms or names.devices or asks_field and refine))
     if (
         tokens.lows()[0] == "when"
         and it.measure == "list"
@@ -1118,7 +1142,8 @@ def _read(
             it.filters = [f for f in it.filters if f.field != "class"]
             it.measure, it.by = "lookup", None
             it.field = "recall_class" if prev & {"recall", "enforcement"} else "device_class"
-        elif yesno and classes and specific(last.reading):  # "is it class II or class III?"
+        elif (yesno or listed) and classes and specific(last.reading):  # "is it class II or class III?", "what
+            # device class is that code? II or III?": the class of what was found, the classes only offered
             it.filters = [f for f in it.filters if f.field != "class"]
             it.measure, it.field = "lookup", "device_class"
         it = merge(Interpretation(**last.reading), it, bool(rng), last)
@@ -1146,6 +1171,8 @@ def _read(
         if asked and specific(it.model_dump()):
             it.field, it.measure = asked, "lookup"  # "and its device class?": that field of what was found
     _classes(it)
+    if it.field == "review_panel" and it.datasets == ["510k"] and it.measure == "lookup":
+        it.field = "advisory_committee_description"  # "which advisory committee reviewed K200606?": the 510(k)'s own
     _class_of_record(ctx, it)
     if (
         it.measure in ("count", "list")
@@ -1165,6 +1192,12 @@ def _read(
         it.field = "lot_number"  # "lot #" of an adverse event report: its device's lot number
     if it.measure == "top" and it.by == "review_panel" and re.search(r"(?i)\bspecialt(?:y|ies)\b", question):
         it.by = "medical_specialty"  # "which specialty has the most class I devices": the specialty's name
+    if any(f.field == "word:duns" for f in it.filters):  # "whose labeler DUNS is 793149709 in GUDID?": the labeler
+        if "gudid" in it.datasets:  # the GUDID release is not searched by DUNS: its openFDA UDI records are
+            it.notes.append("the labeler DUNS number is searched in the openFDA UDI records of the GUDID devices")
+        it.datasets = ["udi"]
+        if it.field in (None, "labeler_duns_number") and it.measure in ("list", "lookup", "top") and not it.sides:
+            it.field, it.measure, it.by = "company_name", "lookup", None  # the number is given: its firm is asked
     if (
         it.field in ("registration_number", "fei_number")
         and any(f.field in ("word:regnum", "word:fei") for f in it.filters)
@@ -1273,6 +1306,8 @@ def _read(
             or ask_recall_class_kind(it)
             or (ask_dataset(it) or ask_firm_dataset(it) or ask_class_kind(it) if defaulted else None)
         )
+    if clar is None and it.understood:
+        _recall_class_asked(it)  # "what class did FDA assign the ASP enforcement report": its recall class
     if firm_left_out(ctx, it):
         it.understood, clar = True, None
     elif record_field(it):
@@ -1361,17 +1396,36 @@ def _recall_end(it: Interpretation) -> None:
     terminated ones (as for a recall named by its number)."""
     if (
         not it.field
-        and it.device is not None
+        and (it.device is not None or it.firm is not None)  # "teleflex/arrow recall ..., terminated when"
         and it.datasets
         and set(it.datasets) <= {"recall", "enforcement"}
         and it.measure in ("list", "count")
         and not it.sides
-        and re.search(r"(?i)\b(?:when|what\s+date|which\s+date)\b[^.?!]{0,100}\bterminated\b", it.question)
+        and re.search(
+            r"(?i)\b(?:when|what\s+(?:date|day)|which\s+(?:date|day))\b[^.?!]{0,100}\bterminated\b|\bterminated\s+"
+            r"(?:when|on\s+what\s+(?:date|day))\b|\btermination\s+date\b",
+            it.question,
+        )
         and not re.search(r"(?i)\bhow\s+many\b|\binitiat\w*|\bstart\w*|\bbegan\b", it.question)
         and any(f.field == "word:status" and f.value == "Terminated" for f in it.filters)
     ):
         it.filters = [f for f in it.filters if f.field != "word:status"]
         it.field, it.measure, it.by = "termination_date", "lookup", None
+
+
+def _recall_class_asked(it: Interpretation) -> None:
+    """ "What class did FDA assign the Advanced Sterilization Products enforcement report?": a recall's class is its
+    recall class (recalls carry no device class to rank by), asked of the recall named by its firm, device or number."""
+    if (
+        it.datasets
+        and set(it.datasets) <= {"recall", "enforcement"}
+        and "device_class" in (it.field, it.by)
+        and it.measure in ("top", "lookup")
+        and not it.sides
+        and (it.firm or it.device or any(f.field in RECORD_FIELDS for f in it.filters))
+        and not re.search(r"(?i)\b(?:most|top|rank\w*|common|frequent|breakdown|by\s+class)\b", it.question)
+    ):
+        it.measure, it.field, it.by, it.datasets = "lookup", "recall_class", None, ["enforcement"]
 
 
 def _recall_problem(it: Interpretation) -> None:
@@ -1420,7 +1474,7 @@ def _recall_start(it: Interpretation) -> None:
     if (
         it.field
         and not kept  # (a field kept from the answer before is replaced: "and when was it initiated?")
-        or it.datasets != ["recall"]
+        or it.datasets not in (["recall"], ["enforcement"])
         or it.measure not in ("list", "count", "lookup")
         or it.sides
         or it.date_from
@@ -1430,7 +1484,9 @@ def _recall_start(it: Interpretation) -> None:
         or re.search(r"(?i)\bhow\s+many\b|\bcount\b|\bnumber\s+of\b", it.question)
     ):
         return
-    it.field, it.measure, it.by, it.date_field = "event_date_initiated", "lookup", None, ""
+    start = "event_date_initiated" if it.datasets == ["recall"] else "recall_initiation_date"  # (an enforcement
+    # report's own name of the date)
+    it.field, it.measure, it.by, it.date_field = start, "lookup", None, ""
 
 
 def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
@@ -1452,7 +1508,7 @@ def _class_alternative(tokens: Tokens, it: Interpretation) -> None:
 
 # classification fields that 510(k) and PMA records do not carry themselves
 _NOT_IN_RECORD = {
-    "510k": {"device_class", "review_panel"},
+    "510k": {"device_class"},
     "pma": {"device_class", "review_panel", "regulation_number"},
 }
 
@@ -2095,7 +2151,7 @@ def _brand_alone(
         return None  # (words named together in another dataset's records are that device there)
     brands = [
         k
-        for k in range(max(a, 1), b)
+        for k in range(a, b)  # a brand may open the question ("Somnera sleep apnea system - is there a 510k?")
         if re.fullmatch(r"[A-Z][a-z]{3,}[a-z0-9]*|[A-Z][A-Za-z]*[a-z][A-Z][A-Za-z0-9]*", tokens.toks[k].text)
         and tokens.toks[k].low not in vocab.FUNCTION
         and not lay_key(tokens.toks[k].low)

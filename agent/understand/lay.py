@@ -18,6 +18,10 @@ LAY_WORDS = {
     "vent": "ventilator",  # clinical shorthand ("7200AE vents"), never the vena cava
     "crp": "c-reactive protein",  # the laboratory's name of the analyte (DCN, DCK ...)
     "hep": "hepatitis",  # "hep B", "hep assays": the disease the product-code names spell out
+    "cpap": "positive airway pressure",  # continuous positive airway pressure (QBY, BZD ...)
+    "bipap": "positive airway pressure",
+    "apap": "positive airway pressure",
+    "cgm": "continuous glucose monitor",  # (QBJ, PZE, QCD ...)
 }
 _ALL = {**ABBREVIATIONS, **LAY_WORDS}
 

@@ -27,7 +27,7 @@ _ASKED: list[tuple[set[str], re.Pattern[str], str]] = [
     (
         {"510k", "pma"},
         re.compile(
-            r"(?i)\breview\s+(?:time|period|duration|days)\b|\bhow long\b[^?.]{0,40}\b(?:take|took|clear|approv|"
+            r"(?i)\breview\s+(?:time|period|duration|days|clock)\b|\bhow long\b[^?.]{0,40}\b(?:take|took|clear|approv|"
             r"review|decid)\w*|\bdays\s+(?:from|between|to|until|it took)\b|\btime\s+to\s+(?:clearance|clear|"
             r"approval|approve|decision)\b|\bhow many days\b|\bturnaround\b"
         ),

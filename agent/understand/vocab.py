@@ -176,7 +176,9 @@ FIELD_PHRASES = _table(
         "qty recalled|how much product|how much was recalled|"
         "number of units|how many units",
         "review_days": "review time|review days|review period|time to clearance|time to approval|turnaround|"
-        "how long|how many days|days|take to clear|took to clear|take to approve|took to approve|take|took",
+        "how long|how many days|days|take to clear|took to clear|take to approve|took to approve|take|took|"
+        "review clock|"
+        "review duration|days to clearance|days to decision|time to decision",
         "proprietary_name": "proprietary name|proprietary names|listed device name|listed product name|"
         "listed device|listed product|listed name",
     }
@@ -188,6 +190,10 @@ FIELD_WORDS = {w for k in FIELD_PHRASES for w in k if len(w) > 2} - {"devices", 
 # dataset filters said in words: tag = "field=value"
 FILTER_PHRASES = _table(
     {
+        "event_type=Death|Injury": "serious incidents|serious incident|serious incident reports|death or injury|"
+        "death or injuries|deaths or injuries|death or serious injury|death or serious injuries|"
+        "deaths or serious injuries|"
+        "death/injury|deaths/injuries|death/serious injury|death or serious harm|death or injury reports",
         "event_type=Death": "death|deaths|died|fatal|fatalities|fatality|death reports|killed|dead|got killed|"
         "were killed|was killed|anyone die|anybody die|someone die|people die|patients die",
         "event_type=Injury": "injury|injuries|injured|serious injury|serious injuries|hurt|got hurt|were hurt|"
@@ -284,6 +290,9 @@ FILTER_PHRASES = _table(
         "root=Device Design": "device design|design|design issues|design problems|design related|design-related",
         "estab=Contract Sterilizer": "contract sterilizers|contract sterilizer|sterilizers for others|"
         "sterilize for another party|sterilize devices for another party",
+        "estab=Contract Manufacturer": "contract manufacturer|contract manufacturers|contract manufacturing sites|"
+        "manufacture medical device for another party|"
+        "contract mfrs|contract mfr",
         "estab=Manufacture Medical Device": "manufacturing sites|manufacturing establishments|manufacture",
         "estab=Repack or Relabel": "repackers|relabelers|repack|relabel",
         "truth=Positive": "positive|positives|truly positive|truth positive|antibody truth positive|antibody-positive|"
@@ -415,6 +424,7 @@ FILTER_FIELDS = {
     "truth": ({"covid19serology": "antibody_truth"}, "antibody truth {v}"),
     "regnum": ({"registrationlisting": "registration_number"}, "registration number {v}"),
     "lot": ({"event": "lot_number"}, "lot {v}"),
+    "duns": ({"udi": "labeler_duns_number"}, "labeler DUNS number {v}"),
     "fei": ({"registrationlisting": "fei_number"}, "FEI number {v}"),
     "ownernum": ({"registrationlisting": "owner_operator_number"}, "owner/operator number {v}"),
     "sex": ({"event": "patient_sex"}, "patient sex {v}"),
@@ -463,6 +473,7 @@ FILTER_DATASET = {
     "regnum": "registrationlisting",
     "ownernum": "registrationlisting",
     "lot": "event",
+    "duns": "udi",
     "fei": "registrationlisting",
     "sex": "event",
     "gmp": "classification",
@@ -547,6 +558,8 @@ characterise characterize characterising characterizing temporal interested purp
 essentially respectively i.e. e.g. i.e e.g ie eg simultaneously looking trying tho though blamed sent else
 people patients anyone whatever
 frequency frequencies tabulate tabulated tabulation
+history histories stuff lately if cool sweep pt pts legit thing things think doing comparing generated bucket
+buckets slice alone universe put puts hunting search searched searching rep reps
 """.split()
 )
 FUNCTION |= FRAME
