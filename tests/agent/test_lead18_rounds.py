@@ -275,7 +275,7 @@ def test_a_request_is_run_on_the_mirror_and_a_follow_up_narrows_it(assistant, sa
         "CAST(record AS VARCHAR) ILIKE '%pacemaker%' AND CAST(record AS VARCHAR) ILIKE '%tz medical%'",
     )
     second = assistant.ask('AND NOT company_name:"Tz Medical" -> count', session_id="q")["answer"]
-    assert "(brand_name:pacemaker) AND NOT company_name:\"Tz Medical\"" in second.splitlines()[0]
+    assert '(brand_name:pacemaker) AND NOT company_name:"Tz Medical"' in second.splitlines()[0]
     assert f"\n{want - tz} UDI device record" in second, second
 
 
