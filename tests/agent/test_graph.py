@@ -195,13 +195,13 @@ def test_a_tie_is_asked_about_and_the_pick_resumes_the_graph(data):
     """A weak reading becomes a clarifying question (a LangGraph interrupt); the next message picks."""
     a = make(data)
     try:
-        first = a.ask("recalls for Medlin stuff", session_id="tie")
+        first = a.ask("recalls for Medline", session_id="tie")
         assert first["clarify"]["choices"] and first["tool_calls"] == []
         assert first["answer"].startswith("Before I answer:")
         picked = a.ask("1", session_id="tie")
         assert picked["clarify"] is None and picked["tool_calls"]
         assert picked["answer"].startswith("Interpreted as:")
-        other = a.ask("recalls for Medlin stuff", session_id="tie2")
+        other = a.ask("recalls for Medline", session_id="tie2")
         moved_on = a.ask("adverse events for product code OZP", session_id="tie2")  # not a choice: a new question
         assert other["clarify"] and moved_on["tool_calls"][0]["args"]["product_codes"] == ["OZP"]
     finally:

@@ -88,7 +88,7 @@ def test_10_firm_names_are_not_rewritten():
 
 
 def test_11_the_note_names_only_words_not_searched(assistant):
-    answer = _ask(assistant, "For our board memo, how many adverse events did Medtronic have?")
+    answer = _ask(assistant, "For our Tuesday huddle, how many adverse events did Medtronic have?")
     assert "read as your context" not in answer
     assert "not used in the search (taken as background)" in answer, answer
 
