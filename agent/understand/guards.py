@@ -199,8 +199,6 @@ def _weak_reading(it: Interpretation) -> str:
     fixed = [n for n in it.notes if n.startswith('read "') and '" as "' in n and not _same_letters(n)]
     if fixed:
         return f"I {fixed[0]}, and that may not be what you meant"
-    if it.firm is not None and it.firm.match == "spelling":  # "Medlin" read as Medline Industries
-        return f'I read "{it.firm.words}" as the firm {it.firm.name}, and that may not be what you meant'
     if d is not None and (why := weak_device(d)):
         return why
     left = [w for w in it.unexplained if len(w) >= 3 and any(c.isalpha() for c in w)]
