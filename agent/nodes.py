@@ -6,7 +6,6 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
-from urllib.parse import quote_plus
 
 from langgraph.types import interrupt
 
@@ -25,9 +24,11 @@ from .answer import (
 from .events import ANSWER, ERROR, NOTE, STEP, TOKEN, TOOL_CALL, TOOL_RESULT, event
 from .planner import call_key, plan_calls
 from .quality import passes_quality
+from .servers import surface
+from .servers.surface import QUERY_TOOL
 from .state import TURN_RESET, AgentState
 from .tools import ToolContext, ToolError, run_tool
-from .tools.base import Provenance, ToolResult
+from .tools.base import ToolResult
 from .tools.searchers import UnsupportedFilter
 from .tools.specs import LABEL, SPECS
 from .understand.accounting import account, place_dropped, weak_sides
@@ -55,21 +56,6 @@ def pick(reply: Any, clar: Clarification) -> int | None:
         if text and (text == c.label.lower() or len(text) > 3 and text in c.label.lower()):
             return k
     return None
-
-
-_READABLE = ':[]*"()'  # the search syntax kept readable in the request to replay
-
-
-def _first_value(record: Any, path: str) -> Any:
-    """The first value at a dotted path of a record (lists are read through)."""
-    node = record
-    for part in path.split("."):
-        while isinstance(node, list):
-            node = node[0] if node else None
-        node = node.get(part) if isinstance(node, dict) else None
-    while isinstance(node, list):
-        node = node[0] if node else None
-    return node
 
 
 def _plain_words(text: str) -> str:
@@ -131,28 +117,27 @@ class Nodes:
         last = state.get("last") or {}
         q = read_query(state["question"], last.get("query") or None)
         assert q is not None
-        params = q.params() | {"limit": "1000" if q.count else "10"}
-        query = "&".join(f"{k}={quote_plus(v, safe=_READABLE)}" for k, v in params.items())
-        self.emit(event(TOOL_CALL, tool="openfda_query", args={"endpoint": q.endpoint, **params}))
-        body = self.ctx.api.get(f"/device/{q.endpoint}.json", query).json()
-        results = body.get("results", []) if "error" not in body else []
-        total = len(results) if q.count else body.get("meta", {}).get("results", {}).get("total", 0)
-        as_of = self.ctx.api.as_of(q.endpoint)
-        prov = Provenance(dataset=f"device/{q.endpoint}", as_of=as_of, query=query, params=params)
+        args = {"endpoint": q.endpoint, **q.params(), "limit": 1000 if q.count else 10}
+        self.emit(event(TOOL_CALL, tool=QUERY_TOOL, args=args))
+        called = surface.call(self.ctx.api, QUERY_TOOL, args)  # the MCP and HTTP servers' openfda_query
+        out_ = called.structured or {}
+        results, total, prov = out_.get("results", []), out_.get("total", 0), out_.get("provenance", [{}])[0]
         spec = SPECS.get(q.endpoint)
         id_field = spec.ids[0] if spec else ""
         at = spec.row.get(id_field, id_field) if spec else id_field
-        rows = [] if q.count or not id_field else [{id_field: _first_value(r, at)} for r in results]
+        rows = [] if q.count or not id_field else [{id_field: surface.first_value(r, at)} for r in results]
         result = ToolResult(
-            tool="openfda_query", total=total, rows=rows, id_fields=[id_field] if rows else [], provenance=[prov]
+            tool=QUERY_TOOL, total=total, rows=rows, id_fields=[id_field] if rows else [], provenance=[prov]
         )
-        self.emit(event(TOOL_RESULT, tool="openfda_query", ok="error" not in body, summary=f"total {total}"))
+        self.emit(event(TOOL_RESULT, tool=QUERY_TOOL, ok=called.error is None, summary=f"total {total}"))
         ids = [
-            str(r[id_field]) + "".join(f" ({field_label(f)}: {_first_value(rec, f)})" for f in q.shown if f != at)
+            str(r[id_field])
+            + "".join(f" ({field_label(f)}: {surface.first_value(rec, f)})" for f in q.shown if f != at)
             for r, rec in zip(rows, results)
             if r[id_field]
         ]
-        text = query_answer(q, total, results, as_of, prov.cite(), ids)
+        as_of = result.provenance[0].as_of
+        text = query_answer(q, total, results, as_of, result.provenance[0].cite(), ids)
         out = self._final(state, text, [result.model_dump(mode="json")])
         found = [str(r[id_field]) for r in rows if r[id_field]]
         last_ = LastResult(dataset=q.endpoint, query={"endpoint": q.endpoint, "search": q.search})

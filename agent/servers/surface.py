@@ -195,13 +195,13 @@ def _record_ids(endpoint: str, records: list[dict]) -> list[str]:
     out = []
     for r in records:
         for key in spec.ids:
-            value = _first(r, spec.row.get(key, key))
+            value = first_value(r, spec.row.get(key, key))
             if value not in (None, ""):
                 out.append(f"{key}={value}")
     return out
 
 
-def _first(record: Any, path: str) -> Any:
+def first_value(record: Any, path: str) -> Any:
     """The first value at a dotted path (arrays are transparent)."""
     node = record
     for part in path.split("."):
