@@ -4,6 +4,7 @@ attribute read as a device)."""
 
 from __future__ import annotations
 
+import os
 import re
 
 from .types import Choice, Clarification, DeviceFilter, Interpretation
@@ -216,7 +217,7 @@ def _same_letters(note: str) -> bool:
     if not m:
         return False
     a, b = (re.sub(r"[\W_]+", "", x.lower()) for x in (m[1], m[2]))
-    common = len(next((a[:i] for i in range(min(len(a), len(b)), 0, -1) if a[:i] == b[:i]), ""))
+    common = len(os.path.commonprefix([a, b]))
     return a == b or (abs(len(a) - len(b)) <= 2 and common >= min(len(a), len(b)) - 1 and common >= 6)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+import duckdb
 import pytest
 
 from agent import guard
@@ -279,12 +280,29 @@ def test_a_request_is_run_on_the_mirror_and_a_follow_up_narrows_it(assistant, sa
     assert f"\n{want - tz} UDI device record" in second, second
 
 
+def _rows(sample_dir, table: str, sql: str) -> list[tuple]:
+    con = duckdb.connect(str(sample_dir / "db" / f"{table}.duckdb"), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
 def test_the_values_of_a_field_are_counted_and_a_field_asked_is_shown(assistant, sample_dir):
-    con_want = _count(sample_dir, "device_covid19serology", "date_performed = '2020-04-27'")
-    assert con_want
+    makers = _rows(
+        sample_dir,
+        "device_covid19serology",
+        "SELECT count(DISTINCT manufacturer) FROM device_covid19serology WHERE date_performed = '2020-04-27'",
+    )[0][0]
+    assert makers
     out = assistant.ask("covid19serology: date_performed = 4/27/2020. How many distinct manufacturer values?")
     body = [ln for ln in out["answer"].splitlines() if ln.strip()][1]
-    assert body.startswith("2 different manufacturers in the serology test evaluations"), body
+    assert body.startswith(f"{makers} different manufacturers in the serology test evaluations"), body
+    ((number, cause),) = _rows(
+        sample_dir,
+        "device_recall",
+        "SELECT product_res_number, root_cause_description FROM device_recall WHERE firm_fei_number = '3002980729'",
+    )
     out = assistant.ask("root_cause_description for the recall where firm_fei_number = 3002980729")
-    assert "Z-0359-2013 (root cause description: Device Design)" in out["answer"], out["answer"]
-    assert out["citations"] and out["citations"][0]["id"] == "product_res_number=Z-0359-2013"
+    assert f"{number} (root cause description: {cause})" in out["answer"], out["answer"]
+    assert out["citations"] and out["citations"][0]["id"] == f"product_res_number={number}"
