@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -138,6 +139,8 @@ class Nodes:
         ]
         as_of = result.provenance[0].as_of
         text = query_answer(q, total, results, as_of, result.provenance[0].cite(), ids)
+        if not total and not q.count and (near := self._near_value(q)):
+            text = f"{text.split(chr(10), 1)[0]}\n\n{near}\n\n{text.split('Sources:', 1)[-1].join(['Sources:', ''])}"
         out = self._final(state, text, [result.model_dump(mode="json")])
         found = [str(r[id_field]) for r in rows if r[id_field]]
         last_ = LastResult(dataset=q.endpoint, query={"endpoint": q.endpoint, "search": q.search})
@@ -147,6 +150,30 @@ class Nodes:
                 last_ = last_result(named, [], []).model_copy(update={"query": last_.query, "dataset": q.endpoint})
         out["last"] = last_.model_dump(mode="json")
         return out
+
+    def _near_value(self, q: Any) -> str:
+        """A quoted value no record holds, beside a value the records do hold that is spelled almost the same
+        (root_cause_description:"Employe error", where recalls say "Employee error"): no figure, and the value to
+        ask with. A zero for a misspelled value would be a confident wrong figure."""
+        for m in re.finditer(r'(?<!NOT )(?<![\w.])([a-z][\w.]*):"([^"]{3,})"', q.search):
+            name, value = m[1].removesuffix(".exact"), m[2]
+            args = {"endpoint": q.endpoint, "count": f"{name}.exact", "limit": 1000}
+            terms = [
+                str(r.get("term"))
+                for r in (surface.call(self.ctx.api, QUERY_TOOL, args).structured or {}).get("results", [])
+                if r.get("term")
+            ]
+            lows = {t.lower(): t for t in terms}
+            close = difflib.get_close_matches(value.lower(), list(lows), n=1, cutoff=0.8)
+            if close and close[0] != value.lower():
+                held = lows[close[0]]
+                label = field_label(name.rsplit(".", 1)[-1])
+                return (
+                    f'I give no figure: "{value}" is not a {label} that any of these records holds, and "{held}" is '
+                    f"one they hold, spelled almost the same. If that is what you meant, ask again with "
+                    f'{name}:"{held}".'
+                )
+        return ""
 
     # -- understand / clarify ---------------------------------------------------------------------------
     def understand(self, state: AgentState) -> dict:

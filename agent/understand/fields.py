@@ -176,6 +176,9 @@ def recall_numbers(ctx: ToolContext, it: Interpretation) -> None:
     of a recall is its recall class (given in enforcement reports)."""
     event_home(ctx, it)
     numbers = [f.value for f in it.filters if f.field == "product_res_number"]
+    if numbers and it.datasets == ["classification"]:
+        it.datasets = ["recall"]  # "Z-2338-2012 what classification does it have?": the recall's class, not the
+        # classification dataset, which holds no recall numbers
     if not numbers and not set(it.datasets) & {"recall", "enforcement"}:
         return
     classes = any(f.field in ("class", "recall_class") for f in it.filters)  # "classified class III": a filter

@@ -15,6 +15,7 @@ __all__ = ["field_not_dataset", "bare", "content", "specific", "refining", "merg
 
 # an establishment's own numbers: a registration found by one names one establishment ("reg number?" after it)
 _REGISTRY_IDS = ("word:regnum", "word:fei", "word:ownernum")
+_LEAVE_OUT = {"other", "others", "excluding", "exclude", "except", "besides", "apart", "aside", "not", "non", "without"}
 _REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
 
 
@@ -86,8 +87,8 @@ def merge(prev: Interpretation, new: Interpretation, dated: bool, last: LastResu
     out = prev.model_copy(deep=True)
     out.question, out.notes, out.unexplained = new.question, new.notes, new.unexplained
     out.followup, out.confidence, out.understood = "keys", new.confidence, True
-    if new.device:
-        out.device = new.device
+    if new.device and {w.lower().removeprefix("non-") for w in new.device.words.split()} - _LEAVE_OUT:
+        out.device = new.device  # ("now exclude Netech": "exclude" read as a device is no new device)
     if new.firm:
         out.firm = new.firm
     if new.place:

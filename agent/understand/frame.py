@@ -823,6 +823,11 @@ _OWN_DASH = re.compile(
 )
 # a label of the ask itself at a sentence's head: "Q: how many ...", "Question - which ..."
 _LABEL = re.compile(r"(?i)^\s*(?:q|question|query|ask|request)\s*[:\-–]\s+")
+# an ask with nothing of its own ("Total?", "How many?", "Count pls."): what it counts is in the sentence before
+_BARE_ASK = re.compile(
+    r"(?i)^\W*(?:and\s+)?(?:(?:the|a)\s+)?(?:total|count|number|tally|sum|figure|how\s+many|n)(?:\s+(?:pls|please|only|"
+    r"of\s+them|in\s+all|overall|(?:are\s+)?(?:remain|remaining|left)))?\W*$"
+)
 # the asker's remark in parentheses: "(ballpark is fine)", "(rough numbers ok)", "(just curious)"
 _REMARK = re.compile(
     r"(?i)\s*\((?=[^()]*\b(?:ballpark|rough|roughly|approx\w*|estimate|fine|ok|okay|please|thanks|possible|"
@@ -1252,6 +1257,8 @@ def reframe(
                 p for p in asks if not (_OWN_STATEMENT.search(p) and not _STRONG_ASK.search(p) or _SHOWING.search(p))
             ]
         asks = [p for p in parts if p in asks or asks and (_RESTRICTS.search(p) or doubt(p, " ".join(asks)))]
+        if asks and all(_BARE_ASK.match(p) for p in asks) and not any(_OWN_STATEMENT.search(p) for p in parts):
+            asks = parts  # "recalls with employee error as the root cause. Total?": the sentence before is the ask's
         if asks and len(asks) < len(parts):
             frames += [p for p in parts if p not in asks]
             text = " ".join(asks)

@@ -640,9 +640,10 @@ def _that_year(question: str, last: LastResult | None) -> str:
 
 
 _HOW_MANY_FIRMS = re.compile(
-    r"(?i)\b(?:how\s+many|number\s+of|count\s+(?:of\s+)?(?:the\s+)?)\s*(?:different\s+|distinct\s+|unique\s+|"
-    r"separate\s+|individual\s+)?(?:firms|manufacturers|companies|applicants|makers|recalling\s+firms|labelers|"
-    r"sponsors|holders)\b"
+    r"(?i)\b(?:how\s+many|number\s+of|count\s+(?:of\s+)?(?:the\s+)?)\s*(?:(?:different|distinct|unique|separate|"
+    r"individual)\s+(?:(?:test|device|kit|product)\s+)?(?:firms?|manufacturers?|compan(?:y|ies)|applicants?|makers?|"
+    r"labelers?|sponsors?|holders?)|(?:firms|manufacturers|companies|applicants|makers|recalling\s+firms|labelers|"
+    r"sponsors|holders))\b"
 )
 
 
@@ -957,6 +958,15 @@ def _read(
         )
     ):  # "and the recall initiation date?" after an enforcement report: that report's field (it is the recall)
         named, it.datasets = [], []
+    if (
+        last
+        and last.reading
+        and named == ["classification"]
+        and "classification" not in (last.reading.get("datasets") or [])
+        and re.search(r"(?i)\bclassified\b", question)
+        and not re.search(r"(?i)\bclassifications?\b|\bproduct\s+codes?\b", question)
+    ):  # "of those, # classified class 3?" after enforcement reports: their recall class, not the product codes
+        named, it.datasets = [], []
     of_those = bool(
         last
         and last.reading
@@ -1150,7 +1160,10 @@ def _read(
         if yesno:
             flag_question(it, tokens)  # "... ETB?" then "is it an implant?": the flag of the same code
         if it.datasets and set(it.datasets) <= {"recall", "enforcement"} and "device_class" in (it.field, it.by):
-            it.measure, it.field, it.by, it.datasets = "lookup", "recall_class", None, ["enforcement"]
+            if any(f.field == "class" for f in it.filters) and _COUNT_WORDS.search(question.replace("#", "number")):
+                it.measure, it.field, it.by = "count", None, None  # "of those, # classified class 3?": counted
+            else:
+                it.measure, it.field, it.by, it.datasets = "lookup", "recall_class", None, ["enforcement"]
     elif follow and last and not (it.device or it.firm or ids or it.place):
         bind(it, last, [tokens.lows()[i] for i, _, _ in follow])
     elif follow and last and last.place and not it.place and any(tokens.lows()[i] == "there" for i, _, _ in follow):
@@ -1310,6 +1323,8 @@ def _read(
         _recall_class_asked(it)  # "what class did FDA assign the ASP enforcement report": its recall class
     if firm_left_out(ctx, it):
         it.understood, clar = True, None
+        if defaulted and not refine:  # "excluding Tz Medical, how many?" with no dataset: which records, asked
+            clar = ask_firm_dataset(it) or ask_dataset(it)
     elif record_field(it):
         if not strong:
             firm_field_home(it)  # "review time for K200606": that field of the record named, where it is

@@ -1,0 +1,134 @@
+"""What the lead changed for the rounds 61 to 70 (issue 14), each asked here in other words than the rounds':
+
+- a sentence that names the records, then an ask with nothing of its own ("... employee error as the root cause.
+  Total?"), is one question: the sentence is not set aside as background;
+- "now exclude <firm>" narrows the previous answer (its device kept); said with no dataset, the dataset is asked;
+- the number of different makers asked in words ("number of different test makers") counts the makers;
+- a recall number with "classification" is the recall's class, read where the number is (an enforcement report);
+- "of those, # classified class 3?" after enforcement reports counts those of that recall class;
+- a value quoted in the openFDA search syntax that no record holds, beside one spelled almost the same, gives no
+  figure and names the value the records hold.
+
+Real library API and graph, sample mirror; expected figures are counted by SQL on the same mirror."""
+
+from __future__ import annotations
+
+import re
+
+from .test_lead16_rounds import _count  # the expected figure, counted by SQL on the sample mirror
+
+
+def _lines(answer: str) -> list[str]:
+    return [ln for ln in answer.splitlines() if ln.strip()]
+
+
+def _first_figure(line: str) -> int:
+    m = re.match(r"\s*([\d,]+)\b", line)
+    assert m, line
+    return int(m[1].replace(",", ""))
+
+
+# --------------------------------------------------------------------------------- the ask with nothing of its own
+
+
+def test_a_bare_total_after_the_sentence_that_names_the_records_counts_them(assistant, sample_dir):
+    expected = _count(sample_dir, "device_recall", "lower(root_cause_description) = 'employee error'")
+    for q in ("recalls caused by employee error. Total?", "Recalls with human error as the root cause. How many?"):
+        out = assistant.ask(q)
+        head, body = _lines(out["answer"])[:2]
+        assert "root cause Employee Error" in head, head
+        assert _first_figure(body) == expected, body
+
+
+def test_a_bare_ask_after_the_askers_own_statement_still_asks_what_to_count(assistant):
+    out = assistant.ask("We track infusion pumps. How many?")
+    assert out["clarify"], out["answer"]
+
+
+# ----------------------------------------------------------------------------------------------- a firm left out
+
+
+def test_now_exclude_a_firm_narrows_the_previous_answer_and_keeps_its_device(assistant, sample_dir):
+    sid = "exclude"
+    first = assistant.ask("UDI records for pacemaker analyzers", session_id=sid)
+    head = _lines(first["answer"])[0]
+    codes = re.findall(r"\b([A-Z]{3}) \(", head)
+    assert codes, head
+    listed = ", ".join(f"'{c}'" for c in codes)
+    in_codes = f"list_has_any(product_code_list, [{listed}])"
+    expected = _count(sample_dir, "device_udi", f"{in_codes} AND company_name NOT ILIKE 'tz medical%'")
+    assert expected != _count(sample_dir, "device_udi", "company_name NOT ILIKE 'tz medical%'")  # the device counts
+    out = assistant.ask("now exclude Tz Medical", session_id=sid)
+    head, body = _lines(out["answer"])[:2]
+    assert "device pacemaker analyzers" in head and "firms other than Tz Medical" in head, head
+    assert _first_figure(body) == expected, body
+
+
+def test_a_firm_left_out_with_no_dataset_asks_which_records(assistant):
+    out = assistant.ask("now exclude Tz Medical, Inc. How many remain?")
+    assert out["clarify"], out["answer"]
+    assert any("UDI" in c for c in out["clarify"]["choices"]), out["clarify"]
+
+
+# ----------------------------------------------------------------------------------------- makers counted in words
+
+
+def test_the_number_of_different_makers_asked_in_words_counts_the_makers(assistant, sample_dir):
+    con_where = "date_performed = DATE '2020-04-27'"
+    tests = _count(sample_dir, "device_covid19serology", con_where)
+    import duckdb
+
+    con = duckdb.connect(str(sample_dir / "db" / "device_covid19serology.duckdb"), read_only=True)
+    try:
+        makers = con.execute(
+            f"SELECT count(DISTINCT manufacturer) FROM device_covid19serology WHERE {con_where}"
+        ).fetchone()[0]
+    finally:
+        con.close()
+    assert makers != tests  # the question is only a test when the two figures differ
+    for q in (
+        "number of different test makers evaluated on 04/27/2020, covid antibody test data",
+        "how many distinct manufacturer in the covid serology evaluations performed on 2020-04-27",
+    ):
+        body = _lines(assistant.ask(q)["answer"])[1]
+        assert _first_figure(body) == makers, body
+
+
+# ------------------------------------------------------------------------------------------- recall class by number
+
+
+def test_a_recall_number_with_classification_is_its_recall_class_where_the_number_is(assistant, sample_dir):
+    con_where = "recall_number = 'Z-2338-2012'"
+    assert _count(sample_dir, "device_enforcement", con_where) == 1
+    assert _count(sample_dir, "device_recall", "product_res_number = 'Z-2338-2012'") == 0
+    out = assistant.ask("Z-2338-2012 what classification does it have?")
+    head, body = _lines(out["answer"])[:2]
+    assert head.startswith("Interpreted as: enforcement reports; Z-2338-2012"), head
+    assert "recall class III" in body, body
+
+
+def test_of_those_classified_class_three_counts_the_previous_reports(assistant, sample_dir):
+    sid = "enf2012"
+    assistant.ask("enforcement reports started in 2012", session_id=sid)
+    expected = _count(
+        sample_dir,
+        "device_enforcement",
+        "year(recall_initiation_date) = 2012 AND classification = 'Class III'",
+    )
+    out = assistant.ask("of those, # classified class 3?", session_id=sid)
+    head, body = _lines(out["answer"])[:2]
+    assert head.startswith("Interpreted as: enforcement reports"), head
+    assert _first_figure(body) == expected, body
+
+
+# ------------------------------------------------------------------------------------------- a misspelled value
+
+
+def test_a_misspelled_quoted_value_gives_no_zero_and_names_the_value_held(assistant, sample_dir):
+    assert _count(sample_dir, "device_recall", "root_cause_description = 'Employe error'") == 0
+    out = assistant.ask('root_cause_description:"Employe error" in device recalls, count')
+    body = _lines(out["answer"])[1]
+    assert body.startswith("I give no figure") and '"Employee error"' in body, body
+    assert not re.search(r"(?m)^0 ", out["answer"])
+    plain = assistant.ask('device recalls where root_cause_description:"Zorg thing"')
+    assert _lines(plain["answer"])[1].startswith("0 recalled products match"), plain["answer"]
