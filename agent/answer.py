@@ -607,7 +607,13 @@ def query_answer(q: Any, total: int, results: list[dict], as_of: str, cite: str,
     )
     if q.count:
         values = "; ".join(f"{r.get('term')}: {r.get('count', 0):,}" for r in results[:12])
-        body = f"{total:,} different {what} in the {label} that match" + (f": {values}" if values else "")
+        firms = re.search(r"(?i)manufacturer|compan|firm|applicant|labeler|sponsor|owner", q.count)
+        count = (
+            f"{total:,} {'firm' if total == 1 else 'firms'} (different {what})"
+            if firms
+            else f"{total:,} different {what}"
+        )
+        body = f"{count} in the {label} that match" + (f": {values}" if values else "")
     else:
         body = f"{total:,} {noun(q.endpoint, total)} match"
         if ids:

@@ -185,9 +185,16 @@ _TRAILING = re.compile(
 )
 
 
+# the use an FDA figure is put to, said inside the question ("the FDA class ... for a COFEPRIS dossier"): not the data
+_PURPOSE_INSIDE = re.compile(
+    r"(?i)\b(?:for|in)\s+(?:a|an|our|the|my|their)\s+(?:[\w-]+\s+){0,3}?(?:dossiers?|submissions?|filings?|"
+    r"technical\s+files?|tech\s+files?|applications?|registrations?|renewals?)\b(?:\s+(?:of|for|to|with)\s+[\w-]+)?"
+)
+
+
 def _the_ask(question: str) -> str:
     """The question without the statements and purposes framed around it."""
-    q = question
+    q = _PURPOSE_INSIDE.sub(" ", question) if re.search(r"\bFDA\b", question) else question
     while m := (_LEAD_STATEMENT.match(q) or _LEAD_PURPOSE.match(q)):
         q = q[m.end() :]
     return _TRAILING.sub("", q) or q

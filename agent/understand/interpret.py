@@ -1789,6 +1789,10 @@ def _date_kind(tokens: Tokens) -> str:
     dated = [k for k, r in tokens.role.items() if r == "date"]
     first = min(dated) if dated else len(lows)
     for k, w in enumerate(lows):
+        if k and lows[k - 1] in ("not", "nor") and w in ("event", "incident", "date", "occurrence", "occurred"):
+            end = k + 1 + sum(1 for x in lows[k + 1 : k + 3] if x in ("of", "the", "event", "incident", "date"))
+            tokens.take(k - 1, end, "function")
+            continue  # "received in Dec 2022 (date_received, NOT date_of_event)": the date said not to use
         if k + 1 < len(lows) and w in ("event", "incident") and lows[k + 1] in ("date", "dates"):
             tokens.take(k + 1, k + 2, "function")
             return "occurred"  # "MDRs with an event date in Dec 2022"

@@ -175,6 +175,10 @@ _ACRONYM_AFTER = re.compile(
 )
 # a courtesy in Spanish inside an English question: "root cause description porfa"
 _COURTESY = re.compile(r"(?i)\b(?:por\s+favor|porfa|plis)\b")
+# a Spanish phrase inside an English question ("... done in May 2020, en la base de FDA"): where to look, in English
+_MIXED = re.compile(
+    r"(?i)\b(?:en|de)\s+(?:la\s+)?(?:base|bd)\s+(?:de\s+datos\s+)?(?:de\s+)?(?:la\s+)?(?=fda\b|maude\b|openfda\b)"
+)
 
 
 def _quarter(m: re.Match[str]) -> str:
@@ -202,7 +206,7 @@ def to_english(text: str) -> str:
     """The question in English words when it is Spanish ("cuantos 510k en los ultimos 5 años?" -> "how many 510k in
     the last 5 years?"); any other question unchanged."""
     if not is_spanish(text):
-        return _COURTESY.sub("please", text)
+        return _MIXED.sub("in the ", _COURTESY.sub("please", text))
     out = _plain(text).replace("¿", "").replace("¡", "")
     for pattern, repl in _PHRASES:
         special = _SPECIAL.get(repl)

@@ -137,6 +137,7 @@ def from_speech(text: str) -> str:
     """The question with its spoken forms written as typed; anything else unchanged."""
     out = re.sub(r"(?i)\bfive[\s-]+ten[\s-]+(?:k|kay)\b", "510(k)", text)
     out = re.sub(r"(?i)\bclass[\s-]+won\b", "class I", out)
+    out = re.sub(r"(?i)\b(covid)[\s-]+nineteen\b", r"\1-19", out)  # "covid nineteen"
     out = _YEAR.sub(_year, out)
     out = re.sub(r"(?i)\b(?:q|cue|queue)[\s-]+(one|two|three|four|1|2|3|4)\b", lambda m: f"Q{_q(m[1])}", out)
     out = re.sub(

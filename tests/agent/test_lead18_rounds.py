@@ -297,7 +297,7 @@ def test_the_values_of_a_field_are_counted_and_a_field_asked_is_shown(assistant,
     assert makers
     out = assistant.ask("covid19serology: date_performed = 4/27/2020. How many distinct manufacturer values?")
     body = [ln for ln in out["answer"].splitlines() if ln.strip()][1]
-    assert body.startswith(f"{makers} different manufacturers in the serology test evaluations"), body
+    assert body.startswith(f"{makers} firms (different manufacturers) in the serology test evaluations"), body
     ((number, cause),) = _rows(
         sample_dir,
         "device_recall",

@@ -132,3 +132,47 @@ def test_a_misspelled_quoted_value_gives_no_zero_and_names_the_value_held(assist
     assert not re.search(r"(?m)^0 ", out["answer"])
     plain = assistant.ask('device recalls where root_cause_description:"Zorg thing"')
     assert _lines(plain["answer"])[1].startswith("0 recalled products match"), plain["answer"]
+
+
+# ------------------------------------------------------------------------------- dates, purposes, mixed and spoken
+
+
+def test_a_date_said_not_to_use_is_not_the_date_counted(assistant, sample_dir):
+    received = _count(sample_dir, "device_event", "date_received BETWEEN DATE '2022-12-01' AND DATE '2022-12-31'")
+    occurred = _count(sample_dir, "device_event", "date_of_event BETWEEN DATE '2022-12-01' AND DATE '2022-12-31'")
+    assert received != occurred  # the question is only a test when the two dates give different counts
+    out = assistant.ask(
+        "device_event records received by FDA in December 2022 (date_received, NOT date_of_event). Count?"
+    )
+    head, body = _lines(out["answer"])[:2]
+    assert "(received)" in head, head
+    assert _first_figure(body) == received, body
+
+
+def test_another_agencys_dossier_as_the_purpose_of_an_fda_question_is_not_refused(assistant):
+    from agent import guard
+
+    for q in (
+        "I need the FDA class of the pacemaker for a COFEPRIS dossier, which is it?",
+        "necesito la clase FDA del marcapasos para un dossier de COFEPRIS, cual es?",
+    ):
+        out = assistant.ask(q)
+        assert not out["answer"].startswith("That is not in this mirror"), out["answer"]
+    assert guard.classify("what is the COFEPRIS class of a pacemaker?") == "out_of_scope"
+
+
+def test_a_spanish_phrase_naming_the_fda_data_inside_an_english_question(assistant, sample_dir):
+    expected = _count(
+        sample_dir, "device_covid19serology", "date_performed BETWEEN DATE '2020-05-01' AND DATE '2020-05-31'"
+    )
+    out = assistant.ask("how many COVID antibody test results were done in May 2020, en la base de FDA")
+    head, body = _lines(out["answer"])[:2]
+    assert head.startswith("Interpreted as: serology test evaluations for COVID-19; dates May 2020"), head
+    assert _first_figure(body) == expected, body
+
+
+def test_covid_nineteen_said_aloud_is_covid_19(assistant, sample_dir):
+    serum = _count(sample_dir, "device_covid19serology", "type = 'Serum'")
+    out = assistant.ask("break down the covid nineteen antibody test evaluations by sample type serum and plasma")
+    body = _lines(out["answer"])[1]
+    assert f"Serum: {serum}" in body, body
