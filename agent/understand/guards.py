@@ -36,6 +36,9 @@ _PATIENT = re.compile(
 )
 
 
+_GRAMMAR = {"the", "and", "for", "with", "from", "reports", "report", "records", "events", "devices", "device"}
+
+
 def _names_zero(it: Interpretation) -> str:
     """A device found neither by its product codes nor in the records' own names: the words may be no device at
     all ("termination", "labels"), so a zero would answer a question that was not asked. A term of several words
@@ -80,6 +83,9 @@ def _patient_as_device(it: Interpretation) -> str:
         return ""  # a device named so that holds records here ("Condom, Female"): the reading stands
     if d.path == "given" and any(c.records for c in d.codes):
         return ""  # a product code asked for by its letters, with records
+    rest = [w for w in _PATIENT.sub(" ", d.words).split() if len(w) > 2 and w.lower() not in _GRAMMAR]
+    if len(rest) >= 2:
+        return ""  # "pediatric central venous catheter kit": a device for children, not the patient
     return (
         f'"{d.words}" describes the patient, not a device, and no device of that name holds records here, so I give '
         'no figure. I can count adverse event reports by the patient\'s sex ("reports for female patients"), or '

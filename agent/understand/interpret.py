@@ -641,7 +641,7 @@ def _that_year(question: str, last: LastResult | None) -> str:
 
 _HOW_MANY_FIRMS = re.compile(
     r"(?i)\b(?:how\s+many|number\s+of|count\s+(?:of\s+)?(?:the\s+)?)\s*(?:(?:different|distinct|unique|separate|"
-    r"individual)\s+(?:(?:test|device|kit|product)\s+)?(?:firms?|manufacturers?|compan(?:y|ies)|applicants?|makers?|"
+    r"individual)\s+(?:(?:test|device|kit|product|recalling)\s+)?(?:firms?|manufacturers?|compan(?:y|ies)|applicants?|makers?|"
     r"labelers?|sponsors?|holders?)|(?:firms|manufacturers|companies|applicants|makers|recalling\s+firms|labelers|"
     r"sponsors|holders))\b"
 )

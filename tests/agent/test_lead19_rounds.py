@@ -176,3 +176,21 @@ def test_covid_nineteen_said_aloud_is_covid_19(assistant, sample_dir):
     out = assistant.ask("break down the covid nineteen antibody test evaluations by sample type serum and plasma")
     body = _lines(out["answer"])[1]
     assert f"Serum: {serum}" in body, body
+
+
+def test_a_device_for_children_is_a_device_not_the_patient(assistant, sample_dir):
+    expected = _count(
+        sample_dir,
+        "device_recall",
+        "recalling_firm ILIKE 'arrow%' AND record::VARCHAR ILIKE '%pediatric%' AND record::VARCHAR ILIKE '%kit%'",
+    )
+    assert expected
+    sid = "peds"
+    out = assistant.ask(
+        "do you have the Arrow International recall for the pediatric central venous catheter kit?", session_id=sid
+    )
+    head, body = _lines(out["answer"])[:2]
+    assert "firm Arrow International" in head, head
+    assert body.startswith(f"Yes: {expected} recalled product"), body
+    cause = assistant.ask("what was the root cause?", session_id=sid)
+    assert "Employee error" in cause["answer"], cause["answer"]
