@@ -35,7 +35,7 @@ from .tools.specs import LABEL, SPECS
 from .understand.accounting import account, place_dropped, weak_sides
 from .understand.guards import confirm_zero, weak_zero
 from .understand.interpret import apply_choice, interpret
-from .understand.query_syntax import read_query
+from .understand.query_syntax import read_query, search_words
 from .understand.refusals import refusal_reply, refuses
 from .understand.spanish import to_english
 from .understand.spoken import from_speech
@@ -97,7 +97,8 @@ class Nodes:
     # -- start / direct ------------------------------------------------------------------------------
     def start(self, state: AgentState) -> dict:
         said = state["messages"][-1]["content"] if state.get("messages") else ""
-        question = from_speech(to_english(said))  # Spanish read in English; dictated forms written as typed
+        question = search_words(from_speech(to_english(said)))  # Spanish read in English; dictated forms and a
+        # database searcher's words ("number of results?") written as typed
         last = state.get("last") or {}
         route = guard.classify(question, has_context=bool(last.get("codes") or last.get("firms")))
         if refuses(route, question):

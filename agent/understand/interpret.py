@@ -1788,11 +1788,16 @@ def _date_kind(tokens: Tokens) -> str:
     lows = tokens.lows()
     dated = [k for k, r in tokens.role.items() if r == "date"]
     first = min(dated) if dated else len(lows)
+    negated: set[int] = set()  # a date said not to use: "(date_received, NOT date_of_event)"
     for k, w in enumerate(lows):
         if k and lows[k - 1] in ("not", "nor") and w in ("event", "incident", "date", "occurrence", "occurred"):
-            end = k + 1 + sum(1 for x in lows[k + 1 : k + 3] if x in ("of", "the", "event", "incident", "date"))
+            said = ("of", "the", "event", "incident", "date", "received", "recieved", "occurred", "occured")
+            end = k + 1 + sum(1 for x in lows[k + 1 : k + 3] if x in said)
             tokens.take(k - 1, end, "function")
-            continue  # "received in Dec 2022 (date_received, NOT date_of_event)": the date said not to use
+            negated.update(range(k - 1, end))
+    for k, w in enumerate(lows):
+        if k in negated:
+            continue
         if k + 1 < len(lows) and w in ("event", "incident") and lows[k + 1] in ("date", "dates"):
             tokens.take(k + 1, k + 2, "function")
             return "occurred"  # "MDRs with an event date in Dec 2022"
@@ -1827,7 +1832,7 @@ def _date_kind(tokens: Tokens) -> str:
             tokens.take(k, k + 2, "function")
             return "terminated"  # "recalls closed out during 2020"
     for k, w in enumerate(lows):
-        kind = vocab.DATE_KIND.get(w)
+        kind = None if k in negated else vocab.DATE_KIND.get(w)
         if not kind or (kind in _NEAR_KINDS and not (0 < first - k <= 3 or k == first + 1 and w.endswith("s"))):
             continue
         if kind in _NEAR_KINDS:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from mirror.api.catalog import catalog
 
-__all__ = ["QueryReading", "read_query", "ENDPOINT_WORDS"]
+__all__ = ["QueryReading", "read_query", "search_words", "ENDPOINT_WORDS"]
 
 # the words that name a dataset, in the question (the API's own names first)
 ENDPOINT_WORDS: tuple[tuple[str, str], ...] = (
@@ -174,3 +174,22 @@ def read_query(question: str, last: dict | None = None) -> QueryReading | None:
     return QueryReading(
         endpoint=endpoint, search=search, count=count, clauses=[m[0].strip() for m in found], shown=shown
     )
+
+
+# a database searcher's words around a question in plain English ("number of results?", "(case-insensitive pls)",
+# "limiter: decision_date = ...", "Limit to decision_date, not date_received"): what they ask, in the question's words
+_SEARCH_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\s*\(\s*case[\s-]*(?:in)?sensitive\b[^)]{0,30}\)", ""),
+    (r"\b(?:the\s+)?(?:number|count|total)\s+of\s+(?:results|hits|matches)\b", "how many"),
+    (r"\b(?:results?|hits?|matches?)\s+count\b", "count"),
+    (r"\blimiters?\s*:\s*", ""),
+    (r"\blimit(?:ed)?\s+to\s+(?=[a-z]+_[a-z_]+\b|(?:the\s+)?(?:decision|received|event)\s+date\b)", "by "),
+)
+
+
+def search_words(text: str) -> str:
+    """The question with a database searcher's framing words said as plain asks; anything else unchanged."""
+    out = text
+    for pattern, repl in _SEARCH_WORDS:
+        out = re.sub(pattern, repl, out, flags=re.I)
+    return out

@@ -194,3 +194,22 @@ def test_a_device_for_children_is_a_device_not_the_patient(assistant, sample_dir
     assert body.startswith(f"Yes: {expected} recalled product"), body
     cause = assistant.ask("what was the root cause?", session_id=sid)
     assert "Employee error" in cause["answer"], cause["answer"]
+
+
+def test_a_database_searchers_words_ask_plainly(assistant, sample_dir):
+    q2 = "decision_date BETWEEN DATE '2020-04-01' AND DATE '2020-06-30'"
+    decided = _count(sample_dir, "device_510k", q2)
+    received = _count(sample_dir, "device_510k", q2.replace("decision_date", "date_received"))
+    assert decided != received  # the question is only a test when the two dates give different counts
+    cases = {
+        "Number of premarket notifications (510k) with a decision date in the second quarter of 2020? Limit to "
+        "decision_date, not date_recieved.": decided,
+        "510(k) AND decision_date = 2Q2020 -> result count": decided,
+        'count recalls, root cause "employee error" (case-insensitive pls)': _count(
+            sample_dir, "device_recall", "lower(root_cause_description) = 'employee error'"
+        ),
+    }
+    for q, expected in cases.items():
+        out = assistant.ask(q)
+        assert not out["clarify"], out["answer"]
+        assert _first_figure(_lines(out["answer"])[1]) == expected, (q, out["answer"])
