@@ -152,6 +152,14 @@ class Nodes:
         out["last"] = last_.model_dump(mode="json")
         return out
 
+    def _brand(self, words: list[str]) -> set[str]:
+        """The words that are a firm's name in the data and no device word ("oec" of "OEC c-arm")."""
+        from mirror.lookup.lexicon import device_word_reach, firm_words
+
+        firms = firm_words(self.ctx.api, words)
+        reach = device_word_reach(self.ctx.api, sorted(firms)) if firms else {}
+        return {w for w in firms if not reach.get(w)}
+
     def _near_value(self, q: Any) -> str:
         """A quoted value no record holds, beside a value the records do hold that is spelled almost the same
         (root_cause_description:"Employe error", where recalls say "Employee error"): no figure, and the value to
@@ -370,7 +378,9 @@ class Nodes:
             for c in calls
             if c.get("result_index") is not None and not c.get("label", "").startswith("supplements")
         ]
-        if why := weak_zero(it, totals) or weak_sides(it, totals):  # a zero over a doubtful reading: asked back
+        if why := weak_zero(it, totals, self._brand) or weak_sides(
+            it, totals
+        ):  # a zero over a doubtful reading: asked back
             reading = interpreted_line(it).removeprefix("Interpreted as: ").split(" Words not used:")[0].rstrip(".")
             clar = confirm_zero(it, why, reading)
             self.emit(event(STEP, step="understand", clarify=clar.question))  # the app: "Asked which reading ..."

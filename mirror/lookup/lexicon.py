@@ -11,10 +11,10 @@ import json
 from dataclasses import dataclass, field
 
 from . import devices as _dev
-from .firms import _KEYS, _NAMES, _key_query, ensure_firm_table
+from .firms import _KEYS, _NAMES, _WORDS, _key_query, ensure_firm_table
 from .source import Source, pinned
 
-__all__ = ["FirmHit", "firm_phrases", "device_word_reach", "product_code_details", "CodeDetails"]
+__all__ = ["FirmHit", "firm_phrases", "firm_words", "device_word_reach", "product_code_details", "CodeDetails"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,19 @@ def firm_phrases(src: Source, phrases: list[str]) -> dict[str, FirmHit]:
         )
         for r in rows
     }
+
+
+def firm_words(src: Source, words: list[str]) -> set[str]:
+    """The words (lower case) that are a whole word of some firm's name in the data ("oec" of "GE OEC Medical
+    Systems"): a brand said inside a device's name."""
+    lows = sorted({w.lower() for w in words if w.strip()})
+    if not lows:
+        return set()
+    reader, snap = pinned(src)
+    ensure_firm_table(reader, snap)
+    with reader.cursor(snap=snap) as cur:
+        rows = cur.execute(f"SELECT DISTINCT word FROM {_WORDS} WHERE list_contains($w, word)", {"w": lows}).fetchall()
+    return {r[0] for r in rows}
 
 
 def device_word_reach(src: Source, words: list[str]) -> dict[str, int]:

@@ -213,3 +213,21 @@ def test_a_database_searchers_words_ask_plainly(assistant, sample_dir):
         out = assistant.ask(q)
         assert not out["clarify"], out["answer"]
         assert _first_figure(_lines(out["answer"])[1]) == expected, (q, out["answer"])
+
+
+def test_a_brand_or_stem_inside_a_device_name_puts_no_zero_in_doubt(assistant, sample_dir):
+    from mirror.lookup.lexicon import firm_words
+
+    assert "oec" in firm_words(assistant.ctx.api, ["OEC"])  # a word of a firm's name in these records
+    expected = _count(
+        sample_dir,
+        "device_event",
+        "date_received BETWEEN DATE '2023-09-23' AND DATE '2025-09-23' AND record::VARCHAR LIKE '%\"JAA\"%'",
+    )
+    for q in ("OEC c-arm MDRs past two years?", "any adverse event reports for the fluoro c-arm in the last 2 years"):
+        out = assistant.ask(q)
+        assert not out["clarify"], out["answer"]
+        body = _lines(out["answer"])[1]
+        assert re.search(rf"\b{expected} adverse event reports? for", body), body
+    doubt = assistant.ask("how many recall records for the Sub Q thing?")
+    assert doubt["clarify"], doubt["answer"]  # a word that is no firm's name still asks
