@@ -160,6 +160,12 @@ class Nodes:
         reach = device_word_reach(self.ctx.api, sorted(firms)) if firms else {}
         return {w for w in firms if not reach.get(w)}
 
+    def _device_words(self, words: list[str]) -> set[str]:
+        """The words that name devices in the product codes' names ("insulin", "pump")."""
+        from mirror.lookup.lexicon import device_word_reach
+
+        return {w for w, n in device_word_reach(self.ctx.api, words).items() if n}
+
     def _near_value(self, q: Any) -> str:
         """A quoted value no record holds, beside a value the records do hold that is spelled almost the same
         (root_cause_description:"Employe error", where recalls say "Employee error"): no figure, and the value to
@@ -378,7 +384,7 @@ class Nodes:
             for c in calls
             if c.get("result_index") is not None and not c.get("label", "").startswith("supplements")
         ]
-        if why := weak_zero(it, totals, self._brand) or weak_sides(
+        if why := weak_zero(it, totals, self._brand, self._device_words) or weak_sides(
             it, totals
         ):  # a zero over a doubtful reading: asked back
             reading = interpreted_line(it).removeprefix("Interpreted as: ").split(" Words not used:")[0].rstrip(".")

@@ -200,14 +200,18 @@ def _stem(w: str) -> str:
     return w[: max(4, len(w) - 2)]
 
 
-def _weak_reading(it: Interpretation, brand: Callable[[list[str]], set[str]] | None = None) -> str:
+def _weak_reading(
+    it: Interpretation,
+    brand: Callable[[list[str]], set[str]] | None = None,
+    devices: Callable[[list[str]], set[str]] | None = None,
+) -> str:
     """Why the reading is not sure enough for a zero ('' when it is): words read as others, a device found only
     in definitions, device words that no name of its product codes holds, or words no reading used."""
     d = it.device
     fixed = [n for n in it.notes if n.startswith('read "') and '" as "' in n and not _same_letters(n)]
     if fixed:
         return f"I {fixed[0]}, and that may not be what you meant"
-    if d is not None and (why := weak_device(d, brand)):
+    if d is not None and (why := weak_device(d, brand, devices)):
         return why
     left = [w for w in it.unexplained if len(w) >= 3 and any(c.isalpha() for c in w)]
     named = re.findall(r"[a-z]+", " ".join(c.name.lower() for c in d.codes)) if d is not None else []
@@ -245,12 +249,20 @@ def _asked_of_a_firm(it: Interpretation, left: list[str]) -> bool:
     return asks_yes_no(it) and all(w.isalpha() and w.islower() for w in left)
 
 
-def weak_device(d: DeviceFilter, brand: Callable[[list[str]], set[str]] | None = None) -> str:
+def weak_device(
+    d: DeviceFilter,
+    brand: Callable[[list[str]], set[str]] | None = None,
+    devices: Callable[[list[str]], set[str]] | None = None,
+) -> str:
     """Why a device reading is too weak for a zero ('' when it is not): no record names it, it is found only in
     code definitions, or some of its words are in no name of the product codes read for it. `brand(words)` gives
     the words that are a firm's name and no device word ("OEC" in "OEC c-arm"): they only narrow, so a zero of the
-    codes stays a zero with them."""
+    codes stays a zero with them. `devices(words)` gives the words that name devices in the product codes: a name
+    searched in the records' own names and made only of such words ("insulin pump") is a device, whose zero stands."""
     if d.path == "names" and not d.found:
+        words = re.findall(r"[a-z][a-z0-9-]+", d.words.lower())
+        if devices is not None and len(words) >= 2 and not set(words) - devices(words):
+            return ""
         return f'no record here names "{d.words}" and those words may be no device at all'
     if d.how.startswith("no product code is named"):
         return f'"{d.words}" names no device: only the definitions of {", ".join(d.codes_shown())} mention it'
@@ -263,10 +275,18 @@ def weak_device(d: DeviceFilter, brand: Callable[[list[str]], set[str]] | None =
         flat = names.replace("-", "")  # "xray" is in "X-Ray"
         missing = [w for w in words if _stem(w) not in names and _stem(w).replace("-", "") not in flat]
         if missing and brand is not None:
-            missing = [w for w in missing if w not in brand(missing)]
+            firms = brand(missing)
+            missing = [w for w in missing if w not in firms]
+            words = [w for w in words if w not in firms]
         if missing:
             shown = ", ".join(f'"{w}"' for w in missing[:3])
             return f'{shown} is in no name of the product codes I read for "{d.words}"'
+
+        def holds_all(name: str) -> bool:
+            return all(_stem(w) in name or _stem(w).replace("-", "") in name.replace("-", "") for w in words)
+
+        if len(words) >= 2 and not any(holds_all(c.name.lower()) for c in d.codes):
+            return f'no product code I read for "{d.words}" has all of its words in its name'  # "process changes"
         short = [w for w in re.findall(r"(?<![\w-])[a-z]{1,2}(?![\w-])", said.lower()) if w not in _GRAMMAR]
         if short and not any(_names_all(c.name.lower(), words, short) for c in d.codes):
             return f'no product code I read for "{d.words}" has all of its words in its name'
@@ -279,12 +299,17 @@ def _names_all(name: str, words: list[str], short: list[str]) -> bool:
     return all(_stem(w) in name for w in words) and all(re.search(rf"\b{w}\b", name) for w in short)
 
 
-def weak_zero(it: Interpretation, totals: list[int], brand: Callable[[list[str]], set[str]] | None = None) -> str:
+def weak_zero(
+    it: Interpretation,
+    totals: list[int],
+    brand: Callable[[list[str]], set[str]] | None = None,
+    devices: Callable[[list[str]], set[str]] | None = None,
+) -> str:
     """Why "0" is not said when every search found nothing and the reading is not sure ('' when the zero stands):
     a zero is said only for a question that was understood, or a reading the person confirmed."""
     if it.confirmed or not totals or any(totals) or it.measure == "lookup":
         return ""
-    return _weak_reading(it, brand)
+    return _weak_reading(it, brand, devices)
 
 
 def confirm_zero(it: Interpretation, why: str, reading: str) -> Clarification:

@@ -231,3 +231,15 @@ def test_a_brand_or_stem_inside_a_device_name_puts_no_zero_in_doubt(assistant, s
         assert re.search(rf"\b{expected} adverse event reports? for", body), body
     doubt = assistant.ask("how many recall records for the Sub Q thing?")
     assert doubt["clarify"], doubt["answer"]  # a word that is no firm's name still asks
+
+
+def test_a_device_name_made_of_device_words_gives_its_zero_and_words_spread_over_codes_ask(assistant, sample_dir):
+    window = "date_received BETWEEN DATE '2024-09-23' AND DATE '2025-09-23'"
+    expected = _count(sample_dir, "device_event", f"{window} AND record::VARCHAR ILIKE '%insulin pump%'")
+    out = assistant.ask("how many insulin pump MDRs came in over the trailing twelve months?")
+    assert not out["clarify"], out["answer"]
+    assert _first_figure(_lines(out["answer"])[1]) == expected, out["answer"]
+    # "process changes" read as a device: no product code holds both words, so its zero is asked back
+    spread = assistant.ask("how many PMA 30-day notices (mfg process changes) were decided in 2020?")
+    assert spread["clarify"], spread["answer"]
+    assert "has all of its words in its name" in spread["clarify"]["question"], spread["clarify"]
