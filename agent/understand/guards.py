@@ -37,6 +37,7 @@ _PATIENT = re.compile(
 )
 
 
+_NUMBER_WORDS = set("one two three four five six seven eight nine ten both single double multiple few several".split())
 _GRAMMAR = {"the", "and", "for", "with", "from", "reports", "report", "records", "events", "devices", "device"}
 
 
@@ -266,6 +267,8 @@ def weak_device(
         return f'no record here names "{d.words}" and those words may be no device at all'
     if d.how.startswith("no product code is named"):
         return f'"{d.words}" names no device: only the definitions of {", ".join(d.codes_shown())} mention it'
+    if d.path != "given" and set(re.findall(r"[a-z]+", d.words.lower())) <= _NUMBER_WORDS:
+        return f'"{d.words}" is a number, which may be no device at all'  # "comparing two vendors": "two" no device
     if d.path in ("codes", "codes+names") and d.codes:
         names = " ".join(c.name.lower() for c in d.codes)
         spelled = re.fullmatch(r".+?\s\((.+)\)", d.words)  # "c-arm (fluoroscopic x-ray system)": a lay name spelled

@@ -243,3 +243,13 @@ def test_a_device_name_made_of_device_words_gives_its_zero_and_words_spread_over
     spread = assistant.ask("how many PMA 30-day notices (mfg process changes) were decided in 2020?")
     assert spread["clarify"], spread["answer"]
     assert "has all of its words in its name" in spread["clarify"]["question"], spread["clarify"]
+
+
+def test_a_number_read_as_a_device_puts_its_zero_in_doubt(assistant):
+    out = assistant.ask(
+        "comparing two vendors for the quarterly review. how many MAUDE reports for Medtronic and GE OEC?"
+    )
+    if out["clarify"] is None:  # the number was not read as a device at all: then no side may read as 0 for it
+        assert "device two" not in out["answer"], out["answer"]
+    else:
+        assert '"two" is a number' in out["clarify"]["question"], out["clarify"]
