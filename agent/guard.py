@@ -104,7 +104,13 @@ _ADVICE = re.compile(
     r"(?:does|do|will|would) (?:he|she|they|i|we|the (?:patient|pt)|(?:a |my |our )?pt) need to "
     r"(?:start|stop|take|have|get|begin|switch|continue|go on|come off|be (?:treated|retested|vaccinated|boosted))|"
     r"safe (?:for|to use (?:for|on|with|in)) (?:me|my|him|her|us|a child|children|kids|someone|(?:a |an |the )?"
-    r"(?:patients?|person|people|woman|man|elderly|pregnant)))\b",
+    r"(?:patients?|person|people|woman|man|elderly|pregnant))|"
+    # "can a patient with an InterStim safely get a panoramic x-ray?": a care decision for a person with a device
+    r"(?:can|could|may|should) (?:a|the|our|my|this|that) (?:patient|pt|child|kid|person|baby|infant|woman|man) "
+    r"(?:with|who has|who's got|on) [^?.]{1,60}?\b(?:safely )?(?:get|have|undergo|use|go|fly|receive)|"
+    # "what do I tell her?" of a person's worry: clinical counselling
+    r"what (?:do|should) (?:i|we) (?:tell|say to) (?:her|him|them|the (?:mom|mother|dad|father|parents?|family|"
+    r"patient|pt))\b)\b",
     re.I,
 )
 # a choice of search, not of treatment: "can you recommend a product code for insulin pumps", "which dataset would you
@@ -236,6 +242,19 @@ _CHAT = re.compile(
 )
 
 
+# a device taken out of a patient ("does the line need to come out right now?", "should the baby's umbilical line be
+# pulled"): a care decision, asked of a person
+_REMOVAL = re.compile(
+    r"(?i)\b(?:need|needs|have|has)\s+to\s+(?:come\s+out|be\s+(?:removed|pulled|explanted|replaced|taken\s+out))\b|"
+    r"\b(?:should|must)\s+(?:(?:the|his|her|their|this|that|our)\s+)?[\w' -]{0,40}?\b(?:be\s+)?(?:pulled|removed|"
+    r"explanted|taken\s+out|come\s+out)\b"
+)
+_CARED_FOR = re.compile(
+    r"(?i)\b(?:patients?|pts?|infants?|babies|baby|baby's|neonates?|nicu|picu|child|child's|kid|kids|son|daughter|"
+    r"resident|nurse|bedside|\d+\s*(?:yo|y/o|year[- ]old))\b"
+)
+
+
 def classify(question: str, has_context: bool = False) -> str:
     """One of: empty, greeting, help, medical, off_topic, out_of_scope (other agencies or products), ask."""
     q = (question or "").strip()
@@ -252,6 +271,8 @@ def classify(question: str, has_context: bool = False) -> str:
     if _OTHER.search(_DEVICE_SENSE.sub(" ", _the_ask(q))):
         return "out_of_scope"  # before advice: "which notified body should we pick" asks for data not held here
     if _ADVICE.search(q) and not (_ABOUT_SEARCH.search(q) and not _PERSON.search(q)):
+        return "medical"
+    if _REMOVAL.search(q) and _CARED_FOR.search(q) and not _ABOUT_SEARCH.search(q):
         return "medical"
     if DOMAIN_WORDS.search(q) or _CODE.search(q) or (has_context and _FOLLOWUP.search(q)):
         return "ask"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .test_lead16_rounds import _count  # the expected figure, counted by SQL on the sample mirror
 
 
@@ -253,3 +255,32 @@ def test_a_number_read_as_a_device_puts_its_zero_in_doubt(assistant):
         assert "device two" not in out["answer"], out["answer"]
     else:
         assert '"two" is a number' in out["clarify"]["question"], out["clarify"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "our patient's port was from a recalled lot, does it have to be removed?",
+        "the resident wants to know if the baby's umbilical line should be pulled now that the recall came out",
+        "can a patient with a cochlear implant safely get a dental x-ray?",
+        "Dad asks if the pump alarming means his daughter is in danger. What do I tell him?",
+    ],
+)
+def test_a_care_decision_for_a_patient_is_refused(question):
+    from agent import guard
+
+    assert guard.classify(question) == "medical"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many recalled lots had to be removed from the field in 2019?",
+        "does the Arrow CVC kit recall say the product has to be removed from inventory?",
+        "can a patient search MAUDE for reports on their own implant?",
+    ],
+)
+def test_a_question_about_records_of_removal_is_not_refused(question):
+    from agent import guard
+
+    assert guard.classify(question) != "medical"
