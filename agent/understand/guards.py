@@ -141,10 +141,30 @@ def _defined_only(it: Interpretation) -> str:
     )
 
 
+_REFERENCE = re.compile(r"(?i)\b(those|them|they|these|that|it|its)\b")
+_THE_DATA = re.compile(r"(?i)\b(?:data|dataset|database|mirror|download|release|in\s+here)\b")
+
+
+def _reference_unread(it: Interpretation) -> str:
+    """A question that points at something ("whats the reg number for those", "what classification did FDA give
+    it") read as the whole dataset: a figure for every record would answer another question, so none is given."""
+    if it.narrowed() or it.measure not in ("count", "list", "lookup") or it.field == "latest":
+        return ""
+    words = [m.lower() for m in _REFERENCE.findall(it.question)]
+    if not words or set(words) <= {"it", "its", "that"} and _THE_DATA.search(it.question):
+        return ""  # "how many recalls does it hold": the data itself
+    return (
+        f'You asked about "{words[0]}", but I could not tell which device, firm or record it points to, so I give no '
+        "figure: an answer for every record would answer another question. Name it (its product code, firm or "
+        "record number) and ask again."
+    )
+
+
 def hold_back(it: Interpretation) -> str:
     """What to say instead of a figure when the reading rests on words that name no device or field ('' when none)."""
     return (
         _quoted_unread(it)
+        or _reference_unread(it)
         or _period_unread(it)
         or _names_zero(it)
         or _field_unread(it)

@@ -284,3 +284,14 @@ def test_a_question_about_records_of_removal_is_not_refused(question):
     from agent import guard
 
     assert guard.classify(question) != "medical"
+
+
+def test_a_reference_read_as_the_whole_dataset_gives_no_figure(assistant, sample_dir):
+    sid = "aligners"
+    assistant.ask("what class of device are invisalign type clear aligners?", session_id=sid)
+    out = assistant.ask("ok and whats the reg number for those", session_id=sid)
+    total = _count(sample_dir, "device_classification", "true")
+    assert f"{total:,}" not in out["answer"], out["answer"]  # never every product code
+    assert out["clarify"] or out["answer"].startswith('You asked about "those"') or "regulation number" in out["answer"]
+    data = assistant.ask("As of when is the recall data, and how many recalls does it hold in total?")
+    assert _first_figure(_lines(data["answer"])[1]) == _count(sample_dir, "device_recall", "true"), data["answer"]
