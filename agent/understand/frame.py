@@ -230,6 +230,67 @@ _SHORT: list[tuple[str, str]] = [
         r"\1 \3' \2were \4",
     ),
     (r"\bwhose\s+(kits?|tests?|assays?)\s+(?=were|was|got)", r"which manufacturers' \1 "),
+    # a central line is a central venous catheter; "peds" what it is for (the records' names say "Pediatric")
+    (
+        r"\b(?:central\s+lines?|cvcs?|central\s+venous\s+catheters?)\s+(kits?|trays?)\b",
+        r"central venous catheterization \1",
+    ),
+    (r"\bcentral\s+lines?\b", "central venous catheter"),
+    (r"\bpeds\b(?=\s+(?:[\w-]+\s+){0,3}(?:kits?|catheters?|cvcs?|central|lines?|trays?|sets?))", "pediatric"),
+    # a vascular closure device in lay words and brands ("VCD", "Angio-Seal / Perclose type", "femoral closure
+    # device", "vascular hemostasis devices ... (closure devices)"): the classification's "Device, Hemostasis, Vascular"
+    (
+        r"\b(?:(?:angio[\s-]?seal|perclose)(?:\s+(?:type|style|like))?\s+)?(?:(?:vascular|femoral|arterial|arteriotomy)\s+"
+        r"(?:hemostasis\s+)?closure|vascular\s+hemostasis)\s+(?:devices?|systems?)\b"
+        r"(?:\s*(?:we\s+use\s+)?(?:post[\s-]+cath\w*)?\s*\(\s*closure\s+devices?\s*\))?(?:\s*[?.]?\s*(?:like\s+|e\.g\.\s+)?"
+        r"(?:angio[\s-]?seal|perclose)(?:\s*/\s*(?:angio[\s-]?seal|perclose))?(?:\s+(?:type|style|kind))?)?|(?-i:\bVCDs?\b)"
+        r"(?:\s+device)?|\b(?:angio[\s-]?seal|perclose)(?:\s*/\s*(?:angio[\s-]?seal|perclose))?(?:\s+(?:type|style))?\s+"
+        r"(?:devices?|closures?)\b",
+        "vascular hemostasis devices",
+    ),
+    (r"(?<!\bGE\s)(?-i:\bOEC\b)", "GE OEC"),  # GE's OEC C-arms: the maker said by its brand
+    (r"\bfluoro\s+(?=c[\s-]?arms?\b)", ""),  # "the fluoro c-arm": the C-arm (a fluoroscopic x-ray system)
+    # "ok but how many in the last 2 yrs": the follow-up's own word first
+    (r"^\W*(?:ok(?:ay)?|alright|right|cool|great)\s*,?\s+(?=(?:but|and|so|now|then)\b)", ""),
+    (r"^\W*but\s+(?=(?:how|what|which|who|when|in|for|just|only|over|during|since)\b)", ""),
+    (r"(?:\bthe\s+)?#\s*1\b(?!\d)", "the top"),  # "what's the #1 product problem": the top one
+    (r"^\W*trending\s+[\w\s-]{0,30}?:\s*", ""),  # "trending failure modes: ...": the asker's work, then the ask
+    # a PMA supplement type glossed in brackets ("30-day notices (mfg process changes)"): the type said
+    (r"\b(30[\s-]day\s+notices?|real[\s-]time\s+supplements?|panel[\s-]track\s+supplements?)\s*\([^()]{0,60}\)", r"\1"),
+    # "for change-control context, ...": the asker's reason, then the ask
+    (r"^\W*for\s+[\w-]+(?:\s+[\w-]+)?\s+(?:context|purposes|reasons|background)\s*[,:]\s*", ""),
+    # "(need the baseline for the signal check)": the asker's errand in brackets, unless it restricts
+    (
+        r"\s*\((?![^()]*\b(?:only|class|except|exclud\w*|not|without|deaths?|injur\w*)\b)(?:i\s+|we\s+)?(?:need|needed|want|"
+        r"wanted|using|for\s+(?:my|our|the))\b[^()]{0,80}\)",
+        "",
+    ),
+    # "summer 2012 (jun, jul, aug)": June to August of that year
+    (
+        r"\bsummer\s+(?:of\s+)?((?:19|20)\d\d)(?:\s*\(\s*jun\w*\s*[,/-]\s*jul\w*\s*[,/-]?\s*(?:and\s+|&\s*)?aug\w*\s*\))?",
+        r"from June \1 to August \1",
+    ),
+    # "hibcc vs gs1 - how many use an HIBCC labeler code? just the HIBCC number pls": one agency asked, the other only
+    # said beside it
+    (
+        r"^\W*(HIBCC|GS1|ICCBBA)\s*(?:vs\.?|versus|or|/)\s*(?:HIBCC|GS1|ICCBBA)\s*[-–—:,]+\s*"
+        r"(?=.*\bjust\s+(?:the\s+)?(?:HIBCC|GS1|ICCBBA)\b)",
+        "",
+    ),
+    (
+        r"[.?!,;]?\s*\bjust\s+the\s+(?:HIBCC|GS1|ICCBBA)\s+(?:number|count|figure|one|total)\s*(?:pls|please)?\s*[.?!]*\s*$",
+        "?",
+    ),
+    # the asker's own change of product ("we switched to the X"): the X is asked about
+    (r"\b(?:we|i)\s+(?:just\s+|recently\s+)?(?:switched|moved|changed|converted|transitioned)\s+(?:over\s+)?to\s+", ""),
+    (r"\bmedlines\b", "Medline's"),
+    # "X, when did fda clear them": X's decision date
+    (
+        r"[,;-]?\s*\bwhen\s+(?:did|was|were)\s+(?:the\s+)?(?:fda\s+)?(?:clear|cleared|approve|approved)\s+(?:them|it|those|these)\b"
+        r"(?:\s+by\s+(?:the\s+)?fda)?\s*\??\s*$",
+        " decision date?",
+    ),
+    (r"\bx\s?ray(s?)\b", r"x-ray\1"),  # "xray", "x ray": the x-ray the product-code names spell
     # "the agency" is FDA; "strictly on the received date": the date said, "strictly" no filter
     (r"\b(?:by|at|to|from|with)\s+the\s+agency\b", "by FDA"),
     (r"\bthe\s+agency(?:'s)?\b", "FDA"),
@@ -241,7 +302,11 @@ _SHORT: list[tuple[str, str]] = [
         r"attach|attached|give|gave|cite|cited)(?=\s+(?:for|on|to|in|against)\b|\s*[?.!]*\s*$)",
         r"\1 give",
     ),
-    (r"\b(root\s+cause)\s+(?:determination|designation|category|classification|code|assignment|call)\b", r"\1"),
+    (
+        r"\b(root\s+cause)\s+(?:determination|designation|category|classification|code|assignment|call|description)\b",
+        r"\1",
+    ),
+    (r"\b(?:FDA|agency)[\s-]+(?:determined|assigned|designated|listed|given|stated)\s+(?=root\s+cause)", "FDA "),
     # "comparing two vendors", "between the two suppliers": the firms named after are the sides; "two" is no device
     (
         r"\b(?:compar(?:ing|e)|between|of|for|across)\s+(?:the\s+|our\s+|these\s+)?(?:two|2|three|3|both)\s+(?:vendors|suppliers|"
@@ -1224,7 +1289,7 @@ _DEPT_ASKS = re.compile(
     + _ROLE
     + r")\s+"
     + _ASKS
-    + r"\s+"
+    + r"(?:\s*,\s*|\s+)"
 )
 # a colon's lead that is a department or a role alone ("Value analysis committee:", "Supply chain:")
 _DEPT_LEAD = re.compile(

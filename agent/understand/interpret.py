@@ -541,7 +541,8 @@ _PURPOSE = re.compile(
 # the asker's situation or errand after the question: "... ? our SPD runs two NX units", "... ? need a talking point
 # for tmrw", "... ? trying to get a feel for deal flow"
 _AFTER_THE_QUESTION = re.compile(
-    r"(?is)^(.*\?)\s+((?:our|we|we're|we've|i|i'm|i've|my|need|needs|trying|hoping|gotta)\b[^?]*)$"
+    r"(?is)^(.*\?)\s+((?:our|we|we're|we've|i|i'm|i've|my|need|needs|trying|hoping|gotta|looking\s+(?:for|to)|checking|"
+    r"planning|want|wanting)\b[^?]*)$"
 )
 _CATALOG_IN_BRACKETS = re.compile(r"\(\s*([A-Z]{1,4}-\d{3,}[A-Z0-9-]*)\s*\)")
 _DESCRIPTION_START = {"the", "a", "an", "our", "their", "its", "on", "for", "of", "about", "with", "this", "that"}
@@ -719,6 +720,8 @@ def _firms_counted(it: Interpretation) -> None:
 
 def _share_words(question: str) -> tuple[str, bool]:
     """The question without the words that ask for a share, and whether it asked for one."""
+    # "share of voice by manufacturer" is marketing's word for a ranking of the makers, no share of one part
+    question = re.sub(r"(?i)\bshare\s+of\s+voice\s+(?=by\b)", "top ", question)
     text = question
     for rx in _SHARE_CUT:
         text = rx.sub("", text)
@@ -854,7 +857,8 @@ def _named_in(ctx: ToolContext, text: str) -> list[str]:
     held = d and (any(c.records for c in d.codes) or d.codes and all(c.records is None for c in d.codes) or d.found)
     own = re.search(
         r"(?i)\b(?:i|i'm|im|we|we're|our|my|us|me|this\s+is|it's\s+for)\b|"
-        r"^\W*(?:for|as\s+part\s+of|re|context|background|note|fyi|quick|regarding)\b|"
+        r"^\W*(?:for|as\s+part\s+of|re|context|background|note|fyi|quick|regarding|retrospective|look[\s-]?back|"
+        r"post[\s-]?mortem|recap|deep[\s-]dive|lessons)\b|"
         r"\b(?:director|boss|manager|ceo|cfo|vp|auditor|client|customer|board|management|colleague)\s+"
         r"(?:asks?|asked|wants?|needs?|wonders)\b|"
         # a legal matter's sentence ("Re: X angioplasty balloon claim."): the device of the claim is its context
