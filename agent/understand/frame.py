@@ -291,6 +291,16 @@ _SHORT: list[tuple[str, str]] = [
         " decision date?",
     ),
     (r"\bx\s?ray(s?)\b", r"x-ray\1"),  # "xray", "x ray": the x-ray the product-code names spell
+    # "PMA approvals/supplement decisions": every PMA decision, originals and supplements
+    (r"\b(?:pma\s+)?approvals?\s*(?:/|and|&|\+|or)\s*supplement(?:al)?\s+decisions?\b", "PMA decisions"),
+    # "dental device categories that are class 3", "all the dental stuff FDA regulates, how many are class 3": the
+    # classification's product codes
+    (r"\b(?:device\s+)?(?:categories|catagories|categorys)\b(?=\s+(?:that\s+are|in|of)\s+class\b)", "product codes"),
+    (
+        r"\bout\s+of\s+all\s+the\s+([a-z]+)\s+(?:stuff|devices?|products?|things|gear)\s+(?:the\s+)?fda\s+regulates?\s*,?\s*"
+        r"how\s+many\s+are\s+",
+        r"how many \1 product codes are ",
+    ),
     # "the agency" is FDA; "strictly on the received date": the date said, "strictly" no filter
     (r"\b(?:by|at|to|from|with)\s+the\s+agency\b", "by FDA"),
     (r"\bthe\s+agency(?:'s)?\b", "FDA"),

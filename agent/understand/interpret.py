@@ -722,6 +722,13 @@ def _share_words(question: str) -> tuple[str, bool]:
     """The question without the words that ask for a share, and whether it asked for one."""
     # "share of voice by manufacturer" is marketing's word for a ranking of the makers, no share of one part
     question = re.sub(r"(?i)\bshare\s+of\s+voice\s+(?=by\b)", "top ", question)
+    # "out of all the dental stuff FDA regulates, how many are class 3": a count of the kind's product codes, no share
+    question = re.sub(
+        r"(?i)\bout\s+of\s+all\s+the\s+([a-z]+)\s+(?:stuff|devices?|products?|things|gear)\s+(?:the\s+)?fda\s+regulates?"
+        r"\s*,?\s*how\s+many\s+are\s+",
+        r"how many \1 product codes are ",
+        question,
+    )
     text = question
     for rx in _SHARE_CUT:
         text = rx.sub("", text)
