@@ -290,7 +290,9 @@ _SHORT: list[tuple[str, str]] = [
         r"(?:\s+by\s+(?:the\s+)?fda)?\s*\??\s*$",
         " decision date?",
     ),
-    (r"\bx\s?ray(s?)\b", r"x-ray\1"),  # "xray", "x ray": the x-ray the product-code names spell
+    # a dental "xray": the x-ray the dental product-code names spell (elsewhere the device reading respells it)
+    (r"\bx\s?ray(s?)\b(?=.*\b(?:dental|dentist\w*|teeth|tooth)\b)", r"x-ray\1"),
+    (r"(\b(?:dental|dentist\w*|teeth|tooth)\b.*?)\bx\s?ray(s?)\b", r"\1x-ray\2"),
     # "PMA approvals/supplement decisions": every PMA decision, originals and supplements
     (r"\b(?:pma\s+)?approvals?\s*(?:/|and|&|\+|or)\s*supplement(?:al)?\s+decisions?\b", "PMA decisions"),
     # "dental device categories that are class 3", "all the dental stuff FDA regulates, how many are class 3": the
