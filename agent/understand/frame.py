@@ -143,7 +143,12 @@ _SHORT: list[tuple[str, str]] = [
         r"[A-Za-z][\w-]*\s+){1,4}\(\s*((?-i:[A-Z]{3}))\s*\)",
         r"product code \1 vs product code \2",
     ),
-    (r"\bmedtron(?:c|ik|ick|nic)\b", "Medtronic"),  # a slip in the largest firm's name
+    # a slip in the largest firm's name on a side of a comparison (alone, the firm reading respells it and says so)
+    (
+        r"\bmedtron(?:c|ik|ick|nic)\b(?=\s*(?:vs\.?|versus|v\.|and|or|/|&)\s*\w)|(?<=\bvs\s)medtron(?:c|ik|ick|nic)\b|"
+        r"(?<=\bvs\.\s)medtron(?:c|ik|ick|nic)\b|(?<=\bversus\s)medtron(?:c|ik|ick|nic)\b",
+        "Medtronic",
+    ),
     # a period said twice, loosely then exactly ("in the last week of April 2020, i.e. April 22-30, 2020"): the exact
     (
         r"\b(?:in\s+|during\s+)?the\s+(?:last|final|first|second|third|fourth|middle)\s+(?:week|days|half|fortnight)\s+of\s+"
