@@ -16,6 +16,339 @@ __all__ = ["Framed", "reframe", "expand_shorthand", "names_asker"]
 
 # shorthand of the question's grammar: (pattern, replacement), applied in order, case-insensitive
 _SHORT: list[tuple[str, str]] = [
+    # a thanks that opens the turn ("Thank you. Please also provide ..."): courtesy, never a device
+    (r"^\W*(?:thank\s+you|thanks|thx|ty)(?:\s+(?:so|very)\s+much)?\s*[.!,;:-]+\s*", ""),
+    # a formal request's verb ("Please advise how many ...", "Kindly provide the count of ...", "Please identify,
+    # by PMA number, ...", "Separately, please confirm the ..."): the ask is what follows
+    (r"(?:^|(?<=[.?!:;]\s))\s*(?:separately|additionally|also|further(?:more)?|in\s+addition)\s*,\s*", ""),
+    (
+        r"\b(?:please|kindly|pls|plz)\s+(?:also\s+)?(?:advise|provide|identify|confirm|state|indicate|specify|furnish|"
+        r"let\s+(?:me|us)\s+know)\b(?:\s+(?:me|us))?(?:\s*,\s*|\s+(?:as\s+to|of|on)\s+)?(?=how|what|which|whether|who|when|if)\b",
+        "",
+    ),
+    (
+        r"\b(?:please|kindly|pls|plz)\s+(?:also\s+)?(?:advise|provide|identify|confirm|state|indicate|specify|furnish|"
+        r"let\s+(?:me|us)\s+know)\b(?:\s+(?:me|us))?(?:\s*,\s*|\s+(?:as\s+to|of|on)\s+)?",
+        "Tell ",
+    ),
+    # "naming any Medtronic entity (including Medtronic MiniMed and ...)", "by any Medtronic entity (Medtronic, Inc.,
+    # Medtronic Neuromodulation, etc.)": the firm, whose name finds each of its spellings
+    (
+        r"\b(?:naming|from|for|by|of)\s+any\s+((?-i:[A-Z])[\w&.-]*(?:\s+(?-i:[A-Z])[\w&.-]*){0,2})\s+(?:entity|entities|affiliates?|"
+        r"subsidiar(?:y|ies)|compan(?:y|ies))\b(?:\s*\([^()]{0,160}\))?",
+        r"from \1",
+    ),
+    (r"\b(?:please|kindly)\s+(?:also\s+)?(?=list|state|give|tell|show|summari[sz]e|pull)\b", ""),
+    # "reports identifying Boston Scientific as the device manufacturer": the firm's reports
+    (
+        r"\b(?:identifying|naming|listing|that\s+(?:identify|name|list))\s+(.{2,60}?)\s+as\s+(?:the\s+)?(?:device\s+)?"
+        r"(?:manufacturer|maker|mfr)(?:\s+of\s+(?:the\s+)?(?:reported\s+)?device)?\b",
+        r"from \1",
+    ),
+    # "please base this strictly on the received date": the date the count is by
+    (
+        r"\b(?:base|based)\s+(?:this|it|that|the\s+(?:count|number|answer))\s+(?:strictly\s+|only\s+|solely\s+)?on\b",
+        "by",
+    ),
+    # a legal matter as the asker's context: "In connection with our pending matter involving X, ..." is a lead like
+    # "For our memo, ..."; "In re: X claim." like "Re: X claim." (a sentence of context)
+    (
+        r"(?:^|(?<=[.!]\s))\W*(?:in\s+connection\s+with|in\s+relation\s+to|with\s+(?:respect|regard)\s+to)\s+"
+        r"(?=(?:our|my|the|a|this)\s)",
+        "For ",
+    ),
+    (r"^\W*in\s+re\s*:\s*", ""),
+    (
+        r"\b(?:falling|that\s+falls?|which\s+falls?|falls?)\s+(?:with)?in(?:to)?\s+(?=the\s+(?:year|period|quarter|month)|"
+        r"(?:19|20)\d\d\b)",
+        "in ",
+    ),
+    # a brand and its parts typed with a slip: "sterad" / "sterrad" is Sterrad, "cassete(s)" cassette(s)
+    (r"\bster+ad\b", "Sterrad"),
+    (r"\bcas+et+e?(s?)\b", r"cassette\1"),
+    # "was the X recall a class I?", "was the X recall class 1 or 2": the recall's class asked
+    (
+        r"\b(?:was|is)\s+(the\s+[^?.!]{2,60}?\s+recall)\s+(?:a\s+)?class\s+(?:iii|ii|i|[123])\b(?:\s*(?:,|or|/)\s*"
+        r"(?:class\s+)?(?:iii|ii|i|[123])\b)*",
+        r"what recall class was \1",
+    ),
+    # "what class recall was it": the recall's class; "what classification did FDA give it": its class, whichever
+    # record "it" is
+    (
+        r"\bwhat\s+(?:class|classification)\s+(?:of\s+)?recall\s+(?:was|is)\s+(it|that|this)\b",
+        r"what recall class was \1",
+    ),
+    (
+        r"\bwhat\s+(?:class|classification)\s+did\s+(?:the\s+)?(?:FDA|agency|they)\s+(?:give|assign|put\s+on)\s+"
+        r"(it|that|this|them|those)\b",
+        r"what class was \1",
+    ),
+    # "recall back in 2012": the year
+    (r"\b(?:way\s+)?back\s+(?=(?:in|during|around)\s+(?:(?:early|late|mid)\s+)?(?:19|20)\d\d\b)", ""),
+    # "REF" said as the label's reference (catalog) number: "what's the REF", "REF/catalog #", "REF number", a bare
+    # "ref" follow-up; "product code REF" stays the code
+    (
+        r"(?<!\bcode\s)(?<!\bcodes\s)(?<!\bprocode\s)\bREF\b\s*(?:/\s*catalog(?:ue)?\b)?(?:\s*(?:#|numbers?\b|nos?\b\.?))?"
+        r"(?=\s*(?:#|numbers?\b|nos?\b|[?.!]*\s*$|is\b|does\b|for\b|on\b|of\b|in\b|affected\b))|"
+        r"\b(?:catalog(?:ue)?)\s*/\s*REF\b(?:\s*(?:#|numbers?\b|nos?\b\.?))?",
+        "catalog number",
+    ),
+    # a GS1 barcode's forms of the device identifier: "(01)00811331018325" (its application identifier), "GTIN
+    # 00811331018295", "UPC 811331018325" (a 12-digit UPC is the 14-digit GTIN with two leading zeros)
+    (r"\(\s*01\s*\)\s*(\d{14})\b", r"DI \1"),
+    (r"\bGTIN(?:-?14)?\s*(?:#|no\.?|number)?\s*:?\s*(?=\d{14}\b)", "DI "),
+    (r"\bUPC(?:-?A)?\s*(?:#|no\.?|number|code)?\s*:?\s*(\d{12})\b", r"DI 00\1"),
+    # the label's part number is its version or model number: "mfr part no", "version-model", "version/model"
+    (r"\b(?:mfr\.?\s+|manufacturer(?:'s)?\s+)?part\s*(?:no\b\.?|nos\b\.?|numbers?\b|#)", "model number"),
+    (r"\bversion\s*[-/]\s*model\b", "version or model"),
+    # what the asker's own record lacks ("shows no mfr part number on our side", "and no description"): context
+    (
+        r"\s*(?:,\s*)?\b(?:and|with|that|which)?\s*(?:shows|has|have|had|showing|having|with)?\s*no\s+(?:model\s+number|description|"
+        r"descriptions|name)\b(?:\s+on\s+(?:our|my)\s+(?:side|end))?",
+        "",
+    ),
+    (r"\bon\s+(?:our|my)\s+(?:side|end)\b", ""),
+    (r"\b(procodes?|product\s+codes?)\s+(?:pls|plz|please)\b", r"\1"),  # "procode pls": no product code PLS
+    # "need the product code for DI ...": the field asked, as "what is the product code"
+    (
+        r"\b(?:i\s+|we\s+)?need\s+(?:the|a)\s+(?=(?:fda\s+)?(?:product\s+code|procode|model\s+number|version|catalog\s+number|"
+        r"regulation\s+number|device\s+class)\b)",
+        "what is the ",
+    ),
+    # a lead naming the asker's errand ("item master cleanup - ...", "supplier scorecard: ..."): background
+    (
+        r"^\W*((?:[a-z][\w-]*\s+){0,3}?(?:cleanup|clean-up|reconciliation|scorecard|teardown|crosswalk|housekeeping))\s*"
+        r"(?:[-–—:]+)\s+",
+        r"For \1: ",
+    ),
+    (
+        r"^\W*(?:DI\s+)?(\d{14})\s*[-–—:,]?\s*(?:procode|product\s+code)s?\b(?:\s*\?)?\s*$",
+        r"what is the product code for DI \1",
+    ),
+    # a dental implant in lay words is the root-form endosseous implant (DZE "Implant, Endosseous, Root-Form"), whose
+    # name says no "dental"; "tooth implants", "dental implant fixtures" the same
+    (
+        r"(?<!endosseous\s)(?<!root-form\s)\b(?:dental|tooth|teeth)\s+implants?(?:\s+(?:fixtures?|posts?|screws?|bodies))?\b"
+        r"(?!\s*\(\s*(?-i:[A-Z]{3})\s*\))",
+        "root-form endosseous implants",
+    ),
+    # two product codes compared in capitals ("OZP v. OZO", "OZP vs OZO head to head"): each code a side
+    (r"(?-i:\b([A-Z]{3})\b)\s+v\.?\s+(?-i:\b([A-Z]{3})\b)", r"product code \1 vs product code \2"),
+    (r"\s*\bhead[\s-]+to[\s-]+head\b", " compared"),
+    # a kind of device with its product code in brackets on each side ("hybrid closed loop (OZP) vs threshold
+    # suspend (OZO)"): the codes are the sides, the words their glosses
+    (
+        r"(?:\b(?!(?:for|of|on|in|the|with|and|how|what|which|many|do|does|mdrs?|reports?)\b)[A-Za-z][\w-]*\s+){1,4}\(\s*"
+        r"((?-i:[A-Z]{3}))\s*\)\s*(?:vs\.?|versus|v\.?|compared\s+(?:to|with))\s*(?:\b(?!(?:for|of|on|in|the|with|and|how|what)\b)"
+        r"[A-Za-z][\w-]*\s+){1,4}\(\s*((?-i:[A-Z]{3}))\s*\)",
+        r"product code \1 vs product code \2",
+    ),
+    # a slip in the largest firm's name on a side of a comparison (alone, the firm reading respells it and says so)
+    (
+        r"\bmedtron(?:c|ik|ick|nic)\b(?=\s*(?:vs\.?|versus|v\.|and|or|/|&)\s*\w)|(?<=\bvs\s)medtron(?:c|ik|ick|nic)\b|"
+        r"(?<=\bvs\.\s)medtron(?:c|ik|ick|nic)\b|(?<=\bversus\s)medtron(?:c|ik|ick|nic)\b",
+        "Medtronic",
+    ),
+    # a period said twice, loosely then exactly ("in the last week of April 2020, i.e. April 22-30, 2020"): the exact
+    (
+        r"\b(?:in\s+|during\s+)?the\s+(?:last|final|first|second|third|fourth|middle)\s+(?:week|days|half|fortnight)\s+of\s+"
+        r"[A-Za-z]+\.?\s+(?:19|20)\d\d\s*,?\s*\(?\s*(?:i\.\s*e\.?|that\s+is|namely|viz\.?)\s*,?\s*",
+        "",
+    ),
+    # days of one month as a range ("April 22-30, 2020"): from the first day to the last
+    (
+        r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?)\s+(\d{1,2})\s*(?:-|–|to|through|thru)\s*(\d{1,2})"
+        r"\s*,?\s+((?:19|20)\d\d)\b",
+        r"from \1 \2, \4 to \1 \3, \4",
+    ),
+    # the serology panel FDA ran with the National Cancer Institute: "FDA/NCI" is FDA's own evaluation
+    (r"\b(?:FDA\s*(?:/|and|&|-)\s*NCI|NCI\s*(?:/|and|&|-)\s*FDA)\b", "FDA"),
+    # "is X registered as a manufacturer", "a registered device manufacturer": the establishment's type asked, yes or no
+    (
+        r"\b(?:actually\s+)?(registered|listed)\s+(?:with\s+(?:the\s+)?FDA\s+)?as\s+(?:an?\s+)?(?:medical\s+)?(?:device\s+)?"
+        r"manufacturer(?:\s+of\s+(?:medical\s+)?devices?)?\b",
+        r"\1 with establishment type manufacture medical device",
+    ),
+    (
+        r"\ban?\s+registered\s+(?:medical\s+)?(?:device\s+)?manufacturer\b",
+        "registered with establishment type manufacture medical device",
+    ),
+    # "In registration & listing, is the X site ...": the dataset said as a lead, then a yes-or-no ask
+    (
+        r"(?:^|(?<=[.?!]\s))\s*in\s+(?:the\s+)?(?:registration\s*(?:&|and|/)\s*listing|r\s*&\s*l)(?:\s+data(?:base)?)?\s*,\s*"
+        r"(?=(?:is|are|was|were|does|do|did|has|have)\b)",
+        "",
+    ),
+    # "is it a class 1 or class 2 device?", "is a femoral closure device class 2 or 3": one device's class asked, never
+    # the two classes compared
+    (
+        r"^\W*(?:our|my|the|a|an)\s+((?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s*[-–—:,]+\s*(?:is|are)\s+(?:it|they|that|this)\s+"
+        r"(?:an?\s+)?class\s+(?:iii|ii|i|[123])\s*(?:or|/)\s*(?:an?\s+)?(?:class\s+)?(?:iii|ii|i|[123])\b(?:\s+(?:device|devices|product))?",
+        r"what device class is a \1",
+    ),
+    (
+        r"\b(?:is|are)\s+(it|they|that|this|these|those)\s+(?:an?\s+)?class\s+(?:iii|ii|i|[123])\s*(?:or|/)\s*(?:an?\s+)?(?:class\s+)?"
+        r"(?:iii|ii|i|[123])\b(?:\s+(?:device|devices|product|products|item|items))?",
+        r"what device class is \1",
+    ),
+    (
+        r"\b(?:is|are)\s+((?:an?\s+|the\s+)?(?!it\b|they\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,8}?)\s+(?:an?\s+)?class\s+(?:iii|ii|i|[123])\s*"
+        r"(?:or|/)\s*(?:class\s+)?(?:iii|ii|i|[123])\b(?:\s+(?:device|devices))?",
+        r"what device class is \1",
+    ),
+    # clear aligners in lay words and brands ("Invisalign type clear aligners", "clear alingers like invisalign",
+    # "clear tray aligners"): the classification's "Aligner, Sequential"
+    (
+        r"\b(?:(?:invisalign|clearcorrect)(?:[\s-]+(?:type|style|like|brand))?\s+)?(?:clear\s+|plastic\s+)(?:tray\s+)?"
+        r"al(?:i?gn|ing)ers?\b(?:\s*\((?:[^()]*\b(?:invisalign|clearcorrect)\b[^()]*)\))?(?:\s*,?\s*(?:like|such\s+as|e\.g\.)\s+"
+        r"(?:invisalign|clearcorrect)\b)?",
+        "sequential aligners",
+    ),
+    (
+        r"\b(?:invisalign|clearcorrect)(?:[\s-]+(?:type|style|like|brand))?(?:\s+(?:tray\s+)?al(?:i?gn|ing)ers?)?\b",
+        "sequential aligners",
+    ),
+    (r"\bregulat(?:o|io|ino|oi)n(s?)\b", r"regulation\1"),
+    (r"\s*\b(?:for|to)\s+(?:straighten|straightening)\s+(?:the\s+)?teeth\b", ""),  # what an aligner is for
+    # "X are class 2, is that right?": X's class asked (the asker's guess is no filter)
+    (
+        r"((?:\b(?!(?:says|said|thinks|thought|told|me|that|my|our|buddy|guy)\b)[\w-]+\s+){0,5}?\b(?!(?:says|said|that)\b)[\w-]+)\s+"
+        r"(?:are|is)\s+(?:a\s+)?class\s+(?:iii|ii|i|[123])\s*(?:devices?)?\s*,?\s*(?:is\s+(?:that|this)\s+|am\s+i\s+|are\s+they\s+)?"
+        r"(?:right|correct|true|accurate)\s*\?*",
+        r"what device class is \1?",
+    ),
+    (r"\b(?:positve|postive|posative|positiv)\b", "positive"),
+    (r"\b(?:negitive|negtive|negative|negativ)\b", "negative"),
+    # "the serology test performance data": the evaluations themselves
+    (r"\b(serology|antibody)\s+(?:tests?\s+)?performance\s+(?=data|results|evaluations?|records)", r"\1 "),
+    # an antibody test said beside its evaluation ("antibody test makers tested on apr 27 2020", "antibody kits run on
+    # 4/27/2020"): the COVID-19 serology evaluations, never adverse events of other antibody tests
+    (
+        r"(?<!covid\s)(?<!covid-19\s)(?<!sars-cov-2\s)\bantibody\s+(tests?|kits?)\b(?=[^.?!]*\b(?:tested|evaluated|evaluations?|"
+        r"performed|run\s+on|ran\s+on)\b)(?![^.?!]*\b(?:maude|mdrs?|adverse|recalls?|510\s*\(?k|hepatitis|hiv)\b)",
+        r"covid antibody \1",
+    ),
+    # "what antibody test manufacturers were tested": the makers whose tests were
+    (
+        r"\b(what|which)\s+((?:[\w-]+\s+){1,3}?)(manufacturers|makers|companies|firms|vendors)\s+(?:were|got|have\s+been)\s+"
+        r"(tested|evaluated|assessed)\b",
+        r"\1 \3' \2were \4",
+    ),
+    (r"\bwhose\s+(kits?|tests?|assays?)\s+(?=were|was|got)", r"which manufacturers' \1 "),
+    # a central line is a central venous catheter; "peds" what it is for (the records' names say "Pediatric")
+    (
+        r"\b(?:central\s+lines?|cvcs?|central\s+venous\s+catheters?)\s+(kits?|trays?)\b",
+        r"central venous catheterization \1",
+    ),
+    (r"\bcentral\s+lines?\b", "central venous catheter"),
+    (r"\bpeds\b(?=\s+(?:[\w-]+\s+){0,3}(?:kits?|catheters?|cvcs?|central|lines?|trays?|sets?))", "pediatric"),
+    # a vascular closure device in lay words and brands ("VCD", "Angio-Seal / Perclose type", "femoral closure
+    # device", "vascular hemostasis devices ... (closure devices)"): the classification's "Device, Hemostasis, Vascular"
+    (
+        r"\b(?:(?:angio[\s-]?seal|perclose)(?:\s+(?:type|style|like))?\s+)?(?:(?:vascular|femoral|arterial|arteriotomy)\s+"
+        r"(?:hemostasis\s+)?closure|vascular\s+hemostasis)\s+(?:devices?|systems?)\b"
+        r"(?:\s*(?:we\s+use\s+)?(?:post[\s-]+cath\w*)?\s*\(\s*closure\s+devices?\s*\))?(?:\s*[?.]?\s*(?:like\s+|e\.g\.\s+)?"
+        r"(?:angio[\s-]?seal|perclose)(?:\s*/\s*(?:angio[\s-]?seal|perclose))?(?:\s+(?:type|style|kind))?)?|(?-i:\bVCDs?\b)"
+        r"(?:\s+device)?|\b(?:angio[\s-]?seal|perclose)(?:\s*/\s*(?:angio[\s-]?seal|perclose))?(?:\s+(?:type|style))?\s+"
+        r"(?:devices?|closures?)\b",
+        "vascular hemostasis devices",
+    ),
+    (r"(?<!\bGE\s)(?-i:\bOEC\b)", "GE OEC"),  # GE's OEC C-arms: the maker said by its brand
+    (r"\bfluoro\s+(?=c[\s-]?arms?\b)", ""),  # "the fluoro c-arm": the C-arm (a fluoroscopic x-ray system)
+    # "ok but how many in the last 2 yrs": the follow-up's own word first
+    (r"^\W*(?:ok(?:ay)?|alright|right|cool|great)\s*,?\s+(?=(?:but|and|so|now|then)\b)", ""),
+    (r"^\W*but\s+(?=(?:how|what|which|who|when|in|for|just|only|over|during|since)\b)", ""),
+    (r"(?:\bthe\s+)?#\s*1\b(?!\d)", "the top"),  # "what's the #1 product problem": the top one
+    (r"^\W*trending\s+[\w\s-]{0,30}?:\s*", ""),  # "trending failure modes: ...": the asker's work, then the ask
+    # a PMA supplement type glossed in brackets ("30-day notices (mfg process changes)"): the type said
+    (r"\b(30[\s-]day\s+notices?|real[\s-]time\s+supplements?|panel[\s-]track\s+supplements?)\s*\([^()]{0,60}\)", r"\1"),
+    # "for change-control context, ...": the asker's reason, then the ask
+    (r"^\W*for\s+[\w-]+(?:\s+[\w-]+)?\s+(?:context|purposes|reasons|background)\s*[,:]\s*", ""),
+    # "(need the baseline for the signal check)": the asker's errand in brackets, unless it restricts
+    (
+        r"\s*\((?![^()]*\b(?:only|class|except|exclud\w*|not|without|deaths?|injur\w*)\b)(?:i\s+|we\s+)?(?:need|needed|want|"
+        r"wanted|using|for\s+(?:my|our|the))\b[^()]{0,80}\)",
+        "",
+    ),
+    # "summer 2012 (jun, jul, aug)": June to August of that year
+    (
+        r"\bsummer\s+(?:of\s+)?((?:19|20)\d\d)(?:\s*\(\s*jun\w*\s*[,/-]\s*jul\w*\s*[,/-]?\s*(?:and\s+|&\s*)?aug\w*\s*\))?",
+        r"from June \1 to August \1",
+    ),
+    # "hibcc vs gs1 - how many use an HIBCC labeler code? just the HIBCC number pls": one agency asked, the other only
+    # said beside it
+    (
+        r"^\W*(HIBCC|GS1|ICCBBA)\s*(?:vs\.?|versus|or|/)\s*(?:HIBCC|GS1|ICCBBA)\s*[-–—:,]+\s*"
+        r"(?=.*\bjust\s+(?:the\s+)?(?:HIBCC|GS1|ICCBBA)\b)",
+        "",
+    ),
+    (
+        r"[.?!,;]?\s*\bjust\s+the\s+(?:HIBCC|GS1|ICCBBA)\s+(?:number|count|figure|one|total)\s*(?:pls|please)?\s*[.?!]*\s*$",
+        "?",
+    ),
+    # the asker's own change of product ("we switched to the X"): the X is asked about
+    (r"\b(?:we|i)\s+(?:just\s+|recently\s+)?(?:switched|moved|changed|converted|transitioned)\s+(?:over\s+)?to\s+", ""),
+    (r"\bmedlines\b", "Medline's"),
+    # "X, when did fda clear them": X's decision date
+    (
+        r"[,;-]?\s*\bwhen\s+(?:did|was|were)\s+(?:the\s+)?(?:fda\s+)?(?:clear|cleared|approve|approved)\s+(?:them|it|those|these)\b"
+        r"(?:\s+by\s+(?:the\s+)?fda)?\s*\??\s*$",
+        " decision date?",
+    ),
+    # a dental "xray": the x-ray the dental product-code names spell (elsewhere the device reading respells it)
+    (r"\bx\s?ray(s?)\b(?=.*\b(?:dental|dentist\w*|teeth|tooth)\b)", r"x-ray\1"),
+    (r"(\b(?:dental|dentist\w*|teeth|tooth)\b.*?)\bx\s?ray(s?)\b", r"\1x-ray\2"),
+    # "PMA approvals/supplement decisions": every PMA decision, originals and supplements
+    (r"\b(?:pma\s+)?approvals?\s*(?:/|and|&|\+|or)\s*supplement(?:al)?\s+decisions?\b", "PMA decisions"),
+    # "dental device categories that are class 3", "all the dental stuff FDA regulates, how many are class 3": the
+    # classification's product codes
+    (r"\b(?:device\s+)?(?:categories|catagories|categorys)\b(?=\s+(?:that\s+are|in|of)\s+class\b)", "product codes"),
+    (
+        r"\bout\s+of\s+all\s+the\s+([a-z]+)\s+(?:stuff|devices?|products?|things|gear)\s+(?:the\s+)?fda\s+regulates?\s*,?\s*"
+        r"how\s+many\s+are\s+",
+        r"how many \1 product codes are ",
+    ),
+    # "the agency" is FDA; "strictly on the received date": the date said, "strictly" no filter
+    (r"\b(?:by|at|to|from|with)\s+the\s+agency\b", "by FDA"),
+    (r"\bthe\s+agency(?:'s)?\b", "FDA"),
+    (r"\b(?:strictly|solely|exclusively)\s+(?=on\b|by\b|the\b|using\b)", ""),
+    # what FDA put on a recall in other verbs: "what root cause did FDA log / put / assign / give", "FDA's root cause
+    # determination", "the root cause category FDA assigned"
+    (
+        r"\b(FDA|the\s+firm|they|it)\s+(?:log|logged|put|puts|record|recorded|enter|entered|note|noted|list|assign|assigned|"
+        r"attach|attached|give|gave|cite|cited)(?=\s+(?:for|on|to|in|against)\b|\s*[?.!]*\s*$)",
+        r"\1 give",
+    ),
+    (
+        r"\b(root\s+cause)\s+(?:determination|designation|category|classification|code|assignment|call|description)\b",
+        r"\1",
+    ),
+    (r"\b(?:FDA|agency)[\s-]+(?:determined|assigned|designated|listed|given|stated)\s+(?=root\s+cause)", "FDA "),
+    # "comparing two vendors", "between the two suppliers": the firms named after are the sides; "two" is no device
+    (
+        r"\b(?:compar(?:ing|e)|between|of|for|across)\s+(?:the\s+|our\s+|these\s+)?(?:two|2|three|3|both)\s+(?:vendors|suppliers|"
+        r"firms|companies|manufacturers|makers|sources|brands)\b",
+        "comparing",
+    ),
+    # "leaderboard of manufacturers by # of reports", "MDR share of voice by manufacturer": the firms ranked
+    (r"\b(?:a\s+|the\s+)?leader\s*-?\s*boards?\s+(?:of|for)\s+", "top "),
+    (r"\b(?:a\s+|the\s+)?leader\s*-?\s*boards?\b", "top"),
+    (r"\b((?:mdr|maude|report|recall|complaint|event)s?)\s+share\s+of\s+voice\s+by\b", r"top \1 by"),
+    (r"\bshare\s+of\s+voice\s+by\b", "top by"),
+    # "P-numbers" are the PMA numbers
+    (r"\bP[\s-]?(?:numbers|nos?\.?|#s?)\b", "PMA numbers"),
+    # the patient a child: "where the patient was a child", "a kid as the patient", "peds, <18 yo": under 18
+    (
+        r"\b(?:where|in\s+which|when|with)?\s*(?:the\s+)?patient\s+(?:was|is|were)\s+(?:a\s+)?(?:child|kid|minor|"
+        r"pediatric|paediatric|infant|baby|neonate|newborn|teen(?:ager)?)\b|\b(?:a\s+)?(?:child|kid|minor|baby|infant)\s+as\s+the\s+"
+        r"patient\b|\bpediatric\s+patients?\b",
+        "for patients under 18",
+    ),
+    (r"[,;]?\s*\b(?:neonates?|newborns?|infants?)\s+(?:thru|through|to|-)\s+17\s*(?:yo|y/o|years?\s+old|yrs?)?\b", ""),
+    (
+        r"(?:^|(?<=[.?!]\s))\s*i\s+only\s+care\s+about\s+peds\s*,?\s*(?:<|under)\s*18\s*(?:yo|y/o|years?\s+old)?\s*\.?",
+        "",
+    ),
     (r"\b510\s*\(?k\)?\s+summar(?:y|ies)\b", "510(k)"),
     (r"\bSE\s+letters?\s+(?=dates?\b)", "decision "),
     (r"\bSE\s+letters?\b", "510(k) decision"),
@@ -640,8 +973,14 @@ _SHORT: list[tuple[str, str]] = [
         "",
     ),
     # "for the newsletter trend piece — ...": the asker's work, said before the ask
+    # (a For-lead is written as a colon's lead, which the reframe takes as background and says so in the answer)
     (
-        r"^\s*(?:for|in)\s+(?:the|my|our|a|an|this|next\s+week's)\s+[\w\s-]{0,40}?\b(?:newsletter|piece|story|article|blog|"
+        r"^\s*(for\s+(?:the|my|our|a|an|this|next\s+week's)\s+[\w\s-]{0,40}?\b(?:newsletter|piece|story|article|blog|"
+        r"post|deck|memo|chart|table|slide|slides|brief|briefing))(?:\s*[–—:,]|\s+-)\s*",
+        r"\1: ",
+    ),
+    (
+        r"^\s*in\s+(?:the|my|our|a|an|this|next\s+week's)\s+[\w\s-]{0,40}?\b(?:newsletter|piece|story|article|blog|"
         r"post|deck|memo|chart|table|slide|slides|brief|briefing)(?:\s*[–—:,]|\s+-)\s*",
         "",
     ),
@@ -833,6 +1172,12 @@ _REMARK = re.compile(
     r"(?i)\s*\((?=[^()]*\b(?:ballpark|rough|roughly|approx\w*|estimate|fine|ok|okay|please|thanks|possible|"
     r"curious|fyi|asking|quick|urgent|asap)\b)[^()0-9]{1,60}\)"
 )
+# a lead naming the asker's review ("Retrospective on what came to market during the first surge:"): its words frame
+# even where they ask ("what came"), since the ask follows the colon
+_REVIEW_LEAD = re.compile(
+    r"(?i)^\W*(?:(?:a|our|my|quick)\s+)?(?:retrospective|look[\s-]?back|post[\s-]?mortem|deep[\s-]dive|recap|"
+    r"background|context|teardown|lessons\s+learned)\s+(?:on|of|into|about|for)\b"
+)
 _GREETING = re.compile(
     r"(?i)^\W*(?:hi|hello|hey|dear|greetings|good\s+(?:morning|afternoon|evening))(?![-\w])"
     r"(?:\s+(?:team|all|there|folks|everyone|guys|colleagues))?[\s,!.:;-]*"
@@ -841,7 +1186,7 @@ _GREETING = re.compile(
 # ("covid serology: plasma vs serum", "wheelchairs: how many codes")
 _OWN_LEAD = re.compile(
     r"(?i)^\W*(?:for|re|context|background|note|fyi|quick|as\s+part\s+of|regarding|question|need|needed|want|"
-    r"wanted)\b|"
+    r"wanted|retrospective|look[\s-]?back|post[\s-]?mortem|deep[\s-]dive|recap|teardown|lessons)\b|"
     r"(?i:\b(?:our|my|we|i'm|we're|me)\b)|\bus\b|\bI\s+(?:am|was|need|want|have|had|would|will|plan|must|"
     r"should|just|only|track|work|look|ran|run)\b|"
     r"\b(?:director|boss|manager|ceo|cfo|vp|auditor|client|customer|board|management|team|colleague)\s+"
@@ -902,11 +1247,19 @@ _TAIL_CLAUSE = re.compile(
     r"a|an|this|the\s+upcoming|the\s+next)\s+[^,?.!]{0,60}?\b(?:matrix|deck|slide|slides|memo|report|review|audit|"
     r"inspection|meeting|file|files|tracker|dashboard|spreadsheet|presentation|summary|notes|records|log|"
     r"assessment|evaluation|analysis|planning|budget|board|committee|submission|strategy|briefing|table|tables|"
-    r"chart|charts|workbook|thesis|chapter|packet|packets|binder|dossier|piece|story|article|blog)\b(?=[\s?.!]*$)|"
+    r"chart|charts|workbook|thesis|chapter|packet|packets|binder|dossier|piece|story|article|blog|sizing|scorecard|"
+    r"teardown|crosswalk|cleanup|check)\b(?=[\s?.!]*$)|"
+    # "... - building a supplier scorecard", ", prepping the board deck": the errand the answer is for
+    r"(?:,\s*|\s+[-–—]+\s*)(?:(?:i'm|we're|i\s+am|we\s+are)\s+)?(?:building|preparing|prepping|putting\s+together|"
+    r"updating|working\s+on|drafting|compiling|filling\s+(?:in|out))\s+(?:a|an|our|my|the)\s+[^,?.!]{0,50}?\b(?:matrix|"
+    r"deck|slides?|memo|report|review|audit|file|tracker|dashboard|spreadsheet|presentation|summary|table|chart|"
+    r"workbook|binder|dossier|scorecard|form|crosswalk|analysis|assessment|teardown|sizing)\b(?=[\s?.!]*$)|"
     # "..., need it for the comps table": the errand the answer is for
-    r"(?:,\s*|\s+[-–—]\s*)(?:i\s+|we\s+)?need\s+(?:it|this|that|them|these|those)\s+for\s+(?:the|our|my|a|an)\s+[^,?.!]{0,60}?"
+    r"(?:,\s*|\s+[-–—]\s*)(?:i\s+|we\s+)?need\s+(?:it|this|that|them|these|those|the\s+(?:number|count|figure|total|"
+    r"baseline))\s+for\s+(?:the|our|my|a|an)\s+[^,?.!]{0,60}?"
     r"\b(?:matrix|deck|slides?|memo|report|review|audit|file|tracker|dashboard|spreadsheet|presentation|summary|notes|"
-    r"table|tables|chart|charts|workbook|binder|dossier|timeline|graphic|comps|board|committee)\b(?=[\s?.!]*$)|"
+    r"table|tables|chart|charts|workbook|binder|dossier|timeline|graphic|comps|board|committee|sizing|scorecard|"
+    r"teardown|crosswalk|check|form)\b(?=[\s?.!]*$)|"
     r"(?:,\s*|\s+)(?:before|ahead\s+of|prior\s+to)\s+(?:our|my|the|next\s+\w+'s|the\s+next|tomorrow's|"
     r"next\s+week's)\s+[^,?.!]{0,40}?\b(?:audit|inspection|meeting|review|visit|call|submission|deadline)\b"
     r"(?=[\s?.!]*$)"
@@ -942,6 +1295,13 @@ _ASKS = (
     r"requested|requests|is\s+wondering|are\s+wondering|was\s+asking|were\s+asking)"
     r"(?:\s+(?:me|us|you))?(?:\s+(?:to\s+(?:know|find\s+out|check|see|confirm|pull|look\s+up)|whether|if|about|for))*"
 )
+# what someone of the asker's told them, at the head of the ask ("our sterilization guy says the cassettes got
+# recalled", "my ortho buddy says ..."): who said it is the asker's context, what was said is the question's topic
+_HEARSAY = re.compile(
+    r"(?i)(^|[.?!:;]\s*)(?:our|my|the|a)\s+(?:[a-z][\w-]*\s+){0,2}?(?:guy|gal|person|buddy|friend|rep|coworker|co-worker|"
+    r"colleague|folks|tech|nurse|doctor|dentist|surgeon|boss|manager|vendor|supplier)\s+(?:says|said|thinks|thought|"
+    r"mentioned|told\s+(?:me|us)|claims|claimed|swears|reckons)\s+(?:that\s+)?"
+)
 _DEPT_ASKS = re.compile(
     r"(?i)(^|[.?!:;]\s*)(?:(?:our|my|the)\s+)?(?:"
     + _DEPARTMENT
@@ -951,7 +1311,7 @@ _DEPT_ASKS = re.compile(
     + _ROLE
     + r")\s+"
     + _ASKS
-    + r"\s+"
+    + r"(?:\s*,\s*|\s+)"
 )
 # a colon's lead that is a department or a role alone ("Value analysis committee:", "Supply chain:")
 _DEPT_LEAD = re.compile(
@@ -975,6 +1335,7 @@ class Framed:
     context: list[str] = field(default_factory=list)  # the frame's words, said in the answer as not searched
     kept: list[str] = field(default_factory=list)  # names the frame held that still count
     bound: list[str] = field(default_factory=list)  # a device the frame named that "that device" in the ask is
+    frames: list[str] = field(default_factory=list)  # the leads and sentences taken as background, as said
 
 
 # shorthand that is also a product code or a firm's own word: "product code MOS", "MFR", "Hu-Friedy Mfg. Co.",
@@ -1204,6 +1565,8 @@ def reframe(
     text = _WHO_NEEDS.sub(lambda m: m[1], text)
     uses += [m[0].strip(" ,-–—.?!:;") for m in _DEPT_ASKS.finditer(text)]
     text = _DEPT_ASKS.sub(lambda m: m[1], text)
+    uses += [m[0].strip(" ,-–—.?!:;") for m in _HEARSAY.finditer(text)]
+    text = _HEARSAY.sub(lambda m: m[1], text)
     text = _TRAILING_PULL.sub("", text)
     tail = _TAIL_ASKER.search(text)
     if tail and not (_RESTRICTS.search(tail[0]) or _DATASET_WORD.search(tail[0]) or re.search(r"\d", tail[0])):
@@ -1228,7 +1591,7 @@ def reframe(
     colon = re.match(r"^([^:?]{2,120}):\s+(?=\S)", text)
     if (
         colon
-        and not _ASK.search(colon[1])
+        and (not _ASK.search(colon[1]) or _REVIEW_LEAD.match(colon[1]))
         and not re.search(r"\d", colon[1])
         and (_OWN_LEAD.search(colon[1]) or _DEPT_LEAD.search(colon[1]))
         and not _RESTRICTS.search(colon[1])
@@ -1263,6 +1626,7 @@ def reframe(
             frames += [p for p in parts if p not in asks]
             text = " ".join(asks)
     out.bound = bound
+    out.frames = [f.strip(" ,;:-–—") for f in frames if f.strip(" ,;:-–—")]
     if not frames:
         out.text = text
         return out

@@ -386,6 +386,55 @@ def _filters(tokens: Tokens, it: Interpretation, preview: list[str], earlier: li
             it.filters.append(Filter(field=f"word:{name}", value=values, label=label, words=words))
 
 
+# an adverse event report's number cut after its year ("MDR 2032227-2023"): the manufacturer's registration number and
+# the year, which every report of that maker and year starts with
+_REPORT_PREFIX = re.compile(r"(?<![\w-])(\d{6,10}-(?:19|20)\d\d)(?![\w-])")
+
+
+def _report_prefix(
+    ctx: ToolContext, question: str, last: LastResult | None
+) -> tuple[Interpretation, Clarification | None] | None:
+    """A report number said without its sequence ("What device problem was reported in report number 2032227-2023?"):
+    when two or more reports start so, which one is asked back (each with its own reading); when one, it is read."""
+    from ..tools.openfda_query import query_string
+    from ..tools.search import get
+
+    m = _REPORT_PREFIX.search(question)
+    if not m or "event" not in ctx.api.datasets():
+        return None
+    try:
+        status, body = get(ctx, "event", query_string([("search", f'report_number:"{m[1]}"'), ("limit", "20")]))
+    except Exception:  # noqa: BLE001 - a failed look-up leaves the question as it was
+        return None
+    found = body.get("results", []) if status == 200 else []
+    numbers = sorted({n for r in found if (n := str(r.get("report_number") or "")).startswith(m[1] + "-")})
+    if not numbers:
+        return None
+    it, clar = interpret(ctx, question[: m.start()] + numbers[0] + question[m.end() :], last)
+    if len(numbers) == 1 or clar is not None:
+        return it, clar
+    held = [f for f in it.filters if f.field == "report_number" and f.value == numbers[0]]
+    if not held or not it.understood:
+        return None
+    others = [f.model_dump() for f in it.filters if f.field != "report_number"]
+    choices = [
+        Choice(
+            label=f"report {n}",
+            patch={
+                "filters": others + [Filter(field="report_number", value=n, label=f"report {n}", words=n).model_dump()]
+            },
+        )
+        for n in numbers
+    ]
+    return it, Clarification(
+        question=(
+            f'"{m[1]}" is the start of {len(numbers)} adverse event report numbers (the maker\'s registration number '
+            "and the year). Which report do you mean?"
+        ),
+        choices=choices,
+    )
+
+
 def interpret(
     ctx: ToolContext, question: str, last: LastResult | None = None
 ) -> tuple[Interpretation, Clarification | None]:
@@ -393,6 +442,8 @@ def interpret(
     (shorthand, "Can you", "yes or no", sentences that only give the asker's context) is read off first."""
     if (dated := decision_date_asked(question, last)) is not None:
         return dated, None  # "when was it cleared?" after the Somnera 510(k): its decision date
+    if (prefixed := _report_prefix(ctx, question, last)) is not None:
+        return prefixed  # "MDR 2032227-2023": the start of several reports' numbers, asked back
     question, share = _share_words(question[:2000])
     question = _that_year(question, last)
     question, glosses = _glosses(ctx, question)
@@ -442,13 +493,23 @@ def interpret(
     it.notes += glosses
     if framed.context and it.understood:
         kept = {w.lower() for k in framed.kept + framed.bound for w in k.split()}
+        kept |= {w.lower() for w in re.findall(r"[\w'-]+", framed.text)}  # a word the ask says again is searched
         said = ", ".join(
             f'"{w}"'
             for w in dict.fromkeys(framed.context)
             if w.isalpha() and len(w) > 2 and w.lower() not in vocab.FUNCTION and w.lower() not in kept
         )
+        if not said and framed.frames:  # "For our board memo, ...": the lead said whole, though its words are common
+            said = ", ".join(f'"{f}"' for f in framed.frames)
         if said:
             it.notes.append(f"not used in the search (taken as background): {said}")
+    if (
+        it.field in ("catalog_number", "version_or_model_number")
+        and it.datasets
+        and set(it.datasets) <= {"recall", "enforcement"}
+    ):  # a recall names the product's catalog (REF) and model numbers in its product description, no field of its own
+        it.field = "product_description"
+        it.notes.append("a recall gives the product's catalog (REF) and model numbers in its product description")
     if clar is None and it.understood:
         _recall_end(it)  # "the Sterrad cassette recall, when was it finished?": its termination date
         _recall_start(it)  # "Arrow CVC kit recall - when did it start?": its initiation date
@@ -480,7 +541,8 @@ _PURPOSE = re.compile(
 # the asker's situation or errand after the question: "... ? our SPD runs two NX units", "... ? need a talking point
 # for tmrw", "... ? trying to get a feel for deal flow"
 _AFTER_THE_QUESTION = re.compile(
-    r"(?is)^(.*\?)\s+((?:our|we|we're|we've|i|i'm|i've|my|need|needs|trying|hoping|gotta)\b[^?]*)$"
+    r"(?is)^(.*\?)\s+((?:our|we|we're|we've|i|i'm|i've|my|need|needs|trying|hoping|gotta|looking\s+(?:for|to)|checking|"
+    r"planning|want|wanting)\b[^?]*)$"
 )
 _CATALOG_IN_BRACKETS = re.compile(r"\(\s*([A-Z]{1,4}-\d{3,}[A-Z0-9-]*)\s*\)")
 _DESCRIPTION_START = {"the", "a", "an", "our", "their", "its", "on", "for", "of", "about", "with", "this", "that"}
@@ -659,6 +721,15 @@ def _firms_counted(it: Interpretation) -> None:
 
 def _share_words(question: str) -> tuple[str, bool]:
     """The question without the words that ask for a share, and whether it asked for one."""
+    # "share of voice by manufacturer" is marketing's word for a ranking of the makers, no share of one part
+    question = re.sub(r"(?i)\bshare\s+of\s+voice\s+(?=by\b)", "top ", question)
+    # "out of all the dental stuff FDA regulates, how many are class 3": a count of the kind's product codes, no share
+    question = re.sub(
+        r"(?i)\bout\s+of\s+all\s+the\s+([a-z]+)\s+(?:stuff|devices?|products?|things|gear)\s+(?:the\s+)?fda\s+regulates?"
+        r"\s*,?\s*how\s+many\s+are\s+",
+        r"how many \1 product codes are ",
+        question,
+    )
     text = question
     for rx in _SHARE_CUT:
         text = rx.sub("", text)
@@ -785,7 +856,7 @@ _REGISTRY_CUE = {"word:fei": "FEI", "word:regnum": "registration number", "word:
 def _named_in(ctx: ToolContext, text: str) -> list[str]:
     """The firms, record numbers, devices and periods a frame sentence names ("We are looking at Medtronic")."""
     it, _ = _read_model(ctx, expand_shorthand(text).rstrip(".!;:, "), None)
-    out = [f.words for f in it.filters if (f.field in RECORD_FIELDS or f.field == "word:lot") and f.words]
+    out = [f.words for f in it.filters if (f.field in RECORD_FIELDS or f.field in ("word:lot", "di")) and f.words]
     out += [
         f"{_REGISTRY_CUE[f.field]} {f.words}" for f in it.filters if f.field in _REGISTRY_CUE and f.words
     ]  # "We keep seeing FEI 3002808212 in a dossier.": the establishment's number, with what says it is one
@@ -794,9 +865,12 @@ def _named_in(ctx: ToolContext, text: str) -> list[str]:
     held = d and (any(c.records for c in d.codes) or d.codes and all(c.records is None for c in d.codes) or d.found)
     own = re.search(
         r"(?i)\b(?:i|i'm|im|we|we're|our|my|us|me|this\s+is|it's\s+for)\b|"
-        r"^\W*(?:for|as\s+part\s+of|re|context|background|note|fyi|quick|regarding)\b|"
+        r"^\W*(?:for|as\s+part\s+of|re|context|background|note|fyi|quick|regarding|retrospective|look[\s-]?back|"
+        r"post[\s-]?mortem|recap|deep[\s-]dive|lessons)\b|"
         r"\b(?:director|boss|manager|ceo|cfo|vp|auditor|client|customer|board|management|colleague)\s+"
-        r"(?:asks?|asked|wants?|needs?|wonders)\b",
+        r"(?:asks?|asked|wants?|needs?|wonders)\b|"
+        # a legal matter's sentence ("Re: X angioplasty balloon claim."): the device of the claim is its context
+        r"\b(?:litigation|lawsuit|claims?|matter|dispute|plaintiffs?|defendants?)\b",
         text,
     ) or names_asker(text)
     model = d and d.path in ("names", "codes+names") and re.search(r"\d{3,}", d.words)
@@ -863,6 +937,8 @@ def _doubtful(ctx: ToolContext, frame: str, ask: str) -> bool:
     if sum(1 for v in reach.values() if v >= 5) < 2:
         return False
     a, _ = _read(ctx, ask, None)
+    if a.datasets == ["covid19serology"] and re.match(r"(?i)^\W*(?:our|we|i|my)\b", frame):
+        return False  # "Our lab vetted antibody kits in 2020. In the FDA serology data, whose ...": the asker's own
     return not (a.device or a.firm or a.place or a.sides or any(f.field in RECORD_FIELDS for f in a.filters))
 
 

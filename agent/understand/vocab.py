@@ -560,6 +560,9 @@ people patients anyone whatever
 frequency frequencies tabulate tabulated tabulation
 history histories stuff lately if cool sweep pt pts legit thing things think doing comparing generated bucket
 buckets slice alone universe put puts hunting search searched searching rep reps
+exact precise precisely verbatim advise identify identifying entity entities affiliate affiliates retrospective
+leaderboard scorecard sizing cleanup teardown crosswalk strictly solely look-back lookback post-mortem postmortem
+recap individual
 """.split()
 )
 FUNCTION |= FRAME
