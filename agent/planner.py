@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from mirror.lookup.places import REGIONS
@@ -36,7 +37,9 @@ def _firm_args(f: FirmFilter | None) -> dict[str, Any]:
         return {}
     if f.match == "those":
         return {"manufacturer": f.variants or [f.name]}
-    if f.match == "entity":
+    if f.match == "entity" or f.variants and re.search(r"\b\w\.\w\.", f"{f.words} {f.name}"):
+        # ("W.H.P.M, Inc.": a name of dotted letters is searched by its exact spellings in the data, since a word
+        # search splits it into single letters that match nothing)
         return {"manufacturer": f.variants[:30], "manufacturer_exact": True}
     names = [f.words] if f.match in ("exact", "leading") else [f.name]
     names += [v for v in f.variants if v.lower() != names[0].lower()]

@@ -1295,6 +1295,13 @@ def _read(
     ):
         it.field, it.measure = None, "list"  # the number is given: the establishment it names is asked for
     said = {t.low for t in tokens.toks}
+    named_so = r"(?i)\bpre-?\s?market\s+approvals?\b"  # the dataset's own name, "premarket approval supplements"
+    if (
+        re.search(named_so, question)
+        and said & {"supplement", "supplements"}
+        and not re.search(r"(?i)\bapprov\w*", re.sub(named_so, " ", question))
+    ):
+        said -= {"approval", "approvals"}
     narrowed_all = bool(refine and last and last.reading and last.reading.get("supplements") == "all")  # "of them,
     # how many were approved?" after every PMA decision: the approved ones among them, originals and supplements
     if "pma" in it.datasets and _BOTH_KINDS.search(question) and not it.sides:

@@ -295,3 +295,22 @@ def test_a_reference_read_as_the_whole_dataset_gives_no_figure(assistant, sample
     assert out["clarify"] or out["answer"].startswith('You asked about "those"') or "regulation number" in out["answer"]
     data = assistant.ask("As of when is the recall data, and how many recalls does it hold in total?")
     assert _first_figure(_lines(data["answer"])[1]) == _count(sample_dir, "device_recall", "true"), data["answer"]
+
+
+def test_a_firm_of_dotted_letters_is_found_by_its_spellings(assistant, sample_dir):
+    expected = _count(sample_dir, "device_covid19serology", "manufacturer = 'W.H.P.M, Inc.'")
+    assert expected
+    out = assistant.ask("how many serology results for W.H.P.M")
+    assert _first_figure(_lines(out["answer"])[1]) == expected, out["answer"]
+
+
+def test_premarket_approval_supplements_are_the_pma_supplements_not_the_approved_ones(assistant, sample_dir):
+    expected = _count(sample_dir, "device_pma", "applicant ILIKE '%medtronic%' AND supplement_number IS NOT NULL")
+    approved = _count(
+        sample_dir,
+        "device_pma",
+        "applicant ILIKE '%medtronic%' AND supplement_number IS NOT NULL AND decision_code = 'APPR'",
+    )
+    assert expected != approved
+    out = assistant.ask("how many premarket approval supplements for Medtronic")
+    assert _first_figure(_lines(out["answer"])[1]) == expected, out["answer"]
