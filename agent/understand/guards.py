@@ -112,6 +112,16 @@ def _name_unread(it: Interpretation) -> str:
         and any(c.isalpha() for c in w)
         and not (len(w) <= 4 and _after_firm(it.question, w, read))  # "Boston Sci": a firm's name shortened
     ]
+    names += [
+        w
+        for w in it.unexplained
+        if w not in names
+        and len(w) >= 3
+        and w.isalpha()
+        and w.islower()
+        and _in_device_slot(it.question, w)
+        and not _after_firm(it.question, w, read)
+    ]  # "recalls of blorfic widgets in 2019": the words where the device is named, read as nothing
     if not names:
         return ""
     said = ", ".join(f'"{w}"' for w in names[:3])
@@ -122,6 +132,24 @@ def _name_unread(it: Interpretation) -> str:
 
 
 _MODEL = re.compile(r"(?=[a-z-]*\d)(?=[0-9-]*[a-z])[a-z0-9-]{3,}")  # letters and digits together: "770g", "mmt-332a"
+
+
+_RECORD_NOUN = (
+    r"(?:recalls?|510\s*\(?k\)?s?|reports?|pmas?|mdrs?|events?|clearances?|approvals?|registrations?|records?|"
+    r"listings?|complaints?)"
+)
+
+
+def _in_device_slot(question: str, word: str) -> bool:
+    """The word is said where a device is named: after "recalls of", "reports on", "510(k)s for" (a word between)."""
+    return bool(
+        re.search(
+            rf"(?i)\b{_RECORD_NOUN}\s+(?:of|for|on|about|involving)\s+(?:the\s+|a\s+|an\s+|any\s+)?(?:[a-z]+\s+)?"
+            + re.escape(word)
+            + r"\b",
+            question,
+        )
+    )
 
 
 def _after_firm(question: str, word: str, firm_words: set[str]) -> bool:

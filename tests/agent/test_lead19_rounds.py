@@ -314,3 +314,11 @@ def test_premarket_approval_supplements_are_the_pma_supplements_not_the_approved
     assert expected != approved
     out = assistant.ask("how many premarket approval supplements for Medtronic")
     assert _first_figure(_lines(out["answer"])[1]) == expected, out["answer"]
+
+
+def test_unknown_words_where_the_device_is_named_give_no_figure(assistant):
+    out = assistant.ask("how many recalls of blorfic widgets in 2019?")
+    assert out["answer"].startswith('I did not find "blorfic", "widgets"'), out["answer"]
+    assert not re.search(r"(?m)^\d+ recalled product", out["answer"])
+    firm = assistant.ask("recalls for Arrow in 2019")
+    assert _lines(firm["answer"])[0].startswith("Interpreted as: recalls; firm Arrow International"), firm["answer"]
