@@ -303,11 +303,14 @@ def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
         when = readable(it.date_from, it.date_to)
         one_day = it.date_from is not None and it.date_from == it.date_to
         kind = _DATE_VERB.get(it.date_field, "")
+        rel = _RELATIVE.search(it.date_words or "")
         bits.append(
             " "
             + kind
             + (
-                when
+                f"in the last {rel[1] + ' ' if rel[1] else ''}{rel[2].lower()} (from {when})"
+                if rel and " to " in when and not when.startswith(("since", "up to"))
+                else when
                 if when.startswith(("since", "up to"))
                 else f"from {when}"
                 if " to " in when
@@ -315,6 +318,13 @@ def scope(it: Interpretation, call: dict, sides: bool = True) -> str:
             )
         )
     return "".join(bits)
+
+
+# a period said relative to the data's date ("over the trailing twelve months" read as "over the last 12 months"):
+# said so in the answer, with its dates
+_RELATIVE = re.compile(
+    r"(?i)\b(?:last|past|trailing|previous)\s+(?:(\d+)\s+)?(years?|months?|weeks?|days?|quarters?)\b"
+)
 
 
 # the date a period is of, said before it when it is not the dataset's usual date ("terminated in 2020")

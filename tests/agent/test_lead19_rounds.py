@@ -322,3 +322,9 @@ def test_unknown_words_where_the_device_is_named_give_no_figure(assistant):
     assert not re.search(r"(?m)^\d+ recalled product", out["answer"])
     firm = assistant.ask("recalls for Arrow in 2019")
     assert _lines(firm["answer"])[0].startswith("Interpreted as: recalls; firm Arrow International"), firm["answer"]
+
+
+def test_a_relative_period_is_said_in_words_with_its_dates(assistant):
+    out = assistant.ask("how many PMA decisions in the past 5 yrs")
+    body = _lines(out["answer"])[1]
+    assert re.search(r"in the last 5 years \(from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d\)", body), body
