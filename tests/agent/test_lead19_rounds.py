@@ -241,8 +241,8 @@ def test_a_device_name_made_of_device_words_gives_its_zero_and_words_spread_over
     out = assistant.ask("how many insulin pump MDRs came in over the trailing twelve months?")
     assert not out["clarify"], out["answer"]
     assert _first_figure(_lines(out["answer"])[1]) == expected, out["answer"]
-    # "process changes" read as a device: no product code holds both words, so its zero is asked back
-    spread = assistant.ask("how many PMA 30-day notices (mfg process changes) were decided in 2020?")
+    # "dressing thermometers": no product code holds both words, so its zero is asked back
+    spread = assistant.ask("recalls of dressing thermometers in 2019")
     assert spread["clarify"], spread["answer"]
     assert "has all of its words in its name" in spread["clarify"]["question"], spread["clarify"]
 
