@@ -331,7 +331,10 @@ def test_a_relative_period_is_said_in_words_with_its_dates(assistant):
 
 
 def test_zeros_of_sides_never_asked_to_be_compared_are_asked_back(assistant):
-    q = "Medtronic MDRs over the past 3 years, how many? (Any Medtronic entity counts, MiniMed, the Puerto Rico plant, whatever.)"
+    q = (
+        "Medtronic MDRs over the past 3 years, how many? (Any Medtronic entity counts, MiniMed, the Puerto Rico "
+        "plant, whatever.)"
+    )
     out = assistant.ask(q)
     if out["clarify"] is None:  # read as one firm: then its figure is no pair of zeros
         assert "side by side" not in out["answer"], out["answer"]
