@@ -145,13 +145,13 @@ def weak_sides(it: Interpretation, totals: list[int]) -> str:
     ('' when the zeros stand, or the person confirmed the reading)."""
     if not it.sides or not totals or any(totals) or it.confirmed:
         return ""
-    if not _COMPARED.search(it.question):  # sides read from a list ("Medtronic entity counts, MiniMed, ..."), never
+    if not _SET_BESIDE.search(it.question):  # sides read from a list ("Medtronic entity counts, MiniMed, ..."), never
         # asked to be set side by side: all zeros may be a misreading
         return "you did not ask to compare " + " and ".join(f'"{s.label}"' for s in it.sides[:3])
     return _weak_side(it)
 
 
-_COMPARED = re.compile(
+_SET_BESIDE = re.compile(
     r"(?i)\b(?:vs\.?|v\.|versus|compared?|comparing|comparison|against|each|both|side\s+by\s+side|or|and|"
     r"head\s+to\s+head|between|than|yoy|mom|qoq|breakdown|break\s+down|split|per)\b|/"
 )

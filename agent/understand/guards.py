@@ -141,12 +141,11 @@ _RECORD_NOUN = (
 
 
 def _in_device_slot(question: str, word: str) -> bool:
-    """The word is said where a device is named: after "recalls of", "reports on", "510(k)s for" (a word between)."""
-    return bool(
+    """The word is said where a device is named: after "recalls of", "reports on", "510(k)s for" (a word between),
+    with no article ("reports on a weekly basis" names a way of counting, not a device)."""
+    return not word.endswith("ly") and bool(
         re.search(
-            rf"(?i)\b{_RECORD_NOUN}\s+(?:of|for|on|about|involving)\s+(?:the\s+|a\s+|an\s+|any\s+)?(?:[a-z]+\s+)?"
-            + re.escape(word)
-            + r"\b",
+            rf"(?i)\b{_RECORD_NOUN}\s+(?:of|for|on|about|involving)\s+(?:[a-z]+\s+)?" + re.escape(word) + r"\b",
             question,
         )
     )

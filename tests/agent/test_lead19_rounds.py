@@ -340,3 +340,8 @@ def test_zeros_of_sides_never_asked_to_be_compared_are_asked_back(assistant):
         assert "side by side" not in out["answer"], out["answer"]
     else:
         assert out["clarify"]["question"].startswith("I found no records for my reading"), out["clarify"]
+
+
+def test_a_way_of_counting_after_reports_on_is_no_device_slot(assistant):
+    out = assistant.ask("maude reports on a weekly basis during 2023")
+    assert not out["answer"].startswith("I did not find"), out["answer"]
