@@ -7,6 +7,7 @@ import re
 
 from . import vocab
 from .fields import ID_FIELDS, LOOKUP_FIELDS
+from .limits import only_negation
 from .resolve import MAX_CODES
 from .tokens import Tokens
 from .types import Code, DeviceFilter, FirmFilter, Interpretation, LastResult
@@ -15,7 +16,6 @@ __all__ = ["field_not_dataset", "bare", "content", "specific", "refining", "merg
 
 # an establishment's own numbers: a registration found by one names one establishment ("reg number?" after it)
 _REGISTRY_IDS = ("word:regnum", "word:fei", "word:ownernum")
-_LEAVE_OUT = {"other", "others", "excluding", "exclude", "except", "besides", "apart", "aside", "not", "non", "without"}
 _REFINE_FIRST = {"and", "just", "only", "but", "now", "also", "filter", "same", "narrow", "limit", "restrict", "then"}
 
 
@@ -87,7 +87,7 @@ def merge(prev: Interpretation, new: Interpretation, dated: bool, last: LastResu
     out = prev.model_copy(deep=True)
     out.question, out.notes, out.unexplained = new.question, new.notes, new.unexplained
     out.followup, out.confidence, out.understood = "keys", new.confidence, True
-    if new.device and {w.lower().removeprefix("non-") for w in new.device.words.split()} - _LEAVE_OUT:
+    if new.device and not only_negation(new.device.words, frozenset({"without"})):
         out.device = new.device  # ("now exclude Netech": "exclude" read as a device is no new device)
     if new.firm:
         out.firm = new.firm

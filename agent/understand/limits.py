@@ -9,7 +9,7 @@ import re
 from ..tools import ToolContext
 from .types import Interpretation
 
-__all__ = ["cannot_answer", "cannot_rank", "firm_left_out"]
+__all__ = ["cannot_answer", "cannot_rank", "firm_left_out", "NEGATION_WORDS", "only_negation"]
 
 # (datasets the words matter in, the words, what is said); None: any dataset
 _LIMITS: list[tuple[set[str] | None, re.Pattern[str], str]] = [
@@ -125,7 +125,14 @@ _LEFT_OUT = re.compile(
     r"(?i)\b(?:other than|excluding|exclude|except(?:\s+for)?|besides|apart from|aside from|not (?:from|by|made by|"
     r"filed by)|non)[- ]+(?:the\s+)?(?P<firm>[A-Za-z][\w&.'-]*)"
 )
-_NEGATION_WORDS = {"other", "others", "excluding", "exclude", "except", "besides", "apart", "aside", "not", "non"}
+NEGATION_WORDS = frozenset(
+    {"other", "others", "excluding", "exclude", "except", "besides", "apart", "aside", "not", "non"}
+)
+
+
+def only_negation(words: str, also: frozenset[str] = frozenset()) -> bool:
+    """The words ("non-Medtronic", "exclude") are only the words that leave something out, never a device."""
+    return not {w.lower().removeprefix("non-") for w in words.split()} - NEGATION_WORDS - also
 
 
 def firm_left_out(ctx: ToolContext, it: Interpretation) -> bool:
@@ -159,10 +166,10 @@ def firm_left_out(ctx: ToolContext, it: Interpretation) -> bool:
             by_dataset=dict(sorted(hit.by_dataset.items())),  # a stable order, whatever the lookup gave
         )
     d = it.device
-    if d and not {w.lower().removeprefix("non-") for w in d.words.split()} - _NEGATION_WORDS - {word.lower()}:
+    if d and only_negation(d.words, frozenset({word.lower()})):
         it.device = None  # "other", "excluding", "non-Medtronic": read as device words, they are not
     elif d and d.words.lower().startswith("non-"):
         it.device = None
     it.firm, it.exclude_firm, it.measure = firm, True, "count"
-    it.unexplained = [w for w in it.unexplained if w.lower() not in _NEGATION_WORDS and "non-" not in w.lower()]
+    it.unexplained = [w for w in it.unexplained if w.lower() not in NEGATION_WORDS and "non-" not in w.lower()]
     return True
